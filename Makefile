@@ -1,0 +1,35 @@
+# Parley: the commands a newcomer needs. Every target installs what it needs first.
+SHELL := /bin/bash
+BUILD_DIR := build
+LISTEN ?= 127.0.0.1:8080
+
+.PHONY: all deps configure build run test bench format lint clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+configure: deps
+	@if [ ! -f $(BUILD_DIR)/build.ninja ]; then cmake --preset release; fi
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $$(nproc)
+
+run: build
+	@bash scripts/run.sh $(LISTEN)
+
+test: build
+	@bash scripts/test.sh
+
+bench: build
+	@bash bench/run.sh
+
+format:
+	@git ls-files '*.cpp' '*.h' | xargs clang-format -i
+
+lint: configure
+	@git ls-files 'src/*.cpp' | xargs clang-tidy -p $(BUILD_DIR) --quiet
+
+clean:
+	rm -rf $(BUILD_DIR)

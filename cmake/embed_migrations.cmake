@@ -1,0 +1,13 @@
+# Writes a C++ file holding every migration in DIR, ordered by file name (NNNN_name.sql).
+file(GLOB files ${DIR}/*.sql)
+list(SORT files)
+set(body "// Generated from src/store/migrations. Do not edit.\n#include \"store/migrations.h\"\n\nnamespace parley {\n\nconst std::vector<Migration>& embedded_migrations() {\n  static const std::vector<Migration> all = {\n")
+foreach(f ${files})
+  get_filename_component(name ${f} NAME_WE)
+  string(REGEX MATCH "^[0-9]+" version ${name})
+  file(READ ${f} sql)
+  set(body "${body}    {${version}, \"${name}\", R\"__sql__(${sql})__sql__\"},\n")
+endforeach()
+set(body "${body}  };\n  return all;\n}\n\n}  // namespace parley\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

@@ -1,0 +1,34 @@
+// GET /api/v1/agents and GET /api/v1/agents/{agentId}.
+#include "api/routes.h"
+#include "api/responses.h"
+#include "domain/agents.h"
+
+namespace parley {
+
+namespace {
+Result<Response> list_agents(ApiCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(auto agents, AgentRepo::list(call.app.db.read(), call.account_id()));
+  JsonWriter w;
+  w.begin_object().key("data").begin_array();
+  for (const auto& a : agents) write_agent_json(w, a);
+  w.end_array().end_object();
+  return json_response(200, w);
+}
+
+Result<Response> get_agent_handler(ApiCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(call.app.db.read(), call.account_id(), call.param(0)));
+  JsonWriter w;
+  w.begin_object().key("data");
+  write_agent_json(w, agent);
+  w.end_object();
+  return json_response(200, w);
+}
+}  // namespace
+
+void register_agent_routes(Router& router, App& app) {
+  add_api_route(router, app, "GET", "/api/v1/agents", Scope::kAgentsRead, Execution::kInline, list_agents);
+  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}", Scope::kAgentsRead, Execution::kInline,
+                get_agent_handler);
+}
+
+}  // namespace parley

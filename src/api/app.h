@@ -1,0 +1,43 @@
+// What the public API's handlers are given: the services of the running server, and for each
+// request the call (request, authenticated key, path parameters). Handlers return Result<Response>;
+// an ApiError becomes the spec's error body with its status in one place (api/responses.h).
+#pragma once
+
+#include <functional>
+#include <string_view>
+
+#include "api/key_cache.h"
+#include "api/rate_limiter.h"
+#include "core/clock.h"
+#include "core/random.h"
+#include "http/router.h"
+#include "store/db.h"
+
+namespace parley {
+
+struct App {
+  Database& db;
+  const Clock& clock;
+  Random& random;
+  KeyCache& keys;
+  RateLimiter& limiter;
+};
+
+struct ApiCall {
+  Request& req;
+  const KeyEntry& key;
+  App& app;
+
+  std::string_view param(size_t i) const { return req.params.at(i); }
+  const std::string& account_id() const { return key.account_id; }
+};
+
+using ApiHandler = std::function<Result<Response>(ApiCall&)>;
+
+// Registers a route of the public API behind the gate chain: key (401) → rate limit (429, and
+// the X-RateLimit-* headers on every later response) → plan (403 plan_required) → scope (403
+// insufficient_scope) → handler.
+void add_api_route(Router& router, App& app, std::string_view method, std::string_view pattern,
+                   Scope scope, Execution execution, ApiHandler handler);
+
+}  // namespace parley

@@ -1,0 +1,82 @@
+// The gate chain in front of every public API route (see api/app.h).
+#include <cctype>
+#include <string>
+
+#include "api/app.h"
+#include "api/responses.h"
+
+namespace parley {
+
+namespace {
+void add_rate_headers(Response& r, const RateDecision& d) {
+  r.header("X-RateLimit-Limit", std::to_string(d.limit));
+  r.header("X-RateLimit-Remaining", std::to_string(d.remaining));
+  r.header("X-RateLimit-Reset", std::to_string(d.reset_unix_s));
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+// The presented key, or the 401 explaining why there is none.
+Result<std::string_view> bearer_key(const Request& req) {
+  std::string_view h = req.header("Authorization");
+  if (h.empty()) {
+    return ApiError{ErrorCode::kUnauthorized,
+                    "Missing API key. Send it in the Authorization header as 'Bearer <API_KEY>'."};
+  }
+  size_t space = h.find(' ');
+  if (space == std::string_view::npos || !iequals(h.substr(0, space), "Bearer")) {
+    return ApiError{ErrorCode::kUnauthorized, "The Authorization header must use the Bearer scheme."};
+  }
+  std::string_view key = h.substr(space + 1);
+  while (!key.empty() && key.front() == ' ') key.remove_prefix(1);
+  while (!key.empty() && key.back() == ' ') key.remove_suffix(1);
+  if (!is_well_formed_key(key)) return ApiError{ErrorCode::kUnauthorized, "The API key is malformed."};
+  return key;
+}
+}  // namespace
+
+void add_api_route(Router& router, App& app, std::string_view method, std::string_view pattern,
+                   Scope scope, Execution execution, ApiHandler handler) {
+  router.add(method, pattern,
+             {[&app, scope, handler = std::move(handler)](Request& req) -> Response {
+                auto key = bearer_key(req);
+                if (!key.ok()) return error_response(key.error());
+                auto entry = app.keys.find(*key);
+                if (!entry) {
+                  return error_response({ErrorCode::kUnauthorized, "The API key is unknown or has been revoked."});
+                }
+                RateDecision rate = app.limiter.hit(entry->key_id);
+                Response r;
+                if (!rate.allowed) {
+                  r = error_response({ErrorCode::kRateLimited,
+                                      "Rate limit of " + std::to_string(rate.limit) +
+                                          " requests per minute exceeded; retry in " +
+                                          std::to_string(rate.retry_after_s) + " seconds."});
+                  r.header("Retry-After", std::to_string(rate.retry_after_s));
+                } else {
+                  app.keys.record_use(*entry);
+                  if (entry->plan == Plan::kFree) {
+                    r = error_response({ErrorCode::kPlanRequired,
+                                        "The API is not included in the Free plan; upgrade to Starter or higher."});
+                  } else if (!entry->allows(scope)) {
+                    r = error_response({ErrorCode::kInsufficientScope,
+                                        "This API key lacks the '" + std::string(scope_name(scope)) +
+                                            "' scope needed by this endpoint."});
+                  } else {
+                    ApiCall call{req, *entry, app};
+                    auto result = handler(call);
+                    r = result.ok() ? std::move(result).value() : error_response(result.error());
+                  }
+                }
+                add_rate_headers(r, rate);
+                return r;
+              },
+              execution});
+}
+
+}  // namespace parley

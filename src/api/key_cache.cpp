@@ -1,0 +1,87 @@
+#include "api/key_cache.h"
+
+#include "core/log.h"
+
+#include <mutex>
+
+#include "core/crypto.h"
+#include "store/account_repo.h"
+#include "store/key_repo.h"
+
+namespace parley {
+
+namespace {
+constexpr std::string_view kKeyPrefix = "svc_live_";
+constexpr int64_t kLastUsedResolutionMs = 60'000;
+
+std::string digest_key(std::string_view key) {
+  auto d = sha256(key);
+  return std::string(reinterpret_cast<const char*>(d.data()), d.size());
+}
+
+std::string unhex(std::string_view hex) {
+  std::string out(hex.size() / 2, '\0');
+  auto v = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+  for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<char>(v(hex[2 * i]) * 16 + v(hex[2 * i + 1]));
+  return out;
+}
+}  // namespace
+
+bool is_well_formed_key(std::string_view key) {
+  if (key.size() != kKeyPrefix.size() + 32 || key.substr(0, kKeyPrefix.size()) != kKeyPrefix) return false;
+  for (char c : key.substr(kKeyPrefix.size())) {
+    bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (!ok) return false;
+  }
+  return true;
+}
+
+void KeyCache::reload_if_stale() {
+  uint64_t epoch = db_.auth_epoch();
+  if (epoch == loaded_epoch_.load(std::memory_order_acquire)) return;
+  std::unique_lock lock(mu_);
+  epoch = db_.auth_epoch();  // read before loading: a change during the load forces another
+  if (epoch == loaded_epoch_.load()) return;
+  auto& conn = db_.read();
+  auto keys = KeyRepo::all_active(conn);
+  auto accounts = AccountRepo::list(conn);
+  if (!keys.ok() || !accounts.ok()) {
+    log_error("key cache reload failed");
+    return;
+  }
+  std::unordered_map<std::string, Plan> plans;
+  for (auto& a : *accounts) plans.emplace(a.id, a.plan);
+  std::unordered_map<std::string, std::shared_ptr<const KeyEntry>> fresh;
+  for (auto& k : *keys) {
+    auto e = std::make_shared<KeyEntry>();
+    e->key_id = k.id;
+    e->account_id = k.account_id;
+    auto p = plans.find(k.account_id);
+    e->plan = p == plans.end() ? Plan::kFree : p->second;
+    e->all_scopes = k.all_scopes;
+    e->scopes = k.scopes;
+    e->last_used_persisted = k.last_used_at.value_or(0);
+    fresh.emplace(unhex(k.fingerprint), std::move(e));
+  }
+  by_digest_.swap(fresh);
+  loaded_epoch_.store(epoch, std::memory_order_release);
+}
+
+std::shared_ptr<const KeyEntry> KeyCache::find(std::string_view key) {
+  reload_if_stale();
+  std::string digest = digest_key(key);
+  std::shared_lock lock(mu_);
+  auto it = by_digest_.find(digest);
+  return it == by_digest_.end() ? nullptr : it->second;
+}
+
+void KeyCache::record_use(const KeyEntry& entry) {
+  int64_t now = clock_.now_ms();
+  int64_t last = entry.last_used_persisted.load(std::memory_order_relaxed);
+  if (now - last < kLastUsedResolutionMs) return;
+  if (!entry.last_used_persisted.compare_exchange_strong(last, now)) return;
+  std::string id = entry.key_id;
+  db_.write_async([id, now](Connection& c) { return KeyRepo::touch(c, id, now); });
+}
+
+}  // namespace parley

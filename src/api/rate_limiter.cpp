@@ -1,0 +1,57 @@
+#include "api/rate_limiter.h"
+
+#include <functional>
+
+namespace parley {
+
+RateLimiter::Shard& RateLimiter::shard_for(std::string_view key_id) {
+  return shards_[std::hash<std::string_view>{}(key_id) % shards_.size()];
+}
+
+RateDecision RateLimiter::hit(std::string_view key_id) {
+  int64_t now = clock_.now_ms();
+  int64_t window = now - now % 60'000;
+  Shard& shard = shard_for(key_id);
+  int64_t count;
+  {
+    std::lock_guard lock(shard.mu);
+    auto it = shard.windows.find(std::string(key_id));
+    if (it == shard.windows.end()) it = shard.windows.emplace(std::string(key_id), State{}).first;
+    State& s = it->second;
+    if (s.window_start_ms != window) {
+      s.window_start_ms = window;
+      s.count = 0;
+    }
+    count = ++s.count;
+    s.dirty = true;
+  }
+  int64_t reset_ms = window + 60'000;
+  RateDecision d;
+  d.allowed = count <= per_minute_;
+  d.limit = per_minute_;
+  d.remaining = count >= per_minute_ ? 0 : per_minute_ - count;
+  d.reset_unix_s = reset_ms / 1000;
+  d.retry_after_s = std::max<int64_t>(1, (reset_ms - now + 999) / 1000);
+  return d;
+}
+
+std::vector<RateWindow> RateLimiter::take_dirty() {
+  std::vector<RateWindow> out;
+  for (auto& shard : shards_) {
+    std::lock_guard lock(shard.mu);
+    for (auto& [id, s] : shard.windows) {
+      if (!s.dirty) continue;
+      s.dirty = false;
+      out.push_back({id, s.window_start_ms, s.count});
+    }
+  }
+  return out;
+}
+
+void RateLimiter::restore(const RateWindow& w) {
+  Shard& shard = shard_for(w.key_id);
+  std::lock_guard lock(shard.mu);
+  shard.windows[w.key_id] = State{w.window_start_ms, w.count, false};
+}
+
+}  // namespace parley

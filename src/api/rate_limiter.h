@@ -1,0 +1,59 @@
+// Requests per key per minute: a fixed window aligned to the minute, counted in memory and
+// written behind to the database (take_dirty / restore) so a restart keeps the current window.
+// Thread-safe; sharded to keep contention low.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/clock.h"
+
+namespace parley {
+
+struct RateDecision {
+  bool allowed;
+  int64_t limit;
+  int64_t remaining;
+  int64_t reset_unix_s;   // when the current window ends
+  int64_t retry_after_s;  // whole seconds until then (at least 1)
+};
+
+struct RateWindow {
+  std::string key_id;
+  int64_t window_start_ms;
+  int64_t count;
+};
+
+class RateLimiter {
+ public:
+  RateLimiter(const Clock& clock, int64_t per_minute) : clock_(clock), per_minute_(per_minute) {}
+
+  // Counts one request of the key and says whether it may proceed.
+  RateDecision hit(std::string_view key_id);
+  // Windows changed since the last call.
+  std::vector<RateWindow> take_dirty();
+  void restore(const RateWindow& w);
+  int64_t per_minute() const { return per_minute_; }
+
+ private:
+  struct State {
+    int64_t window_start_ms = 0;
+    int64_t count = 0;
+    bool dirty = false;
+  };
+  struct Shard {
+    std::mutex mu;
+    std::unordered_map<std::string, State> windows;
+  };
+  Shard& shard_for(std::string_view key_id);
+
+  const Clock& clock_;
+  const int64_t per_minute_;
+  std::array<Shard, 16> shards_;
+};
+
+}  // namespace parley

@@ -1,0 +1,20 @@
+// Building responses: JSON bodies, the spec's error shape, and request-body parsing that checks
+// the content type and names what is wrong.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include "core/json.h"
+#include "core/result.h"
+#include "http/message.h"
+
+namespace parley {
+
+Response error_response(const ApiError& error);
+Response json_response(int status, const JsonWriter& body);
+
+// The body as a JSON object; 400 invalid_request when the content type is not JSON or the body
+// is not a JSON object.
+Result<rapidjson::Document> json_body(const Request& req);
+
+}  // namespace parley

@@ -1,0 +1,19 @@
+#include "api/routes.h"
+
+#include "api/responses.h"
+
+namespace parley {
+
+void register_routes(Router& router, App& app) {
+  router.add("GET", "/healthz", {[](Request&) { return Response::json(200, R"({"status":"ok"})"); }, Execution::kInline});
+  router.add("GET", "/readyz",
+             {[&app](Request&) {
+                auto r = app.db.read().query_int("SELECT 1", {});
+                if (!r.ok()) return error_response({ErrorCode::kUnavailable, "The database is not reachable."});
+                return Response::json(200, R"({"status":"ready"})");
+              },
+              Execution::kInline});
+  register_agent_routes(router, app);
+}
+
+}  // namespace parley

@@ -1,0 +1,15 @@
+// Every route of the server: the public API (one registration function per resource file),
+// health and readiness.
+#pragma once
+
+#include "api/app.h"
+#include "http/router.h"
+
+namespace parley {
+
+void register_agent_routes(Router& router, App& app);
+
+// Registers every route of the public API and /healthz, /readyz.
+void register_routes(Router& router, App& app);
+
+}  // namespace parley

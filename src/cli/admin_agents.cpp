@@ -1,0 +1,95 @@
+// parley admin agent create | update | list | get
+#include "cli/admin_json.h"
+#include "cli/admin_support.h"
+#include "cli/commands.h"
+#include "domain/agents.h"
+#include "domain/agent_settings.h"
+
+namespace parley {
+
+namespace {
+std::string agent_json(const AgentRecord& a) {
+  JsonWriter w;
+  write_agent_admin_json(w, a);
+  return w.str();
+}
+
+struct AgentArgs {
+  std::string id;
+  std::string account;
+  std::string name;
+  bool make_private = false;
+  bool make_public = false;
+  std::string settings;
+};
+}  // namespace
+
+void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run) {
+  auto* agent = admin.add_subcommand("agent", "Agents and their settings");
+  agent->require_subcommand(1);
+  auto a = std::make_shared<AgentArgs>();
+  const std::string settings_help = "JSON object of settings (" + known_agent_settings() + "); null removes one";
+
+  auto* create = agent->add_subcommand("create", "Create an agent");
+  create->add_option("--account", a->account, "Account id")->required();
+  create->add_option("--name", a->name, "Agent name")->required();
+  create->add_flag("--private", a->make_private, "Answer only in the dashboard");
+  create->add_option("--settings", a->settings, settings_help);
+  create->callback([&, a] {
+    run = [&, a] {
+      return run_admin(global, [&](Services& s) -> Result<std::string> {
+        PARLEY_ASSIGN_OR_RETURN(auto agent, create_agent(s, a->account, a->name, a->make_private, a->settings));
+        return agent_json(agent);
+      });
+    };
+  });
+
+  auto* update = agent->add_subcommand("update", "Change an agent's name, privacy or settings");
+  update->add_option("id", a->id, "Agent id")->required();
+  update->add_option("--name", a->name, "New name");
+  auto* priv = update->add_flag("--private", a->make_private, "Make the agent private");
+  update->add_flag("--public", a->make_public, "Make the agent public")->excludes(priv);
+  update->add_option("--settings", a->settings, settings_help);
+  update->callback([&, a, update] {
+    run = [&, a, update] {
+      return run_admin(global, [&](Services& s) -> Result<std::string> {
+        AgentChanges changes;
+        if (update->count("--name")) changes.name = a->name;
+        if (a->make_private) changes.is_private = true;
+        if (a->make_public) changes.is_private = false;
+        if (update->count("--settings")) changes.settings_update = a->settings;
+        PARLEY_ASSIGN_OR_RETURN(auto agent, update_agent(s, a->id, changes));
+        return agent_json(agent);
+      });
+    };
+  });
+
+  auto* list = agent->add_subcommand("list", "List an account's agents, newest first");
+  list->add_option("--account", a->account, "Account id")->required();
+  list->callback([&, a] {
+    run = [&, a] {
+      return run_admin(global, [&](Services& s) -> Result<std::string> {
+        PARLEY_ASSIGN_OR_RETURN(auto all, AgentRepo::list(s.db.read(), a->account));
+        JsonWriter w;
+        w.begin_object().key("data").begin_array();
+        for (const auto& x : all) write_agent_admin_json(w, x);
+        w.end_array().end_object();
+        return w.str();
+      });
+    };
+  });
+
+  auto* get = agent->add_subcommand("get", "Show an agent");
+  get->add_option("id", a->id, "Agent id")->required();
+  get->callback([&, a] {
+    run = [&, a] {
+      return run_admin(global, [&](Services& s) -> Result<std::string> {
+        PARLEY_ASSIGN_OR_RETURN(auto x, AgentRepo::find_any(s.db.read(), a->id));
+        if (!x) return ApiError::not_found("No agent " + a->id + ".");
+        return agent_json(*x);
+      });
+    };
+  });
+}
+
+}  // namespace parley

@@ -1,0 +1,15 @@
+// parley admin: operator commands on the same database as the server, printing JSON.
+#include "cli/commands.h"
+
+namespace parley {
+
+void add_admin_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
+  auto* admin = app.add_subcommand("admin", "Operator commands (print JSON on stdout)");
+  admin->require_subcommand(1);
+  add_admin_account_commands(*admin, global, run);
+  add_admin_agent_commands(*admin, global, run);
+  add_admin_key_commands(*admin, global, run);
+  add_admin_demo_command(*admin, global, run);
+}
+
+}  // namespace parley

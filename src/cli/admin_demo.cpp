@@ -1,0 +1,49 @@
+// parley admin demo: on an empty database, creates a demo account (plan starter), one agent and
+// one all-scopes key, and prints the key once with a ready curl line. On a database that already
+// has accounts it does nothing and says so.
+#include "cli/admin_json.h"
+#include "cli/admin_support.h"
+#include "cli/commands.h"
+#include "domain/accounts.h"
+#include "domain/agents.h"
+#include "domain/keys.h"
+
+namespace parley {
+
+void add_admin_demo_command(CLI::App& admin, GlobalOptions& global, CommandRun& run) {
+  auto base_url = std::make_shared<std::string>("http://127.0.0.1:8080");
+  auto* demo = admin.add_subcommand("demo", "Create a demo account, agent and key on an empty database");
+  demo->add_option("--base-url", *base_url, "Where the server will listen, for the printed curl line")
+      ->capture_default_str();
+  demo->callback([&, base_url] {
+    run = [&, base_url] {
+      return run_admin(global, [&](Services& s) -> Result<std::string> {
+        PARLEY_ASSIGN_OR_RETURN(auto accounts, AccountRepo::list(s.db.read()));
+        if (!accounts.empty()) return std::string(R"({"created":false,"reason":"the database already has accounts"})");
+        PARLEY_ASSIGN_OR_RETURN(auto account, create_account(s, "Demo", "starter"));
+        PARLEY_ASSIGN_OR_RETURN(auto agent, create_agent(s, account.id, "Demo agent", false,
+                                                         R"({"showSources":true,"followUps":true})"));
+        PARLEY_ASSIGN_OR_RETURN(auto key, create_api_key(s, account.id, "Demo key", std::nullopt));
+        std::string curl = "curl -s -H 'Authorization: Bearer " + key.plaintext + "' " + *base_url +
+                           "/api/v1/agents/" + agent.id;
+        std::fprintf(stderr,
+                     "\nDemo API key (shown once, store it now):\n  %s\nTry:\n  %s\n\n",
+                     key.plaintext.c_str(), curl.c_str());
+        JsonWriter w;
+        w.begin_object();
+        w.key("created").boolean(true);
+        w.key("account");
+        write_account_admin_json(w, account);
+        w.key("agent");
+        write_agent_admin_json(w, agent);
+        w.key("key");
+        write_key_admin_json(w, key.record, key.plaintext);
+        w.key("curl").string(curl);
+        w.end_object();
+        return w.str();
+      });
+    };
+  });
+}
+
+}  // namespace parley

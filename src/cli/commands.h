@@ -1,0 +1,23 @@
+// The subcommands of the parley binary; main() only dispatches to them.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "cli/options.h"
+
+namespace parley {
+
+// Each add_* registers a subcommand on `app`; the command sets `run` to what it should execute.
+using CommandRun = std::function<int()>;
+
+void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run);
+void add_migrate_command(CLI::App& app, GlobalOptions& global, CommandRun& run);
+void add_admin_command(CLI::App& app, GlobalOptions& global, CommandRun& run);
+
+// Parts of `admin`, one file each.
+void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_key_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_demo_command(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+
+}  // namespace parley

@@ -1,0 +1,31 @@
+// Options every subcommand shares (each also an environment variable) and how they become a
+// database URL.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+
+#include "core/result.h"
+#include "store/db.h"
+
+namespace parley {
+
+struct GlobalOptions {
+  std::string data_dir = "./data";  // PARLEY_DATA_DIR
+  std::string database_url;         // PARLEY_DATABASE_URL; wins over data_dir
+  std::string durability = "full";  // PARLEY_DURABILITY: full | normal
+};
+
+void add_global_options(CLI::App& app, GlobalOptions& options);
+
+// Opens (creating the data directory when needed) the configured database and migrates it.
+Result<std::unique_ptr<Database>> open_configured_database(const GlobalOptions& options);
+
+// Prints a JSON document followed by a newline on stdout.
+void print_json(std::string_view json);
+// Prints the error in the API's error shape on stderr; returns the exit code to use.
+int print_error(const ApiError& error);
+
+}  // namespace parley

@@ -1,0 +1,163 @@
+// parley serve: the HTTP(S) server and its background work.
+#include <atomic>
+#include <condition_variable>
+#include <thread>
+
+#include "api/app.h"
+#include "api/responses.h"
+#include "api/routes.h"
+#include "cli/commands.h"
+#include "core/log.h"
+#include "core/random.h"
+#include "http/server.h"
+#include "store/rate_window_repo.h"
+
+namespace parley {
+
+namespace {
+struct ServeOptions {
+  std::string listen = "127.0.0.1:8080";
+  size_t threads = 0;
+  std::string tls_cert;
+  std::string tls_key;
+  int64_t rate_limit_per_minute = 60;
+};
+
+Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
+  size_t colon = listen.rfind(':');
+  if (colon == std::string::npos) return ApiError::invalid("--listen must be HOST:PORT");
+  std::string host = listen.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  try {
+    int port = std::stoi(listen.substr(colon + 1));
+    if (port < 0 || port > 65535) throw std::out_of_range("port");
+    return std::pair{host, static_cast<uint16_t>(port)};
+  } catch (const std::exception&) {
+    return ApiError::invalid("--listen must be HOST:PORT with a port from 0 to 65535");
+  }
+}
+
+// Writes rate-limit windows behind, once a second, until stopped.
+class Maintenance {
+ public:
+  Maintenance(Database& db, RateLimiter& limiter) : db_(db), limiter_(limiter) {
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~Maintenance() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+    flush();
+  }
+
+ private:
+  void loop() {
+    std::unique_lock lock(mu_);
+    while (!cv_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_; })) {
+      lock.unlock();
+      flush();
+      lock.lock();
+    }
+  }
+  void flush() {
+    auto dirty = limiter_.take_dirty();
+    if (dirty.empty()) return;
+    db_.write_async([dirty = std::move(dirty)](Connection& c) -> Result<void> {
+      for (const auto& w : dirty) PARLEY_TRY(RateWindowRepo::save(c, w));
+      return {};
+    });
+  }
+
+  Database& db_;
+  RateLimiter& limiter_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+int serve(const GlobalOptions& global, const ServeOptions& o) {
+  auto hp = split_listen(o.listen);
+  if (!hp.ok()) return print_error(hp.error());
+  auto db = open_configured_database(global);
+  if (!db.ok()) return print_error(db.error());
+  Database& database = **db;
+
+  SystemClock clock;
+  SecureRandom random;
+  KeyCache keys(database, clock);
+  RateLimiter limiter(clock, o.rate_limit_per_minute);
+  auto windows = RateWindowRepo::current(database.read(), clock.now_ms());
+  if (windows.ok())
+    for (const auto& w : *windows) limiter.restore(w);
+  App app{database, clock, random, keys, limiter};
+  Router router;
+  register_routes(router, app);
+
+  ServerOptions so;
+  so.host = hp->first;
+  so.port = hp->second;
+  so.io_threads = o.threads;
+  so.tls_cert_file = o.tls_cert;
+  so.tls_key_file = o.tls_key;
+  ServerHooks hooks;
+  hooks.on_error = [](const ApiError& e, Request&) { return error_response(e); };
+  hooks.new_request_id = [&random] { return new_id(random, "req_"); };
+  hooks.on_logged = [](const RequestLog& l) {
+    log_info("request", {{"method", l.method}, {"path", l.path}, {"status", int64_t{l.status}},
+                         {"ms", l.duration_ms}, {"requestId", l.request_id}, {"remote", l.remote}});
+  };
+  try {
+    HttpServer server(so, router, std::move(hooks));
+    uint16_t port = server.listen();
+    bool tls = !o.tls_cert.empty();
+    std::string address = (so.host.find(':') != std::string::npos ? "[" + so.host + "]" : so.host) + ":" +
+                          std::to_string(port);
+    log_info("listening", {{"address", std::string_view(address)}, {"tls", tls},
+                           {"database", database.backend()},
+                           {"rateLimitPerMinute", o.rate_limit_per_minute}});
+    if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
+    Maintenance maintenance(database, limiter);
+    server.run();
+    log_info("stopped");
+  } catch (const std::exception& e) {
+    log_error("server failed", {{"error", std::string_view(e.what())}});
+    return 1;
+  }
+  return 0;
+}
+}  // namespace
+
+void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
+  auto o = std::make_shared<ServeOptions>();
+  auto* cmd = app.add_subcommand("serve", "Run the HTTP(S) server");
+  cmd->add_option("--listen", o->listen, "HOST:PORT to listen on (port 0 picks a free one)")
+      ->envname("PARLEY_LISTEN")
+      ->capture_default_str();
+  cmd->add_option("--threads", o->threads, "I/O threads (default: one per core)")->envname("PARLEY_THREADS");
+  cmd->add_option("--tls-cert", o->tls_cert, "PEM certificate chain; serves HTTPS with --tls-key")
+      ->envname("PARLEY_TLS_CERT");
+  cmd->add_option("--tls-key", o->tls_key, "PEM private key")->envname("PARLEY_TLS_KEY");
+  cmd->add_option("--rate-limit-per-minute", o->rate_limit_per_minute, "Requests per API key per minute")
+      ->envname("PARLEY_RATE_LIMIT_PER_MINUTE")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->callback([&global, &run, o] { run = [&global, o] { return serve(global, *o); }; });
+}
+
+void add_migrate_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
+  auto* cmd = app.add_subcommand("migrate", "Apply pending schema migrations and exit");
+  cmd->callback([&global, &run] {
+    run = [&global] {
+      auto db = open_configured_database(global);
+      if (!db.ok()) return print_error(db.error());
+      print_json(R"({"migrated":true})");
+      return 0;
+    };
+  });
+}
+
+}  // namespace parley

@@ -1,0 +1,52 @@
+#include "core/log.h"
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "core/clock.h"
+#include "core/json.h"
+
+namespace parley {
+
+namespace {
+void emit(spdlog::level::level_enum level, std::string_view level_name, std::string_view msg,
+          std::initializer_list<LogField> fields) {
+  static const SystemClock clock;
+  JsonWriter w;
+  w.begin_object();
+  w.key("time").timestamp(clock.now_ms());
+  w.key("level").string(level_name);
+  w.key("msg").string(msg);
+  for (const auto& [k, v] : fields) {
+    w.key(k);
+    std::visit([&](const auto& x) {
+      using T = std::decay_t<decltype(x)>;
+      if constexpr (std::is_same_v<T, std::string_view>) w.string(x);
+      else if constexpr (std::is_same_v<T, int64_t>) w.integer(x);
+      else if constexpr (std::is_same_v<T, double>) w.number(x);
+      else w.boolean(x);
+    }, v);
+  }
+  w.end_object();
+  spdlog::log(level, "{}", w.view());
+}
+}  // namespace
+
+void init_logging() {
+  auto logger = std::make_shared<spdlog::logger>("parley", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  logger->set_pattern("%v");
+  logger->flush_on(spdlog::level::info);
+  spdlog::set_default_logger(logger);
+}
+
+void log_info(std::string_view msg, std::initializer_list<LogField> fields) {
+  emit(spdlog::level::info, "info", msg, fields);
+}
+void log_warn(std::string_view msg, std::initializer_list<LogField> fields) {
+  emit(spdlog::level::warn, "warn", msg, fields);
+}
+void log_error(std::string_view msg, std::initializer_list<LogField> fields) {
+  emit(spdlog::level::err, "error", msg, fields);
+}
+
+}  // namespace parley

@@ -1,0 +1,29 @@
+// Random: the only source of randomness for identifiers, keys and secrets. The production
+// implementation is OpenSSL's CSPRNG (RAND_bytes); tests may inject a seeded one. Thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace parley {
+
+class Random {
+ public:
+  virtual ~Random() = default;
+  virtual void fill(uint8_t* out, size_t n) = 0;
+};
+
+class SecureRandom final : public Random {
+ public:
+  void fill(uint8_t* out, size_t n) override;
+};
+
+// `n` characters drawn uniformly from [0-9A-Za-z] (rejection sampling, no modulo bias).
+std::string random_base62(Random& random, size_t n);
+
+// An identifier: a type prefix ("agt_", "key_", ...) and 22 random base62 characters.
+std::string new_id(Random& random, std::string_view prefix);
+
+}  // namespace parley

@@ -1,0 +1,94 @@
+#include "domain/agent_settings.h"
+
+#include <array>
+
+#include "core/json.h"
+
+namespace parley {
+
+namespace {
+enum class Kind { kBool, kString, kCount, kObject, kArray };
+
+struct Setting {
+  std::string_view name;
+  Kind kind;
+};
+
+// Every setting an agent understands. Later features add theirs here.
+constexpr std::array kSettings = {
+    Setting{"showSources", Kind::kBool},          Setting{"followUps", Kind::kBool},
+    Setting{"saveContactDetails", Kind::kBool},   Setting{"fallbackMessage", Kind::kString},
+    Setting{"monthlyMessageCap", Kind::kCount},   Setting{"instructions", Kind::kString},
+    Setting{"topicAnalysis", Kind::kBool},        Setting{"engine", Kind::kString},
+    Setting{"llm", Kind::kObject},                Setting{"buttons", Kind::kArray},
+    Setting{"products", Kind::kArray},            Setting{"forms", Kind::kArray},
+    Setting{"leadForm", Kind::kObject},           Setting{"booking", Kind::kObject},
+    Setting{"liveChat", Kind::kBool},             Setting{"handoffEmail", Kind::kString},
+    Setting{"apiActions", Kind::kArray},          Setting{"clientActions", Kind::kArray},
+    Setting{"allowedDomains", Kind::kArray},      Setting{"blockedCountries", Kind::kArray},
+    Setting{"messagesPerVisitor", Kind::kCount},
+};
+
+const Setting* find_setting(std::string_view name) {
+  for (const auto& s : kSettings)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+bool has_kind(const rapidjson::Value& v, Kind kind) {
+  switch (kind) {
+    case Kind::kBool: return v.IsBool();
+    case Kind::kString: return v.IsString();
+    case Kind::kCount: return v.IsInt64() && v.GetInt64() >= 0;
+    case Kind::kObject: return v.IsObject();
+    case Kind::kArray: return v.IsArray();
+  }
+  return false;
+}
+
+std::string_view kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::kBool: return "a boolean";
+    case Kind::kString: return "a string";
+    case Kind::kCount: return "a non-negative integer";
+    case Kind::kObject: return "an object";
+    case Kind::kArray: return "an array";
+  }
+  return "";
+}
+}  // namespace
+
+std::string known_agent_settings() {
+  std::string out;
+  for (const auto& s : kSettings) {
+    if (!out.empty()) out += ", ";
+    out += s.name;
+  }
+  return out;
+}
+
+Result<std::string> merge_agent_settings(std::string_view current_json, std::string_view update_json) {
+  PARLEY_ASSIGN_OR_RETURN(auto update, parse_json_object(update_json));
+  auto current = parse_json_object(current_json.empty() ? "{}" : current_json);
+  rapidjson::Document merged;
+  if (current.ok()) merged.CopyFrom(*current, merged.GetAllocator());
+  else merged.SetObject();
+  for (auto it = update.MemberBegin(); it != update.MemberEnd(); ++it) {
+    std::string name(it->name.GetString(), it->name.GetStringLength());
+    const Setting* s = find_setting(name);
+    if (s == nullptr) {
+      return ApiError::invalid("Unknown setting '" + name + "'. Known settings: " + known_agent_settings() + ".");
+    }
+    merged.RemoveMember(name.c_str());
+    if (it->value.IsNull()) continue;
+    if (!has_kind(it->value, s->kind)) {
+      return ApiError::invalid("Setting '" + name + "' must be " + std::string(kind_name(s->kind)) + ".");
+    }
+    rapidjson::Value key(name.c_str(), merged.GetAllocator());
+    rapidjson::Value value(it->value, merged.GetAllocator());
+    merged.AddMember(key, value, merged.GetAllocator());
+  }
+  return to_json(merged);
+}
+
+}  // namespace parley

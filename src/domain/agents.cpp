@@ -1,0 +1,78 @@
+#include "domain/agents.h"
+
+#include "domain/agent_settings.h"
+#include "store/account_repo.h"
+
+namespace parley {
+
+namespace {
+Result<void> check_name(std::string_view name) {
+  if (name.empty() || utf8_length(name) > 200) return ApiError::invalid("'name' must be 1 to 200 characters.");
+  return {};
+}
+}  // namespace
+
+Result<AgentRecord> create_agent(Services& s, std::string_view account_id, std::string_view name,
+                                 bool is_private, std::string_view settings_json) {
+  PARLEY_TRY(check_name(name));
+  PARLEY_ASSIGN_OR_RETURN(std::string settings, merge_agent_settings("{}", settings_json.empty() ? "{}" : settings_json));
+  AgentRecord a;
+  a.id = new_id(s.random, "agt_");
+  a.account_id = std::string(account_id);
+  a.name = std::string(name);
+  a.is_private = is_private;
+  a.settings = std::move(settings);
+  a.created_at = a.updated_at = s.clock.now_ms();
+  PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, account_id));
+    if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
+    return AgentRepo::insert(c, a);
+  }));
+  return a;
+}
+
+Result<AgentRecord> update_agent(Services& s, std::string_view agent_id, const AgentChanges& changes) {
+  if (changes.name) PARLEY_TRY(check_name(*changes.name));
+  std::optional<AgentRecord> out;
+  PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(auto a, AgentRepo::find_any(c, agent_id));
+    if (!a) return ApiError::not_found("No agent " + std::string(agent_id) + ".");
+    if (changes.name) a->name = *changes.name;
+    if (changes.is_private) a->is_private = *changes.is_private;
+    if (changes.settings_update) {
+      PARLEY_ASSIGN_OR_RETURN(a->settings, merge_agent_settings(a->settings, *changes.settings_update));
+    }
+    a->updated_at = s.clock.now_ms();
+    PARLEY_TRY(AgentRepo::update(c, *a));
+    out = std::move(a);
+    return {};
+  }));
+  return std::move(*out);
+}
+
+Result<AgentRecord> get_agent(Connection& c, std::string_view account_id, std::string_view agent_id) {
+  PARLEY_ASSIGN_OR_RETURN(auto a, AgentRepo::find(c, account_id, agent_id));
+  if (!a) return ApiError::not_found("No agent " + std::string(agent_id) + " in this account.");
+  return std::move(*a);
+}
+
+void write_agent_json(JsonWriter& w, const AgentRecord& a) {
+  w.begin_object();
+  w.key("id").string(a.id);
+  w.key("name").string(a.name);
+  w.key("private").boolean(a.is_private);
+  w.key("status").string(a.status);
+  w.key("trainedAt").timestamp_or_null(a.trained_at);
+  w.key("characters").integer(a.characters);
+  w.key("counts").begin_object();
+  w.key("conversations").integer(a.conversations_count);
+  w.key("messages").integer(a.messages_count);
+  w.key("leads").integer(a.leads_count);
+  w.key("sources").integer(a.sources_count);
+  w.end_object();
+  w.key("createdAt").timestamp(a.created_at);
+  w.key("updatedAt").timestamp(a.updated_at);
+  w.end_object();
+}
+
+}  // namespace parley

@@ -1,0 +1,29 @@
+// Agent operations shared by the admin CLI, the console and the public API.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "domain/context.h"
+#include "store/agent_repo.h"
+
+namespace parley {
+
+struct AgentChanges {
+  std::optional<std::string> name;
+  std::optional<bool> is_private;
+  std::optional<std::string> settings_update;  // JSON object merged into the settings
+};
+
+Result<AgentRecord> create_agent(Services& s, std::string_view account_id, std::string_view name,
+                                 bool is_private, std::string_view settings_json);
+Result<AgentRecord> update_agent(Services& s, std::string_view agent_id, const AgentChanges& changes);
+// The agent when it belongs to the account; 404 otherwise (another account's agent included).
+Result<AgentRecord> get_agent(Connection& c, std::string_view account_id, std::string_view agent_id);
+
+// The Agent resource of the spec.
+void write_agent_json(JsonWriter& w, const AgentRecord& a);
+
+}  // namespace parley

@@ -1,0 +1,49 @@
+// Matches a method and path against registered patterns ("/api/v1/agents/{agentId}"). Tells a
+// missing path (404) from a path that exists under other methods (405, with those methods for
+// the Allow header). Built once at start; matching is thread-safe.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "http/message.h"
+
+namespace parley {
+
+// Where a handler runs: on the connection's I/O thread (fast, non-blocking work such as cached
+// reads) or on the blocking pool (writes that wait for a commit, chat replies, streaming).
+enum class Execution { kInline, kPool };
+
+using Handler = std::function<Response(Request&)>;
+
+struct RouteTarget {
+  Handler handler;
+  Execution execution = Execution::kInline;
+};
+
+class Router {
+ public:
+  void add(std::string_view method, std::string_view pattern, RouteTarget target);
+
+  enum class Outcome { kFound, kNoPath, kNoMethod };
+  struct Match {
+    Outcome outcome = Outcome::kNoPath;
+    const RouteTarget* target = nullptr;
+    std::string allow;  // for kNoMethod: "GET, POST"
+  };
+  // Fills `params` with the path parameters of the matching route.
+  Match match(std::string_view method, std::string_view path,
+              std::vector<std::string_view>& params) const;
+
+ private:
+  struct Route {
+    std::string method;
+    std::vector<std::string> segments;  // "{x}" marks a parameter
+    RouteTarget target;
+  };
+  std::vector<Route> routes_;
+};
+
+}  // namespace parley

@@ -1,0 +1,66 @@
+// The HTTP/1.1 server: a listener, keep-alive sessions, optional TLS, request limits, and
+// graceful shutdown. Requests are routed with a Router; handlers run inline on the I/O threads or
+// on the blocking pool, as each route says. Every failure the server itself detects (unknown
+// route, wrong method, oversized headers or body, malformed HTTP) is answered in the spec's JSON
+// error shape by `on_error`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/error.h"
+#include "http/router.h"
+
+namespace parley {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8080;
+  size_t io_threads = 0;        // 0: one per core
+  size_t blocking_threads = 64;
+  std::string tls_cert_file;    // PEM; both set for HTTPS
+  std::string tls_key_file;
+  size_t header_limit = 16 * 1024;
+  size_t body_limit = 1024 * 1024;
+  int idle_timeout_s = 60;      // waiting for the next request on a kept-alive connection
+  int read_timeout_s = 30;      // reading one request's body
+  int shutdown_grace_s = 60;    // how long in-flight requests may take to finish on SIGTERM
+};
+
+// Called for every request after the response is known (for the request log).
+struct RequestLog {
+  std::string_view method;
+  std::string_view path;
+  int status;
+  double duration_ms;
+  std::string_view request_id;
+  std::string_view remote;
+};
+
+struct ServerHooks {
+  // Builds the error response for failures the server detects before any handler runs.
+  std::function<Response(const ApiError&, Request&)> on_error;
+  std::function<void(const RequestLog&)> on_logged;
+  // Gives each request its id.
+  std::function<std::string()> new_request_id;
+};
+
+class HttpServer {
+ public:
+  HttpServer(ServerOptions options, const Router& router, ServerHooks hooks);
+  ~HttpServer();
+
+  // Binds and listens; returns the bound port (useful with port 0). Throws on failure.
+  uint16_t listen();
+  // Serves until SIGINT/SIGTERM (or stop()), then finishes in-flight requests and returns.
+  void run();
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace parley

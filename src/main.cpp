@@ -1,0 +1,20 @@
+// parley: the server (serve), schema migrations (migrate) and operator commands (admin).
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "core/log.h"
+
+int main(int argc, char** argv) {
+  parley::init_logging();
+  CLI::App app{"Parley: one API for a company's conversational agents"};
+  app.require_subcommand(1);
+  app.fallthrough();  // global options may follow the subcommand
+  parley::GlobalOptions global;
+  parley::add_global_options(app, global);
+  parley::CommandRun run;
+  parley::add_serve_command(app, global, run);
+  parley::add_migrate_command(app, global, run);
+  parley::add_admin_command(app, global, run);
+  CLI11_PARSE(app, argc, argv);
+  return run ? run() : 0;
+}

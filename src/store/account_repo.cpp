@@ -1,0 +1,56 @@
+#include "store/account_repo.h"
+
+namespace parley {
+
+namespace {
+constexpr std::string_view kColumns = "id, name, plan, COALESCE(limits, ''), created_at, updated_at";
+
+Account read_account(const Row& r) {
+  Account a;
+  a.id = r.text(0);
+  a.name = r.text(1);
+  a.plan = parse_plan(r.text_view(2)).value_or(Plan::kFree);
+  a.limits = r.text(3);
+  a.created_at = r.int64(4);
+  a.updated_at = r.int64(5);
+  return a;
+}
+}  // namespace
+
+Result<void> AccountRepo::insert(Connection& c, const Account& a) {
+  PARLEY_TRY(c.execute(
+      "INSERT INTO accounts (id, name, plan, limits, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)",
+      {a.id, a.name, plan_name(a.plan), a.limits.empty() ? db_null() : DbValue(a.limits), a.created_at,
+       a.updated_at}));
+  return {};
+}
+
+Result<std::optional<Account>> AccountRepo::find(Connection& c, std::string_view id) {
+  std::optional<Account> out;
+  static const std::string sql = "SELECT " + std::string(kColumns) + " FROM accounts WHERE id = $1";
+  PARLEY_TRY(c.query(sql, {id}, [&](const Row& r) { out = read_account(r); }));
+  return out;
+}
+
+Result<std::vector<Account>> AccountRepo::list(Connection& c) {
+  std::vector<Account> out;
+  static const std::string sql =
+      "SELECT " + std::string(kColumns) + " FROM accounts ORDER BY created_at DESC, id DESC";
+  PARLEY_TRY(c.query(sql, {}, [&](const Row& r) { out.push_back(read_account(r)); }));
+  return out;
+}
+
+Result<bool> AccountRepo::set_plan(Connection& c, std::string_view id, Plan plan, int64_t now) {
+  PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE accounts SET plan = $2, updated_at = $3 WHERE id = $1",
+                                               {id, plan_name(plan), now}));
+  return n > 0;
+}
+
+Result<bool> AccountRepo::set_limits(Connection& c, std::string_view id, std::string_view limits,
+                                     int64_t now) {
+  PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE accounts SET limits = $2, updated_at = $3 WHERE id = $1",
+                                               {id, limits.empty() ? db_null() : DbValue(limits), now}));
+  return n > 0;
+}
+
+}  // namespace parley

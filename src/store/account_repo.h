@@ -1,0 +1,34 @@
+// Accounts: the tenant every key, agent and record belongs to.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "domain/plans.h"
+#include "store/db.h"
+
+namespace parley {
+
+struct Account {
+  std::string id;
+  std::string name;
+  Plan plan = Plan::kFree;
+  std::string limits;  // JSON overrides, empty when none
+  int64_t created_at = 0;
+  int64_t updated_at = 0;
+
+  PlanLimits effective() const { return effective_limits(plan, limits); }
+};
+
+class AccountRepo {
+ public:
+  static Result<void> insert(Connection& c, const Account& a);
+  static Result<std::optional<Account>> find(Connection& c, std::string_view id);
+  static Result<std::vector<Account>> list(Connection& c);
+  // Returns false when no such account.
+  static Result<bool> set_plan(Connection& c, std::string_view id, Plan plan, int64_t now);
+  static Result<bool> set_limits(Connection& c, std::string_view id, std::string_view limits, int64_t now);
+};
+
+}  // namespace parley

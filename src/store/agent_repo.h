@@ -1,0 +1,48 @@
+// Agents: their settings and the denormalised counters and training state the Agent resource
+// shows (kept in the row and updated in the same transaction as what they count, so reading an
+// agent never scans its conversations).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/db.h"
+
+namespace parley {
+
+struct AgentRecord {
+  std::string id;
+  std::string account_id;
+  std::string name;
+  bool is_private = false;
+  std::string settings = "{}";  // JSON object
+  std::string status = "untrained";
+  std::optional<int64_t> trained_at;
+  int64_t characters = 0;
+  int64_t conversations_count = 0;
+  int64_t messages_count = 0;
+  int64_t leads_count = 0;
+  int64_t sources_count = 0;
+  int64_t created_at = 0;
+  int64_t updated_at = 0;
+};
+
+// Which counter of an agent to move.
+enum class AgentCounter { kConversations, kMessages, kLeads, kSources };
+
+class AgentRepo {
+ public:
+  static Result<void> insert(Connection& c, const AgentRecord& a);
+  // The agent if it exists and belongs to `account_id`.
+  static Result<std::optional<AgentRecord>> find(Connection& c, std::string_view account_id,
+                                                 std::string_view id);
+  // Any account's agent (operator tools and workers).
+  static Result<std::optional<AgentRecord>> find_any(Connection& c, std::string_view id);
+  static Result<std::vector<AgentRecord>> list(Connection& c, std::string_view account_id);
+  static Result<void> update(Connection& c, const AgentRecord& a);
+  static Result<void> add_to_counter(Connection& c, std::string_view id, AgentCounter counter,
+                                     int64_t delta);
+};
+
+}  // namespace parley

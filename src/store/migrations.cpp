@@ -1,0 +1,46 @@
+#include "store/migrations.h"
+
+#include <set>
+
+#include "store/db.h"
+
+namespace parley {
+
+Result<std::optional<int64_t>> Connection::query_int(std::string_view sql, Params params) {
+  std::optional<int64_t> out;
+  PARLEY_TRY(query(sql, params, [&](const Row& r) {
+    if (!out && !r.is_null(0)) out = r.int64(0);
+  }));
+  return out;
+}
+
+Result<int> apply_migrations(Connection& conn) {
+  PARLEY_TRY(conn.execute_script(
+      "CREATE TABLE IF NOT EXISTS schema_migrations ("
+      " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"));
+  std::set<int64_t> applied;
+  PARLEY_TRY(conn.query("SELECT version FROM schema_migrations", {},
+                        [&](const Row& r) { applied.insert(r.int64(0)); }));
+  int count = 0;
+  for (const auto& m : embedded_migrations()) {
+    if (applied.count(m.version)) continue;
+    PARLEY_TRY(conn.execute_script("BEGIN"));
+    auto run = [&]() -> Result<void> {
+      PARLEY_TRY(conn.execute_script(m.sql));
+      PARLEY_TRY(conn.execute(
+          "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+          {int64_t{m.version}, m.name, int64_t{0}}));
+      return {};
+    };
+    auto r = run();
+    if (!r.ok()) {
+      (void)conn.execute_script("ROLLBACK");
+      return ApiError::internal("migration " + std::string(m.name) + " failed: " + r.error().message);
+    }
+    PARLEY_TRY(conn.execute_script("COMMIT"));
+    ++count;
+  }
+  return count;
+}
+
+}  // namespace parley

@@ -1,0 +1,45 @@
+// A SQLite connection with a cache of prepared statements. Parameters are written $1..$N in SQL;
+// each statement's SQLite parameter slots are mapped to those numbers once, when prepared.
+// Not thread-safe: one thread uses a connection at a time.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "store/db.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace parley {
+
+class SqliteConnection final : public Connection {
+ public:
+  static Result<std::unique_ptr<SqliteConnection>> open(const std::string& path, Durability durability);
+  ~SqliteConnection() override;
+
+  Result<void> query(std::string_view sql, Params params, const RowFn& on_row) override;
+  Result<void> query(std::string_view sql, const std::vector<DbValue>& params,
+                     const RowFn& on_row) override;
+  Result<int64_t> execute(std::string_view sql, Params params) override;
+  Result<void> execute_script(std::string_view sql) override;
+
+ private:
+  struct Prepared {
+    sqlite3_stmt* stmt = nullptr;
+    std::vector<int> slot_to_param;  // SQLite slot i+1 takes params[slot_to_param[i]]
+  };
+
+  explicit SqliteConnection(sqlite3* db) : db_(db) {}
+  Result<Prepared*> prepare(std::string_view sql);
+  Result<void> run(std::string_view sql, const DbValue* params, size_t n, const RowFn* on_row,
+                   int64_t* changes);
+  ApiError error(std::string_view what) const;
+
+  sqlite3* db_;
+  std::unordered_map<std::string, Prepared> cache_;
+};
+
+}  // namespace parley

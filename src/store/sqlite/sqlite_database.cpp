@@ -1,0 +1,150 @@
+#include "store/sqlite/sqlite_database.h"
+
+#include <fcntl.h>
+#include "core/log.h"
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <unordered_map>
+
+#include "store/migrations.h"
+
+namespace parley {
+
+namespace {
+constexpr size_t kMaxBatch = 512;
+
+std::atomic<uint64_t>* map_epoch_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return nullptr;
+  if (ftruncate(fd, 4096) != 0) {
+    ::close(fd);
+    return nullptr;
+  }
+  void* p = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (p == MAP_FAILED) return nullptr;
+  static_assert(std::atomic<uint64_t>::is_always_lock_free);
+  return static_cast<std::atomic<uint64_t>*>(p);
+}
+}  // namespace
+
+Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& path,
+                                                             Durability durability) {
+  std::unique_ptr<SqliteDatabase> db(new SqliteDatabase(path, durability));
+  PARLEY_TRY(db->start());
+  return db;
+}
+
+Result<void> SqliteDatabase::start() {
+  PARLEY_ASSIGN_OR_RETURN(writer_conn_, SqliteConnection::open(path_, durability_));
+  PARLEY_TRY(apply_migrations(*writer_conn_));
+  epoch_ = map_epoch_file(path_ + "-epoch");
+  if (epoch_ == nullptr) return ApiError::internal("cannot map " + path_ + "-epoch");
+  writer_ = std::thread([this] { writer_loop(); });
+  return {};
+}
+
+SqliteDatabase::~SqliteDatabase() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (writer_.joinable()) writer_.join();
+  if (epoch_ != nullptr) munmap(epoch_, 4096);
+}
+
+uint64_t SqliteDatabase::auth_epoch() const { return epoch_->load(std::memory_order_acquire); }
+void SqliteDatabase::bump_auth_epoch() { epoch_->fetch_add(1, std::memory_order_acq_rel); }
+
+Connection& SqliteDatabase::read() {
+  // Connections are owned by the database (closed with it); the thread-local map only points at
+  // them, keyed by a never-reused instance id so a stale entry can never be hit.
+  thread_local std::unordered_map<uint64_t, SqliteConnection*> mine;
+  auto it = mine.find(instance_id_);
+  if (it != mine.end()) return *it->second;
+  auto conn = SqliteConnection::open(path_, durability_);
+  if (!conn.ok()) throw std::runtime_error(conn.error().message);
+  SqliteConnection* raw = conn->get();
+  {
+    std::lock_guard lock(readers_mu_);
+    readers_.push_back(std::move(conn).value());
+  }
+  mine.emplace(instance_id_, raw);
+  return *raw;
+}
+
+Result<void> SqliteDatabase::write(WriteFn fn) {
+  std::promise<Result<void>> done;
+  auto future = done.get_future();
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return ApiError{ErrorCode::kUnavailable, "The server is shutting down."};
+    queue_.push_back({std::move(fn), &done});
+  }
+  cv_.notify_one();
+  return future.get();
+}
+
+void SqliteDatabase::write_async(WriteFn fn) {
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return;
+    queue_.push_back({std::move(fn), nullptr});
+  }
+  cv_.notify_one();
+}
+
+void SqliteDatabase::writer_loop() {
+  std::vector<Job> batch;
+  for (;;) {
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty() && stopping_) return;
+      while (!queue_.empty() && batch.size() < kMaxBatch) {
+        batch.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    commit_batch(batch);
+    batch.clear();
+  }
+}
+
+void SqliteDatabase::commit_batch(std::vector<Job>& batch) {
+  std::vector<Result<void>> results;
+  results.reserve(batch.size());
+  auto& c = *writer_conn_;
+  auto begun = c.execute("BEGIN IMMEDIATE", {});
+  if (!begun.ok()) {
+    log_error("write transaction could not begin");
+    for (auto& job : batch)
+      if (job.done) job.done->set_value(ApiError{ErrorCode::kUnavailable, "The database is busy."});
+    return;
+  }
+  for (auto& job : batch) {
+    (void)c.execute("SAVEPOINT job", {});
+    Result<void> r;
+    try {
+      r = job.fn(c);
+    } catch (const std::exception& e) {
+      r = ApiError::internal(std::string("write failed: ") + e.what());
+    }
+    if (!r.ok()) (void)c.execute("ROLLBACK TO job", {});
+    (void)c.execute("RELEASE job", {});
+    results.push_back(std::move(r));
+  }
+  auto committed = c.execute("COMMIT", {});
+  if (!committed.ok()) {
+    (void)c.execute_script("ROLLBACK");
+    for (auto& r : results)
+      if (r.ok()) r = ApiError::internal("commit failed");
+  }
+  for (size_t i = 0; i < batch.size(); ++i) {
+    if (batch[i].done) batch[i].done->set_value(std::move(results[i]));
+  }
+}
+
+}  // namespace parley

@@ -1,0 +1,61 @@
+// The SQLite Database: one file in WAL mode, a reading connection per thread, and a single writer
+// thread that commits the writes of concurrent requests together (group commit), so that
+// synchronous=FULL (one fsync per commit) costs one fsync per batch instead of one per write.
+// Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "store/db.h"
+#include "store/sqlite/sqlite_connection.h"
+
+namespace parley {
+
+class SqliteDatabase final : public Database {
+ public:
+  static Result<std::unique_ptr<SqliteDatabase>> open(const std::string& path, Durability durability);
+  ~SqliteDatabase() override;
+
+  Connection& read() override;
+  Result<void> write(WriteFn fn) override;
+  void write_async(WriteFn fn) override;
+  std::string_view backend() const override { return "sqlite"; }
+  uint64_t auth_epoch() const override;
+  void bump_auth_epoch() override;
+
+ private:
+  struct Job {
+    WriteFn fn;
+    std::promise<Result<void>>* done;  // null for write_async
+  };
+
+  SqliteDatabase(std::string path, Durability durability) : path_(std::move(path)), durability_(durability) {}
+  Result<void> start();
+  void writer_loop();
+  void commit_batch(std::vector<Job>& batch);
+
+  const std::string path_;
+  const Durability durability_;
+  const uint64_t instance_id_ = next_instance_id_++;
+  static inline std::atomic<uint64_t> next_instance_id_{1};
+
+  std::unique_ptr<SqliteConnection> writer_conn_;
+  std::thread writer_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Job> queue_;
+  bool stopping_ = false;
+
+  std::mutex readers_mu_;
+  std::vector<std::unique_ptr<SqliteConnection>> readers_;
+
+  std::atomic<uint64_t>* epoch_ = nullptr;  // shared memory mapped from PATH-epoch
+};
+
+}  // namespace parley

@@ -1,0 +1,265 @@
+#include "harness.h"
+
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+namespace parley::e2e {
+
+namespace fs = std::filesystem;
+
+Json HttpResponse::json() const {
+  auto j = Json::parse(body, nullptr, false);
+  if (j.is_discarded()) ADD_FAILURE() << "response is not JSON: " << body.substr(0, 500);
+  return j;
+}
+
+std::string HttpResponse::header(const std::string& lower_name) const {
+  auto it = headers.find(lower_name);
+  return it == headers.end() ? std::string() : it->second;
+}
+
+std::string HttpResponse::error_code() const {
+  auto j = Json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("error")) return "";
+  return j["error"].value("code", "");
+}
+
+std::string HttpResponse::error_message() const {
+  auto j = Json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("error")) return "";
+  return j["error"].value("message", "");
+}
+
+std::string bearer(const std::string& key) { return "Authorization: Bearer " + key; }
+
+namespace {
+std::string read_file(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+size_t on_body(char* p, size_t size, size_t n, void* ud) {
+  static_cast<std::string*>(ud)->append(p, size * n);
+  return size * n;
+}
+
+size_t on_header(char* p, size_t size, size_t n, void* ud) {
+  auto* headers = static_cast<std::map<std::string, std::string>*>(ud);
+  std::string line(p, size * n);
+  auto colon = line.find(':');
+  if (colon != std::string::npos) {
+    std::string name = line.substr(0, colon);
+    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string value = line.substr(colon + 1);
+    while (!value.empty() && (value.front() == ' ')) value.erase(0, 1);
+    while (!value.empty() && (value.back() == '\r' || value.back() == '\n')) value.pop_back();
+    (*headers)[name] = value;
+  } else if (line.rfind("HTTP/", 0) == 0) {
+    headers->clear();  // a new response (after 100 Continue)
+  }
+  return size * n;
+}
+
+struct CurlInit {
+  CurlInit() { curl_global_init(CURL_GLOBAL_DEFAULT); }
+} curl_init;
+}  // namespace
+
+ProcessResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
+  char out_tpl[] = "/tmp/parley-e2e-outXXXXXX";
+  char err_tpl[] = "/tmp/parley-e2e-errXXXXXX";
+  int out_fd = mkstemp(out_tpl);
+  int err_fd = mkstemp(err_tpl);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  close(out_fd);
+  close(err_fd);
+  ProcessResult r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out_tpl), read_file(err_tpl)};
+  unlink(out_tpl);
+  unlink(err_tpl);
+  return r;
+}
+
+Server::Server(std::map<std::string, std::string> env, std::vector<std::string> args)
+    : env_(std::move(env)), args_(std::move(args)) {
+  char tpl[] = "/tmp/parley-e2e-XXXXXX";
+  data_dir_ = mkdtemp(tpl);
+  log_path_ = data_dir_ + "/server.log";
+  start();
+}
+
+Server::~Server() {
+  if (pid_ > 0) stop(SIGTERM);
+  std::error_code ec;
+  if (!std::getenv("PARLEY_KEEP_TEST_DATA")) fs::remove_all(data_dir_, ec);
+}
+
+void Server::start() {
+  std::ofstream(log_path_, std::ios::trunc).close();
+  pid_ = fork();
+  if (pid_ == 0) {
+    int fd = open(log_path_.c_str(), O_WRONLY | O_APPEND);
+    dup2(fd, 2);
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    setenv("PARLEY_DATA_DIR", data_dir_.c_str(), 1);
+    for (auto& [k, v] : env_) setenv(k.c_str(), v.c_str(), 1);
+    std::vector<std::string> argv = {PARLEY_BINARY, "serve", "--listen", "127.0.0.1:0"};
+    argv.insert(argv.end(), args_.begin(), args_.end());
+    std::vector<char*> cargs;
+    for (auto& a : argv) cargs.push_back(const_cast<char*>(a.c_str()));
+    cargs.push_back(nullptr);
+    execv(cargs[0], cargs.data());
+    _exit(127);
+  }
+  std::regex listening(R"re("msg":"listening","address":"[^"]*:(\d+)")re");
+  for (int i = 0; i < 500; ++i) {
+    std::smatch m;
+    std::string log_text = read_file(log_path_);
+    if (std::regex_search(log_text, m, listening)) {
+      port_ = static_cast<uint16_t>(std::stoi(m[1]));
+      base_url_ = "http://127.0.0.1:" + std::to_string(port_);
+      return;
+    }
+    int status;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      throw std::runtime_error("server exited at start: " + log_text);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  throw std::runtime_error("server did not start: " + read_file(log_path_));
+}
+
+void Server::restart() {
+  if (pid_ > 0) stop(SIGTERM);
+  start();
+}
+
+int Server::stop(int signal_number) {
+  if (pid_ <= 0) return -1;
+  ::kill(pid_, signal_number);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void Server::kill_hard() { stop(SIGKILL); }
+
+std::string Server::log() const { return read_file(log_path_); }
+
+HttpResponse Server::request(const HttpRequest& req) const {
+  HttpResponse res;
+  CURL* c = curl_easy_init();
+  std::string url = base_url_ + req.path;
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, req.method.c_str());
+  curl_slist* headers = nullptr;
+  for (auto& h : req.headers) headers = curl_slist_append(headers, h.c_str());
+  if (!req.body.empty() || req.method == "POST" || req.method == "PATCH") {
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, req.body.c_str());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(req.body.size()));
+    if (req.json_body) headers = curl_slist_append(headers, "Content-Type: application/json");
+  }
+  if (req.method == "HEAD") curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &res.body);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, &res.headers);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, req.timeout_ms);
+  CURLcode rc = curl_easy_perform(c);
+  if (rc == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &res.status);
+  else ADD_FAILURE() << req.method << " " << req.path << ": " << curl_easy_strerror(rc);
+  curl_slist_free_all(headers);
+  curl_easy_cleanup(c);
+  return res;
+}
+
+HttpResponse Server::get(const std::string& path, const std::string& key) const {
+  return request({"GET", path, "", {bearer(key)}});
+}
+HttpResponse Server::post(const std::string& path, const std::string& key, const std::string& body) const {
+  return request({"POST", path, body, {bearer(key)}});
+}
+HttpResponse Server::patch(const std::string& path, const std::string& key, const std::string& body) const {
+  return request({"PATCH", path, body, {bearer(key)}});
+}
+HttpResponse Server::del(const std::string& path, const std::string& key) const {
+  return request({"DELETE", path, "", {bearer(key)}});
+}
+
+Json Server::admin(const std::vector<std::string>& args, bool expect_failure) const {
+  std::vector<std::string> argv = {PARLEY_BINARY, "admin"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::map<std::string, std::string> env = env_;
+  env["PARLEY_DATA_DIR"] = data_dir_;
+  auto r = run_process(argv, env);
+  if (expect_failure) {
+    EXPECT_NE(r.exit_code, 0) << "admin should have failed: " << r.out;
+    return Json{{"stderr", r.err}, {"exit", r.exit_code}};
+  }
+  EXPECT_EQ(r.exit_code, 0) << "admin failed: " << r.err;
+  auto j = Json::parse(r.out, nullptr, false);
+  if (j.is_discarded()) {
+    ADD_FAILURE() << "admin printed no JSON: " << r.out << r.err;
+    return Json::object();
+  }
+  return j;
+}
+
+std::string Server::create_account(const std::string& plan) const {
+  return admin({"account", "create", "--name", "Test account", "--plan", plan})["id"];
+}
+
+std::string Server::create_agent(const std::string& account_id, const std::string& settings) const {
+  std::vector<std::string> args = {"agent", "create", "--account", account_id, "--name", "Test agent"};
+  if (!settings.empty()) {
+    args.push_back("--settings");
+    args.push_back(settings);
+  }
+  return admin(args)["id"];
+}
+
+std::string Server::create_key(const std::string& account_id, const std::string& scopes) const {
+  std::vector<std::string> args = {"key", "create", "--account", account_id, "--name", "test key"};
+  if (!scopes.empty()) {
+    args.push_back("--scopes");
+    args.push_back(scopes);
+  }
+  return admin(args)["key"];
+}
+
+std::string Server::key_id_of(const std::string& account_id, const std::string& plaintext) const {
+  auto keys = admin({"key", "list", "--account", account_id})["data"];
+  for (auto& k : keys)
+    if (k["prefix"] == plaintext.substr(0, 12)) return k["id"];
+  return "";
+}
+
+}  // namespace parley::e2e

@@ -1,0 +1,103 @@
+// End-to-end test support: starts the real parley binary on a free port with its own data
+// directory, runs `parley admin` on the same database, and speaks HTTP to it with libcurl.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/types.h>
+
+#include <map>
+#include <regex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace parley::e2e {
+
+using Json = nlohmann::json;
+
+struct HttpResponse {
+  long status = 0;
+  std::map<std::string, std::string> headers;  // names lower-cased
+  std::string body;
+
+  Json json() const;
+  std::string header(const std::string& lower_name) const;
+  bool has_header(const std::string& lower_name) const { return headers.count(lower_name) > 0; }
+  // The spec's error code, or "" when the body is not an error.
+  std::string error_code() const;
+  std::string error_message() const;
+};
+
+struct HttpRequest {
+  std::string method = "GET";
+  std::string path;
+  std::string body;
+  std::vector<std::string> headers;  // "Name: value"
+  bool json_body = true;             // sends Content-Type: application/json when body is set
+  long timeout_ms = 70000;
+};
+
+class Server {
+ public:
+  // Starts `parley serve` on 127.0.0.1 port 0 with a fresh data directory. `env` adds
+  // environment variables (e.g. PARLEY_RATE_LIMIT_PER_MINUTE) and `args` extra serve options.
+  explicit Server(std::map<std::string, std::string> env = {}, std::vector<std::string> args = {});
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Restarts on the same data directory (a new port), with the same env and args.
+  void restart();
+  // Sends a signal and waits for the process to exit; returns its exit status.
+  int stop(int signal_number = 15);
+  void kill_hard();
+  bool running() const { return pid_ > 0; }
+
+  const std::string& data_dir() const { return data_dir_; }
+  const std::string& base_url() const { return base_url_; }
+  uint16_t port() const { return port_; }
+  std::string log() const;
+
+  HttpResponse request(const HttpRequest& req) const;
+  HttpResponse get(const std::string& path, const std::string& key) const;
+  HttpResponse post(const std::string& path, const std::string& key, const std::string& body) const;
+  HttpResponse patch(const std::string& path, const std::string& key, const std::string& body) const;
+  HttpResponse del(const std::string& path, const std::string& key) const;
+
+  // Runs `parley admin ARGS...` on this server's database. Fails the test on a non-zero exit
+  // unless `expect_failure`; returns stdout parsed as JSON (or {"stderr": ...} on failure).
+  Json admin(const std::vector<std::string>& args, bool expect_failure = false) const;
+
+  // Shortcuts over admin.
+  std::string create_account(const std::string& plan = "starter") const;  // returns id
+  std::string create_agent(const std::string& account_id, const std::string& settings = "") const;
+  // Returns the plaintext key; scopes "" means every scope.
+  std::string create_key(const std::string& account_id, const std::string& scopes = "") const;
+  std::string key_id_of(const std::string& account_id, const std::string& plaintext) const;
+
+ private:
+  void start();
+  std::map<std::string, std::string> env_;
+  std::vector<std::string> args_;
+  std::string data_dir_;
+  std::string log_path_;
+  std::string base_url_;
+  uint16_t port_ = 0;
+  pid_t pid_ = -1;
+};
+
+// Runs a command with extra environment variables; returns exit code, stdout, stderr.
+struct ProcessResult {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+ProcessResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env);
+
+std::string bearer(const std::string& key);
+
+using Env = std::map<std::string, std::string>;
+// The environment of a server whose rate limit will not get in a test's way.
+inline Env unlimited() { return Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "1000000"}}; }
+
+}  // namespace parley::e2e

@@ -1,0 +1,158 @@
+#include "store/conversation_repo.h"
+
+#include <algorithm>
+
+#include "store/agent_repo.h"
+
+namespace parley {
+
+namespace {
+#define CONVERSATION_COLUMNS                                                                      \
+  "id, agent_id, account_id, session_id, channel, country, page, visitor_id, created_at,          \
+   last_activity_at, message_count, topics, sentiment, handoff_requested_at, live_chat_status,     \
+   live_chat_requested_at, live_chat_started_at, live_chat_ended_at, taken_over_by,                \
+   live_chat_offered, csat_score, csat_comment, csat_rated_at"
+
+ConversationRecord read_conversation(const Row& r) {
+  ConversationRecord c;
+  c.id = r.text(0);
+  c.agent_id = r.text(1);
+  c.account_id = r.text(2);
+  c.session_id = r.text(3);
+  c.channel = r.text(4);
+  c.country = r.opt_text(5);
+  c.page = r.opt_text(6);
+  c.visitor_id = r.opt_text(7);
+  c.created_at = r.int64(8);
+  c.last_activity_at = r.int64(9);
+  c.message_count = r.int64(10);
+  c.topics = r.text(11);
+  c.sentiment = r.opt_text(12);
+  c.handoff_requested_at = r.opt_int64(13);
+  c.live_chat_status = r.opt_text(14);
+  c.live_chat_requested_at = r.opt_int64(15);
+  c.live_chat_started_at = r.opt_int64(16);
+  c.live_chat_ended_at = r.opt_int64(17);
+  c.taken_over_by = r.opt_text(18);
+  c.live_chat_offered = r.boolean(19);
+  c.csat_score = r.opt_int64(20);
+  c.csat_comment = r.opt_text(21);
+  c.csat_rated_at = r.opt_int64(22);
+  return c;
+}
+
+#define MESSAGE_COLUMNS "id, conversation_id, seq, role, content, author_name, sources, created_at"
+
+MessageRecord read_message(const Row& r) {
+  MessageRecord m;
+  m.id = r.text(0);
+  m.conversation_id = r.text(1);
+  m.seq = r.int64(2);
+  m.role = r.text(3);
+  m.content = r.text(4);
+  m.author_name = r.opt_text(5);
+  m.sources = r.text(6);
+  m.created_at = r.int64(7);
+  return m;
+}
+
+Result<std::optional<ConversationRecord>> find_where(Connection& c, std::string_view where,
+                                                     Params params) {
+  std::optional<ConversationRecord> out;
+  std::string sql = "SELECT " CONVERSATION_COLUMNS " FROM conversations WHERE ";
+  sql += where;
+  PARLEY_TRY(c.query(sql, params, [&](const Row& r) { out = read_conversation(r); }));
+  return out;
+}
+}  // namespace
+
+Result<void> ConversationRepo::insert(Connection& c, const ConversationRecord& v) {
+  PARLEY_TRY(c.execute(
+      "INSERT INTO conversations (" CONVERSATION_COLUMNS
+      ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, "
+      "$19, $20, $21, $22, $23)",
+      {v.id, v.agent_id, v.account_id, v.session_id, v.channel, db_opt(v.country), db_opt(v.page),
+       db_opt(v.visitor_id), v.created_at, v.last_activity_at, v.message_count, v.topics,
+       db_opt(v.sentiment), db_opt(v.handoff_requested_at), db_opt(v.live_chat_status),
+       db_opt(v.live_chat_requested_at), db_opt(v.live_chat_started_at),
+       db_opt(v.live_chat_ended_at), db_opt(v.taken_over_by), int64_t{v.live_chat_offered},
+       db_opt(v.csat_score), db_opt(v.csat_comment), db_opt(v.csat_rated_at)}));
+  return AgentRepo::add_to_counter(c, v.agent_id, AgentCounter::kConversations, 1);
+}
+
+Result<std::optional<ConversationRecord>> ConversationRepo::find(Connection& c,
+                                                                 std::string_view account_id,
+                                                                 std::string_view id) {
+  return find_where(c, "id = $1 AND account_id = $2", {id, account_id});
+}
+
+Result<std::optional<ConversationRecord>> ConversationRepo::find_by_session(
+    Connection& c, std::string_view agent_id, std::string_view session_id) {
+  return find_where(c, "agent_id = $1 AND session_id = $2", {agent_id, session_id});
+}
+
+Result<void> ConversationRepo::update(Connection& c, const ConversationRecord& v) {
+  PARLEY_TRY(c.execute(
+      "UPDATE conversations SET last_activity_at = $2, message_count = $3, topics = $4, "
+      "sentiment = $5, handoff_requested_at = $6, live_chat_status = $7, "
+      "live_chat_requested_at = $8, live_chat_started_at = $9, live_chat_ended_at = $10, "
+      "taken_over_by = $11, live_chat_offered = $12, csat_score = $13, csat_comment = $14, "
+      "csat_rated_at = $15 WHERE id = $1",
+      {v.id, v.last_activity_at, v.message_count, v.topics, db_opt(v.sentiment),
+       db_opt(v.handoff_requested_at), db_opt(v.live_chat_status), db_opt(v.live_chat_requested_at),
+       db_opt(v.live_chat_started_at), db_opt(v.live_chat_ended_at), db_opt(v.taken_over_by),
+       int64_t{v.live_chat_offered}, db_opt(v.csat_score), db_opt(v.csat_comment),
+       db_opt(v.csat_rated_at)}));
+  return {};
+}
+
+Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRecord m) {
+  std::optional<std::pair<int64_t, std::string>> conv;
+  PARLEY_TRY(c.query("SELECT message_count, agent_id FROM conversations WHERE id = $1",
+                     {m.conversation_id},
+                     [&](const Row& r) { conv = std::pair{r.int64(0), r.text(1)}; }));
+  if (!conv) return ApiError::not_found("No conversation " + m.conversation_id + ".");
+  m.seq = conv->first + 1;
+  PARLEY_TRY(c.execute("INSERT INTO messages (" MESSAGE_COLUMNS
+                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                       {m.id, m.conversation_id, m.seq, m.role, m.content, db_opt(m.author_name),
+                        m.sources, m.created_at}));
+  PARLEY_TRY(c.execute(
+      "UPDATE conversations SET message_count = $2, "
+      "last_activity_at = CASE WHEN last_activity_at > $3 THEN last_activity_at ELSE $3 END "
+      "WHERE id = $1",
+      {m.conversation_id, m.seq, m.created_at}));
+  PARLEY_TRY(AgentRepo::add_to_counter(c, conv->second, AgentCounter::kMessages, 1));
+  return m;
+}
+
+Result<std::vector<MessageRecord>> ConversationRepo::messages(Connection& c,
+                                                              std::string_view conversation_id) {
+  std::vector<MessageRecord> out;
+  PARLEY_TRY(c.query("SELECT " MESSAGE_COLUMNS " FROM messages WHERE conversation_id = $1 ORDER BY seq",
+                     {conversation_id}, [&](const Row& r) { out.push_back(read_message(r)); }));
+  return out;
+}
+
+Result<std::vector<MessageRecord>> ConversationRepo::last_messages(Connection& c,
+                                                                   std::string_view conversation_id,
+                                                                   size_t n) {
+  std::vector<MessageRecord> out;
+  PARLEY_TRY(c.query("SELECT " MESSAGE_COLUMNS
+                     " FROM messages WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2",
+                     {conversation_id, static_cast<int64_t>(n)},
+                     [&](const Row& r) { out.push_back(read_message(r)); }));
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+Result<bool> ConversationRepo::remove(Connection& c, std::string_view account_id, std::string_view id) {
+  PARLEY_ASSIGN_OR_RETURN(auto conv, find(c, account_id, id));
+  if (!conv) return false;
+  PARLEY_TRY(c.execute("DELETE FROM conversations WHERE id = $1", {id}));
+  PARLEY_TRY(AgentRepo::add_to_counter(c, conv->agent_id, AgentCounter::kConversations, -1));
+  PARLEY_TRY(AgentRepo::add_to_counter(c, conv->agent_id, AgentCounter::kMessages, -conv->message_count));
+  return true;
+}
+
+}  // namespace parley

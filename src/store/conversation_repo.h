@@ -1,0 +1,75 @@
+// Conversations (API and widget) and their messages. Appending a message keeps the conversation's
+// message count and last activity, and the agent's counters, in the same transaction.
+// Stateless; every function runs on the connection it is given.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/db.h"
+
+namespace parley {
+
+struct ConversationRecord {
+  std::string id;
+  std::string agent_id;
+  std::string account_id;
+  std::string session_id;
+  std::string channel = "api";  // "api" | "widget"
+  std::optional<std::string> country;
+  std::optional<std::string> page;
+  std::optional<std::string> visitor_id;
+  int64_t created_at = 0;
+  int64_t last_activity_at = 0;
+  int64_t message_count = 0;
+  std::string topics = "[]";  // JSON array of strings
+  std::optional<std::string> sentiment;
+  std::optional<int64_t> handoff_requested_at;
+  std::optional<std::string> live_chat_status;  // "requested" | "active" | "ended"
+  std::optional<int64_t> live_chat_requested_at;
+  std::optional<int64_t> live_chat_started_at;
+  std::optional<int64_t> live_chat_ended_at;
+  std::optional<std::string> taken_over_by;  // team member's first name while taken over
+  bool live_chat_offered = false;
+  std::optional<int64_t> csat_score;
+  std::optional<std::string> csat_comment;
+  std::optional<int64_t> csat_rated_at;
+};
+
+struct MessageRecord {
+  std::string id;
+  std::string conversation_id;
+  int64_t seq = 0;  // set by append_message
+  std::string role;  // "user" | "assistant"
+  std::string content;
+  std::optional<std::string> author_name;
+  std::string sources = "[]";  // JSON array of {title, url}
+  int64_t created_at = 0;
+};
+
+class ConversationRepo {
+ public:
+  // Inserts the conversation and counts it on its agent.
+  static Result<void> insert(Connection& c, const ConversationRecord& conv);
+  // The conversation if it belongs to `account_id`.
+  static Result<std::optional<ConversationRecord>> find(Connection& c, std::string_view account_id,
+                                                        std::string_view id);
+  static Result<std::optional<ConversationRecord>> find_by_session(Connection& c,
+                                                                   std::string_view agent_id,
+                                                                   std::string_view session_id);
+  // Writes every mutable column of the conversation (live chat, hand-off, topics, csat, ...).
+  static Result<void> update(Connection& c, const ConversationRecord& conv);
+  // Appends the message (its seq follows the last one), moves the conversation's message count
+  // and last activity to the message's time, and counts the message on the agent.
+  static Result<MessageRecord> append_message(Connection& c, MessageRecord m);
+  // The whole transcript, oldest first.
+  static Result<std::vector<MessageRecord>> messages(Connection& c, std::string_view conversation_id);
+  // The last `n` messages, oldest first.
+  static Result<std::vector<MessageRecord>> last_messages(Connection& c,
+                                                          std::string_view conversation_id, size_t n);
+  // Deletes the conversation and its messages; its leads keep existing with no conversation.
+  static Result<bool> remove(Connection& c, std::string_view account_id, std::string_view id);
+};
+
+}  // namespace parley

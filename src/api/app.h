@@ -10,6 +10,9 @@
 #include "api/rate_limiter.h"
 #include "core/clock.h"
 #include "core/random.h"
+#include "domain/chat.h"
+#include "engine/reply_engine.h"
+#include "knowledge/retriever.h"
 #include "http/router.h"
 #include "store/db.h"
 
@@ -21,6 +24,9 @@ struct App {
   Random& random;
   KeyCache& keys;
   RateLimiter& limiter;
+  const Retriever& retriever;
+  const ReplyEngine& engine;
+  ChatConfig chat;
 };
 
 struct ApiCall {

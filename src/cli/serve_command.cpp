@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "core/log.h"
 #include "core/random.h"
+#include "engine/retrieval_engine.h"
 #include "http/server.h"
 #include "store/rate_window_repo.h"
 
@@ -21,6 +22,16 @@ struct ServeOptions {
   std::string tls_cert;
   std::string tls_key;
   int64_t rate_limit_per_minute = 60;
+  ChatConfig chat;
+  int64_t engine_delay_ms = 0;
+};
+
+// TEMPORARY until the knowledge work is merged: an agent knows nothing, so every reply is its
+// fallback message. The merge replaces this with the trained in-memory index.
+class EmptyRetriever final : public Retriever {
+ public:
+  std::vector<RetrievedChunk> search(std::string_view, std::string_view, size_t) const override { return {}; }
+  std::vector<QaMatch> match_qa(std::string_view, std::string_view, size_t) const override { return {}; }
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -93,7 +104,11 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   auto windows = RateWindowRepo::current(database.read(), clock.now_ms());
   if (windows.ok())
     for (const auto& w : *windows) limiter.restore(w);
-  App app{database, clock, random, keys, limiter};
+  EmptyRetriever retriever;
+  RetrievalOptions retrieval;
+  retrieval.delay_ms = o.engine_delay_ms;
+  RetrievalEngine engine(clock, retrieval);
+  App app{database, clock, random, keys, limiter, retriever, engine, o.chat};
   Router router;
   register_routes(router, app);
 
@@ -145,6 +160,19 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_RATE_LIMIT_PER_MINUTE")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--chat-timeout-ms", o->chat.timeout_ms, "A chat reply taking longer ends with 504 timeout")
+      ->envname("PARLEY_CHAT_TIMEOUT_MS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--agent-replies-per-hour", o->chat.replies_per_agent_hour,
+                  "Replies per agent per hour before 429 agent_busy")
+      ->envname("PARLEY_AGENT_REPLIES_PER_HOUR")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--engine-delay-ms", o->engine_delay_ms,
+                  "Test only: the retrieval engine waits this long before each reply")
+      ->envname("PARLEY_ENGINE_DELAY_MS")
+      ->check(CLI::NonNegativeNumber);
   cmd->callback([&global, &run, o] { run = [&global, o] { return serve(global, *o); }; });
 }
 

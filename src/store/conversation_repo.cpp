@@ -156,3 +156,11 @@ Result<bool> ConversationRepo::remove(Connection& c, std::string_view account_id
 }
 
 }  // namespace parley
+
+namespace parley {
+
+Result<std::optional<ConversationRecord>> find_conversation_any(Connection& c, std::string_view id) {
+  return find_where(c, "id = $1", {id});
+}
+
+}  // namespace parley

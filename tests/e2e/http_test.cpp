@@ -135,7 +135,12 @@ TEST_F(Http, HealthAndReadiness) {
 TEST_F(Http, RequestLogHasOneLinePerRequestAndNeverTheKey) {
   auto r = server_->get("/api/v1/agents", *key_);
   std::string id = r.header("x-request-id");
-  std::string log = server_->log();
+  std::string log;
+  for (int i = 0; i < 200; ++i) {  // the line is written once the response has been sent
+    log = server_->log();
+    if (log.find("\"requestId\":\"" + id + "\"") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   EXPECT_NE(log.find("\"requestId\":\"" + id + "\""), std::string::npos);
   EXPECT_EQ(log.find(*key_), std::string::npos);
 }

@@ -120,7 +120,8 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   so.tls_key_file = o.tls_key;
   ServerHooks hooks;
   hooks.on_error = [](const ApiError& e, Request&) { return error_response(e); };
-  hooks.new_request_id = [&random] { return new_id(random, "req_"); };
+  FastRandom request_ids(random);
+  hooks.new_request_id = [&request_ids] { return new_id(request_ids, "req_"); };
   hooks.on_logged = [](const RequestLog& l) {
     log_info("request", {{"method", l.method}, {"path", l.path}, {"status", int64_t{l.status}},
                          {"ms", l.duration_ms}, {"requestId", l.request_id}, {"remote", l.remote}});

@@ -2,12 +2,47 @@
 
 #include <openssl/rand.h>
 
+#include <cstring>
 #include <stdexcept>
 
 namespace parley {
 
 void SecureRandom::fill(uint8_t* out, size_t n) {
   if (RAND_bytes(out, static_cast<int>(n)) != 1) throw std::runtime_error("RAND_bytes failed");
+}
+
+namespace {
+struct Xoshiro256 {
+  uint64_t s[4];
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t next() {
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+  }
+};
+}  // namespace
+
+void FastRandom::fill(uint8_t* out, size_t n) {
+  thread_local Xoshiro256 gen{};
+  thread_local bool seeded = false;
+  if (!seeded) {
+    seed_source_.fill(reinterpret_cast<uint8_t*>(gen.s), sizeof gen.s);
+    seeded = true;
+  }
+  while (n > 0) {
+    uint64_t v = gen.next();
+    size_t take = n < sizeof v ? n : sizeof v;
+    std::memcpy(out, &v, take);
+    out += take;
+    n -= take;
+  }
 }
 
 std::string random_base62(Random& random, size_t n) {

@@ -141,9 +141,12 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     request_.query = q == std::string_view::npos ? std::string_view() : t.substr(q + 1);
     request_.set_header_source(&msg, &lookup_header);
     request_.request_id = shared_.hooks.new_request_id();
-    beast::error_code ec;
-    auto ep = lowest().socket().remote_endpoint(ec);
-    request_.remote_address = ec ? std::string() : ep.address().to_string();
+    if (remote_address_.empty()) {
+      beast::error_code ec;
+      auto ep = lowest().socket().remote_endpoint(ec);
+      remote_address_ = ec ? std::string("unknown") : ep.address().to_string();
+    }
+    request_.remote_address = remote_address_;
   }
 
   void process() {
@@ -274,6 +277,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   Request request_;
   std::string target_;
   std::string method_;
+  std::string remote_address_;  // the peer's address, looked up once per connection
   bool keep_alive_ = true;
   bool counted_ = false;
   int status_ = 0;

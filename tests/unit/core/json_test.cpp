@@ -1,0 +1,46 @@
+#include "core/json.h"
+
+#include <gtest/gtest.h>
+
+namespace parley {
+namespace {
+
+TEST(FieldReader, NamesTheFieldInEveryError) {
+  auto doc = parse_json_object(R"({"message": 5, "title": "héllo", "flag": "yes"})");
+  ASSERT_TRUE(doc.ok());
+  FieldReader f(*doc);
+  auto wrong_type = f.required_string("message");
+  ASSERT_FALSE(wrong_type.ok());
+  EXPECT_EQ(wrong_type.error().code, ErrorCode::kInvalidRequest);
+  EXPECT_NE(wrong_type.error().message.find("'message'"), std::string::npos);
+  auto missing = f.required_string("content");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("'content'"), std::string::npos);
+  auto flag = f.optional_bool("flag");
+  ASSERT_FALSE(flag.ok());
+  EXPECT_NE(flag.error().message.find("'flag'"), std::string::npos);
+}
+
+TEST(FieldReader, CountsCodePointsNotBytes) {
+  auto doc = parse_json_object(R"({"title": "ééééé"})");
+  FieldReader f(*doc);
+  EXPECT_TRUE(f.required_string("title", 5).ok());
+  EXPECT_FALSE(f.required_string("title", 4).ok());
+  EXPECT_EQ(utf8_length("ééééé"), 5u);
+  EXPECT_EQ(utf8_length("😀"), 1u);
+}
+
+TEST(Json, RejectsNonObjects) {
+  EXPECT_FALSE(parse_json_object("[1,2]").ok());
+  EXPECT_FALSE(parse_json_object("{").ok());
+  EXPECT_FALSE(parse_json_object("").ok());
+  EXPECT_TRUE(parse_json_object("{}").ok());
+}
+
+TEST(Json, ErrorBodyHasTheSpecShape) {
+  EXPECT_EQ(error_body({ErrorCode::kNotFound, "No agent \"x\"."}),
+            R"({"error":{"code":"not_found","message":"No agent \"x\"."}})");
+}
+
+}  // namespace
+}  // namespace parley

@@ -1,7 +1,13 @@
 // POST /api/v1/agents/{agentId}/chat: the chat request parsed and typed here, the flow in
 // domain/chat.h, the reply shaped as JSON or as a chunked text/plain stream.
+#include <algorithm>
+#include <memory>
+#include <thread>
+
+#include "api/piece_channel.h"
 #include "api/responses.h"
 #include "api/routes.h"
+#include "core/log.h"
 #include "domain/chat.h"
 
 namespace parley {
@@ -60,23 +66,50 @@ void write_reply_json(JsonWriter& w, const ChatReply& r) {
   w.end_object();
 }
 
-// The reply as chunked text/plain. The reply is complete and stored before the first byte, so
-// every error (504 included) is still a JSON response with its status.
-Response stream_response(ChatReply reply) {
+Response stream_head(const ChatTurn& turn) {
   Response res;
   res.content_type = "text/plain; charset=utf-8";
-  res.header("X-Conversation-Id", reply.conversation_id);
-  res.header("X-Session-Id", reply.session_id);
-  if (reply.live_chat) res.header("X-Live-Chat", *reply.live_chat);
-  res.stream = [text = std::move(reply.reply)](ChunkWriter& out) {
-    std::string_view rest = text;
-    while (!rest.empty()) {
-      size_t end = rest.find_first_of(".!?\n");
-      end = end == std::string_view::npos ? rest.size() : end + 1;
-      while (end < rest.size() && rest[end] == ' ') ++end;
-      if (!out.write(rest.substr(0, end))) return;
-      rest.remove_prefix(end);
+  res.header("X-Conversation-Id", turn.conversation_id());
+  res.header("X-Session-Id", turn.session_id());
+  if (turn.paused()) res.header("X-Live-Chat", "paused");
+  return res;
+}
+
+// The reply as chunked text/plain, written as the engine writes it. The engine runs on its own
+// thread; this waits for its first piece so that an error or the deadline coming first is still
+// a JSON response with its status. Once text was sent, a failure ends the stream early and
+// nothing is stored.
+Result<Response> stream_reply(std::shared_ptr<ChatTurn> turn, const Clock& clock) {
+  if (turn->paused()) {
+    PARLEY_TRY(turn->commit());
+    Response res = stream_head(*turn);
+    res.stream = [](ChunkWriter&) {};
+    return res;
+  }
+  auto channel = std::make_shared<PieceChannel>();
+  std::thread([turn, channel] {
+    channel->finish(turn->run([&channel](std::string_view piece) { return channel->push(piece); }));
+  }).detach();
+  int64_t wait_ms = std::max<int64_t>(0, turn->deadline_ms() - clock.now_ms()) + 1;
+  if (!channel->wait_ready(std::chrono::milliseconds(wait_ms))) {
+    channel->abandon();
+    return ApiError{ErrorCode::kTimeout, "The reply took longer than the chat timeout."};
+  }
+  bool committed = false;
+  if (channel->finished()) {
+    PARLEY_TRY(channel->outcome());
+    PARLEY_TRY(turn->commit());
+    committed = true;
+  }
+  Response res = stream_head(*turn);
+  res.stream = [turn, channel, committed](ChunkWriter& out) {
+    bool listening = true;
+    while (auto piece = channel->next()) {
+      if (listening && !out.write(*piece)) listening = false;
     }
+    if (committed || !channel->outcome().ok()) return;
+    auto stored = turn->commit();
+    if (!stored.ok()) log_error("streamed chat reply not stored", {{"error", std::string_view(stored.error().message)}});
   };
   return res;
 }
@@ -89,8 +122,11 @@ void register_chat_routes(Router& router, App& app) {
                   PARLEY_ASSIGN_OR_RETURN(auto request, parse_chat_request(call.req, call.param(0), stream));
                   ChatServices s{call.app.db, call.app.clock, call.app.random, call.app.engine,
                                  call.app.retriever, call.app.chat};
+                  if (stream) {
+                    PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
+                    return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock);
+                  }
                   PARLEY_ASSIGN_OR_RETURN(auto reply, chat(s, call.account_id(), request));
-                  if (stream) return stream_response(std::move(reply));
                   JsonWriter w;
                   write_reply_json(w, reply);
                   return json_response(200, w);

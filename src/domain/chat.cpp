@@ -109,115 +109,129 @@ Result<void> validate_chat_request(const ChatRequest& r) {
   return {};
 }
 
-Result<ChatReply> chat(ChatServices& s, std::string_view account_id, const ChatRequest& r) {
+Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id, const ChatRequest& r) {
   PARLEY_TRY(validate_chat_request(r));
+  ChatTurn t(s);
+  t.account_id_ = std::string(account_id);
+  t.request_ = r;
   Connection& read = s.db.read();
-  PARLEY_ASSIGN_OR_RETURN(AgentRecord agent, get_agent(read, account_id, r.agent_id));
-  if (agent.is_private) {
+  PARLEY_ASSIGN_OR_RETURN(t.agent_, get_agent(read, account_id, r.agent_id));
+  if (t.agent_.is_private) {
     return ApiError{ErrorCode::kAgentPrivate, "The agent is private; it answers only in the dashboard."};
   }
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(read, account_id));
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
-  ReplySettings settings = read_reply_settings(agent.settings);
-  ReplyLimits limits{account->effective().messages_per_month, settings.monthly_message_cap,
-                     s.config.replies_per_agent_hour};
-
-  PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, agent, r));
-  bool paused = target.existing && target.existing->taken_over_by.has_value();
-  const int64_t received_at = s.clock.now_ms();
-  // Refuse early without running the engine; the write below checks again under its lock.
-  if (!paused) PARLEY_TRY(check_reply_allowed(read, account_id, agent.id, limits, received_at));
-
-  ChatReply out;
-  out.conversation_id = target.conversation_id;
-  out.session_id = target.session_id;
-  if (!paused) {
-    ReplyRequest er;
-    er.agent_id = agent.id;
-    er.settings = settings;
-    er.knowledge = &s.retriever;
-    er.message = r.message;
-    er.time_zone = r.time_zone.value_or("UTC");
-    er.deadline_ms = received_at + s.config.timeout_ms;
-    if (target.existing) {
-      PARLEY_ASSIGN_OR_RETURN(auto last, ConversationRepo::last_messages(read, target.existing->id, kHistoryWindow));
-      for (auto& m : last) er.history.push_back({std::move(m.role), std::move(m.content)});
-    }
-    PARLEY_ASSIGN_OR_RETURN(out.blocks, s.engine.reply(er, [&out](std::string_view piece) {
-      out.reply += piece;
-      return true;
-    }));
-    if (s.clock.now_ms() > er.deadline_ms) {
-      return ApiError{ErrorCode::kTimeout, "The reply took longer than " +
-                                               std::to_string(s.config.timeout_ms / 1000) + " seconds."};
-    }
-    if (!settings.show_sources) out.blocks.sources.clear();
-    out.live_chat = out.blocks.live_chat;
-  } else {
-    out.live_chat = "paused";
+  t.settings_ = read_reply_settings(t.agent_.settings);
+  t.limits_ = ReplyLimits{account->effective().messages_per_month, t.settings_.monthly_message_cap,
+                          s.config.replies_per_agent_hour};
+  PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, t.agent_, r));
+  t.existing_ = std::move(target.existing);
+  t.reply_.conversation_id = std::move(target.conversation_id);
+  t.reply_.session_id = std::move(target.session_id);
+  t.paused_ = t.existing_ && t.existing_->taken_over_by.has_value();
+  if (t.paused_) t.reply_.live_chat = "paused";
+  t.received_at_ = s.clock.now_ms();
+  t.deadline_ms_ = t.received_at_ + s.config.timeout_ms;
+  // Refuse before running the engine; commit() checks again under the writer's lock.
+  if (!t.paused_) PARLEY_TRY(check_reply_allowed(read, account_id, t.agent_.id, t.limits_, t.received_at_));
+  // Read here, on the request's thread: run() may be on a thread without a database connection.
+  if (t.existing_ && !t.paused_) {
+    PARLEY_ASSIGN_OR_RETURN(auto last, ConversationRepo::last_messages(read, t.existing_->id, kHistoryWindow));
+    for (auto& m : last) t.history_.push_back({std::move(m.role), std::move(m.content)});
   }
-  const int64_t replied_at = std::max(received_at, s.clock.now_ms());
-  ContactDetails contact;
-  if (settings.save_contact_details) contact = find_contact_details(r.message);
+  return t;
+}
 
-  PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+Result<void> ChatTurn::run(const TextSink& sink) {
+  if (paused_) return {};
+  ReplyRequest er;
+  er.agent_id = agent_.id;
+  er.settings = settings_;
+  er.knowledge = &s_.retriever;
+  er.history = std::move(history_);
+  er.message = request_.message;
+  er.time_zone = request_.time_zone.value_or("UTC");
+  er.deadline_ms = deadline_ms_;
+  PARLEY_ASSIGN_OR_RETURN(reply_.blocks, s_.engine.reply(er, [&](std::string_view piece) {
+    reply_.reply += piece;
+    return sink(piece);
+  }));
+  if (s_.clock.now_ms() > deadline_ms_) {
+    return ApiError{ErrorCode::kTimeout, "The reply took longer than " +
+                                             std::to_string(s_.config.timeout_ms / 1000) + " seconds."};
+  }
+  if (!settings_.show_sources) reply_.blocks.sources.clear();
+  reply_.live_chat = reply_.blocks.live_chat;
+  return {};
+}
+
+Result<ChatReply> ChatTurn::commit() {
+  const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
+  ContactDetails contact;
+  if (settings_.save_contact_details) contact = find_contact_details(request_.message);
+  const std::string& agent_id = agent_.id;
+  ChatReply& out = reply_;
+  PARLEY_TRY(s_.db.write([&](Connection& c) -> Result<void> {
     std::optional<ConversationRecord> conv;
-    if (target.existing) {
-      PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find(c, account_id, target.conversation_id));
-      if (!conv) return ApiError::not_found("No conversation '" + target.conversation_id + "' for this agent.");
+    if (existing_) {
+      PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find(c, account_id_, out.conversation_id));
+      if (!conv) return ApiError::not_found("No conversation '" + out.conversation_id + "' for this agent.");
     } else {
       // Another request may have started this session's conversation meanwhile.
-      PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find_by_session(c, agent.id, target.session_id));
+      PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find_by_session(c, agent_id, out.session_id));
       if (conv && conv->channel != "api") return api_only("sessionId");
     }
     if (conv) {
       out.conversation_id = conv->id;
     } else {
       ConversationRecord fresh;
-      fresh.id = target.conversation_id;
-      fresh.agent_id = agent.id;
-      fresh.account_id = std::string(account_id);
-      fresh.session_id = target.session_id;
+      fresh.id = out.conversation_id;
+      fresh.agent_id = agent_id;
+      fresh.account_id = account_id_;
+      fresh.session_id = out.session_id;
       fresh.channel = "api";
-      fresh.created_at = fresh.last_activity_at = received_at;
+      fresh.created_at = fresh.last_activity_at = received_at_;
       PARLEY_TRY(ConversationRepo::insert(c, fresh));
     }
-    if (conv && conv->taken_over_by && !paused) {  // taken over while the reply was written
-      paused = true;
-      out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
-    }
+    bool paused = paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
     if (!paused) {
-      PARLEY_TRY(check_reply_allowed(c, account_id, agent.id, limits, replied_at));
-      PARLEY_TRY(count_reply(c, account_id, agent.id, replied_at));
+      PARLEY_TRY(check_reply_allowed(c, account_id_, agent_id, limits_, replied_at));
+      PARLEY_TRY(count_reply(c, account_id_, agent_id, replied_at));
     }
-    MessageRecord user{new_id(s.random, "msg_"), out.conversation_id, 0, "user", r.message, std::nullopt,
-                       "[]", received_at};
+    MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0, "user", request_.message,
+                       std::nullopt, "[]", received_at_};
     PARLEY_TRY(ConversationRepo::append_message(c, std::move(user)));
     if (!paused) {
-      MessageRecord reply{new_id(s.random, "msg_"), out.conversation_id, 0, "assistant", out.reply,
+      MessageRecord reply{new_id(s_.random, "msg_"), out.conversation_id, 0, "assistant", out.reply,
                           std::nullopt, sources_json(out.blocks.sources), replied_at};
       PARLEY_TRY(ConversationRepo::append_message(c, std::move(reply)));
     }
     if (!contact.empty()) {
       LeadRecord lead;
-      lead.id = new_id(s.random, "lead_");
-      lead.agent_id = agent.id;
-      lead.account_id = std::string(account_id);
+      lead.id = new_id(s_.random, "lead_");
+      lead.agent_id = agent_id;
+      lead.account_id = account_id_;
       lead.person_key = contact.person_key();
       lead.email = contact.email;
       lead.phone = contact.phone;
       lead.source = "chat";
       lead.conversation_id = out.conversation_id;
-      lead.collected_at = received_at;
+      lead.collected_at = received_at_;
       PARLEY_ASSIGN_OR_RETURN(LeadSaved saved, LeadRepo::save(c, lead));
       if (saved.created) {
-        PARLEY_TRY(add_to_outbox(c, s.random, {std::string(account_id), agent.id, "lead.created",
-                                               saved.lead.id, received_at}));
+        PARLEY_TRY(add_to_outbox(c, s_.random, {account_id_, agent_id, "lead.created", saved.lead.id, received_at_}));
       }
     }
+    if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
     return {};
   }));
   return out;
+}
+
+Result<ChatReply> chat(ChatServices& s, std::string_view account_id, const ChatRequest& request) {
+  PARLEY_ASSIGN_OR_RETURN(ChatTurn turn, ChatTurn::prepare(s, account_id, request));
+  PARLEY_TRY(turn.run([](std::string_view) { return true; }));
+  return turn.commit();
 }
 
 }  // namespace parley

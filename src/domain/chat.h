@@ -13,6 +13,8 @@
 #include "domain/usage.h"
 #include "engine/reply_engine.h"
 #include "knowledge/retriever.h"
+#include "store/agent_repo.h"
+#include "store/conversation_repo.h"
 #include "store/db.h"
 
 namespace parley {
@@ -62,6 +64,45 @@ bool is_known_time_zone(std::string_view zone);
 // else "svcapi_" + a digest of (agent, session).
 std::string api_session_id(std::string_view agent_id, std::string_view caller_session);
 
+// One chat turn in three steps, so that a streamed reply can start sending text while the engine
+// writes it: prepare() checks everything that can refuse the request (400/404/403/429) and finds
+// the conversation; run() writes the reply through the engine (504 past the deadline); commit()
+// stores the exchange in one transaction. A turn is used by one thread at a time.
+class ChatTurn {
+ public:
+  static Result<ChatTurn> prepare(ChatServices& s, std::string_view account_id, const ChatRequest& request);
+
+  // A team member has the conversation: run() writes nothing and commit() stores only the
+  // user message.
+  bool paused() const { return paused_; }
+  const std::string& conversation_id() const { return reply_.conversation_id; }
+  const std::string& session_id() const { return reply_.session_id; }
+  int64_t deadline_ms() const { return deadline_ms_; }
+
+  // Runs the engine; each piece of text goes to `sink` as it is written. Uses no database
+  // connection, so it may run on any thread.
+  Result<void> run(const TextSink& sink);
+  // Stores the user message, the reply, counters, usage and any lead; returns the reply.
+  Result<ChatReply> commit();
+
+ private:
+  explicit ChatTurn(ChatServices& s) : s_(s) {}
+
+  ChatServices s_;
+  std::string account_id_;
+  ChatRequest request_;
+  AgentRecord agent_;
+  ReplySettings settings_;
+  ReplyLimits limits_;
+  std::optional<ConversationRecord> existing_;
+  std::vector<HistoryMessage> history_;
+  bool paused_ = false;
+  int64_t received_at_ = 0;
+  int64_t deadline_ms_ = 0;
+  ChatReply reply_;
+};
+
+// prepare(), run() collecting the text, commit().
 Result<ChatReply> chat(ChatServices& s, std::string_view account_id, const ChatRequest& request);
 
 }  // namespace parley

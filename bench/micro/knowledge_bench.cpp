@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <random>
 #include <string>
 #include <vector>
@@ -115,20 +116,28 @@ void BM_KnowledgeSearch10MChars(benchmark::State& state) {
   ZipfText gen(3);
   std::vector<std::string> queries;
   for (int i = 0; i < 2000; ++i) queries.push_back(gen.query());
-  std::vector<double> latencies_us;
+  // Wall time per query, and this thread's CPU time (which leaves out time the machine gave to
+  // other processes: the bench host is shared).
+  std::vector<double> wall_us, cpu_us;
   size_t i = 0;
   for (auto _ : state) {
+    timespec c0, c1;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
     auto start = std::chrono::steady_clock::now();
     auto hits = index.search(queries[i++ % queries.size()], 5);
     auto end = std::chrono::steady_clock::now();
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
     benchmark::DoNotOptimize(hits);
-    latencies_us.push_back(std::chrono::duration<double, std::micro>(end - start).count());
+    wall_us.push_back(std::chrono::duration<double, std::micro>(end - start).count());
+    cpu_us.push_back(static_cast<double>(c1.tv_sec - c0.tv_sec) * 1e6 + static_cast<double>(c1.tv_nsec - c0.tv_nsec) / 1e3);
   }
-  std::sort(latencies_us.begin(), latencies_us.end());
-  auto pct = [&](double p) { return latencies_us[static_cast<size_t>(p * static_cast<double>(latencies_us.size() - 1))]; };
-  state.counters["p50_us"] = pct(0.50);
-  state.counters["p99_us"] = pct(0.99);
-  state.counters["max_us"] = latencies_us.back();
+  auto pct = [](std::vector<double>& v, double p) {
+    std::sort(v.begin(), v.end());
+    return v[static_cast<size_t>(p * static_cast<double>(v.size() - 1))];
+  };
+  state.counters["p50_us"] = pct(wall_us, 0.50);
+  state.counters["p99_us"] = pct(wall_us, 0.99);
+  state.counters["cpu_p99_us"] = pct(cpu_us, 0.99);
   state.counters["index_MB_per_M_chars"] = static_cast<double>(index.memory_bytes()) / 1e6 / 10.0;
 }
 BENCHMARK(BM_KnowledgeSearch10MChars)->Unit(benchmark::kMicrosecond);

@@ -11,6 +11,8 @@
 #include "core/clock.h"
 #include "core/random.h"
 #include "http/router.h"
+#include "knowledge/retriever.h"
+#include "knowledge/source_listener.h"
 #include "store/db.h"
 
 namespace parley {
@@ -21,6 +23,8 @@ struct App {
   Random& random;
   KeyCache& keys;
   RateLimiter& limiter;
+  const Retriever& retriever;        // agents' knowledge, for the reply engines
+  SourceListener& source_listener;   // the trainer and the index hear of source changes
 };
 
 struct ApiCall {

@@ -10,6 +10,8 @@
 #include "core/log.h"
 #include "core/random.h"
 #include "http/server.h"
+#include "knowledge/knowledge_index.h"
+#include "knowledge/trainer.h"
 #include "store/rate_window_repo.h"
 
 namespace parley {
@@ -21,6 +23,7 @@ struct ServeOptions {
   std::string tls_cert;
   std::string tls_key;
   int64_t rate_limit_per_minute = 60;
+  TrainerOptions training;
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -93,7 +96,11 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   auto windows = RateWindowRepo::current(database.read(), clock.now_ms());
   if (windows.ok())
     for (const auto& w : *windows) limiter.restore(w);
-  App app{database, clock, random, keys, limiter};
+  KnowledgeIndex knowledge(database);
+  TrainerOptions training = o.training;
+  training.requeue_on_start = database.backend() == "sqlite";
+  Trainer trainer(Services{database, clock, random}, knowledge, training);
+  App app{database, clock, random, keys, limiter, knowledge, trainer};
   Router router;
   register_routes(router, app);
 
@@ -122,6 +129,7 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
                            {"rateLimitPerMinute", o.rate_limit_per_minute}});
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     Maintenance maintenance(database, limiter);
+    trainer.start();
     server.run();
     log_info("stopped");
   } catch (const std::exception& e) {
@@ -145,6 +153,15 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   cmd->add_option("--rate-limit-per-minute", o->rate_limit_per_minute, "Requests per API key per minute")
       ->envname("PARLEY_RATE_LIMIT_PER_MINUTE")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--training-threads", o->training.threads, "Training workers")
+      ->envname("PARLEY_TRAINING_THREADS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--training-delay-ms", o->training.delay_ms,
+                  "Pause before claiming and before finishing each source (tests watch the states)")
+      ->envname("PARLEY_TRAINING_DELAY_MS")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->callback([&global, &run, o] { run = [&global, o] { return serve(global, *o); }; });
 }

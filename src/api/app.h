@@ -14,6 +14,8 @@
 #include "engine/reply_engine.h"
 #include "knowledge/retriever.h"
 #include "http/router.h"
+#include "knowledge/retriever.h"
+#include "knowledge/source_listener.h"
 #include "store/db.h"
 
 namespace parley {
@@ -24,7 +26,8 @@ struct App {
   Random& random;
   KeyCache& keys;
   RateLimiter& limiter;
-  const Retriever& retriever;
+  const Retriever& retriever;        // agents' knowledge, for the reply engines
+  SourceListener& source_listener;   // the trainer and the index hear of source changes
   const ReplyEngine& engine;
   ChatConfig chat;
 };

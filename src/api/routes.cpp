@@ -14,6 +14,7 @@ void register_routes(Router& router, App& app) {
               },
               Execution::kInline});
   register_agent_routes(router, app);
+  register_source_routes(router, app);
   register_chat_routes(router, app);
 }
 

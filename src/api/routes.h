@@ -8,6 +8,7 @@
 namespace parley {
 
 void register_agent_routes(Router& router, App& app);
+void register_source_routes(Router& router, App& app);
 void register_chat_routes(Router& router, App& app);
 
 // Registers every route of the public API and /healthz, /readyz.

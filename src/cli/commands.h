@@ -19,6 +19,7 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
 void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_key_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_demo_command(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_source_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_usage_command(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 // Parts of `admin conversation`.
 void add_admin_takeover_commands(CLI::App& conversation, GlobalOptions& global, CommandRun& run);

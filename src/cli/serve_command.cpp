@@ -11,6 +11,8 @@
 #include "core/random.h"
 #include "engine/retrieval_engine.h"
 #include "http/server.h"
+#include "knowledge/knowledge_index.h"
+#include "knowledge/trainer.h"
 #include "store/rate_window_repo.h"
 
 namespace parley {
@@ -22,16 +24,9 @@ struct ServeOptions {
   std::string tls_cert;
   std::string tls_key;
   int64_t rate_limit_per_minute = 60;
+  TrainerOptions training;
   ChatConfig chat;
   int64_t engine_delay_ms = 0;
-};
-
-// TEMPORARY until the knowledge work is merged: an agent knows nothing, so every reply is its
-// fallback message. The merge replaces this with the trained in-memory index.
-class EmptyRetriever final : public Retriever {
- public:
-  std::vector<RetrievedChunk> search(std::string_view, std::string_view, size_t) const override { return {}; }
-  std::vector<QaMatch> match_qa(std::string_view, std::string_view, size_t) const override { return {}; }
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -104,11 +99,14 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   auto windows = RateWindowRepo::current(database.read(), clock.now_ms());
   if (windows.ok())
     for (const auto& w : *windows) limiter.restore(w);
-  EmptyRetriever retriever;
+  KnowledgeIndex knowledge(database);
+  TrainerOptions training = o.training;
+  training.requeue_on_start = database.backend() == "sqlite";
+  Trainer trainer(Services{database, clock, random}, knowledge, training);
   RetrievalOptions retrieval;
   retrieval.delay_ms = o.engine_delay_ms;
   RetrievalEngine engine(clock, retrieval);
-  App app{database, clock, random, keys, limiter, retriever, engine, o.chat};
+  App app{database, clock, random, keys, limiter, knowledge, trainer, engine, o.chat};
   Router router;
   register_routes(router, app);
 
@@ -137,6 +135,7 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
                            {"rateLimitPerMinute", o.rate_limit_per_minute}});
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     Maintenance maintenance(database, limiter);
+    trainer.start();
     server.run();
     log_info("stopped");
   } catch (const std::exception& e) {
@@ -160,6 +159,15 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   cmd->add_option("--rate-limit-per-minute", o->rate_limit_per_minute, "Requests per API key per minute")
       ->envname("PARLEY_RATE_LIMIT_PER_MINUTE")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--training-threads", o->training.threads, "Training workers")
+      ->envname("PARLEY_TRAINING_THREADS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--training-delay-ms", o->training.delay_ms,
+                  "Pause before claiming and before finishing each source (tests watch the states)")
+      ->envname("PARLEY_TRAINING_DELAY_MS")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--chat-timeout-ms", o->chat.timeout_ms, "A chat reply taking longer ends with 504 timeout")
       ->envname("PARLEY_CHAT_TIMEOUT_MS")

@@ -1,0 +1,220 @@
+#include "knowledge/tokenizer.h"
+
+#include <unicode/brkiter.h>
+#include <unicode/normalizer2.h>
+#include <unicode/ubrk.h>
+#include <unicode/unistr.h>
+
+#include <memory>
+
+namespace parley {
+
+namespace {
+
+// The ICU pieces one thread uses: the NFKC_Casefold normaliser (a shared singleton) and a word
+// break iterator of its own (iterators hold state).
+struct IcuState {
+  const icu::Normalizer2* nfkc_cf = nullptr;
+  std::unique_ptr<icu::BreakIterator> words;
+
+  IcuState() {
+    UErrorCode status = U_ZERO_ERROR;
+    nfkc_cf = icu::Normalizer2::getNFKCCasefoldInstance(status);
+    if (U_FAILURE(status)) nfkc_cf = nullptr;
+    status = U_ZERO_ERROR;
+    words.reset(icu::BreakIterator::createWordInstance(icu::Locale::getRoot(), status));
+    if (U_FAILURE(status)) words.reset();
+  }
+};
+
+IcuState& icu_state() {
+  thread_local IcuState state;
+  return state;
+}
+
+icu::UnicodeString normalized(std::string_view text) {
+  auto& icu = icu_state();
+  auto u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+  if (!icu.nfkc_cf) return u.foldCase();
+  UErrorCode status = U_ZERO_ERROR;
+  icu::UnicodeString out = icu.nfkc_cf->normalize(u, status);
+  return U_FAILURE(status) ? u.foldCase() : out;
+}
+
+// Words of a segment by ICU: normalise, then keep break-iterator segments whose rule status says
+// word (number, letter, kana, ideograph).
+void icu_tokens(std::string_view text, const std::function<void(std::string_view)>& emit) {
+  auto& icu = icu_state();
+  icu::UnicodeString u = normalized(text);
+  if (!icu.words) return;
+  icu.words->setText(u);
+  std::string utf8;
+  int32_t start = icu.words->first();
+  for (int32_t end = icu.words->next(); end != icu::BreakIterator::DONE; start = end, end = icu.words->next()) {
+    if (icu.words->getRuleStatus() < UBRK_WORD_NONE_LIMIT) continue;
+    utf8.clear();
+    u.tempSubStringBetween(start, end).toUTF8String(utf8);
+    emit(utf8);
+  }
+}
+
+bool is_ascii_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool is_letter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+// ICU 72 (CLDR 42) keeps '@' inside words, so addresses and handles stay whole.
+bool is_word_char(unsigned char c) { return is_letter(c) || is_digit(c) || c == '_' || c == '@'; }
+
+// UAX #29 for ASCII as ICU 72 applies it: letters, digits and '_' join (WB5, WB8-WB10,
+// WB13a/b), and '@' with them; '.' '\'' (MidNumLet) join two letters (WB6/7; ICU's root rules
+// leave ':' out); ',' ';' (MidNum) and '.' '\'' join two digits
+// (WB11/12). Case folding of ASCII is lower-casing, and NFKC leaves ASCII alone.
+void ascii_tokens(std::string_view s, const std::function<void(std::string_view)>& emit) {
+  std::string word;
+  size_t n = s.size();
+  size_t i = 0;
+  while (i < n) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (!is_word_char(c)) {
+      ++i;
+      continue;
+    }
+    word.clear();
+    bool has_alnum = false;
+    while (i < n) {
+      c = static_cast<unsigned char>(s[i]);
+      if (is_word_char(c)) {
+        has_alnum |= c != '_' && c != '@';
+        word.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c));
+        ++i;
+        continue;
+      }
+      if (i + 1 < n) {
+        auto prev = static_cast<unsigned char>(s[i - 1]);
+        auto next = static_cast<unsigned char>(s[i + 1]);
+        bool mid_letter = c == '.' || c == '\'';
+        bool mid_num = c == ',' || c == ';' || c == '.' || c == '\'';
+        if ((mid_letter && is_letter(prev) && is_letter(next)) || (mid_num && is_digit(prev) && is_digit(next))) {
+          word.push_back(static_cast<char>(c));
+          ++i;
+          continue;
+        }
+      }
+      break;
+    }
+    // ICU counts a run of '@' or '_' as a word too, except a lone '_'.
+    if (has_alnum || word != "_") emit(word);
+  }
+}
+
+// English plurals of plain lower-case ASCII words fold to the singular ("refunds" -> "refund",
+// "deliveries" -> "delivery"), so a question and the text it asks about meet more often. Words
+// ending in ss, us or is are left alone ("address", "status", "analysis").
+std::string_view light_stem(std::string_view w, std::string& buffer) {
+  if (w.size() <= 3 || w.back() != 's') return w;
+  for (char c : w)
+    if (c < 'a' || c > 'z') return w;
+  char before = w[w.size() - 2];
+  if (before == 's' || before == 'u' || before == 'i') return w;
+  if (w.size() > 4 && w.ends_with("ies")) {
+    buffer.assign(w.substr(0, w.size() - 3));
+    buffer.push_back('y');
+    return buffer;
+  }
+  return w.substr(0, w.size() - 1);
+}
+
+void emit_words(std::string_view text, const std::function<void(std::string_view)>& emit) {
+  size_t n = text.size();
+  size_t i = 0;
+  while (i < n) {
+    while (i < n && is_ascii_space(static_cast<unsigned char>(text[i]))) ++i;
+    size_t start = i;
+    bool ascii = true;
+    while (i < n && !is_ascii_space(static_cast<unsigned char>(text[i]))) {
+      ascii &= static_cast<unsigned char>(text[i]) < 0x80;
+      ++i;
+    }
+    if (start == i) break;
+    std::string_view segment = text.substr(start, i - start);
+    if (ascii) ascii_tokens(segment, emit);
+    else icu_tokens(segment, emit);
+  }
+}
+
+}  // namespace
+
+void for_each_token(std::string_view text, const std::function<void(std::string_view)>& emit) {
+  std::string buffer;
+  emit_words(text, [&](std::string_view w) { emit(light_stem(w, buffer)); });
+}
+
+std::vector<std::string> tokenize_unstemmed(std::string_view text) {
+  std::vector<std::string> out;
+  emit_words(text, [&](std::string_view t) { out.emplace_back(t); });
+  return out;
+}
+
+std::vector<std::string> tokenize(std::string_view text) {
+  std::vector<std::string> out;
+  for_each_token(text, [&](std::string_view t) { out.emplace_back(t); });
+  return out;
+}
+
+bool has_token(std::string_view text) {
+  size_t n = text.size();
+  size_t i = 0;
+  while (i < n) {
+    while (i < n && is_ascii_space(static_cast<unsigned char>(text[i]))) ++i;
+    size_t start = i;
+    bool ascii = true;
+    bool alnum = false;
+    while (i < n && !is_ascii_space(static_cast<unsigned char>(text[i]))) {
+      auto c = static_cast<unsigned char>(text[i]);
+      ascii &= c < 0x80;
+      alnum |= is_letter(c) || is_digit(c);
+      ++i;
+    }
+    if (alnum) return true;
+    if (!ascii) {
+      bool found = false;
+      icu_tokens(text.substr(start, i - start), [&](std::string_view) { found = true; });
+      if (found) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> tokenize_with_icu(std::string_view text) {
+  std::vector<std::string> out;
+  icu_tokens(text, [&](std::string_view t) { out.emplace_back(t); });
+  return out;
+}
+
+std::string normalize_for_match(std::string_view text) {
+  std::string out;
+  for_each_token(text, [&](std::string_view t) {
+    if (!out.empty()) out.push_back(' ');
+    out.append(t);
+  });
+  return out;
+}
+
+std::string fold_case(std::string_view text) {
+  std::string folded;
+  normalized(text).toUTF8String(folded);
+  std::string out;
+  out.reserve(folded.size());
+  bool space = false;
+  for (char c : folded) {
+    if (is_ascii_space(static_cast<unsigned char>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out.push_back(' ');
+    space = false;
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace parley

@@ -1,0 +1,101 @@
+#include "knowledge/trainer.h"
+
+#include <chrono>
+
+#include "core/log.h"
+#include "domain/sources.h"
+#include "knowledge/tokenizer.h"
+
+namespace parley {
+
+std::optional<std::string> training_problem(const SourceRecord& source) {
+  if (source.type == "qa") {
+    if (!has_token(source.question.value_or(""))) return "The question has no words to match.";
+    return std::nullopt;
+  }
+  if (!has_token(source.content.value_or(""))) return "The content has no words to index.";
+  return std::nullopt;
+}
+
+Trainer::Trainer(Services services, KnowledgeIndex& index, TrainerOptions options)
+    : services_(services), index_(index), options_(options) {}
+
+Trainer::~Trainer() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+void Trainer::start() {
+  if (options_.requeue_on_start) {
+    auto n = requeue_unfinished(services_);
+    if (!n.ok()) log_error("requeue of unfinished sources failed", {{"error", std::string_view(n.error().message)}});
+    else if (*n > 0) log_info("resuming unfinished training", {{"sources", *n}});
+  }
+  for (size_t i = 0; i < std::max<size_t>(options_.threads, 1); ++i) threads_.emplace_back([this] { run(); });
+}
+
+void Trainer::sources_queued() {
+  {
+    std::lock_guard lock(mu_);
+    ++queued_;
+  }
+  cv_.notify_all();
+}
+
+void Trainer::source_removed(std::string_view agent_id, std::string_view source_id, int64_t version) {
+  index_.source_removed(agent_id, source_id, version);
+}
+
+bool Trainer::pause(int64_t ms) {
+  std::unique_lock lock(mu_);
+  cv_.wait_for(lock, std::chrono::milliseconds(ms), [&] { return stop_; });
+  return !stop_;
+}
+
+void Trainer::run() {
+  uint64_t seen = 0;
+  while (true) {
+    if (options_.delay_ms > 0 && !pause(options_.delay_ms)) return;
+    {
+      std::lock_guard lock(mu_);
+      if (stop_) return;
+      seen = queued_;
+    }
+    auto claimed = claim_next_source(services_, options_.lease_ms + 2 * options_.delay_ms);
+    if (!claimed.ok()) {
+      log_error("claiming a source failed", {{"error", std::string_view(claimed.error().message)}});
+      if (!pause(options_.poll_ms)) return;
+      continue;
+    }
+    if (!*claimed) {
+      std::unique_lock lock(mu_);
+      cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms), [&] { return stop_ || queued_ != seen; });
+      if (stop_) return;
+      continue;
+    }
+    if (options_.delay_ms > 0 && !pause(options_.delay_ms)) return;
+    train(**claimed);
+  }
+}
+
+void Trainer::train(const SourceRecord& source) {
+  auto problem = training_problem(source);
+  auto finished = finish_training(services_, source, problem);
+  if (!finished.ok()) {
+    log_error("finishing training failed",
+              {{"sourceId", std::string_view(source.id)}, {"error", std::string_view(finished.error().message)}});
+    return;
+  }
+  if (!finished->applied) return;
+  if (problem) {
+    log_info("source failed", {{"sourceId", std::string_view(source.id)}, {"error", std::string_view(*problem)}});
+    return;
+  }
+  index_.source_trained(finished->source, finished->version);
+}
+
+}  // namespace parley

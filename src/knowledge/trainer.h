@@ -1,0 +1,63 @@
+// The training worker pool. Work is rows of the sources table: each worker claims the oldest
+// pending source (or one whose lease expired on a node that stopped), checks that its text has
+// words to index, marks it trained (or failed with the reason) in one transaction with the agent's
+// status and characters, then adds it to this node's index. Any node sharing the database may
+// run workers; claims are conditional updates, so one source is trained once.
+// Thread-safe: sources_queued() and source_removed() may be called from any thread.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "domain/context.h"
+#include "knowledge/knowledge_index.h"
+#include "knowledge/source_listener.h"
+
+namespace parley {
+
+struct TrainerOptions {
+  size_t threads = 2;
+  // Waits this long before claiming a source and again before finishing it, so tests can watch
+  // pending → processing → trained. 0 in production.
+  int64_t delay_ms = 0;
+  // Puts sources left processing back to pending at start (one node: nothing else can be
+  // training them). With several nodes, leases expire instead.
+  bool requeue_on_start = true;
+  int64_t lease_ms = 120'000;
+  int64_t poll_ms = 1000;  // how often idle workers look for rows other processes added
+};
+
+class Trainer final : public SourceListener {
+ public:
+  Trainer(Services services, KnowledgeIndex& index, TrainerOptions options);
+  ~Trainer() override;  // stops the workers; a source being trained stays processing (requeued)
+  Trainer(const Trainer&) = delete;
+  Trainer& operator=(const Trainer&) = delete;
+
+  void start();
+  void sources_queued() override;
+  void source_removed(std::string_view agent_id, std::string_view source_id, int64_t version) override;
+
+ private:
+  void run();
+  // Sleeps up to `ms`; false when stopping.
+  bool pause(int64_t ms);
+  void train(const SourceRecord& source);
+
+  Services services_;
+  KnowledgeIndex& index_;
+  TrainerOptions options_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  uint64_t queued_ = 0;  // moves on every sources_queued()
+  std::vector<std::thread> threads_;
+};
+
+// Why a source cannot be trained, or nothing when it can: its text must contain a word.
+std::optional<std::string> training_problem(const SourceRecord& source);
+
+}  // namespace parley

@@ -1,0 +1,106 @@
+// The per-agent index: BM25 ranking, removal taking effect at once, Q&A matching scores.
+#include "knowledge/agent_index.h"
+
+#include <gtest/gtest.h>
+
+namespace parley {
+namespace {
+
+IndexedSource text(std::string id, std::string content, std::optional<std::string> title = std::nullopt) {
+  IndexedSource s;
+  s.id = std::move(id);
+  s.type = "text";
+  s.title = std::move(title);
+  s.content = std::move(content);
+  return s;
+}
+
+IndexedSource qa(std::string id, std::string question, std::string answer) {
+  IndexedSource s;
+  s.id = std::move(id);
+  s.type = "qa";
+  s.question = std::move(question);
+  s.answer = std::move(answer);
+  return s;
+}
+
+TEST(AgentIndex, RanksTheMatchingChunkFirst) {
+  AgentIndex index;
+  index.add(text("a", "Our shop opens at nine in the morning."));
+  index.add(text("b", "Refunds are paid within five days.", "Refunds"));
+  index.add(text("c", "We ship to many countries in Europe."));
+  auto hits = index.search("When are refunds paid?", 3);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].source_id, "b");
+  EXPECT_EQ(hits[0].title, "Refunds");
+  EXPECT_EQ(hits[0].source_type, "text");
+  EXPECT_GT(hits[0].score, 0);
+  for (size_t i = 1; i < hits.size(); ++i) EXPECT_LE(hits[i].score, hits[i - 1].score);
+}
+
+TEST(AgentIndex, NothingMatchesGivesNothing) {
+  AgentIndex index;
+  EXPECT_TRUE(index.search("anything", 5).empty());
+  index.add(text("a", "apples and pears"));
+  EXPECT_TRUE(index.search("bananas", 5).empty());
+  EXPECT_TRUE(index.search("apples", 0).empty());
+}
+
+TEST(AgentIndex, RemovedSourceIsGoneAtOnce) {
+  AgentIndex index;
+  index.add(text("a", "apples and pears"));
+  index.add(text("b", "apples and plums"));
+  EXPECT_EQ(index.search("apples", 5).size(), 2u);
+  EXPECT_TRUE(index.remove("a"));
+  auto hits = index.search("apples pears", 5);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].source_id, "b");
+  EXPECT_FALSE(index.remove("a"));
+  EXPECT_EQ(index.live_chunks(), 1u);
+}
+
+TEST(AgentIndex, ManyRemovalsCompactAndKeepResultsRight) {
+  AgentIndex index;
+  for (int i = 0; i < 3000; ++i) index.add(text("s" + std::to_string(i), "common word number" + std::to_string(i)));
+  for (int i = 0; i < 2500; ++i) index.remove("s" + std::to_string(i));
+  auto hits = index.search("number2999", 3);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].source_id, "s2999");
+  EXPECT_EQ(index.search("common", 1000).size(), 500u);
+}
+
+TEST(AgentIndex, QaExactQuestionScoresOne) {
+  AgentIndex index;
+  index.add(qa("q1", "What is X?", "X is a letter."));
+  index.add(qa("q2", "Where is the shop?", "In Ghent."));
+  auto m = index.match_qa("  what IS x ", 5);
+  ASSERT_EQ(m.size(), 2u);  // the other shares "is"
+  EXPECT_EQ(m[0].source_id, "q1");
+  EXPECT_DOUBLE_EQ(m[0].score, 1.0);
+  EXPECT_EQ(m[0].answer, "X is a letter.");
+  EXPECT_LT(m[1].score, 0.5);
+  EXPECT_EQ(index.match_qa("what is x", 1).size(), 1u);
+}
+
+TEST(AgentIndex, QaCloseMatchScoresBelowOneAndUnrelatedIsLeftOut) {
+  AgentIndex index;
+  index.add(qa("q1", "Where is the shop?", "In Ghent."));
+  index.add(qa("q2", "How much is shipping?", "Free."));
+  auto m = index.match_qa("where is your shop located", 5);
+  ASSERT_GE(m.size(), 1u);
+  EXPECT_EQ(m[0].source_id, "q1");
+  EXPECT_LT(m[0].score, 1.0);
+  EXPECT_GT(m[0].score, 0.0);
+  EXPECT_TRUE(index.match_qa("bananas", 5).empty());
+  EXPECT_TRUE(index.remove("q1"));
+  EXPECT_EQ(index.qa_pairs(), 1u);
+}
+
+TEST(AgentIndex, QaPairsAreNotTextChunks) {
+  AgentIndex index;
+  index.add(qa("q1", "Where is the shop?", "In Ghent."));
+  EXPECT_TRUE(index.search("shop", 5).empty());
+}
+
+}  // namespace
+}  // namespace parley

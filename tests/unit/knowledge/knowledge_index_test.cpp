@@ -1,0 +1,107 @@
+// The cached index against a real SQLite database: it loads an agent's trained sources on first
+// use, follows this node's changes in place, and rebuilds when another process moved the agent's
+// knowledge version.
+#include "knowledge/knowledge_index.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/clock.h"
+#include "core/random.h"
+#include "domain/accounts.h"
+#include "domain/agents.h"
+#include "domain/sources.h"
+#include "knowledge/trainer.h"
+
+namespace parley {
+namespace {
+
+class KnowledgeIndexTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("parley_kidx_" + random_base62(random_, 8));
+    std::filesystem::create_directories(dir_);
+    auto db = open_database({"sqlite:" + (dir_ / "parley.db").string(), Durability::kNormal});
+    ASSERT_TRUE(db.ok()) << db.error().message;
+    db_ = std::move(*db);
+    Services s = services();
+    auto account = create_account(s, "Acme", "starter");
+    ASSERT_TRUE(account.ok());
+    auto agent = create_agent(s, account->id, "Bot", false, "");
+    ASSERT_TRUE(agent.ok());
+    account_ = account->id;
+    agent_ = agent->id;
+  }
+  void TearDown() override {
+    db_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  Services services() { return Services{*db_, clock_, random_}; }
+
+  // Adds a text source and trains it the way a worker does, telling `index` when given.
+  std::string add_trained(const std::string& content, KnowledgeIndex* index) {
+    Services s = services();
+    NewSource n;
+    n.type = "text";
+    n.content = content;
+    auto added = add_source(s, account_, agent_, n, nullptr);
+    EXPECT_TRUE(added.ok());
+    auto claimed = claim_next_source(s, 60000);
+    EXPECT_TRUE(claimed.ok() && claimed->has_value());
+    auto finished = finish_training(s, **claimed, std::nullopt);
+    EXPECT_TRUE(finished.ok() && finished->applied);
+    if (index) index->source_trained(finished->source, finished->version);
+    return added->source.id;
+  }
+
+  std::filesystem::path dir_;
+  ManualClock clock_{1'700'000'000'000};
+  SecureRandom random_;
+  std::unique_ptr<Database> db_;
+  std::string account_, agent_;
+};
+
+TEST_F(KnowledgeIndexTest, LoadsFollowsAndRebuilds) {
+  add_trained("Apples grow on trees.", nullptr);
+  KnowledgeIndex index(*db_);
+  auto hits = index.search(agent_, "apples", 5);
+  ASSERT_EQ(hits.size(), 1u);
+
+  // This node's change is applied in place.
+  auto pears = add_trained("Pears grow on trees too.", &index);
+  EXPECT_EQ(index.search(agent_, "pears", 5).size(), 1u);
+
+  // Another process trains a source: the version moves and the next query rebuilds.
+  add_trained("Plums are purple.", nullptr);
+  EXPECT_EQ(index.search(agent_, "plums", 5).size(), 1u);
+
+  // A deletion here leaves the index at once.
+  Services s = services();
+  auto deleted = delete_source(s, account_, agent_, pears, nullptr);
+  ASSERT_TRUE(deleted.ok());
+  EXPECT_EQ(index.search(agent_, "pears", 5).size(), 0u);  // via the version, even without telling it
+  EXPECT_EQ(index.search(agent_, "grow trees", 5).size(), 1u);
+  EXPECT_GT(index.memory_bytes(), 0u);
+}
+
+TEST_F(KnowledgeIndexTest, UnknownAgentHasNothing) {
+  KnowledgeIndex index(*db_);
+  EXPECT_TRUE(index.search("agt_missing", "anything", 5).empty());
+  EXPECT_TRUE(index.match_qa("agt_missing", "anything", 5).empty());
+}
+
+TEST_F(KnowledgeIndexTest, TrainingProblems) {
+  SourceRecord s;
+  s.type = "text";
+  s.content = "!!! ...";
+  EXPECT_EQ(training_problem(s), "The content has no words to index.");
+  s.content = "ok";
+  EXPECT_FALSE(training_problem(s).has_value());
+  s.type = "qa";
+  s.question = "???";
+  EXPECT_EQ(training_problem(s), "The question has no words to match.");
+}
+
+}  // namespace
+}  // namespace parley

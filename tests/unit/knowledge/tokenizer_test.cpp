@@ -1,0 +1,81 @@
+// Tokenisation: Unicode case folding and NFKC, ICU word breaking, and the ASCII fast path giving
+// exactly what ICU gives.
+#include "knowledge/tokenizer.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+
+namespace parley {
+namespace {
+
+using Words = std::vector<std::string>;
+
+TEST(Tokenizer, SplitsWordsAndFoldsCase) {
+  EXPECT_EQ(tokenize("What is X?"), (Words{"what", "is", "x"}));
+  EXPECT_EQ(tokenize("  Hello,   WORLD!  "), (Words{"hello", "world"}));
+}
+
+TEST(Tokenizer, KeepsNumbersAndContractionsWhole) {
+  EXPECT_EQ(tokenize("It costs 4.90 euro, 1,000 times; don't e.g. a1.2"),
+            (Words{"it", "cost", "4.90", "euro", "1,000", "time", "don't", "e.g", "a1.2"}));
+}
+
+TEST(Tokenizer, FoldsUnicodeCaseAndCompatibilityForms) {
+  EXPECT_EQ(tokenize("STRASSE Straße"), (Words{"strasse", "strasse"}));
+  EXPECT_EQ(tokenize("ΣΟΦΊΑ σοφία"), tokenize("σοφία σοφία"));
+  EXPECT_EQ(tokenize("ＡＢＣ ｆｉ"), (Words{"abc", "fi"}));  // full-width and the fi ligature
+  EXPECT_EQ(tokenize("Café"), tokenize("cafe\u0301"));      // composed and decomposed
+}
+
+TEST(Tokenizer, BreaksIdeographicText) {
+  auto words = tokenize("抹茶ラテは有機抹茶");
+  EXPECT_GE(words.size(), 2u);
+  for (const auto& w : words) EXPECT_FALSE(w.empty());
+}
+
+TEST(Tokenizer, AsciiFastPathMatchesIcu) {
+  const char* samples[] = {
+      "Orders placed before 2 pm on a weekday are roasted and shipped the same day.",
+      "Version 3.14.15 costs $4.90 (or 1,000.50) -- see www.example.com/a:b?c=d&e",
+      "don't can't O'Neil rock'n'roll e.g. i.e. U.S.A. a.b.c 12:30 10:am x:y",
+      "a-b a/b a+b a@b.com #tag 50% 3rd 2nd... ''quoted'' 'single' 1'000 1;2 a;b 1:2",
+      "MixedCASE words, TABS\tand\nnewlines\r\n  trailing   ",
+      "mail me@example.com or @handle; a @ b @@ _ __ a_b",
+  };
+  for (const char* s : samples) EXPECT_EQ(tokenize_unstemmed(s), tokenize_with_icu(s)) << s;
+  // Every ASCII punctuation between letters, between digits, and mixed.
+  for (int c = 33; c < 127; ++c) {
+    if (std::isalnum(c) || c == '_') continue;
+    std::string p(1, static_cast<char>(c));
+    for (std::string s : {"ab" + p + "cd", "12" + p + "34", "a1" + p + "2b", "x" + p + p + "y", p + "ab" + p}) {
+      EXPECT_EQ(tokenize_unstemmed(s), tokenize_with_icu(s)) << s;
+    }
+  }
+}
+
+TEST(Tokenizer, FoldsEnglishPlurals) {
+  EXPECT_EQ(tokenize("Refunds deliveries parcels"), (Words{"refund", "delivery", "parcel"}));
+  EXPECT_EQ(tokenize("address status analysis bus its"), (Words{"address", "status", "analysis", "bus", "its"}));
+}
+
+TEST(Tokenizer, HasToken) {
+  EXPECT_TRUE(has_token("... a"));
+  EXPECT_TRUE(has_token("¡¿ 抹茶"));
+  EXPECT_FALSE(has_token(" !!! ??? — … 🙂 "));
+  EXPECT_FALSE(has_token(""));
+}
+
+TEST(Tokenizer, NormalizeForMatchIgnoresCasePunctuationAndSpacing) {
+  EXPECT_EQ(normalize_for_match("What is X?"), normalize_for_match("  what   is x "));
+  EXPECT_EQ(normalize_for_match("What is X?"), "what is x");
+}
+
+TEST(Tokenizer, FoldCaseKeepsPunctuation) {
+  EXPECT_EQ(fold_case("  What  IS X? "), "what is x?");
+  EXPECT_EQ(fold_case("Straße"), fold_case("STRASSE"));
+  EXPECT_NE(fold_case("What is X?"), fold_case("What is X"));
+}
+
+}  // namespace
+}  // namespace parley

@@ -42,6 +42,24 @@ std::string best_sentences(std::string_view chunk, const std::set<std::string>& 
   return out;
 }
 
+constexpr double kSameQuestion = 0.999;
+
+bool shares_word(std::string_view text, const std::set<std::string>& query_words) {
+  for (const auto& w : content_words(text))
+    if (query_words.count(w)) return true;
+  return false;
+}
+
+std::string leading_sentences(std::string_view chunk, size_t max_sentences) {
+  std::string out;
+  auto sentences = split_sentences(chunk);
+  for (size_t i = 0; i < sentences.size() && i < max_sentences; ++i) {
+    if (!out.empty()) out.push_back(' ');
+    out += sentences[i];
+  }
+  return out;
+}
+
 // Sends the text in sentence-sized pieces, as an engine that writes progressively would; the
 // pieces joined are exactly the text.
 void emit(const TextSink& sink, std::string_view text) {
@@ -76,7 +94,9 @@ Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request, const Te
   Composed c;
   if (request.knowledge != nullptr) {
     auto qa = request.knowledge->match_qa(request.agent_id, request.message, 1);
-    if (!qa.empty() && qa.front().score >= options_.close_match) {
+    if (!qa.empty() && (qa.front().score >= kSameQuestion ||
+                        (qa.front().score >= options_.close_match &&
+                         content_overlap(qa.front().question, request.message) >= options_.close_content))) {
       c.text = qa.front().answer;
       c.answered_question = qa.front().question;
     } else {
@@ -84,6 +104,9 @@ Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request, const Te
       std::set<std::string> query_words(words.begin(), words.end());
       for (const auto& chunk : request.knowledge->search(request.agent_id, request.message, 3)) {
         std::string text = best_sentences(chunk.text, query_words, options_.max_sentences);
+        if (text.empty() && chunk.title && shares_word(*chunk.title, query_words)) {
+          text = leading_sentences(chunk.text, options_.max_sentences);  // the title answered
+        }
         if (text.empty()) continue;
         c.text = std::move(text);
         c.sources.push_back({chunk.source_id, chunk.title.value_or(chunk.url.value_or("")), chunk.url});

@@ -11,8 +11,11 @@
 namespace parley {
 
 struct RetrievalOptions {
-  // Lowest Q&A match score that answers with the pair (1.0 is the same question).
+  // A Q&A pair answers a question that is not the same when the index scores it at least
+  // `close_match` and the two share at least `close_content` of their content words (function
+  // words such as "what are your" make unrelated questions look alike to the index).
   double close_match = 0.6;
+  double close_content = 0.5;
   // Sentences of the best chunk a reply quotes at most.
   size_t max_sentences = 3;
   // Suggested follow-up questions at most.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <set>
 
 namespace parley {
 
@@ -20,6 +21,18 @@ bool is_stop_word(std::string_view w) {
 }
 
 bool word_byte(unsigned char c) { return c >= 0x80 || std::isalnum(c); }
+
+// Plain English plurals of ASCII words to the singular, as the index does: "refunds" -> "refund",
+// "deliveries" -> "delivery"; words ending in ss, us or is stay.
+std::string singular(const std::string& w) {
+  if (w.size() <= 3 || w.back() != 's') return w;
+  for (unsigned char c : w)
+    if (c >= 0x80) return w;
+  std::string_view end = std::string_view(w).substr(w.size() - 2);
+  if (end == "ss" || end == "us" || end == "is") return w;
+  if (w.size() > 4 && w.ends_with("ies")) return w.substr(0, w.size() - 3) + "y";
+  return w.substr(0, w.size() - 1);
+}
 
 std::string fold(std::string_view text) {
   std::string out;
@@ -55,7 +68,18 @@ std::vector<std::string> fold_words(std::string_view text) {
 std::vector<std::string> content_words(std::string_view text) {
   auto words = fold_words(text);
   std::erase_if(words, [](const std::string& w) { return is_stop_word(w); });
+  for (auto& w : words) w = singular(w);
   return words;
+}
+
+double content_overlap(std::string_view a, std::string_view b) {
+  auto wa = content_words(a);
+  auto wb = content_words(b);
+  std::set<std::string> sa(wa.begin(), wa.end()), sb(wb.begin(), wb.end());
+  if (sa.empty() || sb.empty()) return 0;
+  size_t shared = 0;
+  for (const auto& w : sa) shared += sb.count(w);
+  return 2.0 * static_cast<double>(shared) / static_cast<double>(sa.size() + sb.size());
 }
 
 std::string normalise_text(std::string_view text) {

@@ -11,8 +11,12 @@ namespace parley {
 // The words of `text`, case-folded, in order (letters and digits; other ASCII splits words).
 std::vector<std::string> fold_words(std::string_view text);
 
-// The words of `text` that carry meaning: folded words minus common English function words.
+// The words of `text` that carry meaning: folded words minus common English function words,
+// plain English plurals made singular.
 std::vector<std::string> content_words(std::string_view text);
+
+// Dice overlap (0..1) of the sets of content words of two texts.
+double content_overlap(std::string_view a, std::string_view b);
 
 // Case-folded words joined by single spaces: "What's  the PRICE?" -> "what s the price".
 std::string normalise_text(std::string_view text);

@@ -54,6 +54,24 @@ TEST_F(RetrievalEngineTest, CloseQuestionAnswersWithThePair) {
   EXPECT_EQ(ask("Do you ship abroad to Norway?").first, "Yes, we ship to 40 countries.");
 }
 
+TEST_F(RetrievalEngineTest, FunctionWordsAloneDoNotMakeACloseQuestion) {
+  // The index scores these 0.63 (same "what are your"), but no content word is shared.
+  EXPECT_EQ(ask("What are your prices?").first, kDefaultFallbackMessage);
+}
+
+TEST_F(RetrievalEngineTest, PluralsMatchSingulars) {
+  EXPECT_EQ(ask("refund?").first, "Refunds go back to the original payment method.");
+}
+
+TEST_F(RetrievalEngineTest, AChunkFoundByItsTitleAnswersWithItsFirstSentences) {
+  knowledge_.chunks = {{"src_t2", "text", "Warranty", std::string("https://example.com/w"),
+                        "Two years on all devices. Batteries one year. Keep the receipt. Nothing else.", 1.0}};
+  auto [text, blocks] = ask("warranty");
+  EXPECT_EQ(text, "Two years on all devices. Batteries one year. Keep the receipt.");
+  ASSERT_EQ(blocks.sources.size(), 1u);
+  EXPECT_EQ(blocks.sources[0].url, "https://example.com/w");
+}
+
 TEST_F(RetrievalEngineTest, SnippetAnswersWithItsBestSentencesInOrder) {
   auto [text, blocks] = ask("Are returns accepted and how do refunds work?");
   EXPECT_EQ(text, "Returns are accepted within 30 days of delivery. Refunds go back to the original payment method.");

@@ -25,17 +25,22 @@ admin account set-limits "$account" '{"messagesPerMonth": 1000000000, "trainingC
 agent=$(admin agent create --account "$account" --name Bench --settings '{"showSources": true, "followUps": true}' | jq -r .id)
 key=$(admin key create --account "$account" --name bench | jq -r .key)
 
-PARLEY_RATE_LIMIT_PER_MINUTE=1000000000 PARLEY_AGENT_REPLIES_PER_HOUR=1000000000 \
-  taskset -c 0 "$BIN" serve --listen 127.0.0.1:0 2>"$TMP/server.log" &
-SERVER_PID=$!
-port=""
-for _ in $(seq 1 300); do
-  port=$(grep -o '"msg":"listening","address":"[^"]*:[0-9]*"' "$TMP/server.log" | grep -o '[0-9]*"$' | tr -d '"' || true)
-  [ -n "$port" ] && break
-  sleep 0.05
-done
-[ -n "$port" ] || { echo "server did not start"; cat "$TMP/server.log"; exit 1; }
-base="http://127.0.0.1:$port"
+start_server() {  # $1 = durability (full | normal)
+  : > "$TMP/server.log"
+  PARLEY_DURABILITY="$1" PARLEY_RATE_LIMIT_PER_MINUTE=1000000000 PARLEY_AGENT_REPLIES_PER_HOUR=1000000000 \
+    taskset -c 0 "$BIN" serve --listen 127.0.0.1:0 2>"$TMP/server.log" &
+  SERVER_PID=$!
+  port=""
+  for _ in $(seq 1 300); do
+    port=$(grep -o '"msg":"listening","address":"[^"]*:[0-9]*"' "$TMP/server.log" | grep -o '[0-9]*"$' | tr -d '"' || true)
+    [ -n "$port" ] && break
+    sleep 0.05
+  done
+  [ -n "$port" ] || { echo "server did not start"; cat "$TMP/server.log"; exit 1; }
+  base="http://127.0.0.1:$port"
+}
+stop_server() { kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; }
+start_server full
 auth="Authorization: Bearer $key"
 
 # Knowledge: text sources and Q&A pairs through the API (when the sources endpoint exists).
@@ -86,35 +91,38 @@ run_wrk() {  # $1 = extra JSON fields
   non2xx=$(awk '/Non-2xx/ {print $5}' "$TMP/wrk.txt")
   echo "$rps|$p50|$p99|${non2xx:-0}"
 }
-json=$(run_wrk "")
-streamed=$(run_wrk ',"stream":true')
-
-# Time to first streamed byte, one request at a time.
-: > "$TMP/ttfb.txt"
-for i in $(seq 1 200); do
-  curl -s -o /dev/null -w '%{time_starttransfer}\n' -H "$auth" -H 'Content-Type: application/json' \
-    -d '{"message":"How do returns work?","stream":true}' "$base/api/v1/agents/$agent/chat" >> "$TMP/ttfb.txt"
+ttfb() {  # time to first streamed byte, one request at a time: "p50|p99" in ms
+  : > "$TMP/ttfb.txt"
+  for _ in $(seq 1 200); do
+    curl -s -o /dev/null -w '%{time_starttransfer}\n' -H "$auth" -H 'Content-Type: application/json' \
+      -d '{"message":"How do returns work?","stream":true}' "$base/api/v1/agents/$agent/chat" >> "$TMP/ttfb.txt"
+  done
+  sort -n "$TMP/ttfb.txt" | awk '{a[NR]=$1} END {printf "%.2f ms|%.2f ms", a[int(NR*0.5)]*1000, a[int(NR*0.99)]*1000}'
+}
+rows=""
+for durability in full normal; do
+  if [ "$durability" = normal ]; then stop_server; start_server normal; fi
+  IFS='|' read -r j_rps j_p50 j_p99 j_err <<<"$(run_wrk "")"
+  IFS='|' read -r s_rps s_p50 s_p99 s_err <<<"$(run_wrk ',"stream":true')"
+  IFS='|' read -r t_p50 t_p99 <<<"$(ttfb)"
+  rows+="| $durability | JSON | $j_rps | $j_p50 | $j_p99 | $j_err | |"$'\n'
+  rows+="| $durability | streamed | $s_rps | $s_p50 | $s_p99 | $s_err | p50 $t_p50, p99 $t_p99 |"$'\n'
 done
-ttfb_p50=$(sort -n "$TMP/ttfb.txt" | awk '{a[NR]=$1} END {printf "%.2f ms", a[int(NR*0.5)]*1000}')
-ttfb_p99=$(sort -n "$TMP/ttfb.txt" | awk '{a[NR]=$1} END {printf "%.2f ms", a[int(NR*0.99)]*1000}')
 sample=$(curl -s -H "$auth" -H 'Content-Type: application/json' -d '{"message":"How do returns work?"}' \
   "$base/api/v1/agents/$agent/chat" | jq -c '{reply, sources}')
 
-IFS='|' read -r j_rps j_p50 j_p99 j_err <<<"$json"
-IFS='|' read -r s_rps s_p50 s_p99 s_err <<<"$streamed"
 {
   echo "# Chat benchmark (retrieval engine)"
   echo
-  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ); server pinned to core 0, wrk (1 thread, 8 connections, ${DURATION} s) to core 1;"
-  echo "SQLite with synchronous=FULL (group commit); each request starts a conversation and stores"
-  echo "2 messages and the usage counters. Agent knowledge: $loaded text sources + $([ "$loaded" -gt 0 ] && echo 50 || echo 0) Q&A pairs."
+  echo "$(date -u +%Y-%m-%dT%H:%M:%SZ); server pinned to core 0, wrk (1 thread, 8 connections, ${DURATION} s)"
+  echo "pinned to core 1 (2-core machine shared with other work). SQLite with group commit; each"
+  echo "request starts a conversation and stores 2 messages, the agent counters and 3 usage counters."
+  echo "Agent knowledge: $loaded text sources + $([ "$loaded" -gt 0 ] && echo 50 || echo 0) Q&A pairs;"
+  echo "showSources and followUps on. Time to first byte: 200 sequential streamed requests."
   echo
-  echo "| mode | replies/s | p50 | p99 | non-2xx |"
-  echo "|---|---|---|---|---|"
-  echo "| JSON | $j_rps | $j_p50 | $j_p99 | $j_err |"
-  echo "| streamed | $s_rps | $s_p50 | $s_p99 | $s_err |"
-  echo
-  echo "Time to first streamed byte (sequential, 200 requests): p50 $ttfb_p50, p99 $ttfb_p99."
+  echo "| durability | mode | replies/s | p50 | p99 | non-2xx | time to first byte |"
+  echo "|---|---|---|---|---|---|---|"
+  printf '%s' "$rows"
   echo
   echo "Sample reply: \`$sample\`"
 } > "$OUT"

@@ -10,6 +10,7 @@
 #include "api/rate_limiter.h"
 #include "core/clock.h"
 #include "core/random.h"
+#include "core/thread_pool.h"
 #include "domain/chat.h"
 #include "engine/reply_engine.h"
 #include "knowledge/retriever.h"
@@ -29,6 +30,7 @@ struct App {
   const Retriever& retriever;        // agents' knowledge, for the reply engines
   SourceListener& source_listener;   // the trainer and the index hear of source changes
   const ReplyEngine& engine;
+  ThreadPool& reply_pool;  // runs engines of streamed replies while the request waits for text
   ChatConfig chat;
 };
 

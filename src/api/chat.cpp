@@ -2,7 +2,6 @@
 // domain/chat.h, the reply shaped as JSON or as a chunked text/plain stream.
 #include <algorithm>
 #include <memory>
-#include <thread>
 
 #include "api/piece_channel.h"
 #include "api/responses.h"
@@ -75,11 +74,11 @@ Response stream_head(const ChatTurn& turn) {
   return res;
 }
 
-// The reply as chunked text/plain, written as the engine writes it. The engine runs on its own
-// thread; this waits for its first piece so that an error or the deadline coming first is still
-// a JSON response with its status. Once text was sent, a failure ends the stream early and
-// nothing is stored.
-Result<Response> stream_reply(std::shared_ptr<ChatTurn> turn, const Clock& clock) {
+// The reply as chunked text/plain, written as the engine writes it. The engine runs on the reply
+// pool; this waits for its first piece so that an error or the deadline coming first is still
+// a JSON response with its status. The exchange is stored once the engine has finished, before
+// the last chunk; a failure after text was sent ends the stream early and nothing is stored.
+Result<Response> stream_reply(std::shared_ptr<ChatTurn> turn, const Clock& clock, ThreadPool& pool) {
   if (turn->paused()) {
     PARLEY_TRY(turn->commit());
     Response res = stream_head(*turn);
@@ -87,27 +86,26 @@ Result<Response> stream_reply(std::shared_ptr<ChatTurn> turn, const Clock& clock
     return res;
   }
   auto channel = std::make_shared<PieceChannel>();
-  std::thread([turn, channel] {
+  // A pool, not a thread per request: the knowledge index reads through the thread's own
+  // database connection, which a long-lived thread keeps.
+  pool.post([turn, channel] {
     channel->finish(turn->run([&channel](std::string_view piece) { return channel->push(piece); }));
-  }).detach();
+  });
   int64_t wait_ms = std::max<int64_t>(0, turn->deadline_ms() - clock.now_ms()) + 1;
   if (!channel->wait_ready(std::chrono::milliseconds(wait_ms))) {
     channel->abandon();
     return ApiError{ErrorCode::kTimeout, "The reply took longer than the chat timeout."};
   }
-  bool committed = false;
-  if (channel->finished()) {
-    PARLEY_TRY(channel->outcome());
-    PARLEY_TRY(turn->commit());
-    committed = true;
-  }
+  // An engine that already failed has sent nothing yet: its error is still a JSON response.
+  if (channel->finished()) PARLEY_TRY(channel->outcome());
   Response res = stream_head(*turn);
-  res.stream = [turn, channel, committed](ChunkWriter& out) {
+  res.stream = [turn, channel](ChunkWriter& out) {
     bool listening = true;
     while (auto piece = channel->next()) {
       if (listening && !out.write(*piece)) listening = false;
     }
-    if (committed || !channel->outcome().ok()) return;
+    if (!channel->outcome().ok()) return;
+    // Stored before the last chunk, so a client that read the whole reply finds it stored.
     auto stored = turn->commit();
     if (!stored.ok()) log_error("streamed chat reply not stored", {{"error", std::string_view(stored.error().message)}});
   };
@@ -124,7 +122,7 @@ void register_chat_routes(Router& router, App& app) {
                                  call.app.retriever, call.app.chat};
                   if (stream) {
                     PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
-                    return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock);
+                    return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock, call.app.reply_pool);
                   }
                   PARLEY_ASSIGN_OR_RETURN(auto reply, chat(s, call.account_id(), request));
                   JsonWriter w;

@@ -27,6 +27,7 @@ struct ServeOptions {
   TrainerOptions training;
   ChatConfig chat;
   int64_t engine_delay_ms = 0;
+  size_t reply_threads = 16;
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -106,7 +107,8 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   RetrievalOptions retrieval;
   retrieval.delay_ms = o.engine_delay_ms;
   RetrievalEngine engine(clock, retrieval);
-  App app{database, clock, random, keys, limiter, knowledge, trainer, engine, o.chat};
+  ThreadPool reply_pool(o.reply_threads);
+  App app{database, clock, random, keys, limiter, knowledge, trainer, engine, reply_pool, o.chat};
   Router router;
   register_routes(router, app);
 
@@ -176,6 +178,10 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   cmd->add_option("--agent-replies-per-hour", o->chat.replies_per_agent_hour,
                   "Replies per agent per hour before 429 agent_busy")
       ->envname("PARLEY_AGENT_REPLIES_PER_HOUR")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--reply-threads", o->reply_threads, "Threads running reply engines of streamed chats")
+      ->envname("PARLEY_REPLY_THREADS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--engine-delay-ms", o->engine_delay_ms,

@@ -79,8 +79,8 @@ class ChatTurn {
   const std::string& session_id() const { return reply_.session_id; }
   int64_t deadline_ms() const { return deadline_ms_; }
 
-  // Runs the engine; each piece of text goes to `sink` as it is written. Uses no database
-  // connection, so it may run on any thread.
+  // Runs the engine; each piece of text goes to `sink` as it is written. May run on another
+  // thread than prepare() and commit() (not at the same time).
   Result<void> run(const TextSink& sink);
   // Stores the user message, the reply, counters, usage and any lead; returns the reply.
   Result<ChatReply> commit();

@@ -35,6 +35,13 @@ std::string singular(const std::string& w) {
 }
 
 std::string fold(std::string_view text) {
+  bool ascii = true;
+  for (unsigned char c : text) ascii = ascii && c < 0x80;
+  if (ascii) {  // the common case, without ICU's UTF-16 round trip
+    std::string out(text);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  }
   std::string out;
   icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())))
       .foldCase()

@@ -154,5 +154,65 @@ TEST_F(ChatFlowTest, ValidatesFields) {
   EXPECT_TRUE(send({.message = "x", .time_zone = "Europe/Paris"}).ok());
 }
 
+TEST_F(ChatFlowTest, ContactDetailsSaveOneLeadWithOneOutboxEvent) {
+  Services s{*db_, clock_, random_};
+  AgentChanges changes;
+  changes.settings_update = R"({"saveContactDetails": true})";
+  ASSERT_TRUE(update_agent(s, agent_, changes).ok());
+  auto first = send({.message = "Reach me at Ann@Example.com please", .session_id = "ann"});
+  ASSERT_TRUE(first.ok());
+  int64_t first_at = clock_.now_ms();
+  clock_.advance_ms(60'000);
+  ASSERT_TRUE(send({.message = "again ann@example.com", .session_id = "ann"}).ok());
+  struct Lead {
+    std::string email, source, conversation;
+    int64_t collected, last_seen, count;
+  };
+  std::vector<Lead> leads;
+  ASSERT_TRUE(db_->read()
+                  .query("SELECT email, source, conversation_id, collected_at, last_seen_at, submission_count FROM leads",
+                         {},
+                         [&](const Row& r) {
+                           leads.push_back({r.text(0), r.text(1), r.text(2), r.int64(3), r.int64(4), r.int64(5)});
+                         })
+                  .ok());
+  ASSERT_EQ(leads.size(), 1u);
+  EXPECT_EQ(leads[0].email, "ann@example.com");
+  EXPECT_EQ(leads[0].source, "chat");
+  EXPECT_EQ(leads[0].conversation, first->conversation_id);
+  EXPECT_LE(leads[0].collected, first_at);
+  EXPECT_EQ(leads[0].last_seen, clock_.now_ms() - 1);  // the second message's arrival
+  EXPECT_EQ(leads[0].count, 2);
+  auto events = db_->read().query_int("SELECT COUNT(*) FROM event_outbox WHERE event = 'lead.created'", {});
+  EXPECT_EQ(events->value_or(0), 1);
+}
+
+TEST_F(ChatFlowTest, TakenOverConversationIsPausedAndUsesNoMessage) {
+  auto first = send({.message = "hi"});
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(db_->write([&](Connection& c) -> Result<void> {
+                   PARLEY_ASSIGN_OR_RETURN(auto conv, find_conversation_any(c, first->conversation_id));
+                   conv->taken_over_by = "Maria";
+                   return ConversationRepo::update(c, *conv);
+                 }).ok());
+  int calls = engine_.calls;
+  Services s{*db_, clock_, random_};
+  ASSERT_TRUE(set_account_limits(s, account_, R"({"messagesPerMonth": 1})").ok());  // used up
+  auto r = send({.message = "anyone?", .conversation_id = first->conversation_id});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->reply, "");
+  EXPECT_EQ(r->live_chat, "paused");
+  EXPECT_EQ(engine_.calls, calls);
+  EXPECT_EQ(*usage_count(db_->read(), account_, month_period(clock_.now_ms())), 1);
+  auto messages = ConversationRepo::messages(db_->read(), first->conversation_id);
+  ASSERT_EQ(messages->size(), 3u);
+  EXPECT_EQ(messages->back().content, "anyone?");
+}
+
+TEST(UsagePeriods, AreUtcMonthsAndHours) {
+  EXPECT_EQ(month_period(1'795'345'572'123), "m:2026-11");
+  EXPECT_EQ(hour_period(1'795'345'572'123), "h:2026-11-22T11");
+}
+
 }  // namespace
 }  // namespace parley

@@ -26,9 +26,10 @@ std::optional<std::string> PieceChannel::next() {
   std::unique_lock lock(mu_);
   cv_.wait(lock, [&] { return finished_ || !pieces_.empty(); });
   if (pieces_.empty()) return std::nullopt;
-  std::string piece = std::move(pieces_.front());
+  std::string text = std::move(pieces_.front());
   pieces_.pop_front();
-  return piece;
+  for (; !pieces_.empty(); pieces_.pop_front()) text += pieces_.front();
+  return text;
 }
 
 Result<void> PieceChannel::outcome() {

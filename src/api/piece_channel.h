@@ -24,7 +24,8 @@ class PieceChannel {
   // Reader side. Waits until a piece is ready or the engine finished, at most `wait`; returns
   // false on timeout.
   bool wait_ready(std::chrono::milliseconds wait);
-  // The next piece, or nothing once the engine finished and every piece was taken.
+  // The text written since the last call (every waiting piece, joined, so that a fast engine
+  // costs one chunk), or nothing once the engine finished and all text was taken.
   std::optional<std::string> next();
   // The engine's outcome; valid after next() returned nothing or wait_ready() with finished().
   Result<void> outcome();

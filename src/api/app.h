@@ -8,6 +8,7 @@
 
 #include "api/key_cache.h"
 #include "api/rate_limiter.h"
+#include "console/console_services.h"
 #include "core/clock.h"
 #include "core/random.h"
 #include "http/router.h"
@@ -21,6 +22,7 @@ struct App {
   Random& random;
   KeyCache& keys;
   RateLimiter& limiter;
+  ConsoleServices& console;
 };
 
 struct ApiCall {

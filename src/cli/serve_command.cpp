@@ -21,6 +21,9 @@ struct ServeOptions {
   std::string tls_cert;
   std::string tls_key;
   int64_t rate_limit_per_minute = 60;
+  int64_t console_session_hours = 12;
+  int64_t console_login_failures_per_email = 5;
+  int64_t console_login_failures_per_address = 20;
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -93,7 +96,12 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   auto windows = RateWindowRepo::current(database.read(), clock.now_ms());
   if (windows.ok())
     for (const auto& w : *windows) limiter.restore(w);
-  App app{database, clock, random, keys, limiter};
+  ConsoleOptions console_options;
+  console_options.session_ttl_ms = o.console_session_hours * 60 * 60 * 1000;
+  console_options.login.failures_per_email = o.console_login_failures_per_email;
+  console_options.login.failures_per_address = o.console_login_failures_per_address;
+  ConsoleServices console(clock, console_options);
+  App app{database, clock, random, keys, limiter, console};
   Router router;
   register_routes(router, app);
 
@@ -144,6 +152,20 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   cmd->add_option("--tls-key", o->tls_key, "PEM private key")->envname("PARLEY_TLS_KEY");
   cmd->add_option("--rate-limit-per-minute", o->rate_limit_per_minute, "Requests per API key per minute")
       ->envname("PARLEY_RATE_LIMIT_PER_MINUTE")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--console-session-hours", o->console_session_hours, "Lifetime of a console login session")
+      ->envname("PARLEY_CONSOLE_SESSION_HOURS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--console-login-failures-per-email", o->console_login_failures_per_email,
+                  "Failed console logins per email before a 15-minute block")
+      ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_EMAIL")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--console-login-failures-per-address", o->console_login_failures_per_address,
+                  "Failed console logins per remote address before a 15-minute block")
+      ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_ADDRESS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->callback([&global, &run, o] { run = [&global, o] { return serve(global, *o); }; });

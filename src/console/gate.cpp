@@ -35,8 +35,8 @@ Result<std::string_view> console_bearer_token(const Request& req) {
   return token;
 }
 
-void add_console_route(Router& router, App& app, std::string_view method, std::string_view pattern,
-                       Role min_role, Execution execution, ConsoleHandler handler) {
+void add_console_route(Router& router, App& app, std::string_view method, std::string_view pattern, Role min_role,
+                       Execution execution, ConsoleHandler handler) {
   router.add(method, pattern,
              {[&app, min_role, handler = std::move(handler)](Request& req) -> Response {
                 auto token = console_bearer_token(req);
@@ -45,10 +45,9 @@ void add_console_route(Router& router, App& app, std::string_view method, std::s
                 auto who = authenticate_member_token(services, *token);
                 if (!who.ok()) return error_response(who.error());
                 if (!role_at_least(who->role, min_role)) {
-                  return error_response({ErrorCode::kForbidden,
-                                         "This needs the " + std::string(role_name(min_role)) +
-                                             " role or higher; you are " + article(who->role) +
-                                             std::string(role_name(who->role)) + "."});
+                  return error_response({ErrorCode::kForbidden, "This needs the " + std::string(role_name(min_role)) +
+                                                                    " role or higher; you are " + article(who->role) +
+                                                                    std::string(role_name(who->role)) + "."});
                 }
                 ConsoleCall call{req, *who, *token, app, services};
                 auto result = handler(call);

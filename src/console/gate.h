@@ -26,8 +26,8 @@ struct ConsoleCall {
 using ConsoleHandler = std::function<Result<Response>(ConsoleCall&)>;
 
 // Registers a console route that needs a team member of at least `min_role`.
-void add_console_route(Router& router, App& app, std::string_view method, std::string_view pattern,
-                       Role min_role, Execution execution, ConsoleHandler handler);
+void add_console_route(Router& router, App& app, std::string_view method, std::string_view pattern, Role min_role,
+                       Execution execution, ConsoleHandler handler);
 
 // The bearer token of the request, or the 401 saying why there is none.
 Result<std::string_view> console_bearer_token(const Request& req);

@@ -25,8 +25,8 @@ Response login(App& app, Request& req) {
   std::string subject = normalize_email(*email);
   int64_t retry_after = app.console.logins.begin(subject, req.remote_address);
   if (retry_after > 0) {
-    Response r = error_response({ErrorCode::kRateLimited, "Too many login attempts; retry in " +
-                                                              std::to_string(retry_after) + " seconds."});
+    Response r = error_response(
+        {ErrorCode::kRateLimited, "Too many login attempts; retry in " + std::to_string(retry_after) + " seconds."});
     r.header("Retry-After", std::to_string(retry_after));
     return r;
   }

@@ -19,8 +19,8 @@ constexpr size_t kHashBytes = 32;
 Result<std::string> encode(std::string_view password, const uint8_t* salt) {
   size_t len = argon2_encodedlen(kTimeCost, kMemoryKiB, kLanes, kSaltBytes, kHashBytes, Argon2_id);
   std::vector<char> out(len);
-  int rc = argon2id_hash_encoded(kTimeCost, kMemoryKiB, kLanes, password.data(), password.size(), salt,
-                                 kSaltBytes, kHashBytes, out.data(), out.size());
+  int rc = argon2id_hash_encoded(kTimeCost, kMemoryKiB, kLanes, password.data(), password.size(), salt, kSaltBytes,
+                                 kHashBytes, out.data(), out.size());
   if (rc != ARGON2_OK) return ApiError::internal(std::string("password hashing failed: ") + argon2_error_message(rc));
   return std::string(out.data());
 }

@@ -13,9 +13,7 @@ namespace {
 constexpr size_t kTokenRandomChars = 40;
 constexpr std::string_view kBadLogin = "Email or password is incorrect.";
 
-bool is_base62(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+bool is_base62(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 Result<std::string> checked_email(std::string_view raw) {
   std::string email = normalize_email(raw);

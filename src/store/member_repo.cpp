@@ -4,8 +4,7 @@ namespace parley {
 
 namespace {
 #define MEMBER_COLUMNS "id, account_id, email, name, role, password_hash, created_at, updated_at"
-#define MEMBER_COLUMNS_M \
-  "m.id, m.account_id, m.email, m.name, m.role, m.password_hash, m.created_at, m.updated_at"
+#define MEMBER_COLUMNS_M "m.id, m.account_id, m.email, m.name, m.role, m.password_hash, m.created_at, m.updated_at"
 
 MemberRecord read_member(const Row& r, int at) {
   MemberRecord m;
@@ -22,9 +21,9 @@ MemberRecord read_member(const Row& r, int at) {
 }  // namespace
 
 Result<void> MemberRepo::insert(Connection& c, const MemberRecord& m) {
-  PARLEY_TRY(c.execute("INSERT INTO members (" MEMBER_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                       {m.id, m.account_id, m.email, db_opt(m.name), m.role, db_opt(m.password_hash),
-                        m.created_at, m.updated_at}));
+  PARLEY_TRY(c.execute(
+      "INSERT INTO members (" MEMBER_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+      {m.id, m.account_id, m.email, db_opt(m.name), m.role, db_opt(m.password_hash), m.created_at, m.updated_at}));
   return {};
 }
 
@@ -56,9 +55,10 @@ Result<bool> MemberRepo::remove(Connection& c, std::string_view id) {
 }
 
 Result<void> MemberRepo::insert_token(Connection& c, const MemberTokenRecord& t) {
-  PARLEY_TRY(c.execute("INSERT INTO member_tokens (fingerprint, id, member_id, kind, created_at, expires_at)"
-                       " VALUES ($1, $2, $3, $4, $5, $6)",
-                       {t.fingerprint, t.id, t.member_id, t.kind, t.created_at, db_opt(t.expires_at)}));
+  PARLEY_TRY(
+      c.execute("INSERT INTO member_tokens (fingerprint, id, member_id, kind, created_at, expires_at)"
+                " VALUES ($1, $2, $3, $4, $5, $6)",
+                {t.fingerprint, t.id, t.member_id, t.kind, t.created_at, db_opt(t.expires_at)}));
   return {};
 }
 

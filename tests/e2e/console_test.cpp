@@ -39,8 +39,8 @@ Server* ConsoleApi::server_ = nullptr;
 TEST_F(ConsoleApi, LoginGivesSessionTokenAndMember) {
   fresh_account();
   auto m = create_member(*server_, account_, "editor", kPassword);
-  auto r = server_->request({"POST", "/console/v1/login",
-                             Json{{"email", m["email"]}, {"password", kPassword}}.dump(), {}});
+  auto r =
+      server_->request({"POST", "/console/v1/login", Json{{"email", m["email"]}, {"password", kPassword}}.dump(), {}});
   ASSERT_EQ(r.status, 200) << r.body;
   auto body = r.json();
   std::string token = body["token"];
@@ -102,7 +102,8 @@ TEST_F(ConsoleApi, LoginInputIsValidated) {
 TEST_F(ConsoleApi, LogoutEndsTheSession) {
   fresh_account();
   auto m = create_member(*server_, account_, "viewer", kPassword);
-  auto login = server_->request({"POST", "/console/v1/login", Json{{"email", m["email"]}, {"password", kPassword}}.dump(), {}});
+  auto login =
+      server_->request({"POST", "/console/v1/login", Json{{"email", m["email"]}, {"password", kPassword}}.dump(), {}});
   std::string token = login.json()["token"];
   auto out = server_->post("/console/v1/logout", token, "");
   ASSERT_EQ(out.status, 200) << out.body;
@@ -212,7 +213,8 @@ TEST_F(ConsoleApi, KeyCreationInputIsValidated) {
            {R"({"allScopes":true})", "'name' is required."},
            {R"({"name":"x"})", "'scopes' is required unless 'allScopes' is true."},
            {R"({"name":"x","allScopes":false})", "'scopes' is required unless 'allScopes' is true."},
-           {R"({"name":"x","allScopes":true,"scopes":["chat"]})", "Send either 'allScopes': true or 'scopes', not both."},
+           {R"({"name":"x","allScopes":true,"scopes":["chat"]})",
+            "Send either 'allScopes': true or 'scopes', not both."},
            {R"({"name":"x","scopes":[]})", "'scopes' must name at least one scope."},
            {R"({"name":"x","scopes":"chat"})", "'scopes' must be an array of scope names."},
            {R"({"name":"","allScopes":true})", "'name' must be 1 to 100 characters."},
@@ -333,8 +335,9 @@ TEST_F(ConsoleApi, EditorsCreateAndChangeAgentsViewersOnlyRead) {
   std::string owner = fresh_account();
   std::string editor = member("editor");
   std::string viewer = member("viewer");
-  auto created = server_->post("/console/v1/agents", editor,
-                               R"({"name":"Support","private":true,"settings":{"showSources":true,"fallbackMessage":"Sorry"}})");
+  auto created =
+      server_->post("/console/v1/agents", editor,
+                    R"({"name":"Support","private":true,"settings":{"showSources":true,"fallbackMessage":"Sorry"}})");
   ASSERT_EQ(created.status, 201) << created.body;
   auto a = created.json()["data"];
   std::string id = a["id"];
@@ -343,8 +346,9 @@ TEST_F(ConsoleApi, EditorsCreateAndChangeAgentsViewersOnlyRead) {
   EXPECT_EQ(a["status"], "untrained");
   EXPECT_EQ(a["settings"], (Json{{"showSources", true}, {"fallbackMessage", "Sorry"}}));
 
-  auto changed = server_->patch("/console/v1/agents/" + id, editor,
-                                R"({"name":"Help","private":false,"settings":{"fallbackMessage":null,"followUps":true}})");
+  auto changed =
+      server_->patch("/console/v1/agents/" + id, editor,
+                     R"({"name":"Help","private":false,"settings":{"fallbackMessage":null,"followUps":true}})");
   ASSERT_EQ(changed.status, 200) << changed.body;
   EXPECT_EQ(changed.json()["data"]["name"], "Help");
   EXPECT_EQ(changed.json()["data"]["private"], false);
@@ -424,14 +428,17 @@ TEST_F(ConsoleApi, MembersListAndRemoval) {
 TEST_F(ConsoleApi, AdminCliRefusesBadMembers) {
   fresh_account();
   auto m = create_member(*server_, account_, "viewer");
-  auto dup = server_->admin({"member", "create", "--account", account_, "--email", m["email"], "--role", "viewer"}, true);
+  auto dup =
+      server_->admin({"member", "create", "--account", account_, "--email", m["email"], "--role", "viewer"}, true);
   EXPECT_NE(dup["stderr"].get<std::string>().find("conflict"), std::string::npos);
-  auto role = server_->admin({"member", "create", "--account", account_, "--email", "x@y.example", "--role", "boss"}, true);
+  auto role =
+      server_->admin({"member", "create", "--account", account_, "--email", "x@y.example", "--role", "boss"}, true);
   EXPECT_NE(role["stderr"].get<std::string>().find("'role'"), std::string::npos);
   auto email = server_->admin({"member", "create", "--account", account_, "--email", "nope", "--role", "viewer"}, true);
   EXPECT_NE(email["stderr"].get<std::string>().find("'email'"), std::string::npos);
   auto password = server_->admin(
-      {"member", "create", "--account", account_, "--email", "p@y.example", "--role", "viewer", "--password", "short"}, true);
+      {"member", "create", "--account", account_, "--email", "p@y.example", "--role", "viewer", "--password", "short"},
+      true);
   EXPECT_NE(password["stderr"].get<std::string>().find("'password'"), std::string::npos);
   auto list = server_->admin({"member", "list", "--account", account_});
   EXPECT_EQ(list["data"].size(), 2u);
@@ -441,10 +448,13 @@ TEST_F(ConsoleApi, AdminCliRefusesBadMembers) {
 TEST_F(ConsoleApi, SecretsNeverReachTheLog) {
   fresh_account();
   auto m = create_member(*server_, account_, "owner", kPassword);
-  auto login = server_->request({"POST", "/console/v1/login", Json{{"email", m["email"]}, {"password", kPassword}}.dump(), {}});
+  auto login =
+      server_->request({"POST", "/console/v1/login", Json{{"email", m["email"]}, {"password", kPassword}}.dump(), {}});
   std::string session = login.json()["token"];
-  std::string key = server_->post("/console/v1/keys", session, R"({"name":"k","allScopes":true})").json()["data"]["key"];
-  server_->request({"POST", "/console/v1/login", Json{{"email", m["email"]}, {"password", "wrong password 1"}}.dump(), {}});
+  std::string key =
+      server_->post("/console/v1/keys", session, R"({"name":"k","allScopes":true})").json()["data"]["key"];
+  server_->request(
+      {"POST", "/console/v1/login", Json{{"email", m["email"]}, {"password", "wrong password 1"}}.dump(), {}});
   std::string log = server_->log();
   EXPECT_EQ(log.find(kPassword), std::string::npos);
   EXPECT_EQ(log.find("wrong password 1"), std::string::npos);

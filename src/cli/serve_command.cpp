@@ -23,7 +23,7 @@ struct ServeOptions {
   int64_t rate_limit_per_minute = 60;
   int64_t console_session_hours = 12;
   int64_t console_login_failures_per_email = 5;
-  int64_t console_login_failures_per_address = 20;
+  int64_t console_login_failures_per_address = 50;
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {

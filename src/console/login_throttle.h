@@ -17,7 +17,7 @@ namespace parley {
 
 struct LoginLimits {
   int64_t failures_per_email = 5;
-  int64_t failures_per_address = 20;
+  int64_t failures_per_address = 50;
   int64_t window_ms = 15 * 60 * 1000;
 };
 

@@ -8,6 +8,7 @@
 
 #include "api/key_cache.h"
 #include "api/rate_limiter.h"
+#include "console/console_services.h"
 #include "core/clock.h"
 #include "core/random.h"
 #include "http/router.h"
@@ -25,6 +26,7 @@ struct App {
   RateLimiter& limiter;
   const Retriever& retriever;        // agents' knowledge, for the reply engines
   SourceListener& source_listener;   // the trainer and the index hear of source changes
+  ConsoleServices& console;
 };
 
 struct ApiCall {

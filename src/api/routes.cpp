@@ -15,6 +15,7 @@ void register_routes(Router& router, App& app) {
               Execution::kInline});
   register_agent_routes(router, app);
   register_source_routes(router, app);
+  register_console_routes(router, app);
 }
 
 }  // namespace parley

@@ -11,6 +11,7 @@ void add_admin_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   add_admin_key_commands(*admin, global, run);
   add_admin_demo_command(*admin, global, run);
   add_admin_source_commands(*admin, global, run);
+  add_admin_member_commands(*admin, global, run);
 }
 
 }  // namespace parley

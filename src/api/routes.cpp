@@ -14,6 +14,9 @@ void register_routes(Router& router, App& app) {
               },
               Execution::kInline});
   register_agent_routes(router, app);
+  register_conversation_routes(router, app);
+  register_lead_routes(router, app);
+  register_contact_routes(router, app);
 }
 
 }  // namespace parley

@@ -8,6 +8,9 @@
 namespace parley {
 
 void register_agent_routes(Router& router, App& app);
+void register_conversation_routes(Router& router, App& app);
+void register_lead_routes(Router& router, App& app);
+void register_contact_routes(Router& router, App& app);
 
 // Registers every route of the public API and /healthz, /readyz.
 void register_routes(Router& router, App& app);

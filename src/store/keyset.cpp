@@ -15,7 +15,9 @@ void append_keyset(std::string& sql, std::vector<DbValue>& params, const PageQue
     sql += " AND " + time + " <= " + t + " AND (" + time + " < " + t + " OR id < " + i + ")";
   }
   if (q.since) {
-    sql += " AND " + std::string(since_column) + " >= " + next();
+    // Unary plus keeps the planner on the ordered index (valid SQL in both engines): an index on
+    // the since column alone would need a sort of every match.
+    sql += " AND +" + std::string(since_column) + " >= " + next();
     params.emplace_back(*q.since);
   }
   sql += " ORDER BY " + time + " DESC, id DESC LIMIT " + next();

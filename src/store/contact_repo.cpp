@@ -101,19 +101,20 @@ Result<int64_t> ContactRepo::count(Connection& c, std::string_view agent_id) {
 
 Result<Page<ContactRecord>> ContactRepo::list(Connection& c, std::string_view agent_id,
                                               const ContactFilter& filter, const PageQuery& q) {
-  std::string sql = "SELECT " CONTACT_COLUMNS " FROM contacts WHERE agent_id = $1";
+  std::string scope = "agent_id = $1";
   std::vector<DbValue> params{std::string(agent_id)};
   if (filter.email) {
     params.emplace_back(*filter.email);
-    sql += " AND email = $" + std::to_string(params.size());
+    scope += " AND email = $" + std::to_string(params.size());
   }
   if (filter.external_id) {
     params.emplace_back(*filter.external_id);
-    sql += " AND external_id = $" + std::to_string(params.size());
+    scope += " AND external_id = $" + std::to_string(params.size());
   }
-  append_keyset(sql, params, q, "created_at", "updated_at");
+  const KeysetTable table{"contacts", CONTACT_COLUMNS, "created_at", "updated_at"};
   std::vector<ContactRecord> rows;
-  PARLEY_TRY(c.query(sql, params, [&](const Row& r) { rows.push_back(read_contact(r)); }));
+  PARLEY_TRY(query_keyset_page(c, table, scope, params, q,
+                               [&](const Row& r) { rows.push_back(read_contact(r)); }));
   return finish_page(std::move(rows), q.limit);
 }
 

@@ -4,12 +4,10 @@ namespace parley {
 
 Result<Page<ConversationRecord>> ConversationQueries::list(Connection& c, std::string_view agent_id,
                                                            const PageQuery& q) {
-  std::string sql = "SELECT " + std::string(ConversationRepo::columns()) +
-                    " FROM conversations WHERE agent_id = $1";
-  std::vector<DbValue> params{std::string(agent_id)};
-  append_keyset(sql, params, q, "created_at", "last_activity_at");
+  const KeysetTable table{"conversations", ConversationRepo::columns(), "created_at", "last_activity_at"};
   std::vector<ConversationRecord> rows;
-  PARLEY_TRY(c.query(sql, params, [&](const Row& r) { rows.push_back(ConversationRepo::read_row(r)); }));
+  PARLEY_TRY(query_keyset_page(c, table, "agent_id = $1", {std::string(agent_id)}, q,
+                               [&](const Row& r) { rows.push_back(ConversationRepo::read_row(r)); }));
   return finish_page(std::move(rows), q.limit);
 }
 

@@ -2,6 +2,12 @@
 // creation time, ties broken by id, so a page is found by an index seek from the last item of the
 // previous page and costs the same at any depth. New rows sort before page 1, so paging while
 // items are added never duplicates or drops one. Stateless helpers; thread-safe.
+//
+// `since` filters on an activity column that is never earlier than the creation time (last
+// message, last submission, last change). A page with `since` is read in two parts, each from an
+// index (see docs/decisions/data.md): items created at or after `since` (all of them match) from
+// the ordered index; then older items active since then, either from the activity index when few
+// items are active (an index-only top-N), or from the ordered index when many are.
 #pragma once
 
 #include <cstdint>
@@ -32,13 +38,25 @@ struct Page {
   bool has_more = false;
 };
 
-// Appends to `sql` (which must end inside a WHERE clause, e.g. "... WHERE agent_id = $1") the
-// keyset and since conditions, the order and the limit (one more than asked, to tell hasMore),
-// adding their values to `params`.
-void append_keyset(std::string& sql, std::vector<DbValue>& params, const PageQuery& q,
-                   std::string_view time_column, std::string_view since_column);
+// The table a list reads. Needs indexes (scope..., time DESC, id DESC) and
+// (scope..., since, time, id).
+struct KeysetTable {
+  std::string_view table;
+  std::string_view columns;        // the select list handed to on_row
+  std::string_view time_column;    // creation time: the order
+  std::string_view since_column;   // activity time: what `since` filters
+};
 
-// Cuts the extra row read by append_keyset's limit and sets has_more.
+// Active items up to which the activity index is used for the older part of a `since` page.
+inline constexpr int64_t kActiveSetLimit = 2000;
+
+// Calls `on_row` for up to limit + 1 rows of the page, in page order (the extra row tells
+// hasMore). `scope` is a condition on $1..$n given by `scope_params` (e.g. "agent_id = $1").
+Result<void> query_keyset_page(Connection& c, const KeysetTable& t, std::string_view scope,
+                               const std::vector<DbValue>& scope_params, const PageQuery& q,
+                               const RowFn& on_row);
+
+// Cuts the extra row read by query_keyset_page and sets has_more.
 template <typename T>
 Page<T> finish_page(std::vector<T> rows, int64_t limit) {
   Page<T> page;

@@ -67,7 +67,7 @@ deep_first=$(curl -fs -H "Authorization: Bearer $KEY" "$BASE/conversations?limit
 [ "$deep_first" = "cnv_$(printf '%022d' $((DEEP + 1)))" ] || { echo "deep cursor page is wrong: $deep_first"; exit 1; }
 
 run_wrk() {  # url [script] -> prints "rps p50 p99"
-  local args=(-t1 -c4 -d"$DURATION" --latency -H "Authorization: Bearer $KEY")
+  local args=(-t1 -c2 -d"$DURATION" --latency -H "Authorization: Bearer $KEY")
   [ -n "${2:-}" ] && args+=(-s "$2")
   wrk "${args[@]}" "$1" > "$TMP/wrk.txt"
   local rps p50 p99
@@ -81,6 +81,9 @@ run_wrk() {  # url [script] -> prints "rps p50 p99"
 read -r p1_rps p1_p50 p1_p99 < <(run_wrk "$BASE/conversations?limit=20")
 read -r dp_rps dp_p50 dp_p99 < <(run_wrk "$BASE/conversations?limit=20&cursor=$CURSOR")
 read -r sp_rps sp_p50 sp_p99 < <(run_wrk "$BASE/conversations?limit=20&cursor=$CURSOR&since=2000-01-01T00:00:00Z")
+# Incremental sync: conversations active in the last 20 seconds (about 80, one page, hasMore false).
+RECENT=$(python3 -c "import datetime,sys; print(datetime.datetime.fromtimestamp(($NOW_MS - 20000)/1000, datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%S.000Z'))")
+read -r rc_rps rc_p50 rc_p99 < <(run_wrk "$BASE/conversations?limit=100&since=$RECENT")
 
 cat > "$TMP/upsert.lua" <<'LUA'
 local n = 0
@@ -101,14 +104,15 @@ read -r up_rps up_p50 up_p99 < <(run_wrk "$BASE/contacts" "$TMP/upsert.lua")
 cat > "$OUT" <<MD
 # Data API benchmark
 
-$(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores shared; wrk 1 thread, 4 connections, $DURATION each;
+$(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores shared; wrk 1 thread, 2 connections, $DURATION each;
 server with SQLite (default durability: full), $ROWS conversations on one agent (bulk load ${load_s}s).
 
 | scenario | req/s | p50 | p99 |
 |---|---|---|---|
 | list conversations, page 1 (limit 20) | $p1_rps | $p1_p50 | $p1_p99 |
 | list conversations, cursor $DEEP deep (limit 20) | $dp_rps | $dp_p50 | $dp_p99 |
-| same deep cursor with since | $sp_rps | $sp_p50 | $sp_p99 |
+| same deep cursor with since (all match) | $sp_rps | $sp_p50 | $sp_p99 |
+| since 20 s ago, limit 100 (80 items, whole answer) | $rc_rps | $rc_p50 | $rc_p99 |
 | contact create-or-update (POST, 3 creates : 1 update) | $up_rps | $up_p50 | $up_p99 |
 MD
 cat "$OUT"

@@ -43,14 +43,20 @@ Database& loaded_database() {
     auto opened = open_database({"sqlite:" + dir + "/parley.db", Durability::kNormal});
     if (!opened.ok()) std::abort();
     auto result = (*opened)->write([](Connection& c) -> Result<void> {
-      PARLEY_TRY(c.execute_script(
-          "INSERT INTO accounts (id, name, plan, created_at, updated_at) VALUES ('acc_b', 'b', 'pro', 0, 0);"
-          "INSERT INTO agents (id, account_id, name, created_at, updated_at) VALUES ('agt_b', 'acc_b', 'b', 0, 0);"));
+      PARLEY_TRY(
+          c.execute_script("INSERT INTO accounts (id, name, plan, created_at, updated_at) VALUES "
+                           "('acc_b', 'b', 'pro', 0, 0);"
+                           "INSERT INTO agents (id, account_id, name, created_at, updated_at) "
+                           "VALUES ('agt_b', 'acc_b', 'b', 0, 0);"));
       return c.execute_script(
-          "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " + std::to_string(kRows) +
+          "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < " +
+          std::to_string(kRows) +
           ") INSERT INTO conversations (id, agent_id, account_id, session_id, channel, created_at, "
-          "last_activity_at, message_count) SELECT 'cnv_' || printf('%022d', i), 'agt_b', 'acc_b', 'ses_' || i, "
-          "'widget', " + std::to_string(kNow) + " - i * 1000, " + std::to_string(kNow) + " - i * 1000 + 60000, 2 FROM n");
+          "last_activity_at, message_count) SELECT 'cnv_' || printf('%022d', i), 'agt_b', 'acc_b', "
+          "'ses_' || i, "
+          "'widget', " +
+          std::to_string(kNow) + " - i * 1000, " + std::to_string(kNow) +
+          " - i * 1000 + 60000, 2 FROM n");
     });
     if (!result.ok()) std::abort();
     return BenchDatabase{dir, std::move(*opened)};
@@ -58,7 +64,8 @@ Database& loaded_database() {
   return *bench.db;
 }
 
-void run_list(benchmark::State& state, std::optional<KeysetPosition> after, std::optional<int64_t> since) {
+void run_list(benchmark::State& state, std::optional<KeysetPosition> after,
+              std::optional<int64_t> since) {
   Connection& c = loaded_database().read();
   PageQuery q;
   q.limit = 20;
@@ -73,9 +80,15 @@ void run_list(benchmark::State& state, std::optional<KeysetPosition> after, std:
 
 KeysetPosition deep() { return {kNow - 990'000 * 1000, padded_id(990'000)}; }
 
-void BM_ListConversationsPage1(benchmark::State& state) { run_list(state, std::nullopt, std::nullopt); }
-void BM_ListConversationsDeepCursor(benchmark::State& state) { run_list(state, deep(), std::nullopt); }
-void BM_ListConversationsDeepCursorSince(benchmark::State& state) { run_list(state, deep(), int64_t{0}); }
+void BM_ListConversationsPage1(benchmark::State& state) {
+  run_list(state, std::nullopt, std::nullopt);
+}
+void BM_ListConversationsDeepCursor(benchmark::State& state) {
+  run_list(state, deep(), std::nullopt);
+}
+void BM_ListConversationsDeepCursorSince(benchmark::State& state) {
+  run_list(state, deep(), int64_t{0});
+}
 
 // An incremental sync: the few conversations active in the last 20 seconds (page 1 is the whole
 // answer, so hasMore must be found false without walking the million older ones).
@@ -86,7 +99,8 @@ void BM_ListConversationsSinceRecent(benchmark::State& state) {
   q.since = kNow - 20'000;
   for (auto _ : state) {
     auto page = ConversationQueries::list(c, "agt_b", q);
-    if (!page.ok() || page->has_more || page->items.size() != 80) state.SkipWithError("list failed");
+    if (!page.ok() || page->has_more || page->items.size() != 80)
+      state.SkipWithError("list failed");
     benchmark::DoNotOptimize(page);
   }
 }

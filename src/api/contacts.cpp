@@ -1,9 +1,10 @@
 // Contacts: list (with single-contact search), get, create-or-update, PATCH and DELETE.
+#include "domain/contacts.h"
+
 #include "api/pagination.h"
 #include "api/responses.h"
 #include "api/routes.h"
 #include "domain/agents.h"
-#include "domain/contacts.h"
 
 namespace parley {
 
@@ -41,10 +42,11 @@ Result<Response> list_contacts(ApiCall& call) {
   Connection& c = call.app.db.read();
   PARLEY_TRY(get_agent(c, call.account_id(), agent_id));
   PARLEY_ASSIGN_OR_RETURN(auto page, ContactRepo::list(c, agent_id, filter, q));
-  return Response::json(
-      200, page_json<ContactRecord>(
-               page, kContactList, agent_id, write_contact_json,
-               [](const ContactRecord& r) { return KeysetPosition{r.created_at, r.id}; }));
+  return Response::json(200,
+                        page_json<ContactRecord>(page, kContactList, agent_id, write_contact_json,
+                                                 [](const ContactRecord& r) {
+                                                   return KeysetPosition{r.created_at, r.id};
+                                                 }));
 }
 
 Result<Response> upsert_contact_handler(ApiCall& call) {
@@ -53,7 +55,8 @@ Result<Response> upsert_contact_handler(ApiCall& call) {
   if (!input.external_id.value && !input.email.value) {
     return ApiError::invalid("'external_id' or 'email' is required.");
   }
-  PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(call.app.db.read(), call.account_id(), call.param(0)));
+  PARLEY_ASSIGN_OR_RETURN(auto agent,
+                          get_agent(call.app.db.read(), call.account_id(), call.param(0)));
   Services s{call.app.db, call.app.clock, call.app.random};
   PARLEY_ASSIGN_OR_RETURN(auto saved, upsert_contact(s, agent, input, "api"));
   return saved.created ? contact_response(201, saved.contact, "created")
@@ -61,7 +64,8 @@ Result<Response> upsert_contact_handler(ApiCall& call) {
 }
 
 Result<Response> get_contact_handler(ApiCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto contact, get_contact(call.app.db.read(), call.account_id(), call.param(0)));
+  PARLEY_ASSIGN_OR_RETURN(auto contact,
+                          get_contact(call.app.db.read(), call.account_id(), call.param(0)));
   return contact_response(200, contact);
 }
 

@@ -1,9 +1,10 @@
 // GET /api/v1/agents/{agentId}/conversations and GET /api/v1/conversations/{conversationId}.
+#include "domain/conversations.h"
+
 #include "api/pagination.h"
 #include "api/responses.h"
 #include "api/routes.h"
 #include "domain/agents.h"
-#include "domain/conversations.h"
 #include "store/conversation_queries.h"
 
 namespace parley {
@@ -15,14 +16,16 @@ Result<Response> list_conversations(ApiCall& call) {
   Connection& c = call.app.db.read();
   PARLEY_TRY(get_agent(c, call.account_id(), agent_id));
   PARLEY_ASSIGN_OR_RETURN(auto page, ConversationQueries::list(c, agent_id, q));
-  return Response::json(
-      200, page_json<ConversationRecord>(
-               page, kConversationList, agent_id, write_conversation_summary_json,
-               [](const ConversationRecord& r) { return KeysetPosition{r.created_at, r.id}; }));
+  return Response::json(200, page_json<ConversationRecord>(
+                                 page, kConversationList, agent_id, write_conversation_summary_json,
+                                 [](const ConversationRecord& r) {
+                                   return KeysetPosition{r.created_at, r.id};
+                                 }));
 }
 
 Result<Response> get_conversation_handler(ApiCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(call.app.db.read(), call.account_id(), call.param(0)));
+  PARLEY_ASSIGN_OR_RETURN(auto conv,
+                          get_conversation(call.app.db.read(), call.account_id(), call.param(0)));
   JsonWriter w;
   w.begin_object().key("data");
   write_conversation_json(w, conv);

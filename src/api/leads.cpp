@@ -1,9 +1,10 @@
 // GET /api/v1/agents/{agentId}/leads.
+#include "domain/leads.h"
+
 #include "api/pagination.h"
 #include "api/responses.h"
 #include "api/routes.h"
 #include "domain/agents.h"
-#include "domain/leads.h"
 #include "store/lead_queries.h"
 
 namespace parley {
@@ -20,7 +21,9 @@ Result<Response> list_leads(ApiCall& call) {
       200, page_json<LeadRecord>(
                page, kLeadList, agent_id,
                [&](JsonWriter& w, const LeadRecord& l) { write_lead_json(w, l, labels); },
-               [](const LeadRecord& l) { return KeysetPosition{l.collected_at, l.id}; }));
+               [](const LeadRecord& l) {
+                 return KeysetPosition{l.collected_at, l.id};
+               }));
 }
 }  // namespace
 

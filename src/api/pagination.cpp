@@ -23,7 +23,8 @@ std::string checksum(std::string_view agent_id, std::string_view payload) {
 }
 
 ApiError bad_cursor() {
-  return ApiError::invalid("'cursor' is not a cursor of this list; pass the nextCursor of the previous page.");
+  return ApiError::invalid(
+      "'cursor' is not a cursor of this list; pass the nextCursor of the previous page.");
 }
 
 bool is_base62(std::string_view s) {
@@ -33,7 +34,8 @@ bool is_base62(std::string_view s) {
 }
 }  // namespace
 
-std::string encode_cursor(const ListKind& kind, std::string_view agent_id, const KeysetPosition& at) {
+std::string encode_cursor(const ListKind& kind, std::string_view agent_id,
+                          const KeysetPosition& at) {
   std::string payload = std::string(kind.name) + "." + std::to_string(at.time) + "." + at.id;
   return base64url_encode(payload + "." + checksum(agent_id, payload));
 }
@@ -47,7 +49,8 @@ Result<KeysetPosition> decode_cursor(std::string_view cursor, const ListKind& ki
   size_t last_dot = s.rfind('.');
   if (last_dot == std::string_view::npos) return bad_cursor();
   std::string_view payload = s.substr(0, last_dot);
-  if (!constant_time_equal(s.substr(last_dot + 1), checksum(agent_id, payload))) return bad_cursor();
+  if (!constant_time_equal(s.substr(last_dot + 1), checksum(agent_id, payload)))
+    return bad_cursor();
   size_t d1 = payload.find('.');
   if (d1 == std::string_view::npos || payload.substr(0, d1) != kind.name) return bad_cursor();
   size_t d2 = payload.find('.', d1 + 1);
@@ -57,7 +60,8 @@ Result<KeysetPosition> decode_cursor(std::string_view cursor, const ListKind& ki
   KeysetPosition at;
   auto [end, ec] = std::from_chars(time.data(), time.data() + time.size(), at.time);
   if (ec != std::errc() || end != time.data() + time.size() || at.time < 0) return bad_cursor();
-  if (id.size() <= kind.id_prefix.size() || id.size() > 64 || id.substr(0, kind.id_prefix.size()) != kind.id_prefix ||
+  if (id.size() <= kind.id_prefix.size() || id.size() > 64 ||
+      id.substr(0, kind.id_prefix.size()) != kind.id_prefix ||
       !is_base62(id.substr(kind.id_prefix.size()))) {
     return bad_cursor();
   }
@@ -65,7 +69,8 @@ Result<KeysetPosition> decode_cursor(std::string_view cursor, const ListKind& ki
   return at;
 }
 
-Result<PageQuery> parse_page_query(const Request& req, const ListKind& kind, std::string_view agent_id) {
+Result<PageQuery> parse_page_query(const Request& req, const ListKind& kind,
+                                   std::string_view agent_id) {
   PageQuery q;
   q.limit = kDefaultLimit;
   bool found = false;
@@ -73,7 +78,8 @@ Result<PageQuery> parse_page_query(const Request& req, const ListKind& kind, std
   if (found) {
     int64_t n = 0;
     auto [end, ec] = std::from_chars(limit.data(), limit.data() + limit.size(), n);
-    if (limit.empty() || ec != std::errc() || end != limit.data() + limit.size() || n < 1 || n > kMaxLimit) {
+    if (limit.empty() || ec != std::errc() || end != limit.data() + limit.size() || n < 1 ||
+        n > kMaxLimit) {
       return ApiError::invalid("'limit' must be an integer from 1 to 100.");
     }
     q.limit = n;
@@ -89,7 +95,8 @@ Result<PageQuery> parse_page_query(const Request& req, const ListKind& kind, std
       if (c == ' ') c = '+';
     auto ms = parse_timestamp(since);
     if (!ms) {
-      return ApiError::invalid("'since' must be an ISO 8601 time such as 2026-01-31T12:00:00.000Z.");
+      return ApiError::invalid(
+          "'since' must be an ISO 8601 time such as 2026-01-31T12:00:00.000Z.");
     }
     q.since = *ms;
   }

@@ -27,9 +27,11 @@ inline constexpr ListKind kLeadList{"leads", "lead_"};
 inline constexpr ListKind kContactList{"contacts", "ctc_"};
 
 // Reads limit, cursor and since; 400 invalid_request naming the parameter when one is malformed.
-Result<PageQuery> parse_page_query(const Request& req, const ListKind& kind, std::string_view agent_id);
+Result<PageQuery> parse_page_query(const Request& req, const ListKind& kind,
+                                   std::string_view agent_id);
 
-std::string encode_cursor(const ListKind& kind, std::string_view agent_id, const KeysetPosition& at);
+std::string encode_cursor(const ListKind& kind, std::string_view agent_id,
+                          const KeysetPosition& at);
 Result<KeysetPosition> decode_cursor(std::string_view cursor, const ListKind& kind,
                                      std::string_view agent_id);
 

@@ -31,10 +31,12 @@ ApiError for_item(size_t index, ApiError e) {
   return e;
 }
 
-Result<std::string> import_contacts(Services& s, const std::string& agent_id, const std::string& json) {
+Result<std::string> import_contacts(Services& s, const std::string& agent_id,
+                                    const std::string& json) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
-  if (doc.HasParseError() || !doc.IsArray()) return ApiError::invalid("The contacts must be a JSON array.");
+  if (doc.HasParseError() || !doc.IsArray())
+    return ApiError::invalid("The contacts must be a JSON array.");
   std::vector<ContactInput> inputs;
   for (size_t i = 0; i < doc.Size(); ++i) {
     if (!doc[i].IsObject()) return for_item(i, ApiError::invalid("must be an object."));
@@ -81,14 +83,14 @@ void add_admin_contact_commands(CLI::App& admin, GlobalOptions& global, CommandR
     run = [&, a, import] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         std::string json = a->json;
-        if (import->count("--file")) {
-          PARLEY_ASSIGN_OR_RETURN(json, read_file(a->file));
-        }
-        if (json.empty()) return ApiError::invalid("Give the contacts with --file or --json.");
-        return import_contacts(s, a->agent, json);
-      });
-    };
-  });
+  if (import->count("--file")) {
+    PARLEY_ASSIGN_OR_RETURN(json, read_file(a->file));
+  }
+  if (json.empty()) return ApiError::invalid("Give the contacts with --file or --json.");
+  return import_contacts(s, a->agent, json);
+});
+};  // namespace parley
+});
 }
 
 }  // namespace parley

@@ -39,7 +39,8 @@ std::optional<std::string> given(CLI::App* cmd, const char* option, const std::s
 }
 
 // The --at option as a time, or nothing when not given.
-Result<std::optional<int64_t>> at_option(CLI::App* cmd, const std::string& value, const char* option = "--at") {
+Result<std::optional<int64_t>> at_option(CLI::App* cmd, const std::string& value,
+                                         const char* option = "--at") {
   if (!cmd->count(option)) return std::optional<int64_t>();
   PARLEY_ASSIGN_OR_RETURN(int64_t ms, parse_time_argument(value, option));
   return std::optional<int64_t>(ms);
@@ -61,7 +62,8 @@ void add_admin_conversation_commands(CLI::App& admin, GlobalOptions& global, Com
   create->add_option("--created-at", a->created_at, time_help);
   create->add_option("--messages", a->messages,
                      "JSON array of {role, content, authorName?, sources?, createdAt?}");
-  create->add_option("--count", a->count, "Create this many such conversations; prints {data: [...]}");
+  create->add_option("--count", a->count,
+                     "Create this many such conversations; prints {data: [...]}");
   create->callback([&, a, create] {
     run = [&, a, create] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
@@ -106,7 +108,8 @@ void add_admin_conversation_commands(CLI::App& admin, GlobalOptions& global, Com
         if (add->count("--sources")) {
           rapidjson::Document doc;
           doc.Parse(a->sources.data(), a->sources.size());
-          if (doc.HasParseError() || !doc.IsArray()) return ApiError::invalid("'--sources' must be a JSON array.");
+          if (doc.HasParseError() || !doc.IsArray())
+            return ApiError::invalid("'--sources' must be a JSON array.");
           m.sources = to_json(doc);
         }
         PARLEY_ASSIGN_OR_RETURN(m.created_at, at_option(add, a->at));
@@ -125,7 +128,8 @@ void add_admin_conversation_commands(CLI::App& admin, GlobalOptions& global, Com
     run = [&, a, csat] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(auto at, at_option(csat, a->at));
-        PARLEY_ASSIGN_OR_RETURN(auto c, admin_set_csat(s, a->id, a->score, given(csat, "--comment", a->comment), at));
+        PARLEY_ASSIGN_OR_RETURN(
+            auto c, admin_set_csat(s, a->id, a->score, given(csat, "--comment", a->comment), at));
         return conversation_json(c);
       });
     };
@@ -145,7 +149,8 @@ void add_admin_conversation_commands(CLI::App& admin, GlobalOptions& global, Com
     };
   });
 
-  auto* handoff = conversation->add_subcommand("set-handoff", "Record that the agent emailed the conversation to the team");
+  auto* handoff = conversation->add_subcommand(
+      "set-handoff", "Record that the agent emailed the conversation to the team");
   handoff->add_option("id", a->id, "Conversation id")->required();
   handoff->add_option("--at", a->at, time_help);
   handoff->callback([&, a, handoff] {
@@ -158,7 +163,8 @@ void add_admin_conversation_commands(CLI::App& admin, GlobalOptions& global, Com
     };
   });
 
-  auto* del = conversation->add_subcommand("delete", "Delete a conversation and its messages (its leads stay)");
+  auto* del = conversation->add_subcommand(
+      "delete", "Delete a conversation and its messages (its leads stay)");
   del->add_option("id", a->id, "Conversation id")->required();
   del->callback([&, a] {
     run = [&, a] {

@@ -28,7 +28,8 @@ void add_admin_lead_commands(CLI::App& admin, GlobalOptions& global, CommandRun&
   lead->require_subcommand(1);
   auto a = std::make_shared<LeadArgs>();
 
-  auto* create = lead->add_subcommand("create", "Save a lead (again for the same person: one more submission)");
+  auto* create = lead->add_subcommand(
+      "create", "Save a lead (again for the same person: one more submission)");
   create->add_option("--agent", a->agent, "Agent id")->required();
   create->add_option("--source", a->source, "form or chat")->capture_default_str();
   create->add_option("--email", a->email, "Email");

@@ -30,7 +30,8 @@ bool valid_domain(std::string_view s) {
   while (true) {
     size_t dot = s.find('.', start);
     std::string_view label = s.substr(start, dot == std::string_view::npos ? s.npos : dot - start);
-    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') return false;
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-')
+      return false;
     for (unsigned char c : label)
       if (!is_alnum(c) && c != '-') return false;
     ++labels;
@@ -72,7 +73,8 @@ std::string lower_ascii(std::string_view s) {
 bool is_valid_email(std::string_view email) {
   if (email.size() > 254) return false;
   size_t at = email.find('@');
-  if (at == std::string_view::npos || email.find('@', at + 1) != std::string_view::npos) return false;
+  if (at == std::string_view::npos || email.find('@', at + 1) != std::string_view::npos)
+    return false;
   return valid_local(email.substr(0, at)) && valid_domain(email.substr(at + 1));
 }
 
@@ -94,25 +96,29 @@ bool is_valid_attribute_name(std::string_view name) {
 Result<ContactInput> parse_contact_input(const rapidjson::Value& body) {
   FieldReader r(body);
   ContactInput in;
-  PARLEY_ASSIGN_OR_RETURN(in.external_id, read_field(r, "external_id", [](std::string& s) -> Result<void> {
-    if (s.empty() || utf8_length(s) > 200)
-      return ApiError::invalid("'external_id' must be 1 to 200 characters.");
-    return {};
-  }));
+  PARLEY_ASSIGN_OR_RETURN(
+      in.external_id, read_field(r, "external_id", [](std::string& s) -> Result<void> {
+        if (s.empty() || utf8_length(s) > 200)
+          return ApiError::invalid("'external_id' must be 1 to 200 characters.");
+        return {};
+      }));
   PARLEY_ASSIGN_OR_RETURN(in.email, read_field(r, "email", [](std::string& s) -> Result<void> {
-    if (!is_valid_email(s)) return ApiError::invalid("'email' must be a valid email address.");
-    s = lower_ascii(s);
-    return {};
-  }));
-  PARLEY_ASSIGN_OR_RETURN(in.phone, read_field(r, "phone", [](std::string& s) -> Result<void> {
-    if (!is_valid_phone(s))
-      return ApiError::invalid("'phone' must be 7 to 15 digits, optionally preceded by '+'.");
-    return {};
-  }));
+                            if (!is_valid_email(s))
+                              return ApiError::invalid("'email' must be a valid email address.");
+                            s = lower_ascii(s);
+                            return {};
+                          }));
+  PARLEY_ASSIGN_OR_RETURN(
+      in.phone, read_field(r, "phone", [](std::string& s) -> Result<void> {
+        if (!is_valid_phone(s))
+          return ApiError::invalid("'phone' must be 7 to 15 digits, optionally preceded by '+'.");
+        return {};
+      }));
   PARLEY_ASSIGN_OR_RETURN(in.name, read_field(r, "name", [](std::string& s) -> Result<void> {
-    if (utf8_length(s) > 100) return ApiError::invalid("'name' must be at most 100 characters.");
-    return {};
-  }));
+                            if (utf8_length(s) > 100)
+                              return ApiError::invalid("'name' must be at most 100 characters.");
+                            return {};
+                          }));
   const rapidjson::Value* attrs = r.get("attributes");
   if (attrs != nullptr && !attrs->IsNull()) {
     if (!attrs->IsObject()) return ApiError::invalid("'attributes' must be an object.");

@@ -20,10 +20,12 @@ Result<std::string> merge_attributes(std::string_view stored, const ContactInput
   doc.Parse(stored.data(), stored.size());
   if (!doc.HasParseError() && doc.IsObject()) {
     for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it)
-      attrs.emplace_back(std::string(it->name.GetString(), it->name.GetStringLength()), to_json(it->value));
+      attrs.emplace_back(std::string(it->name.GetString(), it->name.GetStringLength()),
+                         to_json(it->value));
   }
   for (const auto& [name, value] : in.attributes) {
-    auto it = std::find_if(attrs.begin(), attrs.end(), [&](const auto& a) { return a.first == name; });
+    auto it =
+        std::find_if(attrs.begin(), attrs.end(), [&](const auto& a) { return a.first == name; });
     if (!value) {
       if (it != attrs.end()) attrs.erase(it);
     } else if (it != attrs.end()) {
@@ -33,8 +35,9 @@ Result<std::string> merge_attributes(std::string_view stored, const ContactInput
     }
   }
   if (attrs.size() > kMaxContactAttributes) {
-    return ApiError::invalid("'attributes' may hold at most 50 attributes; this change would leave " +
-                             std::to_string(attrs.size()) + ".");
+    return ApiError::invalid(
+        "'attributes' may hold at most 50 attributes; this change would leave " +
+        std::to_string(attrs.size()) + ".");
   }
   std::string out = "{";
   for (size_t i = 0; i < attrs.size(); ++i) {
@@ -54,12 +57,15 @@ ApiError conflict(std::string message) { return {ErrorCode::kConflict, std::move
 // 409 when another contact of the agent already holds the external ID or email `in` would set.
 Result<void> check_unique(Connection& c, const ContactRecord& target, const ContactInput& in) {
   if (in.external_id.value && in.external_id.value != target.external_id) {
-    PARLEY_ASSIGN_OR_RETURN(auto other, ContactRepo::find_by_external_id(c, target.agent_id, *in.external_id.value));
+    PARLEY_ASSIGN_OR_RETURN(
+        auto other, ContactRepo::find_by_external_id(c, target.agent_id, *in.external_id.value));
     if (other && other->id != target.id)
-      return conflict("Another contact of this agent has the external ID '" + *in.external_id.value + "'.");
+      return conflict("Another contact of this agent has the external ID '" +
+                      *in.external_id.value + "'.");
   }
   if (in.email.value && in.email.value != target.email) {
-    PARLEY_ASSIGN_OR_RETURN(auto other, ContactRepo::find_by_email(c, target.agent_id, *in.email.value));
+    PARLEY_ASSIGN_OR_RETURN(auto other,
+                            ContactRepo::find_by_email(c, target.agent_id, *in.email.value));
     if (other && other->id != target.id)
       return conflict("Another contact of this agent has the email '" + *in.email.value + "'.");
   }
@@ -72,9 +78,9 @@ Result<void> check_allowance(Connection& c, const AgentRecord& agent) {
   int64_t limit = account->effective().contacts_per_agent;
   PARLEY_ASSIGN_OR_RETURN(int64_t count, ContactRepo::count(c, agent.id));
   if (count >= limit) {
-    return ApiError{ErrorCode::kContactLimitReached,
-                    "The agent has reached its plan's allowance of " + std::to_string(limit) +
-                        " contacts."};
+    return ApiError{
+        ErrorCode::kContactLimitReached,
+        "The agent has reached its plan's allowance of " + std::to_string(limit) + " contacts."};
   }
   return {};
 }
@@ -99,7 +105,8 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
   }
   std::optional<ContactRecord> by_external_id, by_email;
   if (in.external_id.value) {
-    PARLEY_ASSIGN_OR_RETURN(by_external_id, ContactRepo::find_by_external_id(c, agent.id, *in.external_id.value));
+    PARLEY_ASSIGN_OR_RETURN(by_external_id,
+                            ContactRepo::find_by_external_id(c, agent.id, *in.external_id.value));
   }
   if (in.email.value) {
     PARLEY_ASSIGN_OR_RETURN(by_email, ContactRepo::find_by_email(c, agent.id, *in.email.value));
@@ -107,7 +114,8 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
   std::optional<ContactRecord> target;
   if (by_external_id) {
     if (by_email && by_email->id != by_external_id->id) {
-      return conflict("The email '" + *in.email.value + "' belongs to another contact of this agent.");
+      return conflict("The email '" + *in.email.value +
+                      "' belongs to another contact of this agent.");
     }
     target = std::move(by_external_id);
   } else if (by_email) {
@@ -150,7 +158,8 @@ Result<ContactUpsert> upsert_contact(Services& s, const AgentRecord& agent, cons
 Result<ContactRecord> get_contact(Connection& c, std::string_view account_id,
                                   std::string_view contact_id) {
   PARLEY_ASSIGN_OR_RETURN(auto contact, ContactRepo::find(c, account_id, contact_id));
-  if (!contact) return ApiError::not_found("No contact " + std::string(contact_id) + " in this account.");
+  if (!contact)
+    return ApiError::not_found("No contact " + std::string(contact_id) + " in this account.");
   return std::move(*contact);
 }
 
@@ -182,16 +191,19 @@ Result<ContactRecord> patch_contact(Services& s, std::string_view account_id,
 Result<void> delete_contact(Services& s, std::string_view account_id, std::string_view contact_id) {
   return s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(bool removed, ContactRepo::remove(c, account_id, contact_id));
-    if (!removed) return ApiError::not_found("No contact " + std::string(contact_id) + " in this account.");
+    if (!removed)
+      return ApiError::not_found("No contact " + std::string(contact_id) + " in this account.");
     return {};
   });
 }
 
 Result<std::optional<ContactRecord>> upsert_contact_from_lead(Connection& c, Random& random,
                                                               int64_t now, const LeadRecord& lead) {
-  std::optional<std::string> email = lead.email ? std::optional(lower_ascii(*lead.email)) : std::nullopt;
+  std::optional<std::string> email =
+      lead.email ? std::optional(lower_ascii(*lead.email)) : std::nullopt;
   if (email && !is_valid_email(*email)) email.reset();
-  std::optional<std::string> phone = lead.phone && is_valid_phone(*lead.phone) ? lead.phone : std::nullopt;
+  std::optional<std::string> phone =
+      lead.phone && is_valid_phone(*lead.phone) ? lead.phone : std::nullopt;
   if (!email && !phone) return std::optional<ContactRecord>();
   std::optional<ContactRecord> found;
   if (email) {

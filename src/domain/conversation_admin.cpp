@@ -43,8 +43,9 @@ Result<void> analyze(Connection& c, const ConversationRecord& conv) {
 }
 
 // Runs `change` on the conversation in one transaction and returns it as stored afterwards.
-Result<ConversationWithMessages> modify(Services& s, std::string_view id,
-                                        const std::function<Result<void>(Connection&, ConversationRecord&)>& change) {
+Result<ConversationWithMessages> modify(
+    Services& s, std::string_view id,
+    const std::function<Result<void>(Connection&, ConversationRecord&)>& change) {
   std::optional<ConversationWithMessages> out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto conv, find_conversation(c, id));
@@ -61,23 +62,27 @@ Result<int64_t> parse_time_argument(std::string_view text, std::string_view opti
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
   if (!text.empty() && ec == std::errc() && end == text.data() + text.size()) return ms;
   if (auto t = parse_timestamp(text)) return *t;
-  return ApiError::invalid("'" + std::string(option) + "' must be an ISO 8601 time or milliseconds.");
+  return ApiError::invalid("'" + std::string(option) +
+                           "' must be an ISO 8601 time or milliseconds.");
 }
 
 Result<std::vector<NewMessage>> parse_new_messages(std::string_view json) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
-  if (doc.HasParseError() || !doc.IsArray()) return ApiError::invalid("'messages' must be a JSON array.");
+  if (doc.HasParseError() || !doc.IsArray())
+    return ApiError::invalid("'messages' must be a JSON array.");
   std::vector<NewMessage> out;
   for (const auto& item : doc.GetArray()) {
     if (!item.IsObject()) return ApiError::invalid("Each of 'messages' must be an object.");
     FieldReader r(item);
     NewMessage m;
     PARLEY_ASSIGN_OR_RETURN(m.role, r.required_string("role"));
-    if (m.role != "user" && m.role != "assistant") return ApiError::invalid("'role' must be user or assistant.");
+    if (m.role != "user" && m.role != "assistant")
+      return ApiError::invalid("'role' must be user or assistant.");
     PARLEY_ASSIGN_OR_RETURN(m.content, r.required_string("content"));
     PARLEY_ASSIGN_OR_RETURN(m.author_name, r.optional_string("authorName"));
-    if (const auto* sources = r.get("sources"); sources != nullptr && sources->IsArray()) m.sources = to_json(*sources);
+    if (const auto* sources = r.get("sources"); sources != nullptr && sources->IsArray())
+      m.sources = to_json(*sources);
     PARLEY_ASSIGN_OR_RETURN(auto at, r.optional_string("createdAt"));
     if (at) {
       PARLEY_ASSIGN_OR_RETURN(m.created_at, parse_time_argument(*at, "createdAt"));
@@ -88,11 +93,13 @@ Result<std::vector<NewMessage>> parse_new_messages(std::string_view json) {
 }
 
 Result<std::vector<ConversationWithMessages>> admin_create_conversations(Services& s,
-                                                                        const NewConversation& in,
-                                                                        int64_t count) {
-  if (in.channel != "widget" && in.channel != "api") return ApiError::invalid("'channel' must be widget or api.");
+                                                                         const NewConversation& in,
+                                                                         int64_t count) {
+  if (in.channel != "widget" && in.channel != "api")
+    return ApiError::invalid("'channel' must be widget or api.");
   if (count < 1 || count > 100000) return ApiError::invalid("'count' must be 1 to 100000.");
-  if (count > 1 && in.session_id) return ApiError::invalid("'session' cannot be given with a count above 1.");
+  if (count > 1 && in.session_id)
+    return ApiError::invalid("'session' cannot be given with a count above 1.");
   int64_t created_at = in.created_at.value_or(s.clock.now_ms());
   std::vector<ConversationWithMessages> out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
@@ -126,8 +133,10 @@ Result<ConversationWithMessages> admin_create_conversation(Services& s, const Ne
   return std::move(all.front());
 }
 
-Result<ConversationWithMessages> admin_add_message(Services& s, std::string_view id, const NewMessage& m) {
-  if (m.role != "user" && m.role != "assistant") return ApiError::invalid("'role' must be user or assistant.");
+Result<ConversationWithMessages> admin_add_message(Services& s, std::string_view id,
+                                                   const NewMessage& m) {
+  if (m.role != "user" && m.role != "assistant")
+    return ApiError::invalid("'role' must be user or assistant.");
   int64_t now = s.clock.now_ms();
   return modify(s, id, [&](Connection& c, ConversationRecord& conv) -> Result<void> {
     PARLEY_TRY(append(c, s, conv, m, now));
@@ -136,7 +145,8 @@ Result<ConversationWithMessages> admin_add_message(Services& s, std::string_view
 }
 
 Result<ConversationWithMessages> admin_set_csat(Services& s, std::string_view id, int64_t score,
-                                                std::optional<std::string> comment, std::optional<int64_t> at) {
+                                                std::optional<std::string> comment,
+                                                std::optional<int64_t> at) {
   if (score < 1 || score > 5) return ApiError::invalid("'score' must be 1 to 5.");
   int64_t when = at.value_or(s.clock.now_ms());
   return modify(s, id, [&](Connection& c, ConversationRecord& conv) -> Result<void> {
@@ -148,7 +158,8 @@ Result<ConversationWithMessages> admin_set_csat(Services& s, std::string_view id
 }
 
 Result<ConversationWithMessages> admin_set_live_chat(Services& s, std::string_view id,
-                                                     std::string_view status, std::optional<int64_t> at) {
+                                                     std::string_view status,
+                                                     std::optional<int64_t> at) {
   if (status != "requested" && status != "active" && status != "ended" && status != "none") {
     return ApiError::invalid("'status' must be requested, active, ended or none.");
   }
@@ -174,7 +185,8 @@ Result<ConversationWithMessages> admin_set_live_chat(Services& s, std::string_vi
   });
 }
 
-Result<ConversationWithMessages> admin_set_handoff(Services& s, std::string_view id, std::optional<int64_t> at) {
+Result<ConversationWithMessages> admin_set_handoff(Services& s, std::string_view id,
+                                                   std::optional<int64_t> at) {
   int64_t when = at.value_or(s.clock.now_ms());
   return modify(s, id, [&](Connection& c, ConversationRecord& conv) -> Result<void> {
     conv.handoff_requested_at = when;

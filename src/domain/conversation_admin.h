@@ -16,7 +16,7 @@ struct NewMessage {
   std::string role;  // "user" | "assistant"
   std::string content;
   std::optional<std::string> author_name;
-  std::string sources = "[]";  // JSON array of {title, url}
+  std::string sources = "[]";         // JSON array of {title, url}
   std::optional<int64_t> created_at;  // default: now (or the conversation's creation time)
 };
 
@@ -36,8 +36,8 @@ Result<std::vector<NewMessage>> parse_new_messages(std::string_view json);
 Result<ConversationWithMessages> admin_create_conversation(Services& s, const NewConversation& in);
 // `count` copies of the conversation (each with its own id and session) in one transaction.
 Result<std::vector<ConversationWithMessages>> admin_create_conversations(Services& s,
-                                                                        const NewConversation& in,
-                                                                        int64_t count);
+                                                                         const NewConversation& in,
+                                                                         int64_t count);
 Result<ConversationWithMessages> admin_add_message(Services& s, std::string_view conversation_id,
                                                    const NewMessage& m);
 Result<ConversationWithMessages> admin_set_csat(Services& s, std::string_view conversation_id,
@@ -45,11 +45,13 @@ Result<ConversationWithMessages> admin_set_csat(Services& s, std::string_view co
                                                 std::optional<int64_t> at);
 // status: "requested", "active", "ended", or "none" to clear the live chat.
 Result<ConversationWithMessages> admin_set_live_chat(Services& s, std::string_view conversation_id,
-                                                     std::string_view status, std::optional<int64_t> at);
+                                                     std::string_view status,
+                                                     std::optional<int64_t> at);
 Result<ConversationWithMessages> admin_set_handoff(Services& s, std::string_view conversation_id,
                                                    std::optional<int64_t> at);
 Result<void> admin_delete_conversation(Services& s, std::string_view conversation_id);
-Result<ConversationWithMessages> admin_get_conversation(Services& s, std::string_view conversation_id);
+Result<ConversationWithMessages> admin_get_conversation(Services& s,
+                                                        std::string_view conversation_id);
 
 // An operator's time argument: ISO 8601 or milliseconds since the epoch.
 Result<int64_t> parse_time_argument(std::string_view text, std::string_view option);

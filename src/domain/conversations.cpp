@@ -29,7 +29,8 @@ Result<ConversationWithMessages> get_conversation(Connection& c, std::string_vie
                                                   std::string_view conversation_id) {
   PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationRepo::find(c, account_id, conversation_id));
   if (!conv) {
-    return ApiError::not_found("No conversation " + std::string(conversation_id) + " in this account.");
+    return ApiError::not_found("No conversation " + std::string(conversation_id) +
+                               " in this account.");
   }
   PARLEY_ASSIGN_OR_RETURN(auto messages, ConversationRepo::messages(c, conversation_id));
   return ConversationWithMessages{std::move(*conv), std::move(messages)};
@@ -45,8 +46,10 @@ void write_conversation_summary_json(JsonWriter& w, const ConversationRecord& c)
   w.key("sentiment").string_or_null(c.sentiment);
   w.key("liveChat").string_or_null(c.live_chat_status);
   w.key("csatScore");
-  if (c.csat_score) w.integer(*c.csat_score);
-  else w.null();
+  if (c.csat_score)
+    w.integer(*c.csat_score);
+  else
+    w.null();
   w.end_object();
 }
 

@@ -24,7 +24,8 @@ std::optional<std::string> person_key(const NewLead& in) {
 Result<void> check_custom_fields(std::string_view json) {
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
-  if (doc.HasParseError() || !doc.IsArray()) return ApiError::invalid("'custom-fields' must be a JSON array.");
+  if (doc.HasParseError() || !doc.IsArray())
+    return ApiError::invalid("'custom-fields' must be a JSON array.");
   for (const auto& f : doc.GetArray()) {
     if (!f.IsObject() || !f.HasMember("id") || !f["id"].IsString() || !f.HasMember("value")) {
       return ApiError::invalid("Each of 'custom-fields' must be an object with 'id' and 'value'.");
@@ -35,7 +36,8 @@ Result<void> check_custom_fields(std::string_view json) {
 }  // namespace
 
 Result<LeadSaved> admin_save_lead(Services& s, const NewLead& in) {
-  if (in.source != "form" && in.source != "chat") return ApiError::invalid("'source' must be form or chat.");
+  if (in.source != "form" && in.source != "chat")
+    return ApiError::invalid("'source' must be form or chat.");
   auto key = person_key(in);
   if (!key) return ApiError::invalid("'email' or 'phone' is required.");
   PARLEY_TRY(check_custom_fields(in.custom_fields));
@@ -58,15 +60,18 @@ Result<LeadSaved> admin_save_lead(Services& s, const NewLead& in) {
     if (!agent) return ApiError::not_found("No agent " + in.agent_id + ".");
     lead.account_id = agent->account_id;
     if (lead.conversation_id) {
-      PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationRepo::find(c, agent->account_id, *lead.conversation_id));
-      if (!conv) return ApiError::not_found("No conversation " + *lead.conversation_id + " in the agent's account.");
+      PARLEY_ASSIGN_OR_RETURN(auto conv,
+                              ConversationRepo::find(c, agent->account_id, *lead.conversation_id));
+      if (!conv)
+        return ApiError::not_found("No conversation " + *lead.conversation_id +
+                                   " in the agent's account.");
     }
     PARLEY_ASSIGN_OR_RETURN(auto saved, LeadRepo::save(c, lead));
     PARLEY_TRY(upsert_contact_from_lead(c, s.random, now, saved.lead));
     if (saved.created) {
       PARLEY_TRY(add_to_outbox(c, s.random,
-                               {saved.lead.account_id, saved.lead.agent_id, "lead.created", saved.lead.id,
-                                saved.lead.collected_at}));
+                               {saved.lead.account_id, saved.lead.agent_id, "lead.created",
+                                saved.lead.id, saved.lead.collected_at}));
     }
     out = std::move(saved);
     return {};

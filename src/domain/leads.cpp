@@ -22,7 +22,8 @@ FormLabels::FormLabels(std::string_view settings_json) {
 
 std::optional<std::string> FormLabels::label(const std::optional<std::string>& form_id,
                                              std::string_view field_id) const {
-  auto from = [&](const std::map<std::string, std::string, std::less<>>& fields) -> std::optional<std::string> {
+  auto from = [&](const std::map<std::string, std::string, std::less<>>& fields)
+      -> std::optional<std::string> {
     auto it = fields.find(field_id);
     if (it == fields.end()) return std::nullopt;
     return it->second;
@@ -53,8 +54,10 @@ void write_lead_json(JsonWriter& w, const LeadRecord& l, const FormLabels& label
       w.key("id").string(id);
       w.key("label").string_or_null(labels.label(l.form_id, id));
       w.key("value");
-      if (f.HasMember("value")) w.value(f["value"]);
-      else w.null();
+      if (f.HasMember("value"))
+        w.value(f["value"]);
+      else
+        w.null();
       w.end_object();
     }
   }

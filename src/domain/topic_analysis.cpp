@@ -11,22 +11,23 @@ namespace parley {
 
 namespace {
 constexpr std::string_view kStopWords[] = {
-    "about", "above", "after", "again", "also", "because", "been", "before", "being", "between",
-    "both", "could", "does", "doing", "down", "each", "from", "further", "have", "having", "hello",
-    "here", "into", "just", "like", "more", "most", "much", "only", "other", "over", "please",
-    "same", "should", "some", "such", "than", "that", "their", "them", "then", "there", "these",
-    "they", "this", "those", "through", "under", "until", "very", "want", "were", "what", "when",
-    "where", "which", "while", "will", "with", "would", "your", "yours"};
+    "about",   "above",   "after", "again", "also",   "because", "been",   "before", "being",
+    "between", "both",    "could", "does",  "doing",  "down",    "each",   "from",   "further",
+    "have",    "having",  "hello", "here",  "into",   "just",    "like",   "more",   "most",
+    "much",    "only",    "other", "over",  "please", "same",    "should", "some",   "such",
+    "than",    "that",    "their", "them",  "then",   "there",   "these",  "they",   "this",
+    "those",   "through", "under", "until", "very",   "want",    "were",   "what",   "when",
+    "where",   "which",   "while", "will",  "with",   "would",   "your",   "yours"};
 
 constexpr std::string_view kPositive[] = {
-    "good",    "great",   "excellent", "love",    "thanks",  "thank",   "helpful", "perfect",
-    "awesome", "amazing", "happy",     "nice",    "fantastic", "wonderful", "glad",  "works",
-    "solved",  "fast",    "easy",      "pleased", "brilliant", "best",  "like",    "cool"};
+    "good",    "great",   "excellent", "love",    "thanks",    "thank",     "helpful", "perfect",
+    "awesome", "amazing", "happy",     "nice",    "fantastic", "wonderful", "glad",    "works",
+    "solved",  "fast",    "easy",      "pleased", "brilliant", "best",      "like",    "cool"};
 
 constexpr std::string_view kNegative[] = {
-    "bad",     "terrible", "awful",  "hate",    "broken",   "angry",   "slow",   "problem",
-    "issue",   "worst",    "useless", "disappointed", "refund", "wrong", "error", "fail",
-    "failed",  "poor",     "annoyed", "frustrated", "complaint", "unhappy", "horrible", "bug"};
+    "bad",    "terrible", "awful",   "hate",         "broken",    "angry",   "slow",     "problem",
+    "issue",  "worst",    "useless", "disappointed", "refund",    "wrong",   "error",    "fail",
+    "failed", "poor",     "annoyed", "frustrated",   "complaint", "unhappy", "horrible", "bug"};
 
 constexpr std::string_view kNegations[] = {"not", "no", "never", "dont", "cannot"};
 
@@ -41,9 +42,12 @@ std::vector<std::string> words_of(std::string_view text) {
   for (char ch : text) {
     auto c = static_cast<unsigned char>(ch);
     if (c == '\'') continue;  // "don't" is "dont"
-    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) cur += static_cast<char>(c);
-    else if (c >= 'A' && c <= 'Z') cur += static_cast<char>(c - 'A' + 'a');
-    else if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+      cur += static_cast<char>(c);
+    else if (c >= 'A' && c <= 'Z')
+      cur += static_cast<char>(c - 'A' + 'a');
+    else if (!cur.empty())
+      out.push_back(std::move(cur)), cur.clear();
   }
   if (!cur.empty()) out.push_back(std::move(cur));
   return out;
@@ -91,7 +95,8 @@ bool topic_analysis_enabled(const AgentRecord& agent) {
   return it != doc.MemberEnd() && it->value.IsBool() && it->value.GetBool();
 }
 
-Result<void> refresh_topics(Connection& c, const AgentRecord& agent, std::string_view conversation_id) {
+Result<void> refresh_topics(Connection& c, const AgentRecord& agent,
+                            std::string_view conversation_id) {
   if (!topic_analysis_enabled(agent)) return {};
   PARLEY_ASSIGN_OR_RETURN(auto messages, ConversationRepo::messages(c, conversation_id));
   TopicAnalysis a = analyze_topics(messages);

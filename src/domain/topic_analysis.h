@@ -32,7 +32,8 @@ TopicAnalysis analyze_topics(const std::vector<MessageRecord>& messages);
 
 // Recomputes and stores the conversation's topics and sentiment when the agent's topicAnalysis
 // setting is true; does nothing otherwise.
-Result<void> refresh_topics(Connection& c, const AgentRecord& agent, std::string_view conversation_id);
+Result<void> refresh_topics(Connection& c, const AgentRecord& agent,
+                            std::string_view conversation_id);
 
 // True when the agent's settings JSON has topicAnalysis: true.
 bool topic_analysis_enabled(const AgentRecord& agent);

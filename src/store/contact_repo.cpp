@@ -3,8 +3,8 @@
 namespace parley {
 
 namespace {
-#define CONTACT_COLUMNS                                                                     \
-  "id, agent_id, account_id, external_id, email, phone, name, attributes, source, "        \
+#define CONTACT_COLUMNS                                                             \
+  "id, agent_id, account_id, external_id, email, phone, name, attributes, source, " \
   "first_seen_at, last_seen_at, created_at, updated_at"
 
 ContactRecord read_contact(const Row& r) {
@@ -25,7 +25,8 @@ ContactRecord read_contact(const Row& r) {
   return c;
 }
 
-Result<std::optional<ContactRecord>> find_one(Connection& c, std::string_view where, Params params) {
+Result<std::optional<ContactRecord>> find_one(Connection& c, std::string_view where,
+                                              Params params) {
   std::optional<ContactRecord> out;
   std::string sql = "SELECT " CONTACT_COLUMNS " FROM contacts WHERE ";
   sql += where;
@@ -34,10 +35,10 @@ Result<std::optional<ContactRecord>> find_one(Connection& c, std::string_view wh
 }
 
 Result<void> add_to_count(Connection& c, std::string_view agent_id, int64_t delta) {
-  PARLEY_TRY(c.execute(
-      "INSERT INTO contact_counts (agent_id, count) VALUES ($1, $2) "
-      "ON CONFLICT (agent_id) DO UPDATE SET count = contact_counts.count + $2",
-      {agent_id, delta}));
+  PARLEY_TRY(
+      c.execute("INSERT INTO contact_counts (agent_id, count) VALUES ($1, $2) "
+                "ON CONFLICT (agent_id) DO UPDATE SET count = contact_counts.count + $2",
+                {agent_id, delta}));
   return {};
 }
 }  // namespace
@@ -73,9 +74,8 @@ Result<std::optional<ContactRecord>> ContactRepo::find(Connection& c, std::strin
   return find_one(c, "id = $1 AND account_id = $2", {id, account_id});
 }
 
-Result<std::optional<ContactRecord>> ContactRepo::find_by_external_id(Connection& c,
-                                                                      std::string_view agent_id,
-                                                                      std::string_view external_id) {
+Result<std::optional<ContactRecord>> ContactRepo::find_by_external_id(
+    Connection& c, std::string_view agent_id, std::string_view external_id) {
   return find_one(c, "agent_id = $1 AND external_id = $2", {agent_id, external_id});
 }
 
@@ -94,8 +94,8 @@ Result<std::optional<ContactRecord>> ContactRepo::find_by_phone(Connection& c,
 }
 
 Result<int64_t> ContactRepo::count(Connection& c, std::string_view agent_id) {
-  PARLEY_ASSIGN_OR_RETURN(auto n, c.query_int("SELECT count FROM contact_counts WHERE agent_id = $1",
-                                              {agent_id}));
+  PARLEY_ASSIGN_OR_RETURN(
+      auto n, c.query_int("SELECT count FROM contact_counts WHERE agent_id = $1", {agent_id}));
   return n.value_or(0);
 }
 

@@ -47,9 +47,11 @@ class ContactRepo {
   static Result<std::optional<ContactRecord>> find_by_external_id(Connection& c,
                                                                   std::string_view agent_id,
                                                                   std::string_view external_id);
-  static Result<std::optional<ContactRecord>> find_by_email(Connection& c, std::string_view agent_id,
+  static Result<std::optional<ContactRecord>> find_by_email(Connection& c,
+                                                            std::string_view agent_id,
                                                             std::string_view email);
-  static Result<std::optional<ContactRecord>> find_by_phone(Connection& c, std::string_view agent_id,
+  static Result<std::optional<ContactRecord>> find_by_phone(Connection& c,
+                                                            std::string_view agent_id,
                                                             std::string_view phone);
   static Result<int64_t> count(Connection& c, std::string_view agent_id);
   // Newest first (created_at, id); `since` filters on updated_at.

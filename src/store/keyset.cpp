@@ -6,7 +6,8 @@ namespace {
 // Builds one statement: column names come from code, every value is a parameter.
 class Sql {
  public:
-  Sql(std::string head, const std::vector<DbValue>& params) : sql_(std::move(head)), params_(params) {}
+  Sql(std::string head, const std::vector<DbValue>& params)
+      : sql_(std::move(head)), params_(params) {}
   std::string param(DbValue v) {
     params_.push_back(std::move(v));
     return "$" + std::to_string(params_.size());
@@ -24,7 +25,8 @@ class Sql {
     sql_ += " AND " + col + " <= " + t + " AND (" + col + " < " + t + " OR id < " + i + ")";
   }
   void order(std::string_view time, std::string_view plus, int64_t limit) {
-    sql_ += " ORDER BY " + std::string(plus) + std::string(time) + " DESC, id DESC LIMIT " + param(limit);
+    sql_ += " ORDER BY " + std::string(plus) + std::string(time) + " DESC, id DESC LIMIT " +
+            param(limit);
   }
   Result<void> run(Connection& c, const RowFn& on_row) { return c.query(sql_, params_, on_row); }
 
@@ -34,7 +36,8 @@ class Sql {
 };
 
 std::string select_from(const KeysetTable& t, std::string_view what, std::string_view scope) {
-  return "SELECT " + std::string(what) + " FROM " + std::string(t.table) + " WHERE " + std::string(scope);
+  return "SELECT " + std::string(what) + " FROM " + std::string(t.table) + " WHERE " +
+         std::string(scope);
 }
 }  // namespace
 
@@ -84,7 +87,8 @@ Result<void> query_keyset_page(Connection& c, const KeysetTable& t, std::string_
     keys.order(time, "+", want - got);
     std::vector<std::string> ids;
     PARLEY_TRY(keys.run(c, [&](const Row& r) { ids.push_back(r.text(0)); }));
-    const std::string by_id = "SELECT " + std::string(t.columns) + " FROM " + std::string(t.table) + " WHERE id = $1";
+    const std::string by_id =
+        "SELECT " + std::string(t.columns) + " FROM " + std::string(t.table) + " WHERE id = $1";
     for (const auto& id : ids) PARLEY_TRY(c.query(by_id, {id}, counted));
     return {};
   }

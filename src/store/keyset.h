@@ -42,9 +42,9 @@ struct Page {
 // (scope..., since, time, id).
 struct KeysetTable {
   std::string_view table;
-  std::string_view columns;        // the select list handed to on_row
-  std::string_view time_column;    // creation time: the order
-  std::string_view since_column;   // activity time: what `since` filters
+  std::string_view columns;       // the select list handed to on_row
+  std::string_view time_column;   // creation time: the order
+  std::string_view since_column;  // activity time: what `since` filters
 };
 
 // Active items up to which the activity index is used for the older part of a `since` page.

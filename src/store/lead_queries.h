@@ -13,7 +13,8 @@ class LeadQueries {
  public:
   // The agent's leads newest first (collected_at, id); `since` filters on last_seen_at (saved or
   // submitted again at or after it).
-  static Result<Page<LeadRecord>> list(Connection& c, std::string_view agent_id, const PageQuery& q);
+  static Result<Page<LeadRecord>> list(Connection& c, std::string_view agent_id,
+                                       const PageQuery& q);
 };
 
 }  // namespace parley

@@ -36,19 +36,22 @@ Server* DataConversations::server_ = nullptr;
 
 TEST_F(DataConversations, WidgetConversationShowsEveryField) {
   auto created = server_->admin(
-      {"conversation", "create", "--agent", agent_, "--channel", "widget", "--country", "DE", "--page",
-       "https://shop.example.com/pricing", "--session", "visitor-42", "--created-at", "2026-03-01T10:00:00.000Z",
-       "--messages",
+      {"conversation", "create", "--agent", agent_, "--channel", "widget", "--country", "DE",
+       "--page", "https://shop.example.com/pricing", "--session", "visitor-42", "--created-at",
+       "2026-03-01T10:00:00.000Z", "--messages",
        R"([{"role":"user","content":"Do you ship to Berlin?","createdAt":"2026-03-01T10:00:01.000Z"},
            {"role":"assistant","content":"Yes, in 2 days.","sources":[{"title":"Shipping","url":"https://shop.example.com/shipping"}],"createdAt":"2026-03-01T10:00:02.000Z"},
            {"role":"assistant","content":"Hi, Maria here.","authorName":"Maria","createdAt":"2026-03-01T10:05:00.000Z"}])"});
   std::string id = created["id"];
-  server_->admin({"conversation", "set-live-chat", id, "--status", "requested", "--at", "2026-03-01T10:03:00.000Z"});
-  server_->admin({"conversation", "set-live-chat", id, "--status", "active", "--at", "2026-03-01T10:04:00.000Z"});
-  server_->admin({"conversation", "set-live-chat", id, "--status", "ended", "--at", "2026-03-01T10:06:00.000Z"});
+  server_->admin({"conversation", "set-live-chat", id, "--status", "requested", "--at",
+                  "2026-03-01T10:03:00.000Z"});
+  server_->admin({"conversation", "set-live-chat", id, "--status", "active", "--at",
+                  "2026-03-01T10:04:00.000Z"});
+  server_->admin({"conversation", "set-live-chat", id, "--status", "ended", "--at",
+                  "2026-03-01T10:06:00.000Z"});
   server_->admin({"conversation", "set-handoff", id, "--at", "2026-03-01T10:02:30.000Z"});
-  server_->admin({"conversation", "set-csat", id, "--score", "4", "--comment", "Quick answer", "--at",
-                  "2026-03-01T10:07:00.000Z"});
+  server_->admin({"conversation", "set-csat", id, "--score", "4", "--comment", "Quick answer",
+                  "--at", "2026-03-01T10:07:00.000Z"});
 
   auto r = server_->get("/api/v1/conversations/" + id, key_);
   ASSERT_EQ(r.status, 200) << r.body;
@@ -64,9 +67,12 @@ TEST_F(DataConversations, WidgetConversationShowsEveryField) {
   EXPECT_EQ(c["topics"], Json::array());
   EXPECT_TRUE(c["sentiment"].is_null());
   EXPECT_EQ(c["handoffRequestedAt"], "2026-03-01T10:02:30.000Z");
-  EXPECT_EQ(c["liveChat"], (Json{{"status", "ended"}, {"startedAt", "2026-03-01T10:04:00.000Z"},
+  EXPECT_EQ(c["liveChat"], (Json{{"status", "ended"},
+                                 {"startedAt", "2026-03-01T10:04:00.000Z"},
                                  {"endedAt", "2026-03-01T10:06:00.000Z"}}));
-  EXPECT_EQ(c["csat"], (Json{{"score", 4}, {"comment", "Quick answer"}, {"ratedAt", "2026-03-01T10:07:00.000Z"}}));
+  EXPECT_EQ(
+      c["csat"],
+      (Json{{"score", 4}, {"comment", "Quick answer"}, {"ratedAt", "2026-03-01T10:07:00.000Z"}}));
   ASSERT_EQ(c["messages"].size(), 3u);
   auto m0 = c["messages"][0];
   EXPECT_TRUE(m0["id"].get<std::string>().rfind("msg_", 0) == 0);
@@ -82,10 +88,18 @@ TEST_F(DataConversations, WidgetConversationShowsEveryField) {
 
   auto s = list()["data"];
   ASSERT_EQ(s.size(), 1u);
-  EXPECT_EQ(s[0], (Json{{"id", id}, {"sessionId", "visitor-42"}, {"channel", "widget"},
-                        {"createdAt", "2026-03-01T10:00:00.000Z"}, {"lastActivityAt", "2026-03-01T10:05:00.000Z"},
-                        {"country", "DE"}, {"page", "https://shop.example.com/pricing"}, {"messageCount", 3},
-                        {"topics", Json::array()}, {"sentiment", nullptr}, {"liveChat", "ended"}, {"csatScore", 4}}));
+  EXPECT_EQ(s[0], (Json{{"id", id},
+                        {"sessionId", "visitor-42"},
+                        {"channel", "widget"},
+                        {"createdAt", "2026-03-01T10:00:00.000Z"},
+                        {"lastActivityAt", "2026-03-01T10:05:00.000Z"},
+                        {"country", "DE"},
+                        {"page", "https://shop.example.com/pricing"},
+                        {"messageCount", 3},
+                        {"topics", Json::array()},
+                        {"sentiment", nullptr},
+                        {"liveChat", "ended"},
+                        {"csatScore", 4}}));
 }
 
 TEST_F(DataConversations, ApiConversationHasNullsWhereNothingHappened) {
@@ -136,12 +150,17 @@ TEST_F(DataConversations, TopicAnalysisWhenTheSettingIsOn) {
 }
 
 TEST_F(DataConversations, SinceMeansAMessageAtOrAfterIt) {
-  auto old_active = server_->admin({"conversation", "create", "--agent", agent_, "--created-at",
-                                    "2026-01-01T00:00:00.000Z"})["id"].get<std::string>();
-  server_->admin({"conversation", "add-message", old_active, "--role", "user", "--content", "still here", "--at",
-                  "2026-03-01T00:00:00.000Z"});
-  auto quiet = server_->admin({"conversation", "create", "--agent", agent_, "--created-at", "2026-02-01T00:00:00.000Z",
-                               "--messages", R"([{"role":"user","content":"hi"}])"})["id"].get<std::string>();
+  auto old_active = server_
+                        ->admin({"conversation", "create", "--agent", agent_, "--created-at",
+                                 "2026-01-01T00:00:00.000Z"})["id"]
+                        .get<std::string>();
+  server_->admin({"conversation", "add-message", old_active, "--role", "user", "--content",
+                  "still here", "--at", "2026-03-01T00:00:00.000Z"});
+  auto quiet = server_
+                   ->admin({"conversation", "create", "--agent", agent_, "--created-at",
+                            "2026-02-01T00:00:00.000Z", "--messages",
+                            R"([{"role":"user","content":"hi"}])"})["id"]
+                   .get<std::string>();
   auto page = list("?since=2026-03-01T00:00:00.000Z");
   ASSERT_EQ(page["data"].size(), 1u);
   EXPECT_EQ(page["data"][0]["id"], old_active);
@@ -155,8 +174,8 @@ TEST_F(DataConversations, SinceMeansAMessageAtOrAfterIt) {
 
 TEST_F(DataConversations, DeletedConversationIsGoneAndItsLeadsRemain) {
   auto id = server_->admin({"conversation", "create", "--agent", agent_})["id"].get<std::string>();
-  server_->admin({"lead", "create", "--agent", agent_, "--source", "chat", "--email", "x@example.com",
-                  "--conversation", id});
+  server_->admin({"lead", "create", "--agent", agent_, "--source", "chat", "--email",
+                  "x@example.com", "--conversation", id});
   auto before = server_->get("/api/v1/agents/" + agent_ + "/leads", key_).json()["data"];
   EXPECT_EQ(before[0]["conversationId"], id);
   auto out = server_->admin({"conversation", "delete", id});
@@ -173,20 +192,22 @@ TEST_F(DataConversations, OtherAccountsConversationsAreNotFound) {
   auto id = server_->admin({"conversation", "create", "--agent", agent_})["id"].get<std::string>();
   auto other_key = server_->create_key(server_->create_account());
   expect_error(server_->get("/api/v1/conversations/" + id, other_key), 404, "not_found");
-  expect_error(server_->get("/api/v1/agents/" + agent_ + "/conversations", other_key), 404, "not_found");
+  expect_error(server_->get("/api/v1/agents/" + agent_ + "/conversations", other_key), 404,
+               "not_found");
   expect_error(server_->get("/api/v1/conversations/cnv_missing", key_), 404, "not_found");
   expect_error(server_->get("/api/v1/agents/agt_missing/conversations", key_), 404, "not_found");
   // Any agent of the account.
   auto second_agent = server_->create_agent(account_);
-  auto other = server_->admin({"conversation", "create", "--agent", second_agent})["id"].get<std::string>();
+  auto other =
+      server_->admin({"conversation", "create", "--agent", second_agent})["id"].get<std::string>();
   EXPECT_EQ(server_->get("/api/v1/conversations/" + other, key_).status, 200);
 }
 
 TEST_F(DataConversations, ScopeConversationsReadIsRequired) {
   auto id = server_->admin({"conversation", "create", "--agent", agent_})["id"].get<std::string>();
   auto leads_only = server_->create_key(account_, "leads:read,contacts:write,agents:read");
-  expect_error(server_->get("/api/v1/agents/" + agent_ + "/conversations", leads_only), 403, "insufficient_scope",
-               "conversations:read");
+  expect_error(server_->get("/api/v1/agents/" + agent_ + "/conversations", leads_only), 403,
+               "insufficient_scope", "conversations:read");
   expect_error(server_->get("/api/v1/conversations/" + id, leads_only), 403, "insufficient_scope");
   auto reader = server_->create_key(account_, "conversations:read");
   EXPECT_EQ(server_->get("/api/v1/agents/" + agent_ + "/conversations", reader).status, 200);

@@ -30,8 +30,9 @@ class DataLeads : public ::testing::Test {
 Server* DataLeads::server_ = nullptr;
 
 TEST_F(DataLeads, FormLeadShowsEveryFieldWithCurrentLabels) {
-  auto saved = server_->admin({"lead", "create", "--agent", agent_, "--source", "form", "--email", "Ann@Example.com",
-                               "--phone", "+441234567890", "--name", "Ann", "--form-id", "form_1", "--custom-fields",
+  auto saved = server_->admin({"lead", "create", "--agent", agent_, "--source", "form", "--email",
+                               "Ann@Example.com", "--phone", "+441234567890", "--name", "Ann",
+                               "--form-id", "form_1", "--custom-fields",
                                R"([{"id":"f1","value":"ACME"},{"id":"f2","value":12}])", "--at",
                                "2026-04-01T08:00:00.000Z"});
   EXPECT_EQ(saved["created"], true);
@@ -44,7 +45,10 @@ TEST_F(DataLeads, FormLeadShowsEveryFieldWithCurrentLabels) {
   EXPECT_EQ(l["email"], "Ann@Example.com");
   EXPECT_EQ(l["phone"], "+441234567890");
   EXPECT_EQ(l["name"], "Ann");
-  EXPECT_EQ(l["customFields"], Json::parse(R"([{"id":"f1","label":"Company","value":"ACME"},{"id":"f2","label":"Size","value":12}])"));
+  EXPECT_EQ(
+      l["customFields"],
+      Json::parse(
+          R"([{"id":"f1","label":"Company","value":"ACME"},{"id":"f2","label":"Size","value":12}])"));
   EXPECT_EQ(l["source"], "form");
   EXPECT_TRUE(l["conversationId"].is_null());
   EXPECT_EQ(l["collectedAt"], "2026-04-01T08:00:00.000Z");
@@ -52,8 +56,9 @@ TEST_F(DataLeads, FormLeadShowsEveryFieldWithCurrentLabels) {
   EXPECT_EQ(l["submissionCount"], 1);
 
   // The form changes: labels follow it; a removed field has no label.
-  server_->admin({"agent", "update", agent_, "--settings",
-                  R"({"forms":[{"id":"form_1","name":"Contact us","fields":[{"id":"f1","label":"Company name"}]}]})"});
+  server_->admin(
+      {"agent", "update", agent_, "--settings",
+       R"({"forms":[{"id":"form_1","name":"Contact us","fields":[{"id":"f1","label":"Company name"}]}]})"});
   auto relabelled = list()["data"][0]["customFields"];
   EXPECT_EQ(relabelled[0]["label"], "Company name");
   EXPECT_TRUE(relabelled[1]["label"].is_null());
@@ -61,10 +66,10 @@ TEST_F(DataLeads, FormLeadShowsEveryFieldWithCurrentLabels) {
 }
 
 TEST_F(DataLeads, ChatLeadWithNullsAndRepeatSubmission) {
-  server_->admin({"lead", "create", "--agent", agent_, "--source", "chat", "--phone", "5551234567", "--at",
-                  "2026-04-01T08:00:00.000Z"});
-  auto again = server_->admin({"lead", "create", "--agent", agent_, "--source", "chat", "--phone", "5551234567",
-                               "--name", "Bob", "--at", "2026-04-02T09:00:00.000Z"});
+  server_->admin({"lead", "create", "--agent", agent_, "--source", "chat", "--phone", "5551234567",
+                  "--at", "2026-04-01T08:00:00.000Z"});
+  auto again = server_->admin({"lead", "create", "--agent", agent_, "--source", "chat", "--phone",
+                               "5551234567", "--name", "Bob", "--at", "2026-04-02T09:00:00.000Z"});
   EXPECT_EQ(again["created"], false);
   auto data = list()["data"];
   ASSERT_EQ(data.size(), 1u);
@@ -79,9 +84,12 @@ TEST_F(DataLeads, ChatLeadWithNullsAndRepeatSubmission) {
 }
 
 TEST_F(DataLeads, SinceMeansSavedOrSubmittedAgain) {
-  server_->admin({"lead", "create", "--agent", agent_, "--email", "old@example.com", "--at", "2026-01-01T00:00:00Z"});
-  server_->admin({"lead", "create", "--agent", agent_, "--email", "mid@example.com", "--at", "2026-02-01T00:00:00Z"});
-  server_->admin({"lead", "create", "--agent", agent_, "--email", "old@example.com", "--at", "2026-03-01T00:00:00Z"});
+  server_->admin({"lead", "create", "--agent", agent_, "--email", "old@example.com", "--at",
+                  "2026-01-01T00:00:00Z"});
+  server_->admin({"lead", "create", "--agent", agent_, "--email", "mid@example.com", "--at",
+                  "2026-02-01T00:00:00Z"});
+  server_->admin({"lead", "create", "--agent", agent_, "--email", "old@example.com", "--at",
+                  "2026-03-01T00:00:00Z"});
   auto data = list("?since=2026-02-15T00:00:00Z")["data"];
   ASSERT_EQ(data.size(), 1u);
   EXPECT_EQ(data[0]["email"], "old@example.com");
@@ -95,8 +103,11 @@ TEST_F(DataLeads, ScopeAndOtherAccounts) {
   auto r = server_->get("/api/v1/agents/" + agent_ + "/leads", conversations_only);
   EXPECT_EQ(r.status, 403);
   EXPECT_EQ(r.error_code(), "insufficient_scope");
-  EXPECT_EQ(server_->get("/api/v1/agents/" + agent_ + "/leads", server_->create_key(account_, "leads:read")).status,
-            200);
+  EXPECT_EQ(
+      server_
+          ->get("/api/v1/agents/" + agent_ + "/leads", server_->create_key(account_, "leads:read"))
+          .status,
+      200);
   auto other_key = server_->create_key(server_->create_account());
   auto hidden = server_->get("/api/v1/agents/" + agent_ + "/leads", other_key);
   EXPECT_EQ(hidden.status, 404);

@@ -19,7 +19,8 @@ class DataPaging : public ::testing::Test {
     key_ = server_->create_key(account_);
   }
   // Pages through `path` with limit 100, calling `between` after each page; returns the ids.
-  std::vector<std::string> page_through(const std::string& path, const std::function<void()>& between,
+  std::vector<std::string> page_through(const std::string& path,
+                                        const std::function<void()>& between,
                                         int* pages = nullptr) const {
     std::vector<std::string> ids;
     std::string cursor;
@@ -54,18 +55,22 @@ Server* DataPaging::server_ = nullptr;
 
 TEST_F(DataPaging, ConversationsPagedWhileNewOnesArriveHaveNoDuplicateOrGap) {
   // All 250 share one creation time: the order falls back to the id.
-  auto made = server_->admin({"conversation", "create", "--agent", agent_, "--count", "250", "--created-at",
-                              "2026-05-01T00:00:00.000Z"})["data"];
+  auto made = server_->admin({"conversation", "create", "--agent", agent_, "--count", "250",
+                              "--created-at", "2026-05-01T00:00:00.000Z"})["data"];
   std::set<std::string> expected;
   for (auto& c : made) expected.insert(c["id"]);
   ASSERT_EQ(expected.size(), 250u);
   std::string path = "/api/v1/agents/" + agent_ + "/conversations";
   int pages = 0;
-  auto ids = page_through(path, [&] {
-    server_->admin({"conversation", "create", "--agent", agent_, "--count", "3"});
-    // Activity on an old conversation does not move it.
-    server_->admin({"conversation", "add-message", made[0]["id"], "--role", "user", "--content", "again"});
-  }, &pages);
+  auto ids = page_through(
+      path,
+      [&] {
+        server_->admin({"conversation", "create", "--agent", agent_, "--count", "3"});
+        // Activity on an old conversation does not move it.
+        server_->admin(
+            {"conversation", "add-message", made[0]["id"], "--role", "user", "--content", "again"});
+      },
+      &pages);
   EXPECT_EQ(pages, 3);
   EXPECT_EQ(ids.size(), 250u);
   EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()), expected);
@@ -77,7 +82,8 @@ TEST_F(DataPaging, ConversationsPagedWhileNewOnesArriveHaveNoDuplicateOrGap) {
 TEST_F(DataPaging, ContactsPagedWhileNewOnesArriveHaveNoDuplicateOrGap) {
   Json batch = Json::array();
   for (int i = 0; i < 250; ++i) batch.push_back({{"external_id", "user-" + std::to_string(i)}});
-  auto made = server_->admin({"contact", "import", "--agent", agent_, "--json", batch.dump()})["data"];
+  auto made =
+      server_->admin({"contact", "import", "--agent", agent_, "--json", batch.dump()})["data"];
   std::set<std::string> expected;
   for (auto& c : made) expected.insert(c["id"]);
   int added = 0;
@@ -87,7 +93,11 @@ TEST_F(DataPaging, ContactsPagedWhileNewOnesArriveHaveNoDuplicateOrGap) {
                              Json{{"external_id", "late-" + std::to_string(added++)}}.dump());
       EXPECT_EQ(r.status, 201);
     }
-    EXPECT_EQ(server_->post("/api/v1/agents/" + agent_ + "/contacts", key_, R"({"external_id":"user-7","name":"x"})").status, 200);
+    EXPECT_EQ(server_
+                  ->post("/api/v1/agents/" + agent_ + "/contacts", key_,
+                         R"({"external_id":"user-7","name":"x"})")
+                  .status,
+              200);
   });
   EXPECT_EQ(ids.size(), 250u);
   EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()), expected);
@@ -95,7 +105,8 @@ TEST_F(DataPaging, ContactsPagedWhileNewOnesArriveHaveNoDuplicateOrGap) {
 
 TEST_F(DataPaging, LeadsPageWithCursorAndSameSince) {
   for (int i = 0; i < 5; ++i) {
-    server_->admin({"lead", "create", "--agent", agent_, "--email", "p" + std::to_string(i) + "@example.com", "--at",
+    server_->admin({"lead", "create", "--agent", agent_, "--email",
+                    "p" + std::to_string(i) + "@example.com", "--at",
                     "2026-06-0" + std::to_string(i + 1) + "T00:00:00Z"});
   }
   std::string path = "/api/v1/agents/" + agent_ + "/leads?limit=2&since=2026-06-02T00:00:00Z";
@@ -146,13 +157,21 @@ TEST_F(DataPaging, BadLimitCursorOrSinceIsRefusedNamingTheParameter) {
   // Edited, cut short, or reused on another list or agent: refused.
   std::string edited = cursor;
   edited[edited.size() / 2] = edited[edited.size() / 2] == 'A' ? 'B' : 'A';
-  expect_invalid(server_->get("/api/v1/agents/" + agent_ + "/conversations?cursor=" + edited, key_), "cursor");
-  expect_invalid(server_->get("/api/v1/agents/" + agent_ + "/conversations?cursor=" + cursor.substr(0, 10), key_),
+  expect_invalid(server_->get("/api/v1/agents/" + agent_ + "/conversations?cursor=" + edited, key_),
                  "cursor");
-  expect_invalid(server_->get("/api/v1/agents/" + agent_ + "/leads?cursor=" + cursor, key_), "cursor");
+  expect_invalid(
+      server_->get("/api/v1/agents/" + agent_ + "/conversations?cursor=" + cursor.substr(0, 10),
+                   key_),
+      "cursor");
+  expect_invalid(server_->get("/api/v1/agents/" + agent_ + "/leads?cursor=" + cursor, key_),
+                 "cursor");
   auto other_agent = server_->create_agent(account_);
-  expect_invalid(server_->get("/api/v1/agents/" + other_agent + "/conversations?cursor=" + cursor, key_), "cursor");
-  EXPECT_EQ(server_->get("/api/v1/agents/" + agent_ + "/conversations?cursor=" + cursor, key_).status, 200);
+  expect_invalid(
+      server_->get("/api/v1/agents/" + other_agent + "/conversations?cursor=" + cursor, key_),
+      "cursor");
+  EXPECT_EQ(
+      server_->get("/api/v1/agents/" + agent_ + "/conversations?cursor=" + cursor, key_).status,
+      200);
 }
 
 }  // namespace

@@ -28,7 +28,8 @@ TEST(LeadJson, EveryFieldWithNulls) {
   l.form_id = "form_1";
   l.collected_at = l.last_seen_at = 0;
   JsonWriter w;
-  write_lead_json(w, l, FormLabels(R"({"forms":[{"id":"form_1","fields":[{"id":"f1","label":"Company"}]}]})"));
+  write_lead_json(
+      w, l, FormLabels(R"({"forms":[{"id":"form_1","fields":[{"id":"f1","label":"Company"}]}]})"));
   EXPECT_EQ(w.str(),
             R"({"id":"lead_1","email":null,"phone":null,"name":null,)"
             R"("customFields":[{"id":"f1","label":"Company","value":"ACME"}],"source":"chat",)"

@@ -13,9 +13,10 @@ MessageRecord msg(std::string role, std::string content) {
 }
 
 TEST(TopicAnalysis, TopWordsOfVisitorMessagesByCountThenFirstAppearance) {
-  auto a = analyze_topics({msg("user", "Billing question: my invoice shows the wrong billing address"),
-                           msg("assistant", "Invoice invoice invoice invoice"),
-                           msg("user", "Can you fix the invoice address?")});
+  auto a =
+      analyze_topics({msg("user", "Billing question: my invoice shows the wrong billing address"),
+                      msg("assistant", "Invoice invoice invoice invoice"),
+                      msg("user", "Can you fix the invoice address?")});
   EXPECT_EQ(a.topics, (std::vector<std::string>{"billing", "invoice", "address"}));
   EXPECT_EQ(a.sentiment, "negative");  // "wrong"
 }

@@ -29,9 +29,11 @@ class KeysetPages : public ::testing::Test {
     std::mt19937_64 rng(42);
     items_ = new std::vector<Item>();
     auto r = db_->write([&](Connection& c) -> Result<void> {
-      PARLEY_TRY(c.execute_script(
-          "INSERT INTO accounts (id, name, plan, created_at, updated_at) VALUES ('acc_k', 'k', 'pro', 0, 0);"
-          "INSERT INTO agents (id, account_id, name, created_at, updated_at) VALUES ('agt_k', 'acc_k', 'k', 0, 0);"));
+      PARLEY_TRY(
+          c.execute_script("INSERT INTO accounts (id, name, plan, created_at, updated_at) VALUES "
+                           "('acc_k', 'k', 'pro', 0, 0);"
+                           "INSERT INTO agents (id, account_id, name, created_at, updated_at) "
+                           "VALUES ('agt_k', 'acc_k', 'k', 0, 0);"));
       for (int i = 0; i < 2600; ++i) {
         ConversationRecord conv;
         conv.id = "cnv_" + std::to_string(1000000 + rng() % 9000000) + "x" + std::to_string(i);
@@ -40,7 +42,8 @@ class KeysetPages : public ::testing::Test {
         conv.session_id = "s" + std::to_string(i);
         conv.created_at = static_cast<int64_t>(rng() % 500) * 10;  // many ties
         // Most stay quiet; a tenth are active long after their creation.
-        conv.last_activity_at = conv.created_at + (rng() % 10 == 0 ? static_cast<int64_t>(rng() % 5000) : 5);
+        conv.last_activity_at =
+            conv.created_at + (rng() % 10 == 0 ? static_cast<int64_t>(rng() % 5000) : 5);
         PARLEY_TRY(ConversationRepo::insert(c, conv));
         items_->push_back({conv.created_at, conv.last_activity_at, conv.id});
       }
@@ -92,7 +95,9 @@ std::string KeysetPages::dir_;
 Database* KeysetPages::db_ = nullptr;
 std::vector<Item>* KeysetPages::items_ = nullptr;
 
-TEST_F(KeysetPages, WithoutSinceEveryItemOnceInOrder) { EXPECT_EQ(paged(std::nullopt, 97), expected(std::nullopt)); }
+TEST_F(KeysetPages, WithoutSinceEveryItemOnceInOrder) {
+  EXPECT_EQ(paged(std::nullopt, 97), expected(std::nullopt));
+}
 
 TEST_F(KeysetPages, SinceWithFewActiveItemsUsesTheActivityIndexCorrectly) {
   for (int64_t since : {4500, 4990, 5005, 6000, 9000}) {

@@ -20,9 +20,9 @@ constexpr std::string_view kStopWords[] = {
     "where",   "which",   "while", "will",  "with",   "would",   "your",   "yours"};
 
 constexpr std::string_view kPositive[] = {
-    "good",    "great",   "excellent", "love",    "thanks",    "thank",     "helpful", "perfect",
-    "awesome", "amazing", "happy",     "nice",    "fantastic", "wonderful", "glad",    "works",
-    "solved",  "fast",    "easy",      "pleased", "brilliant", "best",      "like",    "cool"};
+    "good",    "great",   "excellent", "love",    "thanks",    "thank",     "helpful",    "perfect",
+    "awesome", "amazing", "happy",     "nice",    "fantastic", "wonderful", "glad",       "works",
+    "solved",  "fast",    "easy",      "pleased", "brilliant", "best",      "appreciate", "cool"};
 
 constexpr std::string_view kNegative[] = {
     "bad",    "terrible", "awful",   "hate",         "broken",    "angry",   "slow",     "problem",

@@ -1,7 +1,7 @@
-// parley admin contact import: contacts in bulk (source `import`) from a JSON array of objects
-// with the API's fields (external_id, email, phone, name, attributes). Each item follows the
-// create-or-update rules; the whole import is one transaction, so an invalid item, a conflict or
-// the plan's allowance stops it with nothing saved and names the item.
+// parley admin contact import | identify. import: contacts in bulk (source `import`) from a JSON
+// array of objects with the API's fields (external_id, email, phone, name, attributes). Each item
+// follows the create-or-update rules; the whole import is one transaction, so an invalid item, a
+// conflict or the plan's allowance stops it with nothing saved and names the item.
 #include <fstream>
 #include <sstream>
 
@@ -75,22 +75,46 @@ void add_admin_contact_commands(CLI::App& admin, GlobalOptions& global, CommandR
   contact->require_subcommand(1);
   auto a = std::make_shared<ContactArgs>();
 
-  auto* import = contact->add_subcommand("import", "Import contacts in bulk (source import)");
-  import->add_option("--agent", a->agent, "Agent id")->required();
-  auto* file = import->add_option("--file", a->file, "File holding a JSON array of contacts");
-  import->add_option("--json", a->json, "JSON array of contacts")->excludes(file);
-  import->callback([&, a, import] {
-    run = [&, a, import] {
+  auto* bulk = contact->add_subcommand("import", "Import contacts in bulk (source import)");
+  bulk->add_option("--agent", a->agent, "Agent id")->required();
+  auto* file = bulk->add_option("--file", a->file, "File holding a JSON array of contacts");
+  bulk->add_option("--json", a->json, "JSON array of contacts")->excludes(file);
+  bulk->callback([&, a, bulk] {
+    run = [&, a, bulk] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         std::string json = a->json;
-  if (import->count("--file")) {
-    PARLEY_ASSIGN_OR_RETURN(json, read_file(a->file));
-  }
-  if (json.empty()) return ApiError::invalid("Give the contacts with --file or --json.");
-  return import_contacts(s, a->agent, json);
-});
-};  // namespace parley
-});
+        if (bulk->count("--file")) {
+          PARLEY_ASSIGN_OR_RETURN(json, read_file(a->file));
+        }
+        if (json.empty()) return ApiError::invalid("Give the contacts with --file or --json.");
+        return import_contacts(s, a->agent, json);
+      });
+    };
+  });
+
+  // What the widget's identify call for a signed-in visitor does (source identity).
+  auto* identify = contact->add_subcommand(
+      "identify",
+      "Create or update a contact as the widget's identify call would (source identity)");
+  identify->add_option("--agent", a->agent, "Agent id")->required();
+  identify->add_option("--json", a->json, "Contact fields as the API's POST body")->required();
+  identify->callback([&, a] {
+    run = [&, a] {
+      return run_admin(global, [&](Services& s) -> Result<std::string> {
+        PARLEY_ASSIGN_OR_RETURN(auto body, parse_json_object(a->json));
+        PARLEY_ASSIGN_OR_RETURN(auto input, parse_contact_input(body));
+        PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(s.db.read(), a->agent));
+        if (!agent) return ApiError::not_found("No agent " + a->agent + ".");
+        PARLEY_ASSIGN_OR_RETURN(auto saved, upsert_contact(s, *agent, input, "identity"));
+        JsonWriter w;
+        w.begin_object().key("data");
+        write_contact_json(w, saved.contact);
+        w.key("result").string(saved.created ? "created" : "updated");
+        w.end_object();
+        return w.str();
+      });
+    };
+  });
 }
 
 }  // namespace parley

@@ -303,6 +303,16 @@ TEST_F(DataContacts, ImportUsesSourceImportAndTheSameRules) {
   EXPECT_EQ(post({{"external_id", "i1"}, {"name", "Uno"}}).json()["data"]["source"], "import");
 }
 
+TEST_F(DataContacts, IdentifiedVisitorHasSourceIdentity) {
+  auto out = server_->admin({"contact", "identify", "--agent", agent_, "--json",
+                             R"({"external_id":"visitor-1","name":"Vera"})"});
+  EXPECT_EQ(out["result"], "created");
+  auto c =
+      server_->get("/api/v1/contacts/" + out["data"]["id"].get<std::string>(), key_).json()["data"];
+  EXPECT_EQ(c["source"], "identity");
+  EXPECT_EQ(c["externalId"], "visitor-1");
+}
+
 TEST_F(DataContacts, SearchByEmailOrExternalIdAndSince) {
   auto a = create({{"external_id", "s1"}, {"email", "s1@example.com"}});
   create({{"external_id", "s2"}, {"email", "s2@example.com"}});

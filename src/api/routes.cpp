@@ -16,6 +16,9 @@ void register_routes(Router& router, App& app) {
   register_agent_routes(router, app);
   register_source_routes(router, app);
   register_console_routes(router, app);
+  register_conversation_routes(router, app);
+  register_lead_routes(router, app);
+  register_contact_routes(router, app);
 }
 
 }  // namespace parley

@@ -12,6 +12,9 @@ void add_admin_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   add_admin_demo_command(*admin, global, run);
   add_admin_source_commands(*admin, global, run);
   add_admin_member_commands(*admin, global, run);
+  add_admin_conversation_commands(*admin, global, run);
+  add_admin_lead_commands(*admin, global, run);
+  add_admin_contact_commands(*admin, global, run);
 }
 
 }  // namespace parley

@@ -21,5 +21,8 @@ void add_admin_key_commands(CLI::App& admin, GlobalOptions& global, CommandRun& 
 void add_admin_demo_command(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_source_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_member_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_conversation_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_lead_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_contact_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 
 }  // namespace parley

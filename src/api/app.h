@@ -8,6 +8,7 @@
 
 #include "api/key_cache.h"
 #include "api/rate_limiter.h"
+#include "console/console_services.h"
 #include "core/clock.h"
 #include "core/random.h"
 #include "core/thread_pool.h"
@@ -29,6 +30,7 @@ struct App {
   RateLimiter& limiter;
   const Retriever& retriever;        // agents' knowledge, for the reply engines
   SourceListener& source_listener;   // the trainer and the index hear of source changes
+  ConsoleServices& console;
   const ReplyEngine& engine;
   ThreadPool& reply_pool;  // runs engines of streamed replies while the request waits for text
   ChatConfig chat;

@@ -15,6 +15,10 @@ void register_routes(Router& router, App& app) {
               Execution::kInline});
   register_agent_routes(router, app);
   register_source_routes(router, app);
+  register_console_routes(router, app);
+  register_conversation_routes(router, app);
+  register_lead_routes(router, app);
+  register_contact_routes(router, app);
   register_chat_routes(router, app);
 }
 

@@ -9,6 +9,11 @@ namespace parley {
 
 void register_agent_routes(Router& router, App& app);
 void register_source_routes(Router& router, App& app);
+// Every /console/v1 route (src/console).
+void register_console_routes(Router& router, App& app);
+void register_conversation_routes(Router& router, App& app);
+void register_lead_routes(Router& router, App& app);
+void register_contact_routes(Router& router, App& app);
 void register_chat_routes(Router& router, App& app);
 
 // Registers every route of the public API and /healthz, /readyz.

@@ -11,10 +11,12 @@ void add_admin_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   add_admin_key_commands(*admin, global, run);
   add_admin_demo_command(*admin, global, run);
   add_admin_source_commands(*admin, global, run);
+  add_admin_member_commands(*admin, global, run);
+  add_admin_conversation_commands(*admin, global, run);
+  add_admin_lead_commands(*admin, global, run);
+  add_admin_contact_commands(*admin, global, run);
   add_admin_usage_command(*admin, global, run);
-  auto* conversation = admin->add_subcommand("conversation", "Conversations: takeover by a team member");
-  conversation->require_subcommand(1);
-  add_admin_takeover_commands(*conversation, global, run);
+  add_admin_takeover_commands(*admin->get_subcommand("conversation"), global, run);
 }
 
 }  // namespace parley

@@ -1,6 +1,6 @@
-// parley admin conversation takeover | reply | release | show: a team member taking over an API
-// or widget conversation from the command line (the console does this later), and the
-// conversation read back with its messages.
+// parley admin conversation takeover | reply | release: a team member taking over an API or
+// widget conversation from the command line (until the console offers it). `conversation get`
+// shows the messages.
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/team_takeover.h"
@@ -19,7 +19,7 @@ void write_message(JsonWriter& w, const MessageRecord& m) {
   w.end_object();
 }
 
-std::string conversation_json(Connection& c, const ConversationRecord& v, bool with_messages) {
+std::string conversation_json(const ConversationRecord& v) {
   JsonWriter w;
   w.begin_object();
   w.key("id").string(v.id);
@@ -40,13 +40,6 @@ std::string conversation_json(Connection& c, const ConversationRecord& v, bool w
     w.key("endedAt").timestamp_or_null(v.live_chat_ended_at).end_object();
   } else {
     w.null();
-  }
-  if (with_messages) {
-    w.key("messages").begin_array();
-    auto messages = ConversationRepo::messages(c, v.id);
-    if (messages.ok())
-      for (const auto& m : *messages) write_message(w, m);
-    w.end_array();
   }
   w.end_object();
   return w.str();
@@ -69,7 +62,7 @@ void add_admin_takeover_commands(CLI::App& conversation, GlobalOptions& global, 
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(auto conv, take_over_conversation(s, a->id, a->member));
-        return conversation_json(s.db.read(), conv, false);
+        return conversation_json(conv);
       });
     };
   });
@@ -95,19 +88,7 @@ void add_admin_takeover_commands(CLI::App& conversation, GlobalOptions& global, 
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(auto conv, release_conversation(s, a->id));
-        return conversation_json(s.db.read(), conv, false);
-      });
-    };
-  });
-
-  auto* show = conversation.add_subcommand("show", "Show a conversation with its messages");
-  show->add_option("id", a->id, "Conversation id")->required();
-  show->callback([&, a] {
-    run = [&, a] {
-      return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto conv, find_conversation_any(s.db.read(), a->id));
-        if (!conv) return ApiError::not_found("No conversation " + a->id + ".");
-        return conversation_json(s.db.read(), *conv, true);
+        return conversation_json(conv);
       });
     };
   });

@@ -25,6 +25,9 @@ struct ServeOptions {
   std::string tls_key;
   int64_t rate_limit_per_minute = 60;
   TrainerOptions training;
+  int64_t console_session_hours = 12;
+  int64_t console_login_failures_per_email = 5;
+  int64_t console_login_failures_per_address = 50;
   ChatConfig chat;
   int64_t engine_delay_ms = 0;
   size_t reply_threads = 16;
@@ -104,11 +107,16 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   TrainerOptions training = o.training;
   training.requeue_on_start = database.backend() == "sqlite";
   Trainer trainer(Services{database, clock, random}, knowledge, training);
+  ConsoleOptions console_options;
+  console_options.session_ttl_ms = o.console_session_hours * 60 * 60 * 1000;
+  console_options.login.failures_per_email = o.console_login_failures_per_email;
+  console_options.login.failures_per_address = o.console_login_failures_per_address;
+  ConsoleServices console(clock, console_options);
   RetrievalOptions retrieval;
   retrieval.delay_ms = o.engine_delay_ms;
   RetrievalEngine engine(clock, retrieval);
   ThreadPool reply_pool(o.reply_threads);
-  App app{database, clock, random, keys, limiter, knowledge, trainer, engine, reply_pool, o.chat};
+  App app{database, clock, random, keys, limiter, knowledge, trainer, console, engine, reply_pool, o.chat};
   Router router;
   register_routes(router, app);
 
@@ -170,6 +178,20 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
                   "Pause before claiming and before finishing each source (tests watch the states)")
       ->envname("PARLEY_TRAINING_DELAY_MS")
       ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--console-session-hours", o->console_session_hours, "Lifetime of a console login session")
+      ->envname("PARLEY_CONSOLE_SESSION_HOURS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--console-login-failures-per-email", o->console_login_failures_per_email,
+                  "Failed console logins per email before a 15-minute block")
+      ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_EMAIL")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--console-login-failures-per-address", o->console_login_failures_per_address,
+                  "Failed console logins per remote address before a 15-minute block")
+      ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_ADDRESS")
+      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--chat-timeout-ms", o->chat.timeout_ms, "A chat reply taking longer ends with 504 timeout")
       ->envname("PARLEY_CHAT_TIMEOUT_MS")

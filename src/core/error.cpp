@@ -31,6 +31,7 @@ constexpr Entry entry(ErrorCode code) {
     case ErrorCode::kWebhookLimitReached: return {400, "webhook_limit_reached"};
     case ErrorCode::kKeyLimitReached: return {400, "key_limit_reached"};
     case ErrorCode::kUnavailable: return {503, "unavailable"};
+    case ErrorCode::kForbidden: return {403, "forbidden"};
   }
   return {500, "internal_error"};
 }

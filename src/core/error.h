@@ -29,6 +29,7 @@ enum class ErrorCode {
   kWebhookLimitReached,
   kKeyLimitReached,
   kUnavailable,
+  kForbidden,
 };
 
 struct ApiError {

@@ -155,6 +155,9 @@ Result<bool> ConversationRepo::remove(Connection& c, std::string_view account_id
   return true;
 }
 
+std::string_view ConversationRepo::columns() { return CONVERSATION_COLUMNS; }
+ConversationRecord ConversationRepo::read_row(const Row& r) { return read_conversation(r); }
+
 }  // namespace parley
 
 namespace parley {

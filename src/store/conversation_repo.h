@@ -70,6 +70,9 @@ class ConversationRepo {
                                                           std::string_view conversation_id, size_t n);
   // Deletes the conversation and its messages; its leads keep existing with no conversation.
   static Result<bool> remove(Connection& c, std::string_view account_id, std::string_view id);
+  // The column list read_row expects, for queries kept in other files (list pages).
+  static std::string_view columns();
+  static ConversationRecord read_row(const Row& r);
 };
 
 }  // namespace parley

@@ -74,4 +74,7 @@ Result<std::optional<LeadRecord>> LeadRepo::find(Connection& c, std::string_view
   return out;
 }
 
+std::string_view LeadRepo::columns() { return LEAD_COLUMNS; }
+LeadRecord LeadRepo::read_row(const Row& r) { return read_lead(r); }
+
 }  // namespace parley

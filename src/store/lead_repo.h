@@ -40,6 +40,9 @@ class LeadRepo {
   static Result<LeadSaved> save(Connection& c, const LeadRecord& lead);
   static Result<std::optional<LeadRecord>> find(Connection& c, std::string_view account_id,
                                                 std::string_view id);
+  // The column list read_row expects, for queries kept in other files (list pages).
+  static std::string_view columns();
+  static LeadRecord read_row(const Row& r);
 };
 
 }  // namespace parley

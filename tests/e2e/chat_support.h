@@ -32,9 +32,9 @@ inline HttpResponse chat_raw(const Server& s, const ChatSetup& c, const std::str
   return s.post("/api/v1/agents/" + c.agent + "/chat", c.key, body);
 }
 
-// The conversation with its messages, read through the admin CLI.
+// The conversation with its messages (the API's Conversation shape), read through the admin CLI.
 inline Json show_conversation(const Server& s, const std::string& id) {
-  return s.admin({"conversation", "show", id});
+  return s.admin({"conversation", "get", id});
 }
 
 inline Json agent_counts(const Server& s, const ChatSetup& c) {

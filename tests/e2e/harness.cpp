@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -260,6 +261,24 @@ std::string Server::key_id_of(const std::string& account_id, const std::string& 
   for (auto& k : keys)
     if (k["prefix"] == plaintext.substr(0, 12)) return k["id"];
   return "";
+}
+
+Json create_member(const Server& server, const std::string& account_id, const std::string& role,
+                   const std::string& password) {
+  static std::atomic<int> counter{0};
+  std::string email = "member" + std::to_string(++counter) + "." + account_id + "@example.com";
+  std::vector<std::string> args = {"member", "create", "--account", account_id, "--email", email,
+                                   "--role", role, "--name", "Sam"};
+  if (!password.empty()) {
+    args.push_back("--password");
+    args.push_back(password);
+  }
+  return server.admin(args);
+}
+
+HttpResponse send(const Server& server, const std::string& method, const std::string& path,
+                  const std::string& token, const std::string& body) {
+  return server.request({method, path, body, {bearer(token)}});
 }
 
 }  // namespace parley::e2e

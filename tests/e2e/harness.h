@@ -100,4 +100,13 @@ using Env = std::map<std::string, std::string>;
 // The environment of a server whose rate limit will not get in a test's way.
 inline Env unlimited() { return Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "1000000"}}; }
 
+// Console support. A team member made with `parley admin member create`: its JSON with the
+// member token in "token" and the email in "email" (unique per call). `password` empty: the
+// member cannot log in.
+Json create_member(const Server& server, const std::string& account_id, const std::string& role,
+                   const std::string& password = "");
+// A request with a body and a bearer token, for methods the Server shortcuts lack (PUT).
+HttpResponse send(const Server& server, const std::string& method, const std::string& path,
+                  const std::string& token, const std::string& body);
+
 }  // namespace parley::e2e

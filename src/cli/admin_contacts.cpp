@@ -1,0 +1,120 @@
+// parley admin contact import | identify. import: contacts in bulk (source `import`) from a JSON
+// array of objects with the API's fields (external_id, email, phone, name, attributes). Each item
+// follows the create-or-update rules; the whole import is one transaction, so an invalid item, a
+// conflict or the plan's allowance stops it with nothing saved and names the item.
+#include <fstream>
+#include <sstream>
+
+#include "cli/admin_support.h"
+#include "cli/commands.h"
+#include "domain/contacts.h"
+
+namespace parley {
+
+namespace {
+struct ContactArgs {
+  std::string agent;
+  std::string file;
+  std::string json;
+};
+
+Result<std::string> read_file(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) return ApiError::invalid("Cannot read '" + path + "'.");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+ApiError for_item(size_t index, ApiError e) {
+  e.message = "Item " + std::to_string(index) + ": " + e.message;
+  return e;
+}
+
+Result<std::string> import_contacts(Services& s, const std::string& agent_id,
+                                    const std::string& json) {
+  rapidjson::Document doc;
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError() || !doc.IsArray())
+    return ApiError::invalid("The contacts must be a JSON array.");
+  std::vector<ContactInput> inputs;
+  for (size_t i = 0; i < doc.Size(); ++i) {
+    if (!doc[i].IsObject()) return for_item(i, ApiError::invalid("must be an object."));
+    auto in = parse_contact_input(doc[i]);
+    if (!in.ok()) return for_item(i, in.error());
+    inputs.push_back(std::move(in).value());
+  }
+  std::vector<ContactUpsert> saved;
+  int64_t now = s.clock.now_ms();
+  PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, agent_id));
+    if (!agent) return ApiError::not_found("No agent " + agent_id + ".");
+    saved.clear();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      auto r = upsert_contact(c, s.random, now, *agent, inputs[i], "import");
+      if (!r.ok()) return for_item(i, r.error());
+      saved.push_back(std::move(r).value());
+    }
+    return {};
+  }));
+  int64_t created = 0;
+  for (const auto& x : saved) created += x.created;
+  JsonWriter w;
+  w.begin_object();
+  w.key("created").integer(created);
+  w.key("updated").integer(static_cast<int64_t>(saved.size()) - created);
+  w.key("data").begin_array();
+  for (const auto& x : saved) write_contact_json(w, x.contact);
+  w.end_array().end_object();
+  return w.str();
+}
+}  // namespace
+
+void add_admin_contact_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run) {
+  auto* contact = admin.add_subcommand("contact", "Contacts");
+  contact->require_subcommand(1);
+  auto a = std::make_shared<ContactArgs>();
+
+  auto* bulk = contact->add_subcommand("import", "Import contacts in bulk (source import)");
+  bulk->add_option("--agent", a->agent, "Agent id")->required();
+  auto* file = bulk->add_option("--file", a->file, "File holding a JSON array of contacts");
+  bulk->add_option("--json", a->json, "JSON array of contacts")->excludes(file);
+  bulk->callback([&, a, bulk] {
+    run = [&, a, bulk] {
+      return run_admin(global, [&](Services& s) -> Result<std::string> {
+        std::string json = a->json;
+        if (bulk->count("--file")) {
+          PARLEY_ASSIGN_OR_RETURN(json, read_file(a->file));
+        }
+        if (json.empty()) return ApiError::invalid("Give the contacts with --file or --json.");
+        return import_contacts(s, a->agent, json);
+      });
+    };
+  });
+
+  // What the widget's identify call for a signed-in visitor does (source identity).
+  auto* identify = contact->add_subcommand(
+      "identify",
+      "Create or update a contact as the widget's identify call would (source identity)");
+  identify->add_option("--agent", a->agent, "Agent id")->required();
+  identify->add_option("--json", a->json, "Contact fields as the API's POST body")->required();
+  identify->callback([&, a] {
+    run = [&, a] {
+      return run_admin(global, [&](Services& s) -> Result<std::string> {
+        PARLEY_ASSIGN_OR_RETURN(auto body, parse_json_object(a->json));
+        PARLEY_ASSIGN_OR_RETURN(auto input, parse_contact_input(body));
+        PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(s.db.read(), a->agent));
+        if (!agent) return ApiError::not_found("No agent " + a->agent + ".");
+        PARLEY_ASSIGN_OR_RETURN(auto saved, upsert_contact(s, *agent, input, "identity"));
+        JsonWriter w;
+        w.begin_object().key("data");
+        write_contact_json(w, saved.contact);
+        w.key("result").string(saved.created ? "created" : "updated");
+        w.end_object();
+        return w.str();
+      });
+    };
+  });
+}
+
+}  // namespace parley

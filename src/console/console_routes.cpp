@@ -1,0 +1,16 @@
+// register_console_routes: every /console/v1 route.
+#include "console/console_routes.h"
+
+#include "api/routes.h"
+
+namespace parley {
+
+void register_console_routes(Router& router, App& app) {
+  register_console_session_routes(router, app);
+  register_console_member_routes(router, app);
+  register_console_account_routes(router, app);
+  register_console_key_routes(router, app);
+  register_console_agent_routes(router, app);
+}
+
+}  // namespace parley

@@ -1,0 +1,59 @@
+#include "console/gate.h"
+
+#include <cctype>
+#include <string>
+
+#include "api/responses.h"
+
+namespace parley {
+
+namespace {
+bool is_bearer_scheme(std::string_view s) {
+  constexpr std::string_view kBearer = "bearer";
+  if (s.size() != kBearer.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != kBearer[i]) return false;
+  return true;
+}
+
+std::string article(Role r) { return r == Role::kAdmin || r == Role::kOwner ? "an " : "a "; }
+}  // namespace
+
+Result<std::string_view> console_bearer_token(const Request& req) {
+  std::string_view h = req.header("Authorization");
+  if (h.empty()) {
+    return ApiError{ErrorCode::kUnauthorized,
+                    "Missing console token. Send it in the Authorization header as 'Bearer <token>'."};
+  }
+  size_t space = h.find(' ');
+  if (space == std::string_view::npos || !is_bearer_scheme(h.substr(0, space))) {
+    return ApiError{ErrorCode::kUnauthorized, "The Authorization header must use the Bearer scheme."};
+  }
+  std::string_view token = h.substr(space + 1);
+  while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+  while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
+  return token;
+}
+
+void add_console_route(Router& router, App& app, std::string_view method, std::string_view pattern, Role min_role,
+                       Execution execution, ConsoleHandler handler) {
+  router.add(method, pattern,
+             {[&app, min_role, handler = std::move(handler)](Request& req) -> Response {
+                auto token = console_bearer_token(req);
+                if (!token.ok()) return error_response(token.error());
+                Services services{app.db, app.clock, app.random};
+                auto who = authenticate_member_token(services, *token);
+                if (!who.ok()) return error_response(who.error());
+                if (!role_at_least(who->role, min_role)) {
+                  return error_response({ErrorCode::kForbidden, "This needs the " + std::string(role_name(min_role)) +
+                                                                    " role or higher; you are " + article(who->role) +
+                                                                    std::string(role_name(who->role)) + "."});
+                }
+                ConsoleCall call{req, *who, *token, app, services};
+                auto result = handler(call);
+                return result.ok() ? std::move(result).value() : error_response(result.error());
+              },
+              execution});
+}
+
+}  // namespace parley

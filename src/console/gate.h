@@ -1,0 +1,35 @@
+// What the console's handlers are given, and the gate chain in front of every /console/v1 route
+// except login: member token (401 unauthorized) → role (403 forbidden) → handler. The same
+// shape as the public API's chain (api/app.h), with a team member in place of an API key.
+#pragma once
+
+#include <functional>
+#include <string_view>
+
+#include "api/app.h"
+#include "domain/context.h"
+#include "domain/members.h"
+
+namespace parley {
+
+struct ConsoleCall {
+  Request& req;
+  const MemberSession& who;
+  std::string_view token;  // as presented; never logged or echoed
+  App& app;
+  Services services;
+
+  std::string_view param(size_t i) const { return req.params.at(i); }
+  const std::string& account_id() const { return who.member.account_id; }
+};
+
+using ConsoleHandler = std::function<Result<Response>(ConsoleCall&)>;
+
+// Registers a console route that needs a team member of at least `min_role`.
+void add_console_route(Router& router, App& app, std::string_view method, std::string_view pattern, Role min_role,
+                       Execution execution, ConsoleHandler handler);
+
+// The bearer token of the request, or the 401 saying why there is none.
+Result<std::string_view> console_bearer_token(const Request& req);
+
+}  // namespace parley

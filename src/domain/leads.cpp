@@ -1,0 +1,73 @@
+#include "domain/leads.h"
+
+namespace parley {
+
+FormLabels::FormLabels(std::string_view settings_json) {
+  rapidjson::Document doc;
+  doc.Parse(settings_json.data(), settings_json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return;
+  auto forms = doc.FindMember("forms");
+  if (forms == doc.MemberEnd() || !forms->value.IsArray()) return;
+  for (const auto& form : forms->value.GetArray()) {
+    if (!form.IsObject() || !form.HasMember("id") || !form["id"].IsString()) continue;
+    auto& fields = forms_[form["id"].GetString()];
+    if (!form.HasMember("fields") || !form["fields"].IsArray()) continue;
+    for (const auto& f : form["fields"].GetArray()) {
+      if (!f.IsObject() || !f.HasMember("id") || !f["id"].IsString()) continue;
+      if (!f.HasMember("label") || !f["label"].IsString()) continue;
+      fields.emplace(f["id"].GetString(), f["label"].GetString());
+    }
+  }
+}
+
+std::optional<std::string> FormLabels::label(const std::optional<std::string>& form_id,
+                                             std::string_view field_id) const {
+  auto from = [&](const std::map<std::string, std::string, std::less<>>& fields)
+      -> std::optional<std::string> {
+    auto it = fields.find(field_id);
+    if (it == fields.end()) return std::nullopt;
+    return it->second;
+  };
+  if (form_id) {
+    auto form = forms_.find(*form_id);
+    return form == forms_.end() ? std::nullopt : from(form->second);
+  }
+  for (const auto& [id, fields] : forms_)
+    if (auto l = from(fields)) return l;
+  return std::nullopt;
+}
+
+void write_lead_json(JsonWriter& w, const LeadRecord& l, const FormLabels& labels) {
+  w.begin_object();
+  w.key("id").string(l.id);
+  w.key("email").string_or_null(l.email);
+  w.key("phone").string_or_null(l.phone);
+  w.key("name").string_or_null(l.name);
+  w.key("customFields").begin_array();
+  rapidjson::Document fields;
+  fields.Parse(l.custom_fields.data(), l.custom_fields.size());
+  if (!fields.HasParseError() && fields.IsArray()) {
+    for (const auto& f : fields.GetArray()) {
+      if (!f.IsObject() || !f.HasMember("id") || !f["id"].IsString()) continue;
+      std::string_view id(f["id"].GetString(), f["id"].GetStringLength());
+      w.begin_object();
+      w.key("id").string(id);
+      w.key("label").string_or_null(labels.label(l.form_id, id));
+      w.key("value");
+      if (f.HasMember("value"))
+        w.value(f["value"]);
+      else
+        w.null();
+      w.end_object();
+    }
+  }
+  w.end_array();
+  w.key("source").string(l.source);
+  w.key("conversationId").string_or_null(l.conversation_id);
+  w.key("collectedAt").timestamp(l.collected_at);
+  w.key("lastSeenAt").timestamp(l.last_seen_at);
+  w.key("submissionCount").integer(l.submission_count);
+  w.end_object();
+}
+
+}  // namespace parley

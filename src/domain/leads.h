@@ -1,0 +1,34 @@
+// Leads as the data API shows them. A lead stores its custom fields as {id, value}; the labels
+// come from the agent's `forms` setting when the lead is read, so they are those the form has now.
+// Shape of that setting (docs/decisions/data.md):
+//   [{"id": "form_1", "name": "Contact us", "fields": [{"id": "f1", "label": "Company"}]}]
+// Knows no HTTP. FormLabels is immutable after construction.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/json.h"
+#include "store/lead_repo.h"
+
+namespace parley {
+
+class FormLabels {
+ public:
+  // From an agent's settings JSON; missing or malformed forms give no labels.
+  explicit FormLabels(std::string_view settings_json);
+  // The label of the field in the lead's form; when the lead has no form, the first form with a
+  // field of that id. Nothing when the field is no longer in the form.
+  std::optional<std::string> label(const std::optional<std::string>& form_id,
+                                   std::string_view field_id) const;
+
+ private:
+  std::map<std::string, std::map<std::string, std::string, std::less<>>, std::less<>> forms_;
+};
+
+// The Lead resource of the spec.
+void write_lead_json(JsonWriter& w, const LeadRecord& lead, const FormLabels& labels);
+
+}  // namespace parley

@@ -1,0 +1,41 @@
+// Topic analysis: a small deterministic analysis of a conversation's visitor messages that gives
+// its topics (up to three keywords) and sentiment ("positive", "negative" or "neutral"). It runs
+// only for agents whose `topicAnalysis` setting is true; otherwise topics stay empty and sentiment
+// null. analyze_topics is a pure function; refresh_topics runs inside the caller's transaction.
+//
+// The analysis (docs/decisions/data.md): the text of the `user` messages is split into words of
+// ASCII letters and digits (other bytes separate words; letters lower-cased). Words shorter than
+// four characters, stop words and sentiment words are dropped; the rest are counted. Topics are
+// the three most frequent words (ties: earlier first appearance wins). Sentiment counts words of a
+// fixed positive and a fixed negative list (a negation — "not", "no", "never", "dont" — directly
+// before a word flips it): more positive than negative is "positive", more negative is
+// "negative", otherwise "neutral". A conversation without visitor messages has no topics and
+// sentiment null.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/agent_repo.h"
+#include "store/conversation_repo.h"
+
+namespace parley {
+
+struct TopicAnalysis {
+  std::vector<std::string> topics;
+  std::optional<std::string> sentiment;
+};
+
+TopicAnalysis analyze_topics(const std::vector<MessageRecord>& messages);
+
+// Recomputes and stores the conversation's topics and sentiment when the agent's topicAnalysis
+// setting is true; does nothing otherwise.
+Result<void> refresh_topics(Connection& c, const AgentRecord& agent,
+                            std::string_view conversation_id);
+
+// True when the agent's settings JSON has topicAnalysis: true.
+bool topic_analysis_enabled(const AgentRecord& agent);
+
+}  // namespace parley

@@ -1,0 +1,121 @@
+#include "store/contact_repo.h"
+
+namespace parley {
+
+namespace {
+#define CONTACT_COLUMNS                                                             \
+  "id, agent_id, account_id, external_id, email, phone, name, attributes, source, " \
+  "first_seen_at, last_seen_at, created_at, updated_at"
+
+ContactRecord read_contact(const Row& r) {
+  ContactRecord c;
+  c.id = r.text(0);
+  c.agent_id = r.text(1);
+  c.account_id = r.text(2);
+  c.external_id = r.opt_text(3);
+  c.email = r.opt_text(4);
+  c.phone = r.opt_text(5);
+  c.name = r.opt_text(6);
+  c.attributes = r.text(7);
+  c.source = r.text(8);
+  c.first_seen_at = r.int64(9);
+  c.last_seen_at = r.int64(10);
+  c.created_at = r.int64(11);
+  c.updated_at = r.int64(12);
+  return c;
+}
+
+Result<std::optional<ContactRecord>> find_one(Connection& c, std::string_view where,
+                                              Params params) {
+  std::optional<ContactRecord> out;
+  std::string sql = "SELECT " CONTACT_COLUMNS " FROM contacts WHERE ";
+  sql += where;
+  PARLEY_TRY(c.query(sql, params, [&](const Row& r) { out = read_contact(r); }));
+  return out;
+}
+
+Result<void> add_to_count(Connection& c, std::string_view agent_id, int64_t delta) {
+  PARLEY_TRY(
+      c.execute("INSERT INTO contact_counts (agent_id, count) VALUES ($1, $2) "
+                "ON CONFLICT (agent_id) DO UPDATE SET count = contact_counts.count + $2",
+                {agent_id, delta}));
+  return {};
+}
+}  // namespace
+
+Result<void> ContactRepo::insert(Connection& c, const ContactRecord& v) {
+  PARLEY_TRY(c.execute("INSERT INTO contacts (" CONTACT_COLUMNS
+                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                       {v.id, v.agent_id, v.account_id, db_opt(v.external_id), db_opt(v.email),
+                        db_opt(v.phone), db_opt(v.name), v.attributes, v.source, v.first_seen_at,
+                        v.last_seen_at, v.created_at, v.updated_at}));
+  return add_to_count(c, v.agent_id, 1);
+}
+
+Result<void> ContactRepo::update(Connection& c, const ContactRecord& v) {
+  PARLEY_TRY(c.execute(
+      "UPDATE contacts SET external_id = $2, email = $3, phone = $4, name = $5, attributes = $6, "
+      "last_seen_at = $7, updated_at = $8 WHERE id = $1",
+      {v.id, db_opt(v.external_id), db_opt(v.email), db_opt(v.phone), db_opt(v.name), v.attributes,
+       v.last_seen_at, v.updated_at}));
+  return {};
+}
+
+Result<bool> ContactRepo::remove(Connection& c, std::string_view account_id, std::string_view id) {
+  PARLEY_ASSIGN_OR_RETURN(auto contact, find(c, account_id, id));
+  if (!contact) return false;
+  PARLEY_TRY(c.execute("DELETE FROM contacts WHERE id = $1", {id}));
+  PARLEY_TRY(add_to_count(c, contact->agent_id, -1));
+  return true;
+}
+
+Result<std::optional<ContactRecord>> ContactRepo::find(Connection& c, std::string_view account_id,
+                                                       std::string_view id) {
+  return find_one(c, "id = $1 AND account_id = $2", {id, account_id});
+}
+
+Result<std::optional<ContactRecord>> ContactRepo::find_by_external_id(
+    Connection& c, std::string_view agent_id, std::string_view external_id) {
+  return find_one(c, "agent_id = $1 AND external_id = $2", {agent_id, external_id});
+}
+
+Result<std::optional<ContactRecord>> ContactRepo::find_by_email(Connection& c,
+                                                                std::string_view agent_id,
+                                                                std::string_view email) {
+  return find_one(c, "agent_id = $1 AND email = $2", {agent_id, email});
+}
+
+Result<std::optional<ContactRecord>> ContactRepo::find_by_phone(Connection& c,
+                                                                std::string_view agent_id,
+                                                                std::string_view phone) {
+  // Several contacts may share a phone; the oldest one is the person's.
+  return find_one(c, "agent_id = $1 AND phone = $2 ORDER BY created_at, id LIMIT 1",
+                  {agent_id, phone});
+}
+
+Result<int64_t> ContactRepo::count(Connection& c, std::string_view agent_id) {
+  PARLEY_ASSIGN_OR_RETURN(
+      auto n, c.query_int("SELECT count FROM contact_counts WHERE agent_id = $1", {agent_id}));
+  return n.value_or(0);
+}
+
+Result<Page<ContactRecord>> ContactRepo::list(Connection& c, std::string_view agent_id,
+                                              const ContactFilter& filter, const PageQuery& q) {
+  std::string scope = "agent_id = $1";
+  std::vector<DbValue> params{std::string(agent_id)};
+  if (filter.email) {
+    params.emplace_back(*filter.email);
+    scope += " AND email = $" + std::to_string(params.size());
+  }
+  if (filter.external_id) {
+    params.emplace_back(*filter.external_id);
+    scope += " AND external_id = $" + std::to_string(params.size());
+  }
+  const KeysetTable table{"contacts", CONTACT_COLUMNS, "created_at", "updated_at"};
+  std::vector<ContactRecord> rows;
+  PARLEY_TRY(query_keyset_page(c, table, scope, params, q,
+                               [&](const Row& r) { rows.push_back(read_contact(r)); }));
+  return finish_page(std::move(rows), q.limit);
+}
+
+}  // namespace parley

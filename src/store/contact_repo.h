@@ -1,0 +1,62 @@
+// Contacts: people an agent knows, one row per person per agent, unique by external id and by
+// (lower-cased) email within the agent. Inserting and deleting keep the agent's contact count
+// (contact_counts) in the same transaction, so the plan's allowance is checked without counting
+// rows. Stateless; every function runs on the connection it is given.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "store/db.h"
+#include "store/keyset.h"
+
+namespace parley {
+
+struct ContactRecord {
+  std::string id;
+  std::string agent_id;
+  std::string account_id;
+  std::optional<std::string> external_id;
+  std::optional<std::string> email;
+  std::optional<std::string> phone;
+  std::optional<std::string> name;
+  std::string attributes = "{}";  // JSON object
+  std::string source = "api";     // "identity" | "lead" | "import" | "api"
+  int64_t first_seen_at = 0;
+  int64_t last_seen_at = 0;
+  int64_t created_at = 0;
+  int64_t updated_at = 0;
+};
+
+// Optional exact-match filters of the list (search for a single contact).
+struct ContactFilter {
+  std::optional<std::string> email;
+  std::optional<std::string> external_id;
+};
+
+class ContactRepo {
+ public:
+  static Result<void> insert(Connection& c, const ContactRecord& contact);
+  // Writes every mutable column.
+  static Result<void> update(Connection& c, const ContactRecord& contact);
+  // Deletes the contact when it belongs to the account; false when there is none.
+  static Result<bool> remove(Connection& c, std::string_view account_id, std::string_view id);
+  static Result<std::optional<ContactRecord>> find(Connection& c, std::string_view account_id,
+                                                   std::string_view id);
+  static Result<std::optional<ContactRecord>> find_by_external_id(Connection& c,
+                                                                  std::string_view agent_id,
+                                                                  std::string_view external_id);
+  static Result<std::optional<ContactRecord>> find_by_email(Connection& c,
+                                                            std::string_view agent_id,
+                                                            std::string_view email);
+  static Result<std::optional<ContactRecord>> find_by_phone(Connection& c,
+                                                            std::string_view agent_id,
+                                                            std::string_view phone);
+  static Result<int64_t> count(Connection& c, std::string_view agent_id);
+  // Newest first (created_at, id); `since` filters on updated_at.
+  static Result<Page<ContactRecord>> list(Connection& c, std::string_view agent_id,
+                                          const ContactFilter& filter, const PageQuery& q);
+};
+
+}  // namespace parley

@@ -14,6 +14,8 @@ void register_routes(Router& router, App& app) {
               },
               Execution::kInline});
   register_agent_routes(router, app);
+  register_webhook_routes(router, app);
+  register_event_routes(router, app);
 }
 
 }  // namespace parley

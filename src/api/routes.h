@@ -8,6 +8,8 @@
 namespace parley {
 
 void register_agent_routes(Router& router, App& app);
+void register_webhook_routes(Router& router, App& app);
+void register_event_routes(Router& router, App& app);
 
 // Registers every route of the public API and /healthz, /readyz.
 void register_routes(Router& router, App& app);

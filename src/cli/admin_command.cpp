@@ -10,6 +10,8 @@ void add_admin_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   add_admin_agent_commands(*admin, global, run);
   add_admin_key_commands(*admin, global, run);
   add_admin_demo_command(*admin, global, run);
+  add_admin_record_commands(*admin, global, run);
+  add_admin_webhook_commands(*admin, global, run);
 }
 
 }  // namespace parley

@@ -19,5 +19,7 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
 void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_key_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_demo_command(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_record_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 
 }  // namespace parley

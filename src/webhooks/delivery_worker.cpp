@@ -1,0 +1,204 @@
+#include "webhooks/delivery_worker.h"
+
+#include <latch>
+#include <map>
+
+#include "core/log.h"
+#include "events/event_catalog.h"
+#include "events/event_query.h"
+#include "store/agent_repo.h"
+#include "store/webhook_repo.h"
+#include "webhooks/signer.h"
+
+namespace parley {
+
+Result<std::vector<int64_t>> parse_retry_schedule(std::string_view text) {
+  std::vector<int64_t> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) return ApiError::invalid("The retry schedule has an empty entry.");
+    size_t digits = 0;
+    int64_t value = 0;
+    while (digits < item.size() && item[digits] >= '0' && item[digits] <= '9') {
+      value = value * 10 + (item[digits] - '0');
+      ++digits;
+    }
+    std::string_view unit = item.substr(digits);
+    int64_t factor = 0;
+    if (unit.empty() || unit == "ms") factor = 1;
+    else if (unit == "s") factor = 1000;
+    else if (unit == "m") factor = 60'000;
+    else if (unit == "h") factor = 3'600'000;
+    if (digits == 0 || factor == 0) {
+      return ApiError::invalid("Retry schedule entry '" + std::string(item) + "' must be a number with ms, s, m or h.");
+    }
+    out.push_back(value * factor);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+DeliveryWorker::DeliveryWorker(Database& db, const Clock& clock, Random& random, WebhookSender& sender,
+                               DeliveryOptions options)
+    : db_(db), clock_(clock), random_(random), sender_(sender), options_(std::move(options)),
+      pool_(options_.concurrency) {}
+
+DeliveryWorker::~DeliveryWorker() { stop(); }
+
+void DeliveryWorker::start() {
+  thread_ = std::thread([this] { loop(); });
+}
+
+void DeliveryWorker::stop() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void DeliveryWorker::loop() {
+  std::unique_lock lock(mu_);
+  while (!stopping_) {
+    lock.unlock();
+    int64_t done = run_once();
+    lock.lock();
+    if (done == 0) cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms), [&] { return stopping_; });
+  }
+}
+
+int64_t DeliveryWorker::run_once() {
+  int64_t done = 0;
+  auto d = dispatch();
+  if (d.ok()) done += *d;
+  else log_error("webhook dispatch failed", {{"error", std::string_view(d.error().message)}});
+  auto s = deliver_due();
+  if (s.ok()) done += *s;
+  else log_error("webhook delivery failed", {{"error", std::string_view(s.error().message)}});
+  return done;
+}
+
+Result<int64_t> DeliveryWorker::dispatch() {
+  PARLEY_ASSIGN_OR_RETURN(auto waiting, WebhookRepo::waiting_outbox(db_.read(), 500));
+  if (waiting.empty()) return int64_t{0};
+  int64_t created = 0;
+  PARLEY_TRY(db_.write([&](Connection& c) -> Result<void> {
+    created = 0;
+    std::map<std::string, std::optional<EventAgent>> agents;
+    std::map<std::string, std::vector<WebhookRecord>> hooks;
+    int64_t now = clock_.now_ms();
+    for (const auto& row : waiting) {
+      PARLEY_TRY(WebhookRepo::mark_dispatched(c, row.id, now));
+      auto kind = parse_event_kind(row.event);
+      if (!kind || !is_subscribable(*kind)) continue;
+      if (!agents.count(row.agent_id)) {
+        PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, row.agent_id));
+        agents[row.agent_id] = agent ? std::optional<EventAgent>(EventAgent{agent->id, agent->name, agent->settings})
+                                     : std::nullopt;
+        PARLEY_ASSIGN_OR_RETURN(hooks[row.agent_id], WebhookRepo::list_for_agent(c, row.agent_id));
+      }
+      const auto& agent = agents[row.agent_id];
+      if (!agent) continue;
+      std::optional<std::string> body;
+      bool built = false;
+      for (const auto& h : hooks[row.agent_id]) {
+        if (h.paused || !h.wants(row.event)) continue;
+        if (!built) {
+          PARLEY_ASSIGN_OR_RETURN(body, event_body(c, *agent, *kind, row.event_id));
+          built = true;
+        }
+        if (!body) break;  // the record is gone
+        DeliveryRecord d;
+        d.id = new_id(random_, "dlv_");
+        d.webhook_id = h.id;
+        d.outbox_id = row.id;
+        d.event = row.event;
+        d.event_id = row.event_id;
+        d.payload = *body;
+        d.next_attempt_at = now;
+        d.event_created_at = row.created_at;
+        d.created_at = now;
+        PARLEY_TRY(WebhookRepo::insert_delivery(c, d));
+        ++created;
+      }
+    }
+    return {};
+  }));
+  return static_cast<int64_t>(waiting.size()) + created;
+}
+
+Result<int64_t> DeliveryWorker::deliver_due() {
+  std::vector<DueDelivery> due;
+  PARLEY_TRY(db_.write([&](Connection& c) -> Result<void> {
+    int64_t now = clock_.now_ms();
+    PARLEY_ASSIGN_OR_RETURN(due, WebhookRepo::due_deliveries(c, now, options_.batch));
+    for (const auto& d : due) PARLEY_TRY(WebhookRepo::claim(c, d.delivery.id, now + options_.lease_ms));
+    return {};
+  }));
+  if (due.empty()) return int64_t{0};
+
+  struct Sent {
+    int64_t started_at = 0;
+    SendOutcome outcome;
+  };
+  std::vector<Sent> sent(due.size());
+  std::latch finished(static_cast<std::ptrdiff_t>(due.size()));
+  for (size_t i = 0; i < due.size(); ++i) {
+    pool_.post([&, i] {
+      const auto& d = due[i].delivery;
+      int64_t now = clock_.now_ms();
+      sent[i].started_at = now;
+      SendRequest req;
+      req.url = due[i].url;
+      req.body = d.payload;
+      int64_t ts = now / 1000;
+      auto signature = sign_webhook(due[i].secret, d.event_id, ts, d.payload);
+      if (signature.ok()) {
+        req.headers = {{"webhook-id", d.event_id}, {"webhook-timestamp", std::to_string(ts)},
+                       {"webhook-signature", *signature}};
+        sent[i].outcome = sender_.send(req);
+      } else {
+        sent[i].outcome.error = signature.error().message;
+      }
+      finished.count_down();
+    });
+  }
+  finished.wait();
+
+  PARLEY_TRY(db_.write([&](Connection& c) -> Result<void> {
+    int64_t now = clock_.now_ms();
+    for (size_t i = 0; i < due.size(); ++i) {
+      const auto& d = due[i].delivery;
+      const auto& o = sent[i].outcome;
+      AttemptRecord a;
+      a.id = new_id(random_, "att_");
+      a.delivery_id = d.id;
+      a.webhook_id = d.webhook_id;
+      a.attempt = d.attempts + 1;
+      a.started_at = sent[i].started_at;
+      a.duration_ms = o.duration_ms;
+      a.response_code = o.status;
+      a.error = o.error;
+      a.succeeded = o.succeeded();
+      size_t retries_used = static_cast<size_t>(d.attempts);
+      if (a.succeeded) {
+        PARLEY_TRY(WebhookRepo::record_attempt(c, a, "succeeded", std::nullopt, now));
+      } else if (retries_used < options_.retry_schedule_ms.size()) {
+        PARLEY_TRY(WebhookRepo::record_attempt(c, a, "pending", now + options_.retry_schedule_ms[retries_used],
+                                               std::nullopt));
+      } else {
+        PARLEY_TRY(WebhookRepo::record_attempt(c, a, "failed", std::nullopt, now));
+      }
+    }
+    return {};
+  }));
+  return static_cast<int64_t>(due.size());
+}
+
+}  // namespace parley

@@ -1,0 +1,67 @@
+// The webhook delivery worker: a background thread that fans outbox events out to the matching
+// webhooks (freezing each body at that moment) and sends due deliveries, signed, several at a
+// time, recording every attempt and scheduling retries with backoff. All state lives in the
+// database (outbox rows, deliveries with their due time), so a restart loses nothing; a claimed
+// delivery's due time is pushed out by a lease so another node would not send it meanwhile.
+//
+// Thread-safety: start/stop from the owning thread; the worker runs on its own threads.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/random.h"
+#include "core/thread_pool.h"
+#include "store/db.h"
+#include "webhooks/http_sender.h"
+
+namespace parley {
+
+struct DeliveryOptions {
+  // Waits after a failed attempt: retry n waits retry_schedule_ms[n-1]. Eight attempts in all by
+  // default (DESIGN.md section 4).
+  std::vector<int64_t> retry_schedule_ms = {5'000, 300'000, 1'800'000, 7'200'000, 18'000'000, 36'000'000,
+                                            36'000'000};
+  int64_t poll_ms = 100;        // how often the outbox and due deliveries are looked at when idle
+  int64_t lease_ms = 60'000;    // a claimed delivery is not taken again before this
+  size_t concurrency = 16;      // deliveries sent at the same time
+  int64_t batch = 256;          // deliveries claimed at once
+};
+
+// Parses "5s,5m,30m,2h" (units ms, s, m, h; a bare number is milliseconds).
+Result<std::vector<int64_t>> parse_retry_schedule(std::string_view text);
+
+class DeliveryWorker {
+ public:
+  DeliveryWorker(Database& db, const Clock& clock, Random& random, WebhookSender& sender, DeliveryOptions options);
+  ~DeliveryWorker();  // stops after the batch in flight
+
+  void start();
+  void stop();
+  // One round: fan out waiting outbox events, then send what is due. Returns how much was done.
+  int64_t run_once();
+
+ private:
+  void loop();
+  Result<int64_t> dispatch();
+  Result<int64_t> deliver_due();
+
+  Database& db_;
+  const Clock& clock_;
+  Random& random_;
+  WebhookSender& sender_;
+  DeliveryOptions options_;
+  ThreadPool pool_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace parley

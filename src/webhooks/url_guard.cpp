@@ -198,10 +198,6 @@ Result<WebhookUrl> parse_webhook_url(std::string_view url) {
       out.host = ip->text();
     } else {
       if (!valid_host_name(host)) return bad_url("has an invalid host name.");
-      if (host == "localhost" || ends_with(host, ".localhost") || ends_with(host, ".local") ||
-          ends_with(host, ".internal") || ends_with(host, ".home.arpa")) {
-        return bad_url("must point to a public server; private and internal network addresses are refused.");
-      }
       out.host = host;
     }
   }
@@ -247,6 +243,11 @@ Result<std::vector<IpAddress>> SystemResolver::resolve(const std::string& host) 
 Result<WebhookUrl> check_webhook_url(std::string_view url, Resolver& resolver, bool allow_private) {
   PARLEY_ASSIGN_OR_RETURN(auto parsed, parse_webhook_url(url));
   if (allow_private) return parsed;
+  const std::string& host = parsed.host;
+  if (host == "localhost" || ends_with(host, ".localhost") || ends_with(host, ".local") ||
+      ends_with(host, ".internal") || ends_with(host, ".home.arpa")) {
+    return bad_url("must point to a public server; private and internal network addresses are refused.");
+  }
   if (parsed.literal) {
     if (!is_public_address(*parsed.literal)) {
       return bad_url("must point to a public server; private and internal network addresses are refused.");

@@ -40,7 +40,6 @@ struct WebhookUrl {
 };
 
 // Parses and checks the form of a webhook URL; errors are 400 invalid_request naming 'url'.
-// Refuses loopback-only names (localhost, *.localhost) and non-public literals here already.
 Result<WebhookUrl> parse_webhook_url(std::string_view url);
 
 class Resolver {
@@ -56,8 +55,8 @@ class SystemResolver final : public Resolver {
   Result<std::vector<IpAddress>> resolve(const std::string& host) override;
 };
 
-// The subscribe-time check: the URL's form, and every address its name resolves to now must be
-// public. A name that does not resolve at all is accepted: the delivery-time check decides then.
+// The subscribe-time check: the URL's form, no internal name (localhost, *.local, *.internal),
+// and every address its name resolves to now must be public. A name that does not resolve at all is accepted: the delivery-time check decides then.
 // `allow_private` (tests and local development only) skips the address checks.
 Result<WebhookUrl> check_webhook_url(std::string_view url, Resolver& resolver, bool allow_private);
 

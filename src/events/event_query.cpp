@@ -99,10 +99,17 @@ Result<std::optional<std::string>> event_body(Connection& c, const EventAgent& a
     }
     case EventKind::kHandoffRequested:
     case EventKind::kLiveChatRequested: {
-      std::string conversation_id;
+      // An id without a time (a writer that queued only the conversation id) means the
+      // conversation's latest hand-off or live-chat request.
+      std::string conversation_id(event_id);
       int64_t at = 0;
-      if (!split_conversation_event_id(event_id, conversation_id, at)) return std::optional<std::string>{};
+      bool timed = split_conversation_event_id(event_id, conversation_id, at);
       PARLEY_ASSIGN_OR_RETURN(auto r, EventSourceRepo::find_conversation(c, agent.id, conversation_id));
+      if (r && !timed) {
+        auto latest = kind == EventKind::kHandoffRequested ? r->handoff_requested_at : r->live_chat_requested_at;
+        if (!latest) return std::optional<std::string>{};
+        at = *latest;
+      }
       return one(r, [&](JsonWriter& w, const ConversationEventRow& x) { write_conversation_event(w, agent, kind, x, at); });
     }
   }

@@ -278,6 +278,8 @@ Result<IpAddress> address_for_delivery(const WebhookUrl& url, Resolver& resolver
         return ApiError::invalid("refused: " + url.host + " resolves to non-public address " + ip.text());
       }
   }
+  for (const auto& ip : addresses)
+    if (ip.family == 4) return ip;  // IPv4 first: loopback receivers and most hosts listen there
   return addresses.front();
 }
 

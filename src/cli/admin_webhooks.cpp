@@ -1,5 +1,5 @@
-// parley admin webhook add | list | deliveries | pause | resume: dashboard webhooks and the
-// delivery history of any webhook.
+// parley admin webhook add | list | deliveries | pause | resume | remove: dashboard webhooks and
+// the delivery history of any webhook.
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "store/webhook_repo.h"
@@ -118,6 +118,23 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
           write_delivery(w, d, attempts);
         }
         w.end_array().end_object();
+        return w.str();
+      });
+    };
+  });
+
+  auto* remove = webhook->add_subcommand("remove", "Delete any webhook with its delivery history");
+  remove->add_option("id", a->id, "Webhook id")->required();
+  remove->callback([&, a] {
+    run = [&, a] {
+      return run_admin(global, [&](Services& s) -> Result<std::string> {
+        PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+          PARLEY_ASSIGN_OR_RETURN(bool removed, WebhookRepo::remove(c, a->id));
+          if (!removed) return ApiError::not_found("No webhook " + a->id + ".");
+          return {};
+        }));
+        JsonWriter w;
+        w.begin_object().key("id").string(a->id).key("deleted").boolean(true).end_object();
         return w.str();
       });
     };

@@ -149,9 +149,11 @@ Result<std::vector<OutboxRow>> WebhookRepo::waiting_outbox(Connection& c, int64_
   return out;
 }
 
-Result<void> WebhookRepo::mark_dispatched(Connection& c, std::string_view outbox_id, int64_t now) {
-  PARLEY_TRY(c.execute("UPDATE event_outbox SET dispatched_at = $2 WHERE id = $1", {outbox_id, now}));
-  return {};
+Result<bool> WebhookRepo::mark_dispatched(Connection& c, std::string_view outbox_id, int64_t now) {
+  PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE event_outbox SET dispatched_at = $2 "
+                                               "WHERE id = $1 AND dispatched_at IS NULL",
+                                               {outbox_id, now}));
+  return n > 0;
 }
 
 Result<void> WebhookRepo::insert_delivery(Connection& c, const DeliveryRecord& d) {
@@ -176,9 +178,11 @@ Result<std::vector<DueDelivery>> WebhookRepo::due_deliveries(Connection& c, int6
   return out;
 }
 
-Result<void> WebhookRepo::claim(Connection& c, std::string_view delivery_id, int64_t until) {
-  PARLEY_TRY(c.execute("UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id = $1", {delivery_id, until}));
-  return {};
+Result<bool> WebhookRepo::claim(Connection& c, std::string_view delivery_id, int64_t due_at, int64_t until) {
+  PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE webhook_deliveries SET next_attempt_at = $3 "
+                                               "WHERE id = $1 AND status = 'pending' AND next_attempt_at = $2",
+                                               {delivery_id, due_at, until}));
+  return n > 0;
 }
 
 Result<void> WebhookRepo::record_attempt(Connection& c, const AttemptRecord& a, std::string_view status,

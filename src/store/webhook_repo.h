@@ -87,13 +87,15 @@ class WebhookRepo {
 
   // Outbox rows not yet fanned out, oldest first.
   static Result<std::vector<OutboxRow>> waiting_outbox(Connection& c, int64_t limit);
-  static Result<void> mark_dispatched(Connection& c, std::string_view outbox_id, int64_t now);
+  // Marks the row fanned out; false when another worker already did (so it is fanned out once).
+  static Result<bool> mark_dispatched(Connection& c, std::string_view outbox_id, int64_t now);
 
   static Result<void> insert_delivery(Connection& c, const DeliveryRecord& d);
   // Pending deliveries of unpaused webhooks due at `now`, earliest first.
   static Result<std::vector<DueDelivery>> due_deliveries(Connection& c, int64_t now, int64_t limit);
-  // Pushes a claimed delivery's due time out so that no other worker takes it meanwhile.
-  static Result<void> claim(Connection& c, std::string_view delivery_id, int64_t until);
+  // Pushes a due delivery's due time out to `until` so that no other worker takes it meanwhile;
+  // false when another worker claimed it first (its due time is no longer `due_at`).
+  static Result<bool> claim(Connection& c, std::string_view delivery_id, int64_t due_at, int64_t until);
   // Records an attempt and moves the delivery to its new state.
   static Result<void> record_attempt(Connection& c, const AttemptRecord& a, std::string_view status,
                                      std::optional<int64_t> next_attempt_at, std::optional<int64_t> completed_at);

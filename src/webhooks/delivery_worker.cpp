@@ -94,7 +94,8 @@ Result<int64_t> DeliveryWorker::dispatch() {
     std::map<std::string, std::vector<WebhookRecord>> hooks;
     int64_t now = clock_.now_ms();
     for (const auto& row : waiting) {
-      PARLEY_TRY(WebhookRepo::mark_dispatched(c, row.id, now));
+      PARLEY_ASSIGN_OR_RETURN(bool mine, WebhookRepo::mark_dispatched(c, row.id, now));
+      if (!mine) continue;
       auto kind = parse_event_kind(row.event);
       if (!kind || !is_subscribable(*kind)) continue;
       if (!agents.count(row.agent_id)) {
@@ -137,8 +138,13 @@ Result<int64_t> DeliveryWorker::deliver_due() {
   std::vector<DueDelivery> due;
   PARLEY_TRY(db_.write([&](Connection& c) -> Result<void> {
     int64_t now = clock_.now_ms();
-    PARLEY_ASSIGN_OR_RETURN(due, WebhookRepo::due_deliveries(c, now, options_.batch));
-    for (const auto& d : due) PARLEY_TRY(WebhookRepo::claim(c, d.delivery.id, now + options_.lease_ms));
+    PARLEY_ASSIGN_OR_RETURN(auto candidates, WebhookRepo::due_deliveries(c, now, options_.batch));
+    due.clear();
+    for (auto& d : candidates) {
+      PARLEY_ASSIGN_OR_RETURN(bool mine, WebhookRepo::claim(c, d.delivery.id, *d.delivery.next_attempt_at,
+                                                            now + options_.lease_ms));
+      if (mine) due.push_back(std::move(d));
+    }
     return {};
   }));
   if (due.empty()) return int64_t{0};

@@ -1,8 +1,10 @@
 // The webhook delivery worker: a background thread that fans outbox events out to the matching
 // webhooks (freezing each body at that moment) and sends due deliveries, signed, several at a
 // time, recording every attempt and scheduling retries with backoff. All state lives in the
-// database (outbox rows, deliveries with their due time), so a restart loses nothing; a claimed
-// delivery's due time is pushed out by a lease so another node would not send it meanwhile.
+// database (outbox rows, deliveries with their due time), so a restart loses nothing. Claims are
+// compare-and-set updates (an outbox row is marked dispatched only if it was not; a delivery's due
+// time moves out by a lease only if it is still the one read), so several nodes sharing one
+// database fan out and send each delivery once.
 //
 // Thread-safety: start/stop from the owning thread; the worker runs on its own threads.
 #pragma once

@@ -46,6 +46,20 @@ int count_id(const std::vector<CapturedRequest>& rs, const std::string& id) {
   return n;
 }
 
+// The webhook's delivery history once every delivery in it has left `pending` (the receiver sees
+// a request a moment before the server records its outcome).
+Json settled_history(const Server& server, const std::string& webhook_id, size_t expected) {
+  Json history;
+  for (int i = 0; i < 500; ++i) {
+    history = server.admin({"webhook", "deliveries", webhook_id})["data"];
+    bool settled = history.size() == expected;
+    for (auto& d : history) settled = settled && d["status"] != "pending";
+    if (settled) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return history;
+}
+
 class WebhookDelivery : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -143,7 +157,7 @@ TEST_F(WebhookDelivery, EveryEventKindArrivesSignedAfterFailedAttempts) {
   EXPECT_EQ(Json::parse(got[0].body)["event"].is_string(), true);
 
   // The delivery history records every attempt.
-  auto history = server_->admin({"webhook", "deliveries", webhook_id})["data"];
+  auto history = settled_history(*server_, webhook_id, 6);
   ASSERT_EQ(history.size(), 6u);
   for (auto& d : history) {
     EXPECT_EQ(d["status"], "succeeded") << d.dump();
@@ -216,7 +230,7 @@ TEST(WebhookDeliveryRestart, RestartBetweenFailureAndRetryLosesNothing) {
   auto booking = server.admin({"record", "booking", "--agent", agent})["id"].get<std::string>();
   ASSERT_TRUE(receiver.wait_until([&](auto& rs) { return count_id(rs, booking) == 2; }));
   EXPECT_EQ(count_id(receiver.received(), form), 2);
-  auto after = server.admin({"webhook", "deliveries", hook["id"].get<std::string>()})["data"];
+  auto after = settled_history(server, hook["id"].get<std::string>(), 2);
   ASSERT_EQ(after.size(), 2u);
   for (auto& d : after) EXPECT_EQ(d["status"], "succeeded");
   std::error_code ec;

@@ -183,6 +183,10 @@ TEST_F(WebhooksApi, DashboardAndOtherAccountsWebhooksAreNotFound) {
   EXPECT_EQ(cross.error_code(), "not_found");
   EXPECT_EQ(server_->del("/api/v1/webhooks/whk_doesnotexist", key_).status, 404);
   EXPECT_EQ(list_admin().size(), 1u);
+  // The owner removes it in the dashboard (here the operator CLI).
+  auto removed = server_->admin({"webhook", "remove", dashboard["id"].get<std::string>()});
+  EXPECT_EQ(removed["deleted"], true);
+  EXPECT_EQ(list_admin().size(), 0u);
 }
 
 TEST_F(WebhooksApi, RevokingTheKeyDeletesItsWebhooksOnly) {

@@ -217,4 +217,15 @@ Result<std::vector<AttemptRecord>> WebhookRepo::attempts_of(Connection& c, std::
   return out;
 }
 
+Result<void> WebhookRepo::prune(Connection& c, int64_t outbox_before, int64_t history_before) {
+  PARLEY_TRY(c.execute("DELETE FROM event_outbox WHERE dispatched_at IS NOT NULL AND dispatched_at < $1",
+                       {outbox_before}));
+  PARLEY_TRY(c.execute("DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries "
+                       "WHERE status <> 'pending' AND completed_at < $1)",
+                       {history_before}));
+  PARLEY_TRY(c.execute("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND completed_at < $1",
+                       {history_before}));
+  return {};
+}
+
 }  // namespace parley

@@ -103,6 +103,9 @@ class WebhookRepo {
   static Result<std::vector<DeliveryRecord>> list_deliveries(Connection& c, std::string_view webhook_id,
                                                              int64_t limit);
   static Result<std::vector<AttemptRecord>> attempts_of(Connection& c, std::string_view delivery_id);
+  // Deletes outbox rows fanned out before `outbox_before` and deliveries (with their attempts)
+  // finished before `history_before`.
+  static Result<void> prune(Connection& c, int64_t outbox_before, int64_t history_before);
 };
 
 }  // namespace parley

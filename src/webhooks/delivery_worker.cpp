@@ -81,7 +81,18 @@ int64_t DeliveryWorker::run_once() {
   auto s = deliver_due();
   if (s.ok()) done += *s;
   else log_error("webhook delivery failed", {{"error", std::string_view(s.error().message)}});
+  prune();
   return done;
+}
+
+void DeliveryWorker::prune() {
+  int64_t now = clock_.now_ms();
+  if (now - last_prune_ms_ < 60'000) return;
+  last_prune_ms_ = now;
+  auto r = db_.write([&](Connection& c) -> Result<void> {
+    return WebhookRepo::prune(c, now - options_.outbox_retention_ms, now - options_.history_retention_ms);
+  });
+  if (!r.ok()) log_error("webhook history pruning failed", {{"error", std::string_view(r.error().message)}});
 }
 
 Result<int64_t> DeliveryWorker::dispatch() {

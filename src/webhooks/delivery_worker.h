@@ -33,7 +33,11 @@ struct DeliveryOptions {
   int64_t poll_ms = 100;        // how often the outbox and due deliveries are looked at when idle
   int64_t lease_ms = 60'000;    // a claimed delivery is not taken again before this
   size_t concurrency = 16;      // deliveries sent at the same time
-  int64_t batch = 256;          // deliveries claimed at once
+  // Deliveries claimed at once. A batch is sent before the next is claimed, so with every
+  // receiver timing out a batch takes batch / concurrency × timeout: kept well under the lease.
+  int64_t batch = 64;
+  int64_t outbox_retention_ms = 7 * 86'400'000LL;     // fanned-out outbox rows kept this long
+  int64_t history_retention_ms = 30 * 86'400'000LL;   // finished deliveries and attempts kept
 };
 
 // Parses "5s,5m,30m,2h" (units ms, s, m, h; a bare number is milliseconds).
@@ -53,6 +57,8 @@ class DeliveryWorker {
   void loop();
   Result<int64_t> dispatch();
   Result<int64_t> deliver_due();
+  // Deletes old fanned-out outbox rows and old finished deliveries, at most once a minute.
+  void prune();
 
   Database& db_;
   const Clock& clock_;
@@ -64,6 +70,7 @@ class DeliveryWorker {
   std::condition_variable cv_;
   bool stopping_ = false;
   std::thread thread_;
+  int64_t last_prune_ms_ = 0;
 };
 
 }  // namespace parley

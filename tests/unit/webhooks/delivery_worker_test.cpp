@@ -161,6 +161,25 @@ TEST_F(DeliveryWorkerTest, DeletedWebhookTakesItsPendingDeliveriesAlong) {
   EXPECT_EQ(sender_.requests.size(), 1u);
 }
 
+TEST_F(DeliveryWorkerTest, OldHistoryAndOutboxRowsArePruned) {
+  auto hook = add_webhook({"form.submitted"});
+  Services s = services();
+  FormSubmissionRecord f;
+  f.agent_id = agent_;
+  f.form_id = "contact";
+  ASSERT_TRUE(record_form_submission(s, f).ok());
+  worker_->run_once();
+  ASSERT_EQ(deliveries(hook.id).size(), 1u);
+  clock_.advance_ms(29LL * 86'400'000);
+  worker_->run_once();
+  EXPECT_EQ(deliveries(hook.id).size(), 1u);
+  EXPECT_EQ(*db_->read().query_int("SELECT COUNT(*) FROM event_outbox", {}), 0) << "kept 7 days";
+  clock_.advance_ms(2LL * 86'400'000);
+  worker_->run_once();
+  EXPECT_TRUE(deliveries(hook.id).empty());
+  EXPECT_EQ(*db_->read().query_int("SELECT COUNT(*) FROM webhook_attempts", {}), 0);
+}
+
 TEST(RetrySchedule, ParsesUnits) {
   auto s = parse_retry_schedule("5s, 5m,30m,2h,250ms,40");
   ASSERT_TRUE(s.ok());

@@ -14,7 +14,8 @@ namespace {
 void BM_WebhookSign2KB(benchmark::State& state) {
   std::string body(2048, 'x');
   for (auto _ : state) {
-    auto sig = sign_webhook("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "lead_p5jXN8AQM9LWM0D4loKWxJ", 1614265330, body);
+    auto sig = sign_webhook("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "lead_p5jXN8AQM9LWM0D4loKWxJ",
+                            1614265330, body);
     benchmark::DoNotOptimize(sig);
   }
 }
@@ -29,7 +30,8 @@ void BM_WebhookUrlParse(benchmark::State& state) {
 BENCHMARK(BM_WebhookUrlParse);
 
 void BM_LeadEventBody(benchmark::State& state) {
-  EventAgent agent{"agt_1", "Helper", R"({"leadForm":{"fields":[{"id":"company","label":"Company"}]}})"};
+  EventAgent agent{"agt_1", "Helper",
+                   R"({"leadForm":{"fields":[{"id":"company","label":"Company"}]}})"};
   LeadRecord lead;
   lead.id = "lead_p5jXN8AQM9LWM0D4loKWxJ";
   lead.email = "jane.doe@example.com";

@@ -16,7 +16,8 @@ constexpr int64_t kSampleCount = 3;
 Result<EventKind> event_kind(ApiCall& call) {
   std::string name(call.param(1));
   auto kind = parse_event_kind(name);
-  if (!kind) return ApiError::invalid("Unknown event '" + name + "'. Events: " + all_event_list() + ".");
+  if (!kind)
+    return ApiError::invalid("Unknown event '" + name + "'. Events: " + all_event_list() + ".");
   return *kind;
 }
 
@@ -26,7 +27,8 @@ Result<int64_t> read_limit(const Request& req) {
   if (!found) return kDefaultLimit;
   int64_t limit = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), limit);
-  if (text.empty() || ec != std::errc() || p != text.data() + text.size() || limit < 1 || limit > kMaxLimit) {
+  if (text.empty() || ec != std::errc() || p != text.data() + text.size() || limit < 1 ||
+      limit > kMaxLimit) {
     return ApiError::invalid("'limit' must be an integer from 1 to 100.");
   }
   return limit;
@@ -71,8 +73,8 @@ Result<Response> sample_events(ApiCall& call) {
 void register_event_routes(Router& router, App& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/events/{event}", Scope::kAgentsRead,
                 Execution::kInline, list_events);
-  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/events/{event}/samples", Scope::kAgentsRead,
-                Execution::kInline, sample_events);
+  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/events/{event}/samples",
+                Scope::kAgentsRead, Execution::kInline, sample_events);
 }
 
 }  // namespace parley

@@ -31,8 +31,10 @@ Result<Response> subscribe(ApiCall& call) {
   in.key_id = call.key.key_id;
   Services s{call.app.db, call.app.clock, call.app.random};
   SystemResolver fallback;
-  WebhookPolicy policy = call.app.webhook_policy ? *call.app.webhook_policy : WebhookPolicy{fallback, false};
-  PARLEY_ASSIGN_OR_RETURN(auto hook, subscribe_webhook(s, policy, call.account_id(), std::move(in)));
+  WebhookPolicy policy =
+      call.app.webhook_policy ? *call.app.webhook_policy : WebhookPolicy{fallback, false};
+  PARLEY_ASSIGN_OR_RETURN(auto hook,
+                          subscribe_webhook(s, policy, call.account_id(), std::move(in)));
   JsonWriter w;
   write_webhook_json(w, hook, /*with_secret=*/true);
   return json_response(201, w);
@@ -48,10 +50,10 @@ Result<Response> unsubscribe(ApiCall& call) {
 }  // namespace
 
 void register_webhook_routes(Router& router, App& app) {
-  add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/webhooks", Scope::kWebhooksWrite, Execution::kPool,
-                subscribe);
-  add_api_route(router, app, "DELETE", "/api/v1/webhooks/{webhookId}", Scope::kWebhooksWrite, Execution::kPool,
-                unsubscribe);
+  add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/webhooks", Scope::kWebhooksWrite,
+                Execution::kPool, subscribe);
+  add_api_route(router, app, "DELETE", "/api/v1/webhooks/{webhookId}", Scope::kWebhooksWrite,
+                Execution::kPool, unsubscribe);
 }
 
 }  // namespace parley

@@ -19,7 +19,9 @@ struct RecordArgs {
   int64_t repeat = 1;
 };
 
-std::optional<std::string> opt(const std::string& v) { return v.empty() ? std::nullopt : std::optional(v); }
+std::optional<std::string> opt(const std::string& v) {
+  return v.empty() ? std::nullopt : std::optional(v);
+}
 
 std::string id_json(std::string_view id, std::string_view event_id = {}) {
   JsonWriter w;
@@ -32,22 +34,26 @@ std::string id_json(std::string_view id, std::string_view event_id = {}) {
 using Body = std::function<Result<std::string>(Services&)>;
 
 void on_run(CLI::App* cmd, GlobalOptions& global, CommandRun& run, Body body) {
-  cmd->callback([&global, &run, body] { run = [&global, body] { return run_admin(global, body); }; });
+  cmd->callback(
+      [&global, &run, body] { run = [&global, body] { return run_admin(global, body); }; });
 }
 }  // namespace
 
 void add_admin_record_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run) {
-  auto* record = admin.add_subcommand("record", "Records behind events (each also queued for webhooks)");
+  auto* record =
+      admin.add_subcommand("record", "Records behind events (each also queued for webhooks)");
   record->require_subcommand(1);
   auto a = std::make_shared<RecordArgs>();
 
-  auto* conv = record->add_subcommand("conversation", "Start a conversation (conversation.created)");
+  auto* conv =
+      record->add_subcommand("conversation", "Start a conversation (conversation.created)");
   conv->add_option("--agent", a->agent, "Agent id")->required();
   conv->add_option("--channel", a->channel, "widget or api");
   conv->add_option("--page", a->page, "Page the widget chat started on");
   conv->add_option("--country", a->country, "Visitor's country code");
   on_run(conv, global, run, [a](Services& s) -> Result<std::string> {
-    PARLEY_ASSIGN_OR_RETURN(auto c, record_conversation(s, {a->agent, a->channel, opt(a->page), opt(a->country)}));
+    PARLEY_ASSIGN_OR_RETURN(
+        auto c, record_conversation(s, {a->agent, a->channel, opt(a->page), opt(a->country)}));
     return id_json(c.id);
   });
 
@@ -61,11 +67,16 @@ void add_admin_record_commands(CLI::App& admin, GlobalOptions& global, CommandRu
   lead->add_option("--source", a->source, "form or chat");
   lead->add_option("--conversation", a->conversation, "Conversation id");
   on_run(lead, global, run, [a](Services& s) -> Result<std::string> {
-    NewLead in{a->agent, opt(a->email), opt(a->phone), opt(a->name), a->custom_fields, opt(a->form_id), a->source,
-               opt(a->conversation)};
+    NewLead in{a->agent,         opt(a->email),   opt(a->phone), opt(a->name),
+               a->custom_fields, opt(a->form_id), a->source,     opt(a->conversation)};
     PARLEY_ASSIGN_OR_RETURN(auto saved, record_lead(s, in));
     JsonWriter w;
-    w.begin_object().key("id").string(saved.lead.id).key("created").boolean(saved.created).end_object();
+    w.begin_object()
+        .key("id")
+        .string(saved.lead.id)
+        .key("created")
+        .boolean(saved.created)
+        .end_object();
     return w.str();
   });
 
@@ -151,7 +162,8 @@ void add_admin_record_commands(CLI::App& admin, GlobalOptions& global, CommandRu
     return w.str();
   });
 
-  auto* handoff = record->add_subcommand("handoff", "The agent emailed a conversation to the team (handoff.requested)");
+  auto* handoff = record->add_subcommand(
+      "handoff", "The agent emailed a conversation to the team (handoff.requested)");
   handoff->add_option("--conversation", a->conversation, "Conversation id")->required();
   handoff->add_option("--ticket", a->ticket, "Helpdesk ticket the hand-off opened");
   on_run(handoff, global, run, [a](Services& s) -> Result<std::string> {
@@ -159,7 +171,8 @@ void add_admin_record_commands(CLI::App& admin, GlobalOptions& global, CommandRu
     return id_json(a->conversation, event_id);
   });
 
-  auto* live = record->add_subcommand("live-chat-request", "The agent asked the team to join (live_chat.requested)");
+  auto* live = record->add_subcommand("live-chat-request",
+                                      "The agent asked the team to join (live_chat.requested)");
   live->add_option("--conversation", a->conversation, "Conversation id")->required();
   on_run(live, global, run, [a](Services& s) -> Result<std::string> {
     PARLEY_ASSIGN_OR_RETURN(auto event_id, record_live_chat_request(s, a->conversation));

@@ -19,7 +19,8 @@ std::vector<std::string> split_list(const std::string& s) {
   size_t start = 0;
   while (start <= s.size()) {
     size_t comma = s.find(',', start);
-    std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string item =
+        s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     while (!item.empty() && item.front() == ' ') item.erase(0, 1);
     while (!item.empty() && item.back() == ' ') item.pop_back();
     if (!item.empty()) out.push_back(item);
@@ -36,24 +37,34 @@ void write_admin_webhook(JsonWriter& w, const WebhookRecord& h) {
   w.key("events").begin_array();
   for (const auto& e : h.events) w.string(e);
   w.end_array();
-  w.key("source").string(h.source).key("origin").string(h.origin).key("keyId").string_or_null(h.key_id);
+  w.key("source").string(h.source).key("origin").string(h.origin).key("keyId").string_or_null(
+      h.key_id);
   w.key("paused").boolean(h.paused).key("createdAt").timestamp(h.created_at);
   w.end_object();
 }
 
-void write_delivery(JsonWriter& w, const DeliveryRecord& d, const std::vector<AttemptRecord>& attempts) {
+void write_delivery(JsonWriter& w, const DeliveryRecord& d,
+                    const std::vector<AttemptRecord>& attempts) {
   w.begin_object();
   w.key("id").string(d.id).key("webhookId").string(d.webhook_id).key("event").string(d.event);
-  w.key("eventId").string(d.event_id).key("status").string(d.status).key("attempts").integer(d.attempts);
-  w.key("nextAttemptAt").timestamp_or_null(d.status == "pending" ? d.next_attempt_at : std::nullopt);
+  w.key("eventId")
+      .string(d.event_id)
+      .key("status")
+      .string(d.status)
+      .key("attempts")
+      .integer(d.attempts);
+  w.key("nextAttemptAt")
+      .timestamp_or_null(d.status == "pending" ? d.next_attempt_at : std::nullopt);
   w.key("createdAt").timestamp(d.created_at).key("completedAt").timestamp_or_null(d.completed_at);
   w.key("history").begin_array();
   for (const auto& a : attempts) {
     w.begin_object().key("attempt").integer(a.attempt).key("startedAt").timestamp(a.started_at);
     w.key("durationMs").integer(a.duration_ms).key("succeeded").boolean(a.succeeded);
     w.key("responseCode");
-    if (a.response_code) w.integer(*a.response_code);
-    else w.null();
+    if (a.response_code)
+      w.integer(*a.response_code);
+    else
+      w.null();
     w.key("error").string_or_null(a.error).end_object();
   }
   w.end_array();
@@ -62,23 +73,28 @@ void write_delivery(JsonWriter& w, const DeliveryRecord& d, const std::vector<At
 }  // namespace
 
 void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run) {
-  auto* webhook = admin.add_subcommand("webhook", "Webhooks: dashboard-added ones and delivery history");
+  auto* webhook =
+      admin.add_subcommand("webhook", "Webhooks: dashboard-added ones and delivery history");
   webhook->require_subcommand(1);
   auto a = std::make_shared<WebhookArgs>();
 
-  auto* add = webhook->add_subcommand("add", "Add a webhook as the dashboard does; prints its secret once");
+  auto* add =
+      webhook->add_subcommand("add", "Add a webhook as the dashboard does; prints its secret once");
   add->add_option("--agent", a->agent, "Agent id")->required();
   add->add_option("--url", a->url, "https:// URL of a public server")->required();
   add->add_option("--events", a->events, "Comma-separated events")->required();
   add->add_option("--source", a->source, "tool_a, tool_b or api");
-  add->add_flag("--allow-private-targets", a->allow_private, "Accept private addresses (tests only)")
+  add->add_flag("--allow-private-targets", a->allow_private,
+                "Accept private addresses (tests only)")
       ->envname("PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS");
   add->callback([&, a] {
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         SystemResolver resolver;
-        NewWebhook in{a->agent, a->url, split_list(a->events), a->source, "dashboard", std::nullopt};
-        PARLEY_ASSIGN_OR_RETURN(auto h, subscribe_webhook(s, {resolver, a->allow_private}, {}, std::move(in)));
+        NewWebhook in{a->agent,  a->url,      split_list(a->events),
+                      a->source, "dashboard", std::nullopt};
+        PARLEY_ASSIGN_OR_RETURN(
+            auto h, subscribe_webhook(s, {resolver, a->allow_private}, {}, std::move(in)));
         JsonWriter w;
         write_webhook_json(w, h, /*with_secret=*/true);
         return w.str();
@@ -101,7 +117,8 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
     };
   });
 
-  auto* deliveries = webhook->add_subcommand("deliveries", "A webhook's latest deliveries with every attempt");
+  auto* deliveries =
+      webhook->add_subcommand("deliveries", "A webhook's latest deliveries with every attempt");
   deliveries->add_option("id", a->id, "Webhook id")->required();
   deliveries->add_option("--limit", a->limit, "How many, newest first")->check(CLI::Range(1, 1000));
   deliveries->callback([&, a] {
@@ -141,8 +158,9 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
   });
 
   for (bool pause : {true, false}) {
-    auto* cmd = webhook->add_subcommand(pause ? "pause" : "resume",
-                                        pause ? "Stop sending to a webhook" : "Send to a paused webhook again");
+    auto* cmd = webhook->add_subcommand(
+        pause ? "pause" : "resume",
+        pause ? "Stop sending to a webhook" : "Send to a paused webhook again");
     cmd->add_option("id", a->id, "Webhook id")->required();
     cmd->callback([&, a, pause] {
       run = [&, a, pause] {

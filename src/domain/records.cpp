@@ -16,28 +16,33 @@ Result<AgentRecord> agent_of(Connection& c, std::string_view agent_id) {
   return std::move(*agent);
 }
 
-Result<void> check_conversation(Connection& c, const std::optional<std::string>& id, const AgentRecord& agent) {
+Result<void> check_conversation(Connection& c, const std::optional<std::string>& id,
+                                const AgentRecord& agent) {
   if (!id) return {};
   PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationRepo::find(c, agent.account_id, *id));
-  if (!conv || conv->agent_id != agent.id) return ApiError::not_found("No conversation " + *id + " of this agent.");
+  if (!conv || conv->agent_id != agent.id)
+    return ApiError::not_found("No conversation " + *id + " of this agent.");
   return {};
 }
 
 Result<void> check_json_array(std::string_view json, std::string_view field) {
   rapidjson::Document d;
   d.Parse(json.data(), json.size());
-  if (d.HasParseError() || !d.IsArray()) return ApiError::invalid("'" + std::string(field) + "' must be a JSON array.");
+  if (d.HasParseError() || !d.IsArray())
+    return ApiError::invalid("'" + std::string(field) + "' must be a JSON array.");
   return {};
 }
 
 Result<void> outbox(Connection& c, Services& s, const AgentRecord& agent, std::string_view event,
                     std::string_view event_id, int64_t at) {
-  return add_to_outbox(c, s.random, {agent.account_id, agent.id, std::string(event), std::string(event_id), at});
+  return add_to_outbox(c, s.random,
+                       {agent.account_id, agent.id, std::string(event), std::string(event_id), at});
 }
 }  // namespace
 
 Result<ConversationRecord> record_conversation(Services& s, const NewConversation& in) {
-  if (in.channel != "widget" && in.channel != "api") return ApiError::invalid("'channel' must be widget or api.");
+  if (in.channel != "widget" && in.channel != "api")
+    return ApiError::invalid("'channel' must be widget or api.");
   ConversationRecord conv;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto agent, agent_of(c, in.agent_id));
@@ -59,7 +64,8 @@ Result<ConversationRecord> record_conversation(Services& s, const NewConversatio
 
 Result<LeadSaved> record_lead(Services& s, const NewLead& in) {
   if (!in.email && !in.phone) return ApiError::invalid("A lead needs 'email' or 'phone'.");
-  if (in.source != "form" && in.source != "chat") return ApiError::invalid("'source' must be form or chat.");
+  if (in.source != "form" && in.source != "chat")
+    return ApiError::invalid("'source' must be form or chat.");
   PARLEY_TRY(check_json_array(in.custom_fields, "customFields"));
   LeadSaved saved;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
@@ -86,7 +92,8 @@ Result<LeadSaved> record_lead(Services& s, const NewLead& in) {
     l.conversation_id = in.conversation_id;
     l.collected_at = l.last_seen_at = s.clock.now_ms();
     PARLEY_ASSIGN_OR_RETURN(saved, LeadRepo::save(c, l));
-    if (saved.created) PARLEY_TRY(outbox(c, s, agent, "lead.created", saved.lead.id, saved.lead.collected_at));
+    if (saved.created)
+      PARLEY_TRY(outbox(c, s, agent, "lead.created", saved.lead.id, saved.lead.collected_at));
     return {};
   }));
   return saved;
@@ -112,7 +119,8 @@ Result<BookingRecord> record_booking(Services& s, BookingRecord in) {
   if (in.provider_status != "pending" && in.provider_status != "accepted") {
     return ApiError::invalid("'providerStatus' must be pending or accepted.");
   }
-  if (in.length_minutes <= 0) return ApiError::invalid("'length' must be a positive number of minutes.");
+  if (in.length_minutes <= 0)
+    return ApiError::invalid("'length' must be a positive number of minutes.");
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto agent, agent_of(c, in.agent_id));
     PARLEY_TRY(check_conversation(c, in.conversation_id, agent));
@@ -152,12 +160,14 @@ Result<void> mark_return_request_handled(Services& s, std::string_view id) {
 namespace {
 enum class ConversationEvent { kHandoff, kLiveChat };
 
-Result<std::string> record_conversation_event(Services& s, std::string_view conversation_id, ConversationEvent kind,
+Result<std::string> record_conversation_event(Services& s, std::string_view conversation_id,
+                                              ConversationEvent kind,
                                               const std::optional<std::string>& ticket) {
   std::string event_id;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto account, RecordRepo::conversation_account(c, conversation_id));
-    if (!account) return ApiError::not_found("No conversation " + std::string(conversation_id) + ".");
+    if (!account)
+      return ApiError::not_found("No conversation " + std::string(conversation_id) + ".");
     PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationRepo::find(c, *account, conversation_id));
     if (!conv) return ApiError::not_found("No conversation " + std::string(conversation_id) + ".");
     PARLEY_ASSIGN_OR_RETURN(auto agent, agent_of(c, conv->agent_id));
@@ -169,9 +179,11 @@ Result<std::string> record_conversation_event(Services& s, std::string_view conv
       conv->live_chat_requested_at = now;
     }
     PARLEY_TRY(ConversationRepo::update(c, *conv));
-    if (kind == ConversationEvent::kHandoff) PARLEY_TRY(RecordRepo::set_handoff_ticket(c, conv->id, ticket));
+    if (kind == ConversationEvent::kHandoff)
+      PARLEY_TRY(RecordRepo::set_handoff_ticket(c, conv->id, ticket));
     event_id = conversation_event_id(conv->id, now);
-    return outbox(c, s, agent, kind == ConversationEvent::kHandoff ? "handoff.requested" : "live_chat.requested",
+    return outbox(c, s, agent,
+                  kind == ConversationEvent::kHandoff ? "handoff.requested" : "live_chat.requested",
                   event_id, now);
   }));
   return event_id;

@@ -5,12 +5,19 @@
 namespace parley {
 
 namespace {
-void begin_event(JsonWriter& w, std::string_view id, EventKind kind, int64_t created_at, const EventAgent& agent) {
+void begin_event(JsonWriter& w, std::string_view id, EventKind kind, int64_t created_at,
+                 const EventAgent& agent) {
   w.begin_object();
   w.key("id").string(id);
   w.key("event").string(event_name(kind));
   w.key("created_at").timestamp(created_at);
-  w.key("agent").begin_object().key("id").string(agent.id).key("name").string(agent.name).end_object();
+  w.key("agent")
+      .begin_object()
+      .key("id")
+      .string(agent.id)
+      .key("name")
+      .string(agent.name)
+      .end_object();
   w.key("data").begin_object();
 }
 
@@ -19,12 +26,13 @@ void end_event(JsonWriter& w) { w.end_object().end_object(); }
 std::string string_member(const rapidjson::Value& v, const char* name) {
   if (!v.IsObject()) return {};
   auto it = v.FindMember(name);
-  return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString()) : std::string();
+  return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString())
+                                                     : std::string();
 }
 
 // The label a form field has now: the agent's form with this id (or its lead form), else the id.
-std::string current_label(const rapidjson::Document& settings, const std::optional<std::string>& form_id,
-                          const std::string& field_id) {
+std::string current_label(const rapidjson::Document& settings,
+                          const std::optional<std::string>& form_id, const std::string& field_id) {
   auto label_in = [&](const rapidjson::Value& form) -> std::string {
     if (!form.IsObject()) return {};
     auto fields = form.FindMember("fields");
@@ -49,8 +57,8 @@ std::string current_label(const rapidjson::Document& settings, const std::option
   return field_id;
 }
 
-void write_custom_fields(JsonWriter& w, const EventAgent& agent, const std::optional<std::string>& form_id,
-                         std::string_view stored) {
+void write_custom_fields(JsonWriter& w, const EventAgent& agent,
+                         const std::optional<std::string>& form_id, std::string_view stored) {
   rapidjson::Document settings;
   settings.Parse(agent.settings.data(), agent.settings.size());
   rapidjson::Document fields;
@@ -60,11 +68,14 @@ void write_custom_fields(JsonWriter& w, const EventAgent& agent, const std::opti
     for (const auto& f : fields.GetArray()) {
       if (!f.IsObject()) continue;
       std::string id = string_member(f, "id");
-      w.begin_object().key("id").string(id).key("label").string(current_label(settings, form_id, id));
+      w.begin_object().key("id").string(id).key("label").string(
+          current_label(settings, form_id, id));
       w.key("value");
       auto v = f.FindMember("value");
-      if (v != f.MemberEnd()) w.value(v->value);
-      else w.null();
+      if (v != f.MemberEnd())
+        w.value(v->value);
+      else
+        w.null();
       w.end_object();
     }
   }
@@ -160,7 +171,8 @@ std::string conversation_event_id(std::string_view conversation_id, int64_t at_m
   return std::string(conversation_id) + ":" + std::to_string(at_ms);
 }
 
-bool split_conversation_event_id(std::string_view id, std::string& conversation_id, int64_t& at_ms) {
+bool split_conversation_event_id(std::string_view id, std::string& conversation_id,
+                                 int64_t& at_ms) {
   size_t colon = id.rfind(':');
   if (colon == std::string_view::npos || colon == 0) return false;
   std::string_view ms = id.substr(colon + 1);
@@ -188,9 +200,15 @@ void write_sample_event(JsonWriter& w, const EventAgent& agent, EventKind kind, 
       return;
     }
     case EventKind::kFormSubmitted: {
-      FormSubmissionRecord f{"sample_form_submission", agent.id, "", "sample_form", "Contact us",
-                             R"([{"id":"email","value":"jane.doe@example.com"},{"id":"message","value":"Hello"}])",
-                             conv, now_ms};
+      FormSubmissionRecord f{
+          "sample_form_submission",
+          agent.id,
+          "",
+          "sample_form",
+          "Contact us",
+          R"([{"id":"email","value":"jane.doe@example.com"},{"id":"message","value":"Hello"}])",
+          conv,
+          now_ms};
       write_form_event(w, sample_agent, f);
       return;
     }

@@ -12,11 +12,11 @@
 namespace parley {
 
 // Event records as serialised JSON objects, newest first.
-Result<std::vector<std::string>> latest_events(Connection& c, const EventAgent& agent, EventKind kind,
-                                               int64_t limit);
+Result<std::vector<std::string>> latest_events(Connection& c, const EventAgent& agent,
+                                               EventKind kind, int64_t limit);
 
 // The body of the event with this id, or nothing when its record no longer exists.
-Result<std::optional<std::string>> event_body(Connection& c, const EventAgent& agent, EventKind kind,
-                                              std::string_view event_id);
+Result<std::optional<std::string>> event_body(Connection& c, const EventAgent& agent,
+                                              EventKind kind, std::string_view event_id);
 
 }  // namespace parley

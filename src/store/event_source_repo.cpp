@@ -3,10 +3,10 @@
 namespace parley {
 
 namespace {
-#define LEAD_EVENT_COLUMNS                                                                    \
+#define LEAD_EVENT_COLUMNS \
   "id, agent_id, account_id, person_key, email, phone, name, custom_fields, form_id, source, \
    conversation_id, collected_at, last_seen_at, submission_count"
-#define CONVERSATION_EVENT_COLUMNS                                                          \
+#define CONVERSATION_EVENT_COLUMNS \
   "id, agent_id, channel, page, country, created_at, handoff_requested_at, handoff_ticket, \
    live_chat_requested_at, live_chat_status"
 
@@ -45,7 +45,8 @@ ConversationEventRow read_conversation(const Row& r) {
 }
 }  // namespace
 
-Result<std::vector<LeadRecord>> EventSourceRepo::latest_leads(Connection& c, std::string_view agent_id,
+Result<std::vector<LeadRecord>> EventSourceRepo::latest_leads(Connection& c,
+                                                              std::string_view agent_id,
                                                               int64_t limit) {
   std::vector<LeadRecord> out;
   PARLEY_TRY(c.query("SELECT " LEAD_EVENT_COLUMNS " FROM leads WHERE agent_id = $1 "
@@ -54,43 +55,48 @@ Result<std::vector<LeadRecord>> EventSourceRepo::latest_leads(Connection& c, std
   return out;
 }
 
-Result<std::optional<LeadRecord>> EventSourceRepo::find_lead(Connection& c, std::string_view agent_id,
+Result<std::optional<LeadRecord>> EventSourceRepo::find_lead(Connection& c,
+                                                             std::string_view agent_id,
                                                              std::string_view id) {
   std::optional<LeadRecord> out;
-  PARLEY_TRY(c.query("SELECT " LEAD_EVENT_COLUMNS " FROM leads WHERE agent_id = $1 AND id = $2", {agent_id, id},
-                     [&](const Row& r) { out = read_lead(r); }));
+  PARLEY_TRY(c.query("SELECT " LEAD_EVENT_COLUMNS " FROM leads WHERE agent_id = $1 AND id = $2",
+                     {agent_id, id}, [&](const Row& r) { out = read_lead(r); }));
   return out;
 }
 
-Result<std::vector<ConversationEventRow>> EventSourceRepo::latest_conversations(Connection& c,
-                                                                                std::string_view agent_id,
-                                                                                ConversationEventKind kind,
-                                                                                int64_t limit) {
+Result<std::vector<ConversationEventRow>> EventSourceRepo::latest_conversations(
+    Connection& c, std::string_view agent_id, ConversationEventKind kind, int64_t limit) {
   std::string_view sql;
   switch (kind) {
     case ConversationEventKind::kCreated:
-      sql = "SELECT " CONVERSATION_EVENT_COLUMNS " FROM conversations WHERE agent_id = $1 "
+      sql = "SELECT " CONVERSATION_EVENT_COLUMNS
+            " FROM conversations WHERE agent_id = $1 "
             "ORDER BY created_at DESC, id DESC LIMIT $2";
       break;
     case ConversationEventKind::kHandoff:
-      sql = "SELECT " CONVERSATION_EVENT_COLUMNS " FROM conversations WHERE agent_id = $1 "
-            "AND handoff_requested_at IS NOT NULL ORDER BY handoff_requested_at DESC, id DESC LIMIT $2";
+      sql = "SELECT " CONVERSATION_EVENT_COLUMNS
+            " FROM conversations WHERE agent_id = $1 "
+            "AND handoff_requested_at IS NOT NULL ORDER BY handoff_requested_at DESC, id DESC "
+            "LIMIT $2";
       break;
     case ConversationEventKind::kLiveChat:
-      sql = "SELECT " CONVERSATION_EVENT_COLUMNS " FROM conversations WHERE agent_id = $1 "
-            "AND live_chat_requested_at IS NOT NULL ORDER BY live_chat_requested_at DESC, id DESC LIMIT $2";
+      sql = "SELECT " CONVERSATION_EVENT_COLUMNS
+            " FROM conversations WHERE agent_id = $1 "
+            "AND live_chat_requested_at IS NOT NULL ORDER BY live_chat_requested_at DESC, id DESC "
+            "LIMIT $2";
       break;
   }
   std::vector<ConversationEventRow> out;
-  PARLEY_TRY(c.query(sql, {agent_id, limit}, [&](const Row& r) { out.push_back(read_conversation(r)); }));
+  PARLEY_TRY(
+      c.query(sql, {agent_id, limit}, [&](const Row& r) { out.push_back(read_conversation(r)); }));
   return out;
 }
 
-Result<std::optional<ConversationEventRow>> EventSourceRepo::find_conversation(Connection& c,
-                                                                               std::string_view agent_id,
-                                                                               std::string_view id) {
+Result<std::optional<ConversationEventRow>> EventSourceRepo::find_conversation(
+    Connection& c, std::string_view agent_id, std::string_view id) {
   std::optional<ConversationEventRow> out;
-  PARLEY_TRY(c.query("SELECT " CONVERSATION_EVENT_COLUMNS " FROM conversations WHERE agent_id = $1 AND id = $2",
+  PARLEY_TRY(c.query("SELECT " CONVERSATION_EVENT_COLUMNS
+                     " FROM conversations WHERE agent_id = $1 AND id = $2",
                      {agent_id, id}, [&](const Row& r) { out = read_conversation(r); }));
   return out;
 }

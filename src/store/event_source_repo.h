@@ -31,13 +31,18 @@ enum class ConversationEventKind { kCreated, kHandoff, kLiveChat };
 class EventSourceRepo {
  public:
   // The agent's leads, most recently saved first.
-  static Result<std::vector<LeadRecord>> latest_leads(Connection& c, std::string_view agent_id, int64_t limit);
-  static Result<std::optional<LeadRecord>> find_lead(Connection& c, std::string_view agent_id, std::string_view id);
+  static Result<std::vector<LeadRecord>> latest_leads(Connection& c, std::string_view agent_id,
+                                                      int64_t limit);
+  static Result<std::optional<LeadRecord>> find_lead(Connection& c, std::string_view agent_id,
+                                                     std::string_view id);
 
   // The agent's conversations that have the event, newest event first.
-  static Result<std::vector<ConversationEventRow>> latest_conversations(Connection& c, std::string_view agent_id,
-                                                                        ConversationEventKind kind, int64_t limit);
-  static Result<std::optional<ConversationEventRow>> find_conversation(Connection& c, std::string_view agent_id,
+  static Result<std::vector<ConversationEventRow>> latest_conversations(Connection& c,
+                                                                        std::string_view agent_id,
+                                                                        ConversationEventKind kind,
+                                                                        int64_t limit);
+  static Result<std::optional<ConversationEventRow>> find_conversation(Connection& c,
+                                                                       std::string_view agent_id,
                                                                        std::string_view id);
 };
 

@@ -3,16 +3,18 @@
 namespace parley {
 
 namespace {
-#define FORM_COLUMNS "id, agent_id, account_id, form_id, form_name, fields, conversation_id, created_at"
+#define FORM_COLUMNS \
+  "id, agent_id, account_id, form_id, form_name, fields, conversation_id, created_at"
 #define BOOKING_COLUMNS                                                                          \
   "id, agent_id, account_id, provider, event_title, start_at, length_minutes, time_zone, name, " \
   "email, provider_status, conversation_id, created_at"
-#define RETURN_COLUMNS                                                                          \
+#define RETURN_COLUMNS                                                                             \
   "id, agent_id, account_id, order_id, email, name, reason, status, handled_at, conversation_id, " \
   "created_at"
 
 FormSubmissionRecord read_form(const Row& r) {
-  return {r.text(0), r.text(1), r.text(2), r.text(3), r.opt_text(4), r.text(5), r.opt_text(6), r.int64(7)};
+  return {r.text(0),     r.text(1), r.text(2),     r.text(3),
+          r.opt_text(4), r.text(5), r.opt_text(6), r.int64(7)};
 }
 
 BookingRecord read_booking(const Row& r) {
@@ -58,8 +60,8 @@ Result<std::optional<T>> find_one(Connection& c, std::string_view sql, std::stri
 }
 
 template <typename T, typename Reader>
-Result<std::vector<T>> latest(Connection& c, std::string_view sql, std::string_view agent_id, int64_t limit,
-                              Reader read) {
+Result<std::vector<T>> latest(Connection& c, std::string_view sql, std::string_view agent_id,
+                              int64_t limit, Reader read) {
   std::vector<T> out;
   PARLEY_TRY(c.query(sql, {agent_id, limit}, [&](const Row& r) { out.push_back(read(r)); }));
   return out;
@@ -67,7 +69,8 @@ Result<std::vector<T>> latest(Connection& c, std::string_view sql, std::string_v
 }  // namespace
 
 Result<void> RecordRepo::insert(Connection& c, const FormSubmissionRecord& r) {
-  PARLEY_TRY(c.execute("INSERT INTO form_submissions (" FORM_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+  PARLEY_TRY(c.execute("INSERT INTO form_submissions (" FORM_COLUMNS
+                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                        {r.id, r.agent_id, r.account_id, r.form_id, db_opt(r.form_name), r.fields,
                         db_opt(r.conversation_id), r.created_at}));
   return {};
@@ -76,64 +79,67 @@ Result<void> RecordRepo::insert(Connection& c, const FormSubmissionRecord& r) {
 Result<void> RecordRepo::insert(Connection& c, const BookingRecord& r) {
   PARLEY_TRY(c.execute("INSERT INTO bookings (" BOOKING_COLUMNS
                        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-                       {r.id, r.agent_id, r.account_id, r.provider, db_opt(r.event_title), r.start_at,
-                        r.length_minutes, r.time_zone, db_opt(r.name), db_opt(r.email), r.provider_status,
-                        db_opt(r.conversation_id), r.created_at}));
+                       {r.id, r.agent_id, r.account_id, r.provider, db_opt(r.event_title),
+                        r.start_at, r.length_minutes, r.time_zone, db_opt(r.name), db_opt(r.email),
+                        r.provider_status, db_opt(r.conversation_id), r.created_at}));
   return {};
 }
 
 Result<void> RecordRepo::insert(Connection& c, const ReturnRequestRecord& r) {
-  PARLEY_TRY(c.execute("INSERT INTO return_requests (" RETURN_COLUMNS
-                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-                       {r.id, r.agent_id, r.account_id, db_opt(r.order_id), db_opt(r.email), db_opt(r.name),
-                        db_opt(r.reason), r.status, db_opt(r.handled_at), db_opt(r.conversation_id),
-                        r.created_at}));
+  PARLEY_TRY(c.execute(
+      "INSERT INTO return_requests (" RETURN_COLUMNS
+      ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+      {r.id, r.agent_id, r.account_id, db_opt(r.order_id), db_opt(r.email), db_opt(r.name),
+       db_opt(r.reason), r.status, db_opt(r.handled_at), db_opt(r.conversation_id), r.created_at}));
   return {};
 }
 
-Result<std::optional<FormSubmissionRecord>> RecordRepo::find_form_submission(Connection& c,
-                                                                             std::string_view agent_id,
-                                                                             std::string_view id) {
+Result<std::optional<FormSubmissionRecord>> RecordRepo::find_form_submission(
+    Connection& c, std::string_view agent_id, std::string_view id) {
   return find_one<FormSubmissionRecord>(
-      c, "SELECT " FORM_COLUMNS " FROM form_submissions WHERE agent_id = $1 AND id = $2", agent_id, id, read_form);
+      c, "SELECT " FORM_COLUMNS " FROM form_submissions WHERE agent_id = $1 AND id = $2", agent_id,
+      id, read_form);
 }
 
-Result<std::optional<BookingRecord>> RecordRepo::find_booking(Connection& c, std::string_view agent_id,
+Result<std::optional<BookingRecord>> RecordRepo::find_booking(Connection& c,
+                                                              std::string_view agent_id,
                                                               std::string_view id) {
-  return find_one<BookingRecord>(c, "SELECT " BOOKING_COLUMNS " FROM bookings WHERE agent_id = $1 AND id = $2",
-                                 agent_id, id, read_booking);
+  return find_one<BookingRecord>(
+      c, "SELECT " BOOKING_COLUMNS " FROM bookings WHERE agent_id = $1 AND id = $2", agent_id, id,
+      read_booking);
 }
 
-Result<std::optional<ReturnRequestRecord>> RecordRepo::find_return_request(Connection& c,
-                                                                           std::string_view agent_id,
-                                                                           std::string_view id) {
+Result<std::optional<ReturnRequestRecord>> RecordRepo::find_return_request(
+    Connection& c, std::string_view agent_id, std::string_view id) {
   return find_one<ReturnRequestRecord>(
-      c, "SELECT " RETURN_COLUMNS " FROM return_requests WHERE agent_id = $1 AND id = $2", agent_id, id,
-      read_return);
+      c, "SELECT " RETURN_COLUMNS " FROM return_requests WHERE agent_id = $1 AND id = $2", agent_id,
+      id, read_return);
 }
 
-Result<std::vector<FormSubmissionRecord>> RecordRepo::latest_form_submissions(Connection& c,
-                                                                              std::string_view agent_id,
-                                                                              int64_t limit) {
+Result<std::vector<FormSubmissionRecord>> RecordRepo::latest_form_submissions(
+    Connection& c, std::string_view agent_id, int64_t limit) {
   return latest<FormSubmissionRecord>(c,
-                                      "SELECT " FORM_COLUMNS " FROM form_submissions WHERE agent_id = $1 "
+                                      "SELECT " FORM_COLUMNS
+                                      " FROM form_submissions WHERE agent_id = $1 "
                                       "ORDER BY created_at DESC, id DESC LIMIT $2",
                                       agent_id, limit, read_form);
 }
 
-Result<std::vector<BookingRecord>> RecordRepo::latest_bookings(Connection& c, std::string_view agent_id,
+Result<std::vector<BookingRecord>> RecordRepo::latest_bookings(Connection& c,
+                                                               std::string_view agent_id,
                                                                int64_t limit) {
   return latest<BookingRecord>(c,
-                               "SELECT " BOOKING_COLUMNS " FROM bookings WHERE agent_id = $1 "
+                               "SELECT " BOOKING_COLUMNS
+                               " FROM bookings WHERE agent_id = $1 "
                                "ORDER BY created_at DESC, id DESC LIMIT $2",
                                agent_id, limit, read_booking);
 }
 
-Result<std::vector<ReturnRequestRecord>> RecordRepo::latest_return_requests(Connection& c,
-                                                                            std::string_view agent_id,
-                                                                            int64_t limit) {
+Result<std::vector<ReturnRequestRecord>> RecordRepo::latest_return_requests(
+    Connection& c, std::string_view agent_id, int64_t limit) {
   return latest<ReturnRequestRecord>(c,
-                                     "SELECT " RETURN_COLUMNS " FROM return_requests WHERE agent_id = $1 "
+                                     "SELECT " RETURN_COLUMNS
+                                     " FROM return_requests WHERE agent_id = $1 "
                                      "ORDER BY created_at DESC, id DESC LIMIT $2",
                                      agent_id, limit, read_return);
 }
@@ -146,8 +152,8 @@ Result<bool> RecordRepo::mark_return_handled(Connection& c, std::string_view id,
   return n > 0;
 }
 
-Result<std::optional<std::string>> RecordRepo::conversation_account(Connection& c,
-                                                                   std::string_view conversation_id) {
+Result<std::optional<std::string>> RecordRepo::conversation_account(
+    Connection& c, std::string_view conversation_id) {
   std::optional<std::string> out;
   PARLEY_TRY(c.query("SELECT account_id FROM conversations WHERE id = $1", {conversation_id},
                      [&](const Row& r) { out = r.text(0); }));

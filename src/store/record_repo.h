@@ -60,24 +60,30 @@ class RecordRepo {
   static Result<void> insert(Connection& c, const ReturnRequestRecord& r);
 
   // By id within the agent (the worker and the events API both know the agent).
-  static Result<std::optional<FormSubmissionRecord>> find_form_submission(Connection& c, std::string_view agent_id,
+  static Result<std::optional<FormSubmissionRecord>> find_form_submission(Connection& c,
+                                                                          std::string_view agent_id,
                                                                           std::string_view id);
   static Result<std::optional<BookingRecord>> find_booking(Connection& c, std::string_view agent_id,
                                                            std::string_view id);
-  static Result<std::optional<ReturnRequestRecord>> find_return_request(Connection& c, std::string_view agent_id,
+  static Result<std::optional<ReturnRequestRecord>> find_return_request(Connection& c,
+                                                                        std::string_view agent_id,
                                                                         std::string_view id);
 
   // The agent's latest records, newest first.
-  static Result<std::vector<FormSubmissionRecord>> latest_form_submissions(Connection& c, std::string_view agent_id,
-                                                                           int64_t limit);
-  static Result<std::vector<BookingRecord>> latest_bookings(Connection& c, std::string_view agent_id, int64_t limit);
-  static Result<std::vector<ReturnRequestRecord>> latest_return_requests(Connection& c, std::string_view agent_id,
+  static Result<std::vector<FormSubmissionRecord>> latest_form_submissions(
+      Connection& c, std::string_view agent_id, int64_t limit);
+  static Result<std::vector<BookingRecord>> latest_bookings(Connection& c,
+                                                            std::string_view agent_id,
+                                                            int64_t limit);
+  static Result<std::vector<ReturnRequestRecord>> latest_return_requests(Connection& c,
+                                                                         std::string_view agent_id,
                                                                          int64_t limit);
 
   // Marks a return request handled; false when there is no such request.
   static Result<bool> mark_return_handled(Connection& c, std::string_view id, int64_t now);
   // The account a conversation belongs to, when it exists.
-  static Result<std::optional<std::string>> conversation_account(Connection& c, std::string_view conversation_id);
+  static Result<std::optional<std::string>> conversation_account(Connection& c,
+                                                                 std::string_view conversation_id);
   // Stores the helpdesk ticket a hand-off opened (null clears it).
   static Result<void> set_handoff_ticket(Connection& c, std::string_view conversation_id,
                                          const std::optional<std::string>& ticket);

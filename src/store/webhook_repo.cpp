@@ -5,7 +5,7 @@ namespace parley {
 namespace {
 #define WEBHOOK_COLUMNS \
   "id, account_id, agent_id, url, events, source, origin, key_id, secret, paused, created_at"
-#define DELIVERY_COLUMNS                                                                          \
+#define DELIVERY_COLUMNS                                                                     \
   "id, webhook_id, outbox_id, event, event_id, payload, status, attempts, next_attempt_at, " \
   "event_created_at, created_at, completed_at"
 #define ATTEMPT_COLUMNS \
@@ -84,10 +84,11 @@ bool WebhookRecord::wants(std::string_view event) const {
 }
 
 Result<void> WebhookRepo::insert(Connection& c, const WebhookRecord& w) {
-  PARLEY_TRY(c.execute("INSERT INTO webhooks (" WEBHOOK_COLUMNS
-                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-                       {w.id, w.account_id, w.agent_id, w.url, join_events(w.events), w.source, w.origin,
-                        db_opt(w.key_id), w.secret, int64_t{w.paused ? 1 : 0}, w.created_at}));
+  PARLEY_TRY(
+      c.execute("INSERT INTO webhooks (" WEBHOOK_COLUMNS
+                ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                {w.id, w.account_id, w.agent_id, w.url, join_events(w.events), w.source, w.origin,
+                 db_opt(w.key_id), w.secret, int64_t{w.paused ? 1 : 0}, w.created_at}));
   return {};
 }
 
@@ -106,21 +107,26 @@ Result<std::optional<WebhookRecord>> WebhookRepo::find_any(Connection& c, std::s
   return out;
 }
 
-Result<std::vector<WebhookRecord>> WebhookRepo::list_for_agent(Connection& c, std::string_view agent_id) {
+Result<std::vector<WebhookRecord>> WebhookRepo::list_for_agent(Connection& c,
+                                                               std::string_view agent_id) {
   std::vector<WebhookRecord> out;
-  PARLEY_TRY(c.query("SELECT " WEBHOOK_COLUMNS " FROM webhooks WHERE agent_id = $1 ORDER BY created_at, id",
+  PARLEY_TRY(c.query("SELECT " WEBHOOK_COLUMNS
+                     " FROM webhooks WHERE agent_id = $1 ORDER BY created_at, id",
                      {agent_id}, [&](const Row& r) { out.push_back(read_webhook(r)); }));
   return out;
 }
 
-Result<int64_t> WebhookRepo::count_for_agent(Connection& c, std::string_view agent_id, std::string_view origin) {
-  PARLEY_ASSIGN_OR_RETURN(auto n, c.query_int("SELECT COUNT(*) FROM webhooks WHERE agent_id = $1 AND origin = $2",
-                                              {agent_id, origin}));
+Result<int64_t> WebhookRepo::count_for_agent(Connection& c, std::string_view agent_id,
+                                             std::string_view origin) {
+  PARLEY_ASSIGN_OR_RETURN(
+      auto n, c.query_int("SELECT COUNT(*) FROM webhooks WHERE agent_id = $1 AND origin = $2",
+                          {agent_id, origin}));
   return n.value_or(0);
 }
 
 Result<void> WebhookRepo::set_paused(Connection& c, std::string_view id, bool paused) {
-  PARLEY_TRY(c.execute("UPDATE webhooks SET paused = $2 WHERE id = $1", {id, int64_t{paused ? 1 : 0}}));
+  PARLEY_TRY(
+      c.execute("UPDATE webhooks SET paused = $2 WHERE id = $1", {id, int64_t{paused ? 1 : 0}}));
   return {};
 }
 
@@ -141,11 +147,12 @@ Result<int64_t> WebhookRepo::remove_by_key(Connection& c, std::string_view key_i
 
 Result<std::vector<OutboxRow>> WebhookRepo::waiting_outbox(Connection& c, int64_t limit) {
   std::vector<OutboxRow> out;
-  PARLEY_TRY(c.query("SELECT id, account_id, agent_id, event, event_id, created_at FROM event_outbox "
-                     "WHERE dispatched_at IS NULL ORDER BY created_at, id LIMIT $1",
-                     {limit}, [&](const Row& r) {
-                       out.push_back({r.text(0), r.text(1), r.text(2), r.text(3), r.text(4), r.int64(5)});
-                     }));
+  PARLEY_TRY(
+      c.query("SELECT id, account_id, agent_id, event, event_id, created_at FROM event_outbox "
+              "WHERE dispatched_at IS NULL ORDER BY created_at, id LIMIT $1",
+              {limit}, [&](const Row& r) {
+                out.push_back({r.text(0), r.text(1), r.text(2), r.text(3), r.text(4), r.int64(5)});
+              }));
   return out;
 }
 
@@ -157,42 +164,49 @@ Result<bool> WebhookRepo::mark_dispatched(Connection& c, std::string_view outbox
 }
 
 Result<void> WebhookRepo::insert_delivery(Connection& c, const DeliveryRecord& d) {
-  PARLEY_TRY(c.execute("INSERT INTO webhook_deliveries (" DELIVERY_COLUMNS
-                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
-                       "ON CONFLICT (webhook_id, outbox_id) DO NOTHING",
-                       {d.id, d.webhook_id, d.outbox_id, d.event, d.event_id, d.payload, d.status, d.attempts,
-                        db_opt(d.next_attempt_at), d.event_created_at, d.created_at, db_opt(d.completed_at)}));
+  PARLEY_TRY(c.execute(
+      "INSERT INTO webhook_deliveries (" DELIVERY_COLUMNS
+      ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
+      "ON CONFLICT (webhook_id, outbox_id) DO NOTHING",
+      {d.id, d.webhook_id, d.outbox_id, d.event, d.event_id, d.payload, d.status, d.attempts,
+       db_opt(d.next_attempt_at), d.event_created_at, d.created_at, db_opt(d.completed_at)}));
   return {};
 }
 
-Result<std::vector<DueDelivery>> WebhookRepo::due_deliveries(Connection& c, int64_t now, int64_t limit) {
+Result<std::vector<DueDelivery>> WebhookRepo::due_deliveries(Connection& c, int64_t now,
+                                                             int64_t limit) {
   std::vector<DueDelivery> out;
-  PARLEY_TRY(c.query("SELECT d.id, d.webhook_id, d.outbox_id, d.event, d.event_id, d.payload, d.status, "
-                     "d.attempts, d.next_attempt_at, d.event_created_at, d.created_at, d.completed_at, "
-                     "w.url, w.secret FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
-                     "WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND w.paused = 0 "
-                     "ORDER BY d.next_attempt_at, d.id LIMIT $2",
-                     {now, limit}, [&](const Row& r) {
-                       out.push_back({read_delivery(r), r.text(12), r.text(13)});
-                     }));
+  PARLEY_TRY(
+      c.query("SELECT d.id, d.webhook_id, d.outbox_id, d.event, d.event_id, d.payload, d.status, "
+              "d.attempts, d.next_attempt_at, d.event_created_at, d.created_at, d.completed_at, "
+              "w.url, w.secret FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
+              "WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND w.paused = 0 "
+              "ORDER BY d.next_attempt_at, d.id LIMIT $2",
+              {now, limit}, [&](const Row& r) {
+                out.push_back({read_delivery(r), r.text(12), r.text(13)});
+              }));
   return out;
 }
 
-Result<bool> WebhookRepo::claim(Connection& c, std::string_view delivery_id, int64_t due_at, int64_t until) {
-  PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE webhook_deliveries SET next_attempt_at = $3 "
-                                               "WHERE id = $1 AND status = 'pending' AND next_attempt_at = $2",
-                                               {delivery_id, due_at, until}));
+Result<bool> WebhookRepo::claim(Connection& c, std::string_view delivery_id, int64_t due_at,
+                                int64_t until) {
+  PARLEY_ASSIGN_OR_RETURN(int64_t n,
+                          c.execute("UPDATE webhook_deliveries SET next_attempt_at = $3 "
+                                    "WHERE id = $1 AND status = 'pending' AND next_attempt_at = $2",
+                                    {delivery_id, due_at, until}));
   return n > 0;
 }
 
-Result<void> WebhookRepo::record_attempt(Connection& c, const AttemptRecord& a, std::string_view status,
+Result<void> WebhookRepo::record_attempt(Connection& c, const AttemptRecord& a,
+                                         std::string_view status,
                                          std::optional<int64_t> next_attempt_at,
                                          std::optional<int64_t> completed_at) {
   // The webhook may have been deleted while the attempt was in flight: then nothing is recorded.
-  PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE webhook_deliveries SET status = $2, attempts = $3, "
-                                               "next_attempt_at = $4, completed_at = $5 WHERE id = $1",
-                                               {a.delivery_id, status, a.attempt, db_opt(next_attempt_at),
-                                                db_opt(completed_at)}));
+  PARLEY_ASSIGN_OR_RETURN(
+      int64_t n,
+      c.execute("UPDATE webhook_deliveries SET status = $2, attempts = $3, "
+                "next_attempt_at = $4, completed_at = $5 WHERE id = $1",
+                {a.delivery_id, status, a.attempt, db_opt(next_attempt_at), db_opt(completed_at)}));
   if (n == 0) return {};
   PARLEY_TRY(c.execute("INSERT INTO webhook_attempts (" ATTEMPT_COLUMNS
                        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -201,7 +215,8 @@ Result<void> WebhookRepo::record_attempt(Connection& c, const AttemptRecord& a, 
   return {};
 }
 
-Result<std::vector<DeliveryRecord>> WebhookRepo::list_deliveries(Connection& c, std::string_view webhook_id,
+Result<std::vector<DeliveryRecord>> WebhookRepo::list_deliveries(Connection& c,
+                                                                 std::string_view webhook_id,
                                                                  int64_t limit) {
   std::vector<DeliveryRecord> out;
   PARLEY_TRY(c.query("SELECT " DELIVERY_COLUMNS " FROM webhook_deliveries WHERE webhook_id = $1 "
@@ -210,21 +225,26 @@ Result<std::vector<DeliveryRecord>> WebhookRepo::list_deliveries(Connection& c, 
   return out;
 }
 
-Result<std::vector<AttemptRecord>> WebhookRepo::attempts_of(Connection& c, std::string_view delivery_id) {
+Result<std::vector<AttemptRecord>> WebhookRepo::attempts_of(Connection& c,
+                                                            std::string_view delivery_id) {
   std::vector<AttemptRecord> out;
-  PARLEY_TRY(c.query("SELECT " ATTEMPT_COLUMNS " FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt",
+  PARLEY_TRY(c.query("SELECT " ATTEMPT_COLUMNS
+                     " FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt",
                      {delivery_id}, [&](const Row& r) { out.push_back(read_attempt(r)); }));
   return out;
 }
 
 Result<void> WebhookRepo::prune(Connection& c, int64_t outbox_before, int64_t history_before) {
-  PARLEY_TRY(c.execute("DELETE FROM event_outbox WHERE dispatched_at IS NOT NULL AND dispatched_at < $1",
-                       {outbox_before}));
-  PARLEY_TRY(c.execute("DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries "
-                       "WHERE status <> 'pending' AND completed_at < $1)",
-                       {history_before}));
-  PARLEY_TRY(c.execute("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND completed_at < $1",
-                       {history_before}));
+  PARLEY_TRY(
+      c.execute("DELETE FROM event_outbox WHERE dispatched_at IS NOT NULL AND dispatched_at < $1",
+                {outbox_before}));
+  PARLEY_TRY(c.execute(
+      "DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries "
+      "WHERE status <> 'pending' AND completed_at < $1)",
+      {history_before}));
+  PARLEY_TRY(
+      c.execute("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND completed_at < $1",
+                {history_before}));
   return {};
 }
 

@@ -17,8 +17,8 @@ struct WebhookRecord {
   std::string agent_id;
   std::string url;
   std::vector<std::string> events;
-  std::string source = "api";     // "tool_a" | "tool_b" | "api"
-  std::string origin = "api";     // "api" | "dashboard"
+  std::string source = "api";  // "tool_a" | "tool_b" | "api"
+  std::string origin = "api";  // "api" | "dashboard"
   std::optional<std::string> key_id;
   std::string secret;
   bool paused = false;
@@ -74,11 +74,14 @@ class WebhookRepo {
  public:
   static Result<void> insert(Connection& c, const WebhookRecord& w);
   // The webhook when it belongs to the account.
-  static Result<std::optional<WebhookRecord>> find(Connection& c, std::string_view account_id, std::string_view id);
+  static Result<std::optional<WebhookRecord>> find(Connection& c, std::string_view account_id,
+                                                   std::string_view id);
   static Result<std::optional<WebhookRecord>> find_any(Connection& c, std::string_view id);
   // The agent's webhooks, oldest first.
-  static Result<std::vector<WebhookRecord>> list_for_agent(Connection& c, std::string_view agent_id);
-  static Result<int64_t> count_for_agent(Connection& c, std::string_view agent_id, std::string_view origin);
+  static Result<std::vector<WebhookRecord>> list_for_agent(Connection& c,
+                                                           std::string_view agent_id);
+  static Result<int64_t> count_for_agent(Connection& c, std::string_view agent_id,
+                                         std::string_view origin);
   static Result<void> set_paused(Connection& c, std::string_view id, bool paused);
   // Deletes the webhook with its deliveries and attempts; false when there was none.
   static Result<bool> remove(Connection& c, std::string_view id);
@@ -95,14 +98,18 @@ class WebhookRepo {
   static Result<std::vector<DueDelivery>> due_deliveries(Connection& c, int64_t now, int64_t limit);
   // Pushes a due delivery's due time out to `until` so that no other worker takes it meanwhile;
   // false when another worker claimed it first (its due time is no longer `due_at`).
-  static Result<bool> claim(Connection& c, std::string_view delivery_id, int64_t due_at, int64_t until);
+  static Result<bool> claim(Connection& c, std::string_view delivery_id, int64_t due_at,
+                            int64_t until);
   // Records an attempt and moves the delivery to its new state.
   static Result<void> record_attempt(Connection& c, const AttemptRecord& a, std::string_view status,
-                                     std::optional<int64_t> next_attempt_at, std::optional<int64_t> completed_at);
+                                     std::optional<int64_t> next_attempt_at,
+                                     std::optional<int64_t> completed_at);
   // The webhook's latest deliveries, newest first, and one delivery's attempts in order.
-  static Result<std::vector<DeliveryRecord>> list_deliveries(Connection& c, std::string_view webhook_id,
+  static Result<std::vector<DeliveryRecord>> list_deliveries(Connection& c,
+                                                             std::string_view webhook_id,
                                                              int64_t limit);
-  static Result<std::vector<AttemptRecord>> attempts_of(Connection& c, std::string_view delivery_id);
+  static Result<std::vector<AttemptRecord>> attempts_of(Connection& c,
+                                                        std::string_view delivery_id);
   // Deletes outbox rows fanned out before `outbox_before` and deliveries (with their attempts)
   // finished before `history_before`.
   static Result<void> prune(Connection& c, int64_t outbox_before, int64_t history_before);

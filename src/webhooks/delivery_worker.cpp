@@ -17,7 +17,8 @@ Result<std::vector<int64_t>> parse_retry_schedule(std::string_view text) {
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
-    std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    std::string_view item = text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (item.empty()) return ApiError::invalid("The retry schedule has an empty entry.");
@@ -29,12 +30,17 @@ Result<std::vector<int64_t>> parse_retry_schedule(std::string_view text) {
     }
     std::string_view unit = item.substr(digits);
     int64_t factor = 0;
-    if (unit.empty() || unit == "ms") factor = 1;
-    else if (unit == "s") factor = 1000;
-    else if (unit == "m") factor = 60'000;
-    else if (unit == "h") factor = 3'600'000;
+    if (unit.empty() || unit == "ms")
+      factor = 1;
+    else if (unit == "s")
+      factor = 1000;
+    else if (unit == "m")
+      factor = 60'000;
+    else if (unit == "h")
+      factor = 3'600'000;
     if (digits == 0 || factor == 0) {
-      return ApiError::invalid("Retry schedule entry '" + std::string(item) + "' must be a number with ms, s, m or h.");
+      return ApiError::invalid("Retry schedule entry '" + std::string(item) +
+                               "' must be a number with ms, s, m or h.");
     }
     out.push_back(value * factor);
     if (comma == std::string_view::npos) break;
@@ -43,9 +49,13 @@ Result<std::vector<int64_t>> parse_retry_schedule(std::string_view text) {
   return out;
 }
 
-DeliveryWorker::DeliveryWorker(Database& db, const Clock& clock, Random& random, WebhookSender& sender,
-                               DeliveryOptions options)
-    : db_(db), clock_(clock), random_(random), sender_(sender), options_(std::move(options)),
+DeliveryWorker::DeliveryWorker(Database& db, const Clock& clock, Random& random,
+                               WebhookSender& sender, DeliveryOptions options)
+    : db_(db),
+      clock_(clock),
+      random_(random),
+      sender_(sender),
+      options_(std::move(options)),
       pool_(options_.concurrency) {}
 
 DeliveryWorker::~DeliveryWorker() { stop(); }
@@ -69,18 +79,23 @@ void DeliveryWorker::loop() {
     lock.unlock();
     int64_t done = run_once();
     lock.lock();
-    if (done == 0) cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms), [&] { return stopping_; });
+    if (done == 0)
+      cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms), [&] { return stopping_; });
   }
 }
 
 int64_t DeliveryWorker::run_once() {
   int64_t done = 0;
   auto d = dispatch();
-  if (d.ok()) done += *d;
-  else log_error("webhook dispatch failed", {{"error", std::string_view(d.error().message)}});
+  if (d.ok())
+    done += *d;
+  else
+    log_error("webhook dispatch failed", {{"error", std::string_view(d.error().message)}});
   auto s = deliver_due();
-  if (s.ok()) done += *s;
-  else log_error("webhook delivery failed", {{"error", std::string_view(s.error().message)}});
+  if (s.ok())
+    done += *s;
+  else
+    log_error("webhook delivery failed", {{"error", std::string_view(s.error().message)}});
   prune();
   return done;
 }
@@ -90,9 +105,11 @@ void DeliveryWorker::prune() {
   if (now - last_prune_ms_ < 60'000) return;
   last_prune_ms_ = now;
   auto r = db_.write([&](Connection& c) -> Result<void> {
-    return WebhookRepo::prune(c, now - options_.outbox_retention_ms, now - options_.history_retention_ms);
+    return WebhookRepo::prune(c, now - options_.outbox_retention_ms,
+                              now - options_.history_retention_ms);
   });
-  if (!r.ok()) log_error("webhook history pruning failed", {{"error", std::string_view(r.error().message)}});
+  if (!r.ok())
+    log_error("webhook history pruning failed", {{"error", std::string_view(r.error().message)}});
 }
 
 Result<int64_t> DeliveryWorker::dispatch() {
@@ -111,8 +128,9 @@ Result<int64_t> DeliveryWorker::dispatch() {
       if (!kind || !is_subscribable(*kind)) continue;
       if (!agents.count(row.agent_id)) {
         PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, row.agent_id));
-        agents[row.agent_id] = agent ? std::optional<EventAgent>(EventAgent{agent->id, agent->name, agent->settings})
-                                     : std::nullopt;
+        agents[row.agent_id] =
+            agent ? std::optional<EventAgent>(EventAgent{agent->id, agent->name, agent->settings})
+                  : std::nullopt;
         PARLEY_ASSIGN_OR_RETURN(hooks[row.agent_id], WebhookRepo::list_for_agent(c, row.agent_id));
       }
       const auto& agent = agents[row.agent_id];
@@ -152,8 +170,9 @@ Result<int64_t> DeliveryWorker::deliver_due() {
     PARLEY_ASSIGN_OR_RETURN(auto candidates, WebhookRepo::due_deliveries(c, now, options_.batch));
     due.clear();
     for (auto& d : candidates) {
-      PARLEY_ASSIGN_OR_RETURN(bool mine, WebhookRepo::claim(c, d.delivery.id, *d.delivery.next_attempt_at,
-                                                            now + options_.lease_ms));
+      PARLEY_ASSIGN_OR_RETURN(bool mine,
+                              WebhookRepo::claim(c, d.delivery.id, *d.delivery.next_attempt_at,
+                                                 now + options_.lease_ms));
       if (mine) due.push_back(std::move(d));
     }
     return {};
@@ -177,7 +196,8 @@ Result<int64_t> DeliveryWorker::deliver_due() {
       int64_t ts = now / 1000;
       auto signature = sign_webhook(due[i].secret, d.event_id, ts, d.payload);
       if (signature.ok()) {
-        req.headers = {{"webhook-id", d.event_id}, {"webhook-timestamp", std::to_string(ts)},
+        req.headers = {{"webhook-id", d.event_id},
+                       {"webhook-timestamp", std::to_string(ts)},
                        {"webhook-signature", *signature}};
         sent[i].outcome = sender_.send(req);
       } else {
@@ -207,8 +227,8 @@ Result<int64_t> DeliveryWorker::deliver_due() {
       if (a.succeeded) {
         PARLEY_TRY(WebhookRepo::record_attempt(c, a, "succeeded", std::nullopt, now));
       } else if (retries_used < options_.retry_schedule_ms.size()) {
-        PARLEY_TRY(WebhookRepo::record_attempt(c, a, "pending", now + options_.retry_schedule_ms[retries_used],
-                                               std::nullopt));
+        PARLEY_TRY(WebhookRepo::record_attempt(
+            c, a, "pending", now + options_.retry_schedule_ms[retries_used], std::nullopt));
       } else {
         PARLEY_TRY(WebhookRepo::record_attempt(c, a, "failed", std::nullopt, now));
       }

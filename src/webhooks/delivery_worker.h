@@ -28,16 +28,16 @@ namespace parley {
 struct DeliveryOptions {
   // Waits after a failed attempt: retry n waits retry_schedule_ms[n-1]. Eight attempts in all by
   // default (DESIGN.md section 4).
-  std::vector<int64_t> retry_schedule_ms = {5'000, 300'000, 1'800'000, 7'200'000, 18'000'000, 36'000'000,
-                                            36'000'000};
-  int64_t poll_ms = 100;        // how often the outbox and due deliveries are looked at when idle
-  int64_t lease_ms = 60'000;    // a claimed delivery is not taken again before this
-  size_t concurrency = 16;      // deliveries sent at the same time
+  std::vector<int64_t> retry_schedule_ms = {5'000,      300'000,    1'800'000, 7'200'000,
+                                            18'000'000, 36'000'000, 36'000'000};
+  int64_t poll_ms = 100;      // how often the outbox and due deliveries are looked at when idle
+  int64_t lease_ms = 60'000;  // a claimed delivery is not taken again before this
+  size_t concurrency = 16;    // deliveries sent at the same time
   // Deliveries claimed at once. A batch is sent before the next is claimed, so with every
   // receiver timing out a batch takes batch / concurrency × timeout: kept well under the lease.
   int64_t batch = 64;
-  int64_t outbox_retention_ms = 7 * 86'400'000LL;     // fanned-out outbox rows kept this long
-  int64_t history_retention_ms = 30 * 86'400'000LL;   // finished deliveries and attempts kept
+  int64_t outbox_retention_ms = 7 * 86'400'000LL;    // fanned-out outbox rows kept this long
+  int64_t history_retention_ms = 30 * 86'400'000LL;  // finished deliveries and attempts kept
 };
 
 // Parses "5s,5m,30m,2h" (units ms, s, m, h; a bare number is milliseconds).
@@ -45,7 +45,8 @@ Result<std::vector<int64_t>> parse_retry_schedule(std::string_view text);
 
 class DeliveryWorker {
  public:
-  DeliveryWorker(Database& db, const Clock& clock, Random& random, WebhookSender& sender, DeliveryOptions options);
+  DeliveryWorker(Database& db, const Clock& clock, Random& random, WebhookSender& sender,
+                 DeliveryOptions options);
   ~DeliveryWorker();  // stops after the batch in flight
 
   void start();

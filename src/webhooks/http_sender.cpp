@@ -59,12 +59,15 @@ curl_socket_t open_pinned_socket(void* clientp, curlsocktype purpose, curl_socka
 }
 }  // namespace
 
-Result<std::unique_ptr<CurlSender>> CurlSender::create(Resolver& resolver, CurlSenderOptions options) {
+Result<std::unique_ptr<CurlSender>> CurlSender::create(Resolver& resolver,
+                                                       CurlSenderOptions options) {
   std::string bundle;
   if (!options.extra_ca_file.empty()) {
     auto extra = read_text(options.extra_ca_file);
-    if (!extra) return ApiError::invalid("Cannot read the webhook CA file " + options.extra_ca_file + ".");
-    for (const char* system : {"/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"}) {
+    if (!extra)
+      return ApiError::invalid("Cannot read the webhook CA file " + options.extra_ca_file + ".");
+    for (const char* system :
+         {"/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"}) {
       if (auto s = read_text(system)) {
         bundle = *s + "\n";
         break;
@@ -72,14 +75,16 @@ Result<std::unique_ptr<CurlSender>> CurlSender::create(Resolver& resolver, CurlS
     }
     bundle += *extra;
   }
-  return std::unique_ptr<CurlSender>(new CurlSender(resolver, std::move(options), std::move(bundle)));
+  return std::unique_ptr<CurlSender>(
+      new CurlSender(resolver, std::move(options), std::move(bundle)));
 }
 
 SendOutcome CurlSender::send(const SendRequest& request) {
   SendOutcome out;
   auto started = std::chrono::steady_clock::now();
   auto finish = [&](SendOutcome& o) -> SendOutcome {
-    o.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+    o.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::steady_clock::now() - started)
                         .count();
     return o;
   };
@@ -102,7 +107,8 @@ SendOutcome CurlSender::send(const SendRequest& request) {
   headers = curl_slist_append(headers, "Content-Type: application/json");
   headers = curl_slist_append(headers, "User-Agent: Parley-Webhooks/1");
   headers = curl_slist_append(headers, "Expect:");
-  for (const auto& [name, value] : request.headers) headers = curl_slist_append(headers, (name + ": " + value).c_str());
+  for (const auto& [name, value] : request.headers)
+    headers = curl_slist_append(headers, (name + ": " + value).c_str());
 
   CURL* c = thread_handle();
   curl_easy_setopt(c, CURLOPT_URL, request.url.c_str());

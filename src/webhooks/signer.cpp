@@ -23,7 +23,8 @@ Result<std::string> sign_webhook(std::string_view secret, std::string_view id, i
   payload.reserve(id.size() + body.size() + 24);
   payload.append(id).append(".").append(std::to_string(timestamp_s)).append(".").append(body);
   auto mac = hmac_sha256(*key, payload);
-  return "v1," + base64_encode(std::string_view(reinterpret_cast<const char*>(mac.data()), mac.size()));
+  return "v1," +
+         base64_encode(std::string_view(reinterpret_cast<const char*>(mac.data()), mac.size()));
 }
 
 }  // namespace parley

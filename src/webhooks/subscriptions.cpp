@@ -8,17 +8,19 @@ namespace parley {
 
 Result<void> validate_webhook_fields(NewWebhook& in) {
   if (in.events.empty()) {
-    return ApiError::invalid("'events' must name at least one of: " + subscribable_event_list() + ".");
+    return ApiError::invalid("'events' must name at least one of: " + subscribable_event_list() +
+                             ".");
   }
   std::vector<std::string> unique;
   for (const auto& e : in.events) {
     auto kind = parse_event_kind(e);
     if (!kind) {
-      return ApiError::invalid("'events' contains unknown event '" + e + "'. Events: " + subscribable_event_list() +
-                               ".");
+      return ApiError::invalid("'events' contains unknown event '" + e +
+                               "'. Events: " + subscribable_event_list() + ".");
     }
     if (!is_subscribable(*kind)) {
-      return ApiError::invalid("'events' contains '" + e + "', which can be listed but not subscribed to.");
+      return ApiError::invalid("'events' contains '" + e +
+                               "', which can be listed but not subscribed to.");
     }
     bool seen = false;
     for (const auto& u : unique) seen = seen || u == e;
@@ -31,13 +33,14 @@ Result<void> validate_webhook_fields(NewWebhook& in) {
   return {};
 }
 
-Result<WebhookRecord> subscribe_webhook(Services& s, const WebhookPolicy& policy, std::string_view account_id,
-                                        NewWebhook in) {
+Result<WebhookRecord> subscribe_webhook(Services& s, const WebhookPolicy& policy,
+                                        std::string_view account_id, NewWebhook in) {
   PARLEY_TRY(check_webhook_url(in.url, policy.resolver, policy.allow_private_targets));
   PARLEY_TRY(validate_webhook_fields(in));
   WebhookRecord h;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
-    auto agent = account_id.empty() ? AgentRepo::find_any(c, in.agent_id) : AgentRepo::find(c, account_id, in.agent_id);
+    auto agent = account_id.empty() ? AgentRepo::find_any(c, in.agent_id)
+                                    : AgentRepo::find(c, account_id, in.agent_id);
     if (!agent.ok()) return agent.error();
     if (!*agent) return ApiError::not_found("No agent " + in.agent_id + ".");
     bool dashboard = in.origin == "dashboard";
@@ -45,9 +48,10 @@ Result<WebhookRecord> subscribe_webhook(Services& s, const WebhookPolicy& policy
     int64_t cap = dashboard ? kMaxDashboardWebhooksPerAgent : kMaxApiWebhooksPerAgent;
     if (count >= cap) {
       return ApiError{ErrorCode::kWebhookLimitReached,
-                      dashboard ? "An agent can have at most 5 webhooks added in the dashboard."
-                                : "An agent can have at most 25 webhooks subscribed through the API; "
-                                  "unsubscribe one first."};
+                      dashboard
+                          ? "An agent can have at most 5 webhooks added in the dashboard."
+                          : "An agent can have at most 25 webhooks subscribed through the API; "
+                            "unsubscribe one first."};
     }
     h.id = new_id(s.random, "whk_");
     h.account_id = (*agent)->account_id;
@@ -64,10 +68,12 @@ Result<WebhookRecord> subscribe_webhook(Services& s, const WebhookPolicy& policy
   return h;
 }
 
-Result<void> unsubscribe_webhook(Services& s, std::string_view account_id, std::string_view webhook_id) {
+Result<void> unsubscribe_webhook(Services& s, std::string_view account_id,
+                                 std::string_view webhook_id) {
   return s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto h, WebhookRepo::find(c, account_id, webhook_id));
-    if (!h || h->origin != "api") return ApiError::not_found("No webhook " + std::string(webhook_id) + ".");
+    if (!h || h->origin != "api")
+      return ApiError::not_found("No webhook " + std::string(webhook_id) + ".");
     PARLEY_TRY(WebhookRepo::remove(c, webhook_id));
     return {};
   });

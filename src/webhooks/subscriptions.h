@@ -37,12 +37,13 @@ Result<void> validate_webhook_fields(NewWebhook& in);
 
 // Validates and stores the webhook with a new secret. `account_id` empty: any account (operator).
 // 404 for another account's agent; 400 webhook_limit_reached beyond the agent's cap.
-Result<WebhookRecord> subscribe_webhook(Services& s, const WebhookPolicy& policy, std::string_view account_id,
-                                        NewWebhook in);
+Result<WebhookRecord> subscribe_webhook(Services& s, const WebhookPolicy& policy,
+                                        std::string_view account_id, NewWebhook in);
 
 // Deletes an API-subscribed webhook of the account with its delivery history; 404 for a
 // dashboard-added webhook, another account's, or one already removed.
-Result<void> unsubscribe_webhook(Services& s, std::string_view account_id, std::string_view webhook_id);
+Result<void> unsubscribe_webhook(Services& s, std::string_view account_id,
+                                 std::string_view webhook_id);
 
 // Operator tools: pause or resume any webhook.
 Result<WebhookRecord> set_webhook_paused(Services& s, std::string_view webhook_id, bool paused);

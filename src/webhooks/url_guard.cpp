@@ -60,13 +60,13 @@ bool public_v6(const std::array<uint8_t, 16>& a) {
   // Only global unicast (2000::/3) can be public; that excludes ::, ::1, IPv4-mapped and
   // -compatible forms, unique-local fc00::/7, link-local fe80::/10, site-local and multicast.
   if ((a[0] & 0xE0) != 0x20) return false;
-  if (in_v6(a, {0x20, 0x02}, 16)) return false;                    // 6to4 (embeds IPv4)
-  if (in_v6(a, {0x20, 0x01, 0x00, 0x00}, 32)) return false;        // Teredo (embeds IPv4)
+  if (in_v6(a, {0x20, 0x02}, 16)) return false;                          // 6to4 (embeds IPv4)
+  if (in_v6(a, {0x20, 0x01, 0x00, 0x00}, 32)) return false;              // Teredo (embeds IPv4)
   if (in_v6(a, {0x20, 0x01, 0x00, 0x02, 0x00, 0x00}, 48)) return false;  // benchmarking
-  if (in_v6(a, {0x20, 0x01, 0x00, 0x10}, 28)) return false;        // ORCHID
-  if (in_v6(a, {0x20, 0x01, 0x00, 0x20}, 28)) return false;        // ORCHIDv2
-  if (in_v6(a, {0x20, 0x01, 0x0d, 0xb8}, 32)) return false;        // documentation
-  if (in_v6(a, {0x3f, 0xff}, 20)) return false;                    // documentation (2024)
+  if (in_v6(a, {0x20, 0x01, 0x00, 0x10}, 28)) return false;              // ORCHID
+  if (in_v6(a, {0x20, 0x01, 0x00, 0x20}, 28)) return false;              // ORCHIDv2
+  if (in_v6(a, {0x20, 0x01, 0x0d, 0xb8}, 32)) return false;              // documentation
+  if (in_v6(a, {0x3f, 0xff}, 20)) return false;                          // documentation (2024)
   return true;
 }
 
@@ -98,8 +98,10 @@ bool valid_host_name(std::string_view host) {
   std::string_view last;
   while (start <= host.size()) {
     size_t dot = host.find('.', start);
-    std::string_view label = host.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
-    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') return false;
+    std::string_view label =
+        host.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-')
+      return false;
     for (char c : label)
       if (!(is_digit(c) || (c >= 'a' && c <= 'z') || c == '-')) return false;
     last = label;
@@ -146,7 +148,8 @@ Result<WebhookUrl> parse_webhook_url(std::string_view url) {
   if (url.size() > 2048) return bad_url("must be at most 2048 characters.");
   for (unsigned char c : url) {
     if (c <= 0x20 || c == 0x7f) return bad_url("must not contain spaces or control characters.");
-    if (c >= 0x80) return bad_url("must be ASCII; write an international host name in its xn-- form.");
+    if (c >= 0x80)
+      return bad_url("must be ASCII; write an international host name in its xn-- form.");
     if (c == '\\') return bad_url("must not contain backslashes.");
   }
   constexpr std::string_view kScheme = "https://";
@@ -157,8 +160,10 @@ Result<WebhookUrl> parse_webhook_url(std::string_view url) {
   std::string_view rest = url.substr(kScheme.size());
   size_t end = rest.find_first_of("/?#");
   std::string_view authority = rest.substr(0, end);
-  if (authority.find('@') != std::string_view::npos) return bad_url("must not contain a user name or password.");
-  if (authority.find('%') != std::string_view::npos) return bad_url("host must not be percent-encoded.");
+  if (authority.find('@') != std::string_view::npos)
+    return bad_url("must not contain a user name or password.");
+  if (authority.find('%') != std::string_view::npos)
+    return bad_url("host must not be percent-encoded.");
   if (authority.empty()) return bad_url("must name a host.");
 
   WebhookUrl out;
@@ -189,10 +194,11 @@ Result<WebhookUrl> parse_webhook_url(std::string_view url) {
     if (!host.empty() && host.back() == '.') host.pop_back();
     if (looks_numeric(host)) {
       auto ip = parse_ip(host);
-      if (!ip) return bad_url("must give an IPv4 address in dotted-decimal form (four decimal numbers).");
+      if (!ip)
+        return bad_url("must give an IPv4 address in dotted-decimal form (four decimal numbers).");
       for (size_t i = 0; i < host.size(); ++i)
-        if (is_digit(host[i]) && host[i] == '0' && (i == 0 || host[i - 1] == '.') && i + 1 < host.size() &&
-            is_digit(host[i + 1]))
+        if (is_digit(host[i]) && host[i] == '0' && (i == 0 || host[i - 1] == '.') &&
+            i + 1 < host.size() && is_digit(host[i + 1]))
           return bad_url("must not write address parts with leading zeros.");
       out.literal = ip;
       out.host = ip->text();
@@ -220,7 +226,8 @@ Result<std::vector<IpAddress>> SystemResolver::resolve(const std::string& host) 
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
   int rc = getaddrinfo(host.c_str(), nullptr, &hints, &res);
-  if (rc != 0) return ApiError::invalid("'url' host " + host + " does not resolve: " + gai_strerror(rc));
+  if (rc != 0)
+    return ApiError::invalid("'url' host " + host + " does not resolve: " + gai_strerror(rc));
   std::vector<IpAddress> out;
   for (addrinfo* p = res; p != nullptr; p = p->ai_next) {
     IpAddress ip;
@@ -246,11 +253,13 @@ Result<WebhookUrl> check_webhook_url(std::string_view url, Resolver& resolver, b
   const std::string& host = parsed.host;
   if (host == "localhost" || ends_with(host, ".localhost") || ends_with(host, ".local") ||
       ends_with(host, ".internal") || ends_with(host, ".home.arpa")) {
-    return bad_url("must point to a public server; private and internal network addresses are refused.");
+    return bad_url(
+        "must point to a public server; private and internal network addresses are refused.");
   }
   if (parsed.literal) {
     if (!is_public_address(*parsed.literal)) {
-      return bad_url("must point to a public server; private and internal network addresses are refused.");
+      return bad_url(
+          "must point to a public server; private and internal network addresses are refused.");
     }
     return parsed;
   }
@@ -265,7 +274,8 @@ Result<WebhookUrl> check_webhook_url(std::string_view url, Resolver& resolver, b
   return parsed;
 }
 
-Result<IpAddress> address_for_delivery(const WebhookUrl& url, Resolver& resolver, bool allow_private) {
+Result<IpAddress> address_for_delivery(const WebhookUrl& url, Resolver& resolver,
+                                       bool allow_private) {
   std::vector<IpAddress> addresses;
   if (url.literal) {
     addresses.push_back(*url.literal);
@@ -275,7 +285,8 @@ Result<IpAddress> address_for_delivery(const WebhookUrl& url, Resolver& resolver
   if (!allow_private) {
     for (const auto& ip : addresses)
       if (!is_public_address(ip)) {
-        return ApiError::invalid("refused: " + url.host + " resolves to non-public address " + ip.text());
+        return ApiError::invalid("refused: " + url.host + " resolves to non-public address " +
+                                 ip.text());
       }
   }
   for (const auto& ip : addresses)

@@ -19,7 +19,7 @@
 namespace parley {
 
 struct IpAddress {
-  int family = 4;                 // 4 or 6
+  int family = 4;                   // 4 or 6
   std::array<uint8_t, 16> bytes{};  // IPv4 uses the first 4
 
   std::string text() const;  // "1.2.3.4" or "2001:db8::1" (no brackets)
@@ -56,12 +56,14 @@ class SystemResolver final : public Resolver {
 };
 
 // The subscribe-time check: the URL's form, no internal name (localhost, *.local, *.internal),
-// and every address its name resolves to now must be public. A name that does not resolve at all is accepted: the delivery-time check decides then.
-// `allow_private` (tests and local development only) skips the address checks.
+// and every address its name resolves to now must be public. A name that does not resolve at all is
+// accepted: the delivery-time check decides then. `allow_private` (tests and local development
+// only) skips the address checks.
 Result<WebhookUrl> check_webhook_url(std::string_view url, Resolver& resolver, bool allow_private);
 
 // The delivery-time check: resolves the host and returns the address to pin the connection to;
 // an error when it does not resolve or when any address it resolves to is not public.
-Result<IpAddress> address_for_delivery(const WebhookUrl& url, Resolver& resolver, bool allow_private);
+Result<IpAddress> address_for_delivery(const WebhookUrl& url, Resolver& resolver,
+                                       bool allow_private);
 
 }  // namespace parley

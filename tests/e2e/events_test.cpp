@@ -5,7 +5,8 @@
 namespace parley::e2e {
 namespace {
 
-const std::vector<std::string> kLeadEvents = {"lead.created", "form.submitted", "booking.created", "return.requested"};
+const std::vector<std::string> kLeadEvents = {"lead.created", "form.submitted", "booking.created",
+                                              "return.requested"};
 const std::vector<std::string> kConversationEvents = {"handoff.requested", "live_chat.requested",
                                                       "conversation.created"};
 
@@ -30,12 +31,15 @@ class EventsApi : public ::testing::Test {
 
   void SetUp() override {
     account_ = server_->create_account();
-    agent_ = server_->admin({"agent", "create", "--account", account_, "--name", "Helper", "--settings",
-                             R"({"leadForm":{"fields":[{"id":"company","label":"Company"}]}})"})["id"];
+    agent_ =
+        server_->admin({"agent", "create", "--account", account_, "--name", "Helper", "--settings",
+                        R"({"leadForm":{"fields":[{"id":"company","label":"Company"}]}})"})["id"];
     key_ = server_->create_key(account_);
   }
-  HttpResponse events(const std::string& event, const std::string& query = "", const std::string& key = "") const {
-    return server_->get("/api/v1/agents/" + agent_ + "/events/" + event + query, key.empty() ? key_ : key);
+  HttpResponse events(const std::string& event, const std::string& query = "",
+                      const std::string& key = "") const {
+    return server_->get("/api/v1/agents/" + agent_ + "/events/" + event + query,
+                        key.empty() ? key_ : key);
   }
   Json list(const std::string& event, const std::string& query = "") const {
     auto r = events(event, query);
@@ -48,7 +52,8 @@ class EventsApi : public ::testing::Test {
     return server_->admin(full)["id"];
   }
   void expect_event_shape(const Json& e, const std::string& event) const {
-    EXPECT_EQ(keys_of(e), (std::vector<std::string>{"agent", "created_at", "data", "event", "id"})) << e.dump();
+    EXPECT_EQ(keys_of(e), (std::vector<std::string>{"agent", "created_at", "data", "event", "id"}))
+        << e.dump();
     EXPECT_EQ(e["event"], event);
     EXPECT_EQ(e["agent"], (Json{{"id", agent_}, {"name", "Helper"}}));
     EXPECT_TRUE(std::regex_match(e["created_at"].get<std::string>(),
@@ -61,38 +66,43 @@ Server* EventsApi::server_ = nullptr;
 
 TEST_F(EventsApi, LeadCreatedHasExactlyTheSpecFields) {
   auto conv = record({"conversation", "--agent", agent_});
-  auto lead = record({"lead", "--agent", agent_, "--email", "ann@example.com", "--name", "Ann", "--phone",
-                      "+15555550100", "--source", "chat", "--conversation", conv, "--custom-fields",
-                      R"([{"id":"company","value":"Acme"}])"});
+  auto lead = record({"lead", "--agent", agent_, "--email", "ann@example.com", "--name", "Ann",
+                      "--phone", "+15555550100", "--source", "chat", "--conversation", conv,
+                      "--custom-fields", R"([{"id":"company","value":"Acme"}])"});
   auto data = list("lead.created");
   ASSERT_EQ(data.size(), 1u);
   expect_event_shape(data[0], "lead.created");
   EXPECT_EQ(data[0]["id"], lead);
   auto d = data[0]["data"];
-  EXPECT_EQ(keys_of(d), (std::vector<std::string>{"agentId", "agentName", "collectedAt", "conversationId",
-                                                  "customFields", "email", "leadId", "name", "phone", "source"}));
+  EXPECT_EQ(keys_of(d), (std::vector<std::string>{"agentId", "agentName", "collectedAt",
+                                                  "conversationId", "customFields", "email",
+                                                  "leadId", "name", "phone", "source"}));
   EXPECT_EQ(d["leadId"], lead);
   EXPECT_EQ(d["agentId"], agent_);
   EXPECT_EQ(d["agentName"], "Helper");
   EXPECT_EQ(d["email"], "ann@example.com");
   EXPECT_EQ(d["phone"], "+15555550100");
   EXPECT_EQ(d["name"], "Ann");
-  EXPECT_EQ(d["customFields"], Json::parse(R"([{"id":"company","label":"Company","value":"Acme"}])"));
+  EXPECT_EQ(d["customFields"],
+            Json::parse(R"([{"id":"company","label":"Company","value":"Acme"}])"));
   EXPECT_EQ(d["source"], "chat");
   EXPECT_EQ(d["conversationId"], conv);
   EXPECT_EQ(d["collectedAt"], data[0]["created_at"]);
 }
 
 TEST_F(EventsApi, ConversationCreatedHasExactlyTheSpecFields) {
-  auto conv = record({"conversation", "--agent", agent_, "--page", "https://shop.example.com/p", "--country", "DE"});
+  auto conv = record({"conversation", "--agent", agent_, "--page", "https://shop.example.com/p",
+                      "--country", "DE"});
   auto api_conv = record({"conversation", "--agent", agent_, "--channel", "api"});
   auto data = list("conversation.created");
   ASSERT_EQ(data.size(), 2u);
   EXPECT_EQ(data[0]["id"], api_conv);  // newest first
   EXPECT_EQ(data[1]["id"], conv);
   expect_event_shape(data[1], "conversation.created");
-  EXPECT_EQ(data[1]["data"], (Json{{"conversationId", conv}, {"channel", "widget"},
-                                   {"page", "https://shop.example.com/p"}, {"country", "DE"},
+  EXPECT_EQ(data[1]["data"], (Json{{"conversationId", conv},
+                                   {"channel", "widget"},
+                                   {"page", "https://shop.example.com/p"},
+                                   {"country", "DE"},
                                    {"createdAt", data[1]["created_at"]}}));
   EXPECT_EQ(data[0]["data"]["channel"], "api");
   EXPECT_TRUE(data[0]["data"]["page"].is_null());
@@ -101,10 +111,12 @@ TEST_F(EventsApi, ConversationCreatedHasExactlyTheSpecFields) {
 
 TEST_F(EventsApi, HandoffIdIsConversationColonMillisecondsWithTicket) {
   auto conv = record({"conversation", "--agent", agent_});
-  auto plain = server_->admin({"record", "handoff", "--conversation", conv})["eventId"].get<std::string>();
+  auto plain =
+      server_->admin({"record", "handoff", "--conversation", conv})["eventId"].get<std::string>();
   auto conv2 = record({"conversation", "--agent", agent_});
   auto ticketed =
-      server_->admin({"record", "handoff", "--conversation", conv2, "--ticket", "HD-42"})["eventId"].get<std::string>();
+      server_->admin({"record", "handoff", "--conversation", conv2, "--ticket", "HD-42"})["eventId"]
+          .get<std::string>();
   auto data = list("handoff.requested");
   ASSERT_EQ(data.size(), 2u);
   EXPECT_EQ(data[0]["id"], ticketed);
@@ -124,7 +136,8 @@ TEST_F(EventsApi, HandoffIdIsConversationColonMillisecondsWithTicket) {
 
 TEST_F(EventsApi, LiveChatRequestIdIsConversationColonMilliseconds) {
   auto conv = record({"conversation", "--agent", agent_});
-  auto id = server_->admin({"record", "live-chat-request", "--conversation", conv})["eventId"].get<std::string>();
+  auto id = server_->admin({"record", "live-chat-request", "--conversation", conv})["eventId"]
+                .get<std::string>();
   auto data = list("live_chat.requested");
   ASSERT_EQ(data.size(), 1u);
   expect_event_shape(data[0], "live_chat.requested");
@@ -135,8 +148,8 @@ TEST_F(EventsApi, LiveChatRequestIdIsConversationColonMilliseconds) {
 }
 
 TEST_F(EventsApi, FormBookingAndReturnCarryTheirState) {
-  auto form = record({"form", "--agent", agent_, "--form", "contact", "--form-name", "Contact us", "--fields",
-                      R"([{"id":"company","value":"Acme"}])"});
+  auto form = record({"form", "--agent", agent_, "--form", "contact", "--form-name", "Contact us",
+                      "--fields", R"([{"id":"company","value":"Acme"}])"});
   auto pending = record({"booking", "--agent", agent_, "--status", "pending", "--title", "Demo"});
   auto accepted = record({"booking", "--agent", agent_});
   auto ret = record({"return", "--agent", agent_, "--order", "A-1", "--reason", "too big"});
@@ -234,13 +247,15 @@ TEST_F(EventsApi, SamplesWithNothingStoredAreOneDocumentedExample) {
     EXPECT_EQ(body["data"][0]["id"].get<std::string>().rfind("sample_", 0), 0u) << e;
   }
   auto lead = events("lead.created", "/samples").json()["data"][0]["data"];
-  EXPECT_EQ(keys_of(lead), (std::vector<std::string>{"agentId", "agentName", "collectedAt", "conversationId",
-                                                     "customFields", "email", "leadId", "name", "phone", "source"}));
+  EXPECT_EQ(keys_of(lead), (std::vector<std::string>{"agentId", "agentName", "collectedAt",
+                                                     "conversationId", "customFields", "email",
+                                                     "leadId", "name", "phone", "source"}));
   auto handoff = events("handoff.requested", "/samples").json()["data"][0]["data"];
   EXPECT_TRUE(handoff["summary"].is_null());
   EXPECT_EQ(handoff["test"], false);
-  EXPECT_EQ(keys_of(events("conversation.created", "/samples").json()["data"][0]["data"]),
-            (std::vector<std::string>{"channel", "conversationId", "country", "createdAt", "page"}));
+  EXPECT_EQ(
+      keys_of(events("conversation.created", "/samples").json()["data"][0]["data"]),
+      (std::vector<std::string>{"channel", "conversationId", "country", "createdAt", "page"}));
 }
 
 TEST_F(EventsApi, SamplesAreTheThreeLatestWhenTheKeyMaySeeThem) {

@@ -15,9 +15,10 @@
 namespace parley::e2e {
 
 void make_self_signed_certificate(const std::string& dir) {
-  auto r = run_process({"/usr/bin/openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                        "-nodes", "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem", "-days", "2", "-subj",
-                        "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"},
+  auto r = run_process({"/usr/bin/openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                        "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", dir + "/key.pem",
+                        "-out", dir + "/cert.pem", "-days", "2", "-subj", "/CN=localhost",
+                        "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"},
                        {});
   if (r.exit_code != 0) throw std::runtime_error("openssl failed: " + r.err);
 }
@@ -36,7 +37,8 @@ HttpsReceiver::HttpsReceiver(const std::string& cert_file, const std::string& ke
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   addr.sin_port = 0;
-  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(listen_fd_, 128) != 0) {
+  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      listen(listen_fd_, 128) != 0) {
     throw std::runtime_error("receiver: cannot listen");
   }
   socklen_t len = sizeof addr;
@@ -122,14 +124,16 @@ void HttpsReceiver::serve(int fd) {
         size_t colon = line.find(':');
         if (colon != std::string::npos) {
           std::string name = line.substr(0, colon);
-          for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+          for (auto& ch : name)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
           std::string value = line.substr(colon + 1);
           while (!value.empty() && value.front() == ' ') value.erase(0, 1);
           req.headers[name] = value;
         }
         pos = eol + 2;
       }
-      size_t length = req.headers.count("content-length") ? std::stoul(req.headers["content-length"]) : 0;
+      size_t length =
+          req.headers.count("content-length") ? std::stoul(req.headers["content-length"]) : 0;
       buffer.erase(0, header_end + 4);
       while (buffer.size() < length) {
         int n = SSL_read(ssl, chunk, sizeof chunk);
@@ -145,7 +149,8 @@ void HttpsReceiver::serve(int fd) {
         received_.push_back(req);
       }
       cv_.notify_all();
-      std::string response = "HTTP/1.1 " + std::to_string(req.answered) + " X\r\nContent-Length: 0\r\n\r\n";
+      std::string response =
+          "HTTP/1.1 " + std::to_string(req.answered) + " X\r\nContent-Length: 0\r\n\r\n";
       if (SSL_write(ssl, response.data(), static_cast<int>(response.size())) <= 0) break;
     }
   }

@@ -37,7 +37,8 @@ class HttpsReceiver {
   std::vector<CapturedRequest> received() const;
   std::vector<CapturedRequest> received_on(const std::string& path) const;
   // Waits (up to `timeout_ms`) until `done` holds for the requests received so far.
-  bool wait_until(const std::function<bool(const std::vector<CapturedRequest>&)>& done, int timeout_ms = 20000) const;
+  bool wait_until(const std::function<bool(const std::vector<CapturedRequest>&)>& done,
+                  int timeout_ms = 20000) const;
 
  private:
   void accept_loop();

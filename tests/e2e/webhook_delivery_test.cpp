@@ -33,9 +33,11 @@ Env delivery_env(const Tls& tls, bool allow_private, const std::string& schedule
 bool signature_valid(const std::string& secret, const CapturedRequest& r) {
   auto key = base64_decode(secret.substr(6));
   if (!key) return false;
-  std::string signed_text = r.headers.at("webhook-id") + "." + r.headers.at("webhook-timestamp") + "." + r.body;
+  std::string signed_text =
+      r.headers.at("webhook-id") + "." + r.headers.at("webhook-timestamp") + "." + r.body;
   auto mac = hmac_sha256(*key, signed_text);
-  std::string expected = "v1," + base64_encode(std::string(reinterpret_cast<const char*>(mac.data()), mac.size()));
+  std::string expected =
+      "v1," + base64_encode(std::string(reinterpret_cast<const char*>(mac.data()), mac.size()));
   return constant_time_equal(r.headers.at("webhook-signature"), expected);
 }
 
@@ -97,8 +99,9 @@ TEST_F(WebhookDelivery, EveryEventKindArrivesSignedAfterFailedAttempts) {
   const std::string path = "/all-kinds";
   auto sub = server_->post("/api/v1/agents/" + agent + "/webhooks", key,
                            Json{{"url", url(path)},
-                                {"events", {"lead.created", "handoff.requested", "form.submitted", "booking.created",
-                                            "live_chat.requested", "return.requested"}}}
+                                {"events",
+                                 {"lead.created", "handoff.requested", "form.submitted",
+                                  "booking.created", "live_chat.requested", "return.requested"}}}
                                .dump());
   ASSERT_EQ(sub.status, 201) << sub.body;
   std::string secret = sub.json()["secret"];
@@ -106,14 +109,19 @@ TEST_F(WebhookDelivery, EveryEventKindArrivesSignedAfterFailedAttempts) {
 
   auto conv = server_->admin({"record", "conversation", "--agent", agent})["id"].get<std::string>();
   std::map<std::string, std::string> expected = {
-      {server_->admin({"record", "lead", "--agent", agent, "--email", "x@example.com", "--conversation", conv})["id"],
+      {server_->admin({"record", "lead", "--agent", agent, "--email", "x@example.com",
+                       "--conversation", conv})["id"],
        "lead.created"},
-      {server_->admin({"record", "form", "--agent", agent, "--form", "contact"})["id"], "form.submitted"},
-      {server_->admin({"record", "booking", "--agent", agent, "--status", "pending"})["id"], "booking.created"},
-      {server_->admin({"record", "return", "--agent", agent, "--order", "9"})["id"], "return.requested"},
+      {server_->admin({"record", "form", "--agent", agent, "--form", "contact"})["id"],
+       "form.submitted"},
+      {server_->admin({"record", "booking", "--agent", agent, "--status", "pending"})["id"],
+       "booking.created"},
+      {server_->admin({"record", "return", "--agent", agent, "--order", "9"})["id"],
+       "return.requested"},
       {server_->admin({"record", "handoff", "--conversation", conv, "--ticket", "T-7"})["eventId"],
        "handoff.requested"},
-      {server_->admin({"record", "live-chat-request", "--conversation", conv})["eventId"], "live_chat.requested"},
+      {server_->admin({"record", "live-chat-request", "--conversation", conv})["eventId"],
+       "live_chat.requested"},
   };
   bool all = receiver_->wait_until([&](const std::vector<CapturedRequest>& rs) {
     for (auto& [id, event] : expected)
@@ -136,8 +144,11 @@ TEST_F(WebhookDelivery, EveryEventKindArrivesSignedAfterFailedAttempts) {
       EXPECT_TRUE(signature_valid(secret, a)) << id;
       EXPECT_EQ(a.body, attempts[0].body) << "every retry sends the same body";
       EXPECT_EQ(a.headers["content-type"], "application/json");
-      captured.push_back({{"secret", secret}, {"id", id}, {"timestamp", a.headers["webhook-timestamp"]},
-                          {"signature", a.headers["webhook-signature"]}, {"body", a.body}});
+      captured.push_back({{"secret", secret},
+                          {"id", id},
+                          {"timestamp", a.headers["webhook-timestamp"]},
+                          {"signature", a.headers["webhook-signature"]},
+                          {"body", a.body}});
     }
     auto body = Json::parse(attempts[2].body);
     EXPECT_EQ(body["id"], id);
@@ -173,12 +184,16 @@ TEST_F(WebhookDelivery, EveryEventKindArrivesSignedAfterFailedAttempts) {
   // The Standard Webhooks reference library verifies every captured delivery.
   std::string node_dir = (fs::path(PARLEY_TEST_DATA_DIR).parent_path() / "node").string();
   if (!fs::exists(node_dir + "/node_modules/standardwebhooks")) {
-    run_process({"/bin/sh", "-c", "cd '" + node_dir + "' && npm install --no-audit --no-fund >/dev/null 2>&1"}, {});
+    run_process({"/bin/sh", "-c",
+                 "cd '" + node_dir + "' && npm install --no-audit --no-fund >/dev/null 2>&1"},
+                {});
   }
-  if (!fs::exists(node_dir + "/node_modules/standardwebhooks")) GTEST_SKIP() << "npm install failed (offline?)";
+  if (!fs::exists(node_dir + "/node_modules/standardwebhooks"))
+    GTEST_SKIP() << "npm install failed (offline?)";
   std::string file = tls_.dir + "/captured.json";
   std::ofstream(file) << captured.dump();
-  auto node = run_process({"/bin/sh", "-c", "node '" + node_dir + "/verify.mjs' '" + file + "'"}, {});
+  auto node =
+      run_process({"/bin/sh", "-c", "node '" + node_dir + "/verify.mjs' '" + file + "'"}, {});
   EXPECT_EQ(node.exit_code, 0) << node.out << node.err;
   EXPECT_NE(node.out.find("\"verified\":18"), std::string::npos) << node.out;
 }
@@ -186,13 +201,18 @@ TEST_F(WebhookDelivery, EveryEventKindArrivesSignedAfterFailedAttempts) {
 TEST_F(WebhookDelivery, OnlySubscribedEventsOfUnpausedWebhooksAreSent) {
   auto account = server_->create_account();
   auto agent = server_->create_agent(account);
-  auto leads_only = server_->admin({"webhook", "add", "--agent", agent, "--url", url("/leads-only"), "--events",
-                                    "lead.created"})["id"].get<std::string>();
-  auto paused = server_->admin({"webhook", "add", "--agent", agent, "--url", url("/paused"), "--events",
-                                "form.submitted"})["id"].get<std::string>();
+  auto leads_only = server_
+                        ->admin({"webhook", "add", "--agent", agent, "--url", url("/leads-only"),
+                                 "--events", "lead.created"})["id"]
+                        .get<std::string>();
+  auto paused = server_
+                    ->admin({"webhook", "add", "--agent", agent, "--url", url("/paused"),
+                             "--events", "form.submitted"})["id"]
+                    .get<std::string>();
   server_->admin({"webhook", "pause", paused});
   server_->admin({"record", "form", "--agent", agent, "--form", "f"});
-  auto lead = server_->admin({"record", "lead", "--agent", agent, "--email", "y@example.com"})["id"];
+  auto lead =
+      server_->admin({"record", "lead", "--agent", agent, "--email", "y@example.com"})["id"];
   ASSERT_TRUE(receiver_->wait_until([&](auto& rs) { return count_id(rs, lead) == 1; }));
   // The lead was recorded after the form, so the form's event has been fanned out by now.
   EXPECT_EQ(receiver_->received_on("/leads-only").size(), 1u);
@@ -215,9 +235,10 @@ TEST(WebhookDeliveryRestart, RestartBetweenFailureAndRetryLosesNothing) {
   auto account = server.create_account();
   auto agent = server.create_agent(account);
   auto hook = server.admin({"webhook", "add", "--agent", agent, "--url",
-                            "https://127.0.0.1:" + std::to_string(receiver.port()) + "/restart", "--events",
-                            "form.submitted,booking.created"});
-  auto form = server.admin({"record", "form", "--agent", agent, "--form", "f"})["id"].get<std::string>();
+                            "https://127.0.0.1:" + std::to_string(receiver.port()) + "/restart",
+                            "--events", "form.submitted,booking.created"});
+  auto form =
+      server.admin({"record", "form", "--agent", agent, "--form", "f"})["id"].get<std::string>();
   ASSERT_TRUE(receiver.wait_until([&](auto& rs) { return count_id(rs, form) == 1; }));
   server.stop();
   auto before = server.admin({"webhook", "deliveries", hook["id"].get<std::string>()})["data"];
@@ -247,10 +268,11 @@ TEST(WebhookDeliveryGuard, NameResolvingToLoopbackAtDeliveryTimeIsRefused) {
   auto agent = server.create_agent(account);
   // Stored as a name that was public when it was checked (DNS rebinding): here `localhost`, added
   // by an operator process allowed to skip the check, while the server itself is not allowed.
-  auto add = run_process({PARLEY_BINARY, "admin", "webhook", "add", "--agent", agent, "--url",
-                          "https://localhost:" + std::to_string(receiver.port()) + "/rebound", "--events",
-                          "form.submitted"},
-                         {{"PARLEY_DATA_DIR", server.data_dir()}, {"PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS", "1"}});
+  auto add = run_process(
+      {PARLEY_BINARY, "admin", "webhook", "add", "--agent", agent, "--url",
+       "https://localhost:" + std::to_string(receiver.port()) + "/rebound", "--events",
+       "form.submitted"},
+      {{"PARLEY_DATA_DIR", server.data_dir()}, {"PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS", "1"}});
   ASSERT_EQ(add.exit_code, 0) << add.err;
   std::string hook = Json::parse(add.out)["id"];
   server.admin({"record", "form", "--agent", agent, "--form", "f"});
@@ -265,8 +287,10 @@ TEST(WebhookDeliveryGuard, NameResolvingToLoopbackAtDeliveryTimeIsRefused) {
   auto attempt = history[0]["history"][0];
   EXPECT_EQ(attempt["succeeded"], false);
   EXPECT_TRUE(attempt["responseCode"].is_null());
-  EXPECT_NE(attempt["error"].get<std::string>().find("non-public"), std::string::npos) << attempt.dump();
-  EXPECT_EQ(history[0]["status"], "pending");  // retried later: the name may point elsewhere by then
+  EXPECT_NE(attempt["error"].get<std::string>().find("non-public"), std::string::npos)
+      << attempt.dump();
+  EXPECT_EQ(history[0]["status"],
+            "pending");  // retried later: the name may point elsewhere by then
   EXPECT_TRUE(receiver.received().empty());
   // The API refuses the same URL outright.
   auto key = server.create_key(account);

@@ -19,7 +19,8 @@ class WebhooksApi : public ::testing::Test {
     key_ = server_->create_key(account_);
   }
   HttpResponse subscribe(const Json& body, const std::string& key = "") const {
-    return server_->post("/api/v1/agents/" + agent_ + "/webhooks", key.empty() ? key_ : key, body.dump());
+    return server_->post("/api/v1/agents/" + agent_ + "/webhooks", key.empty() ? key_ : key,
+                         body.dump());
   }
   void expect_invalid(const Json& body, const std::string& field) const {
     auto r = subscribe(body);
@@ -42,7 +43,8 @@ TEST_F(WebhooksApi, SubscribeReturns201WithTheSecretOnlyThere) {
   EXPECT_EQ(w["url"], kPublicUrl);
   EXPECT_EQ(w["events"], (Json{"lead.created", "form.submitted"}));
   EXPECT_EQ(w["source"], "api");
-  EXPECT_TRUE(std::regex_match(w["secret"].get<std::string>(), std::regex("whsec_[A-Za-z0-9+/]{32}")));
+  EXPECT_TRUE(
+      std::regex_match(w["secret"].get<std::string>(), std::regex("whsec_[A-Za-z0-9+/]{32}")));
   EXPECT_TRUE(std::regex_match(w["createdAt"].get<std::string>(),
                                std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)")));
   EXPECT_EQ(w.size(), 7u);
@@ -60,7 +62,8 @@ TEST_F(WebhooksApi, SourceIsOptionalAndChecked) {
     ASSERT_EQ(r.status, 201) << r.body;
     EXPECT_EQ(r.json()["source"], source);
   }
-  expect_invalid({{"url", kPublicUrl}, {"events", {"lead.created"}}, {"source", "zapier"}}, "source");
+  expect_invalid({{"url", kPublicUrl}, {"events", {"lead.created"}}, {"source", "zapier"}},
+                 "source");
   expect_invalid({{"url", kPublicUrl}, {"events", {"lead.created"}}, {"source", 3}}, "source");
 }
 
@@ -69,10 +72,11 @@ TEST_F(WebhooksApi, UrlIsRequiredHttpsAndPublic) {
   expect_invalid({{"events", events}}, "url");
   expect_invalid({{"url", nullptr}, {"events", events}}, "url");
   expect_invalid({{"url", 42}, {"events", events}}, "url");
-  for (std::string url : {"http://93.184.216.34/h", "https://localhost/h", "https://127.0.0.1/h", "https://10.0.0.8/h",
-                          "https://169.254.169.254/latest", "https://[::1]/h", "https://0x7f000001/",
-                          "https://2130706433/", "https://user:pw@93.184.216.34/", "https://192.168.0.10:8443/x",
-                          "https://[::ffff:10.0.0.1]/"}) {
+  for (std::string url :
+       {"http://93.184.216.34/h", "https://localhost/h", "https://127.0.0.1/h",
+        "https://10.0.0.8/h", "https://169.254.169.254/latest", "https://[::1]/h",
+        "https://0x7f000001/", "https://2130706433/", "https://user:pw@93.184.216.34/",
+        "https://192.168.0.10:8443/x", "https://[::ffff:10.0.0.1]/"}) {
     expect_invalid({{"url", url}, {"events", events}}, "url");
   }
 }
@@ -85,27 +89,31 @@ TEST_F(WebhooksApi, EventsAreRequiredNonEmptyAndSubscribable) {
   expect_invalid({{"url", kPublicUrl}, {"events", {"lead.deleted"}}}, "events");
   expect_invalid({{"url", kPublicUrl}, {"events", {"conversation.created"}}}, "events");
   auto all = subscribe({{"url", kPublicUrl},
-                        {"events", {"lead.created", "handoff.requested", "form.submitted", "booking.created",
-                                    "live_chat.requested", "return.requested", "lead.created"}}});
+                        {"events",
+                         {"lead.created", "handoff.requested", "form.submitted", "booking.created",
+                          "live_chat.requested", "return.requested", "lead.created"}}});
   ASSERT_EQ(all.status, 201) << all.body;
   EXPECT_EQ(all.json()["events"].size(), 6u);
 }
 
 TEST_F(WebhooksApi, BodyMustBeJson) {
-  auto r = server_->request({"POST", "/api/v1/agents/" + agent_ + "/webhooks", "url=x", {bearer(key_)}, false});
+  auto r = server_->request(
+      {"POST", "/api/v1/agents/" + agent_ + "/webhooks", "url=x", {bearer(key_)}, false});
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.error_code(), "invalid_request");
 }
 
 TEST_F(WebhooksApi, TwentyFiveApiWebhooksBesidesFiveFromTheDashboard) {
   for (int i = 0; i < 5; ++i) {
-    server_->admin({"webhook", "add", "--agent", agent_, "--url", kPublicUrl, "--events", "lead.created"});
+    server_->admin(
+        {"webhook", "add", "--agent", agent_, "--url", kPublicUrl, "--events", "lead.created"});
   }
-  auto sixth = server_->admin({"webhook", "add", "--agent", agent_, "--url", kPublicUrl, "--events", "lead.created"},
-                              true);
+  auto sixth = server_->admin(
+      {"webhook", "add", "--agent", agent_, "--url", kPublicUrl, "--events", "lead.created"}, true);
   EXPECT_NE(sixth["stderr"].get<std::string>().find("webhook_limit_reached"), std::string::npos);
   for (int i = 0; i < 25; ++i) {
-    auto r = subscribe({{"url", kPublicUrl + "/" + std::to_string(i)}, {"events", {"lead.created"}}});
+    auto r =
+        subscribe({{"url", kPublicUrl + "/" + std::to_string(i)}, {"events", {"lead.created"}}});
     ASSERT_EQ(r.status, 201) << i << ": " << r.body;
   }
   auto over = subscribe({{"url", kPublicUrl}, {"events", {"lead.created"}}});
@@ -155,7 +163,9 @@ TEST_F(WebhooksApi, NeedsTheWebhooksWriteScope) {
 }
 
 TEST_F(WebhooksApi, AnyKeyOfTheAccountDeletesOnce) {
-  auto id = subscribe({{"url", kPublicUrl}, {"events", {"lead.created"}}}).json()["id"].get<std::string>();
+  auto id = subscribe({{"url", kPublicUrl}, {"events", {"lead.created"}}})
+                .json()["id"]
+                .get<std::string>();
   auto second_key = server_->create_key(account_, "webhooks:write");
   auto r = server_->del("/api/v1/webhooks/" + id, second_key);
   ASSERT_EQ(r.status, 200) << r.body;
@@ -167,8 +177,9 @@ TEST_F(WebhooksApi, AnyKeyOfTheAccountDeletesOnce) {
 }
 
 TEST_F(WebhooksApi, DashboardAndOtherAccountsWebhooksAreNotFound) {
-  auto dashboard = server_->admin({"webhook", "add", "--agent", agent_, "--url", kPublicUrl, "--events",
-                                   "lead.created,form.submitted", "--source", "tool_a"});
+  auto dashboard =
+      server_->admin({"webhook", "add", "--agent", agent_, "--url", kPublicUrl, "--events",
+                      "lead.created,form.submitted", "--source", "tool_a"});
   EXPECT_EQ(dashboard["secret"].get<std::string>().rfind("whsec_", 0), 0u);
   auto r = server_->del("/api/v1/webhooks/" + dashboard["id"].get<std::string>(), key_);
   EXPECT_EQ(r.status, 404);
@@ -192,8 +203,10 @@ TEST_F(WebhooksApi, DashboardAndOtherAccountsWebhooksAreNotFound) {
 TEST_F(WebhooksApi, RevokingTheKeyDeletesItsWebhooksOnly) {
   auto other_key = server_->create_key(account_);
   auto mine = subscribe({{"url", kPublicUrl}, {"events", {"lead.created"}}}).json()["id"];
-  auto kept = subscribe({{"url", kPublicUrl}, {"events", {"lead.created"}}}, other_key).json()["id"];
-  auto dashboard = server_->admin({"webhook", "add", "--agent", agent_, "--url", kPublicUrl, "--events", "lead.created"})["id"];
+  auto kept =
+      subscribe({{"url", kPublicUrl}, {"events", {"lead.created"}}}, other_key).json()["id"];
+  auto dashboard = server_->admin(
+      {"webhook", "add", "--agent", agent_, "--url", kPublicUrl, "--events", "lead.created"})["id"];
   server_->admin({"record", "lead", "--agent", agent_, "--email", "someone@example.com"});
   server_->admin({"key", "revoke", server_->key_id_of(account_, key_)});
   auto listed = list_admin();

@@ -3,7 +3,6 @@
 #include "events/event_body.h"
 
 #include <gtest/gtest.h>
-
 #include <rapidjson/document.h>
 
 namespace parley {
@@ -48,9 +47,10 @@ TEST(EventBody, LeadUsesTheFormsCurrentLabels) {
 
 TEST(EventBody, EverySampleHasTheEventShapeAndASampleId) {
   EventAgent agent{"agt_1", "Helper", "{}"};
-  for (auto kind : {EventKind::kLeadCreated, EventKind::kHandoffRequested, EventKind::kFormSubmitted,
-                    EventKind::kBookingCreated, EventKind::kLiveChatRequested, EventKind::kReturnRequested,
-                    EventKind::kConversationCreated}) {
+  for (auto kind :
+       {EventKind::kLeadCreated, EventKind::kHandoffRequested, EventKind::kFormSubmitted,
+        EventKind::kBookingCreated, EventKind::kLiveChatRequested, EventKind::kReturnRequested,
+        EventKind::kConversationCreated}) {
     JsonWriter w;
     write_sample_event(w, agent, kind, 1795000000000);
     auto d = parse(w);

@@ -38,14 +38,17 @@ class FakeSender final : public WebhookSender {
 
 class NoResolver final : public Resolver {
  public:
-  Result<std::vector<IpAddress>> resolve(const std::string&) override { return ApiError::invalid("offline"); }
+  Result<std::vector<IpAddress>> resolve(const std::string&) override {
+    return ApiError::invalid("offline");
+  }
 };
 
 class DeliveryWorkerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("parley-worker-" + std::to_string(::getpid()) + "-" +
-                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = std::filesystem::temp_directory_path() /
+           ("parley-worker-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
     auto db = open_database({"sqlite:" + (dir_ / "parley.db").string(), Durability::kNormal});
@@ -67,7 +70,8 @@ class DeliveryWorkerTest : public ::testing::Test {
   Services services() { return Services{*db_, clock_, random_}; }
   WebhookRecord add_webhook(const std::vector<std::string>& events) {
     Services s = services();
-    auto h = subscribe_webhook(s, {resolver_, false}, account_, {agent_, "https://hooks.example.com/x", events});
+    auto h = subscribe_webhook(s, {resolver_, false}, account_,
+                               {agent_, "https://hooks.example.com/x", events});
     EXPECT_TRUE(h.ok()) << h.error().message;
     return *h;
   }
@@ -101,7 +105,8 @@ TEST_F(DeliveryWorkerTest, SendsSignedBodiesOnlyToMatchingWebhooks) {
   std::map<std::string, std::string> h(r.headers.begin(), r.headers.end());
   EXPECT_EQ(h["webhook-id"], stored->id);
   EXPECT_EQ(h["webhook-timestamp"], std::to_string(clock_.now_ms() / 1000));
-  EXPECT_EQ(h["webhook-signature"], *sign_webhook(forms.secret, stored->id, clock_.now_ms() / 1000, r.body));
+  EXPECT_EQ(h["webhook-signature"],
+            *sign_webhook(forms.secret, stored->id, clock_.now_ms() / 1000, r.body));
   EXPECT_NE(r.body.find("\"event\":\"form.submitted\""), std::string::npos);
   EXPECT_EQ(deliveries(forms.id)[0].status, "succeeded");
   EXPECT_TRUE(deliveries(leads.id).empty());

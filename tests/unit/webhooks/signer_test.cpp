@@ -1,18 +1,19 @@
 // The signer against the Standard Webhooks reference vector, and the secret's form.
+#include "webhooks/signer.h"
+
 #include <gtest/gtest.h>
 
 #include <regex>
 
 #include "core/crypto.h"
 #include "core/random.h"
-#include "webhooks/signer.h"
 
 namespace parley {
 namespace {
 
 TEST(WebhookSigner, ReproducesTheStandardWebhooksReferenceVector) {
-  auto sig = sign_webhook("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330,
-                          R"({"test": 2432232314})");
+  auto sig = sign_webhook("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek",
+                          1614265330, R"({"test": 2432232314})");
   ASSERT_TRUE(sig.ok());
   EXPECT_EQ(*sig, "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
 }

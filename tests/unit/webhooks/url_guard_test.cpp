@@ -1,10 +1,10 @@
 // The SSRF guard: URLs that must be refused (every trick of the issue) and public ones that pass,
 // with a fake resolver so that no test depends on the network.
+#include "webhooks/url_guard.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
-
-#include "webhooks/url_guard.h"
 
 namespace parley {
 namespace {
@@ -49,8 +49,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         RefusedCase{"http://hooks.example.com/x", "plain http"},
         RefusedCase{"ftp://hooks.example.com/x", "other scheme"},
-        RefusedCase{"hooks.example.com/x", "no scheme"},
-        RefusedCase{"", "empty"},
+        RefusedCase{"hooks.example.com/x", "no scheme"}, RefusedCase{"", "empty"},
         RefusedCase{"https://", "no host"},
         RefusedCase{"https://user:pass@hooks.example.com/", "user and password"},
         RefusedCase{"https://user@hooks.example.com/", "user name"},
@@ -115,10 +114,11 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(UrlGuard, PublicUrlsPass) {
   FakeResolver resolver;
-  for (const char* url : {"https://hooks.example.com/webhook", "https://HOOKS.example.com:8443/a?b=c#d",
-                          "https://dual.example.com/", "https://93.184.216.34/hook", "https://1.1.1.1/",
-                          "https://[2606:2800:220:1:248:1893:25c8:1946]/x", "https://hooks.example.com./",
-                          "HTTPS://hooks.example.com/"}) {
+  for (const char* url :
+       {"https://hooks.example.com/webhook", "https://HOOKS.example.com:8443/a?b=c#d",
+        "https://dual.example.com/", "https://93.184.216.34/hook", "https://1.1.1.1/",
+        "https://[2606:2800:220:1:248:1893:25c8:1946]/x", "https://hooks.example.com./",
+        "HTTPS://hooks.example.com/"}) {
     auto r = check_webhook_url(url, resolver, false);
     EXPECT_TRUE(r.ok()) << url << ": " << (r.ok() ? "" : r.error().message);
   }

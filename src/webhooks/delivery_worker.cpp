@@ -1,6 +1,6 @@
 #include "webhooks/delivery_worker.h"
 
-#include <latch>
+#include <algorithm>
 #include <map>
 
 #include "core/log.h"
@@ -74,30 +74,54 @@ void DeliveryWorker::stop() {
 }
 
 void DeliveryWorker::loop() {
-  std::unique_lock lock(mu_);
-  while (!stopping_) {
-    lock.unlock();
-    int64_t done = run_once();
-    lock.lock();
-    if (done == 0)
-      cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms), [&] { return stopping_; });
+  while (true) {
+    int64_t done = record_completed();
+    bool stopping = false;
+    size_t in_flight = 0;
+    {
+      std::lock_guard lock(mu_);
+      stopping = stopping_;
+      in_flight = in_flight_;
+    }
+    if (stopping && in_flight == 0 && done == 0) break;
+    if (!stopping) {
+      done += dispatch_logged();
+      size_t capacity = max_in_flight() > in_flight ? max_in_flight() - in_flight : 0;
+      if (capacity > 0) done += send_logged(capacity);
+      prune();
+    }
+    std::unique_lock lock(mu_);
+    if (done == 0 && completed_.empty()) {
+      cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms),
+                   [&] { return !completed_.empty() || (stopping_ && !stopping); });
+    }
   }
 }
 
 int64_t DeliveryWorker::run_once() {
-  int64_t done = 0;
-  auto d = dispatch();
-  if (d.ok())
-    done += *d;
-  else
-    log_error("webhook dispatch failed", {{"error", std::string_view(d.error().message)}});
-  auto s = deliver_due();
-  if (s.ok())
-    done += *s;
-  else
-    log_error("webhook delivery failed", {{"error", std::string_view(s.error().message)}});
+  int64_t done = dispatch_logged();
+  done += send_logged(static_cast<size_t>(options_.batch));
+  {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return in_flight_ == 0; });
+  }
+  done += record_completed();
   prune();
   return done;
+}
+
+int64_t DeliveryWorker::dispatch_logged() {
+  auto d = dispatch();
+  if (d.ok()) return *d;
+  log_error("webhook dispatch failed", {{"error", std::string_view(d.error().message)}});
+  return 0;
+}
+
+int64_t DeliveryWorker::send_logged(size_t capacity) {
+  auto s = claim_and_send(std::min(capacity, static_cast<size_t>(options_.batch)));
+  if (s.ok()) return *s;
+  log_error("webhook delivery failed", {{"error", std::string_view(s.error().message)}});
+  return 0;
 }
 
 void DeliveryWorker::prune() {
@@ -163,11 +187,12 @@ Result<int64_t> DeliveryWorker::dispatch() {
   return static_cast<int64_t>(waiting.size()) + created;
 }
 
-Result<int64_t> DeliveryWorker::deliver_due() {
+Result<int64_t> DeliveryWorker::claim_and_send(size_t capacity) {
   std::vector<DueDelivery> due;
   PARLEY_TRY(db_.write([&](Connection& c) -> Result<void> {
     int64_t now = clock_.now_ms();
-    PARLEY_ASSIGN_OR_RETURN(auto candidates, WebhookRepo::due_deliveries(c, now, options_.batch));
+    PARLEY_ASSIGN_OR_RETURN(auto candidates,
+                            WebhookRepo::due_deliveries(c, now, static_cast<int64_t>(capacity)));
     due.clear();
     for (auto& d : candidates) {
       PARLEY_ASSIGN_OR_RETURN(bool mine,
@@ -177,48 +202,60 @@ Result<int64_t> DeliveryWorker::deliver_due() {
     }
     return {};
   }));
-  if (due.empty()) return int64_t{0};
-
-  struct Sent {
-    int64_t started_at = 0;
-    SendOutcome outcome;
-  };
-  std::vector<Sent> sent(due.size());
-  std::latch finished(static_cast<std::ptrdiff_t>(due.size()));
-  for (size_t i = 0; i < due.size(); ++i) {
-    pool_.post([&, i] {
-      const auto& d = due[i].delivery;
-      int64_t now = clock_.now_ms();
-      sent[i].started_at = now;
-      SendRequest req;
-      req.url = due[i].url;
-      req.body = d.payload;
-      int64_t ts = now / 1000;
-      auto signature = sign_webhook(due[i].secret, d.event_id, ts, d.payload);
+  for (auto& d : due) {
+    {
+      std::lock_guard lock(mu_);
+      ++in_flight_;
+    }
+    pool_.post([this, d = std::move(d)]() mutable {
+      SentDelivery sent;
+      sent.started_at = clock_.now_ms();
+      int64_t ts = sent.started_at / 1000;
+      auto signature = sign_webhook(d.secret, d.delivery.event_id, ts, d.delivery.payload);
       if (signature.ok()) {
-        req.headers = {{"webhook-id", d.event_id},
+        SendRequest req;
+        req.url = d.url;
+        req.body = d.delivery.payload;
+        req.headers = {{"webhook-id", d.delivery.event_id},
                        {"webhook-timestamp", std::to_string(ts)},
                        {"webhook-signature", *signature}};
-        sent[i].outcome = sender_.send(req);
+        sent.outcome = sender_.send(req);
       } else {
-        sent[i].outcome.error = signature.error().message;
+        sent.outcome.error = signature.error().message;
       }
-      finished.count_down();
+      sent.due = std::move(d);
+      // Notified under the lock so that the worker cannot see the count reach zero, and be
+      // destroyed, before this task is done with it.
+      std::lock_guard lock(mu_);
+      completed_.push_back(std::move(sent));
+      --in_flight_;
+      cv_.notify_all();
     });
   }
-  finished.wait();
+  return static_cast<int64_t>(due.size());
+}
 
-  PARLEY_TRY(db_.write([&](Connection& c) -> Result<void> {
+int64_t DeliveryWorker::record_completed() {
+  std::vector<SentDelivery> done;
+  {
+    std::lock_guard lock(mu_);
+    while (!completed_.empty()) {
+      done.push_back(std::move(completed_.front()));
+      completed_.pop_front();
+    }
+  }
+  if (done.empty()) return 0;
+  auto r = db_.write([&](Connection& c) -> Result<void> {
     int64_t now = clock_.now_ms();
-    for (size_t i = 0; i < due.size(); ++i) {
-      const auto& d = due[i].delivery;
-      const auto& o = sent[i].outcome;
+    for (const auto& sent : done) {
+      const auto& d = sent.due.delivery;
+      const auto& o = sent.outcome;
       AttemptRecord a;
       a.id = new_id(random_, "att_");
       a.delivery_id = d.id;
       a.webhook_id = d.webhook_id;
       a.attempt = d.attempts + 1;
-      a.started_at = sent[i].started_at;
+      a.started_at = sent.started_at;
       a.duration_ms = o.duration_ms;
       a.response_code = o.status;
       a.error = o.error;
@@ -234,8 +271,10 @@ Result<int64_t> DeliveryWorker::deliver_due() {
       }
     }
     return {};
-  }));
-  return static_cast<int64_t>(due.size());
+  });
+  // On failure the claims' leases expire and the deliveries are sent again: at least once.
+  if (!r.ok()) log_error("recording webhook attempts failed", {{"error", std::string_view(r.error().message)}});
+  return static_cast<int64_t>(done.size());
 }
 
 }  // namespace parley

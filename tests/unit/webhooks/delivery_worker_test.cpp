@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <condition_variable>
 #include <mutex>
+#include <thread>
 
 #include "domain/accounts.h"
 #include "domain/agents.h"
@@ -21,7 +23,8 @@ namespace {
 class FakeSender final : public WebhookSender {
  public:
   SendOutcome send(const SendRequest& r) override {
-    std::lock_guard lock(mu);
+    std::unique_lock lock(mu);
+    if (r.url.find("slow") != std::string::npos) released.wait(lock, [&] { return release; });
     requests.push_back(r);
     SendOutcome o;
     if (fail) {
@@ -32,6 +35,8 @@ class FakeSender final : public WebhookSender {
     return o;
   }
   std::mutex mu;
+  std::condition_variable released;
+  bool release = false;
   std::vector<SendRequest> requests;
   bool fail = false;
 };
@@ -68,10 +73,10 @@ class DeliveryWorkerTest : public ::testing::Test {
     std::filesystem::remove_all(dir_);
   }
   Services services() { return Services{*db_, clock_, random_}; }
-  WebhookRecord add_webhook(const std::vector<std::string>& events) {
+  WebhookRecord add_webhook(const std::vector<std::string>& events,
+                            const std::string& url = "https://hooks.example.com/x") {
     Services s = services();
-    auto h = subscribe_webhook(s, {resolver_, false}, account_,
-                               {agent_, "https://hooks.example.com/x", events});
+    auto h = subscribe_webhook(s, {resolver_, false}, account_, {agent_, url, events});
     EXPECT_TRUE(h.ok()) << h.error().message;
     return *h;
   }
@@ -183,6 +188,32 @@ TEST_F(DeliveryWorkerTest, OldHistoryAndOutboxRowsArePruned) {
   worker_->run_once();
   EXPECT_TRUE(deliveries(hook.id).empty());
   EXPECT_EQ(*db_->read().query_int("SELECT COUNT(*) FROM webhook_attempts", {}), 0);
+}
+
+TEST_F(DeliveryWorkerTest, ASlowReceiverDoesNotHoldOthersBack) {
+  auto slow = add_webhook({"form.submitted"}, "https://slow.example.com/x");
+  auto fast = add_webhook({"form.submitted"}, "https://fast.example.com/x");
+  Services s = services();
+  FormSubmissionRecord f;
+  f.agent_id = agent_;
+  f.form_id = "contact";
+  ASSERT_TRUE(record_form_submission(s, f).ok());
+  worker_->start();
+  bool fast_done = false;
+  for (int i = 0; i < 1000 && !fast_done; ++i) {
+    auto d = deliveries(fast.id);
+    fast_done = !d.empty() && d[0].status == "succeeded";
+    if (!fast_done) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(fast_done) << "the fast receiver waited for the slow one";
+  EXPECT_EQ(deliveries(slow.id)[0].attempts, 0);
+  {
+    std::lock_guard lock(sender_.mu);
+    sender_.release = true;
+  }
+  sender_.released.notify_all();
+  worker_->stop();  // records the slow one before returning
+  EXPECT_EQ(deliveries(slow.id)[0].status, "succeeded");
 }
 
 TEST(RetrySchedule, ParsesUnits) {

@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -24,6 +25,8 @@ void make_self_signed_certificate(const std::string& dir) {
 }
 
 HttpsReceiver::HttpsReceiver(const std::string& cert_file, const std::string& key_file) {
+  // A client that gave up (timed out) closes its end; writing the late answer must not kill us.
+  signal(SIGPIPE, SIG_IGN);
   SSL_CTX* ctx = SSL_CTX_new(TLS_server_method());
   if (SSL_CTX_use_certificate_chain_file(ctx, cert_file.c_str()) != 1 ||
       SSL_CTX_use_PrivateKey_file(ctx, key_file.c_str(), SSL_FILETYPE_PEM) != 1) {
@@ -64,6 +67,12 @@ void HttpsReceiver::fail_first_attempts(int n, int status) {
   std::lock_guard lock(mu_);
   fail_first_ = n;
   fail_status_ = status;
+}
+
+void HttpsReceiver::stall_first_attempts(int n, int ms) {
+  std::lock_guard lock(mu_);
+  stall_first_ = n;
+  stall_ms_ = ms;
 }
 
 std::vector<CapturedRequest> HttpsReceiver::received() const {
@@ -142,13 +151,16 @@ void HttpsReceiver::serve(int fd) {
       }
       req.body = buffer.substr(0, length);
       buffer.erase(0, length);
+      int stall_ms = 0;
       {
         std::lock_guard lock(mu_);
         int seen = seen_per_id_[req.headers["webhook-id"]]++;
         req.answered = seen < fail_first_ ? fail_status_ : 200;
+        if (seen < stall_first_) stall_ms = stall_ms_;
         received_.push_back(req);
       }
       cv_.notify_all();
+      if (stall_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(stall_ms));
       std::string response =
           "HTTP/1.1 " + std::to_string(req.answered) + " X\r\nContent-Length: 0\r\n\r\n";
       if (SSL_write(ssl, response.data(), static_cast<int>(response.size())) <= 0) break;

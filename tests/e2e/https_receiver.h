@@ -34,6 +34,8 @@ class HttpsReceiver {
   uint16_t port() const { return port_; }
   // Each webhook-id's first `n` requests get `status`; later ones 200.
   void fail_first_attempts(int n, int status = 500);
+  // Each webhook-id's first `n` requests are answered only after `ms` (to exercise timeouts).
+  void stall_first_attempts(int n, int ms);
   std::vector<CapturedRequest> received() const;
   std::vector<CapturedRequest> received_on(const std::string& path) const;
   // Waits (up to `timeout_ms`) until `done` holds for the requests received so far.
@@ -57,6 +59,8 @@ class HttpsReceiver {
   std::vector<std::thread> workers_;
   int fail_first_ = 0;
   int fail_status_ = 500;
+  int stall_first_ = 0;
+  int stall_ms_ = 0;
 };
 
 }  // namespace parley::e2e

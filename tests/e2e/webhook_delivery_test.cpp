@@ -258,6 +258,35 @@ TEST(WebhookDeliveryRestart, RestartBetweenFailureAndRetryLosesNothing) {
   fs::remove_all(tls.dir, ec);
 }
 
+TEST(WebhookDeliveryTimeout, AnAttemptThatTimesOutIsRetried) {
+  char tpl[] = "/tmp/parley-tls-XXXXXX";
+  Tls tls{mkdtemp(tpl)};
+  make_self_signed_certificate(tls.dir);
+  HttpsReceiver receiver(tls.cert(), tls.key());
+  receiver.stall_first_attempts(1, 1500);
+  Env env = delivery_env(tls, true, "100ms");
+  env["PARLEY_WEBHOOK_TIMEOUT_MS"] = "400";
+  Server server(env);
+  auto account = server.create_account();
+  auto agent = server.create_agent(account);
+  auto hook = server.admin({"webhook", "add", "--agent", agent, "--url",
+                            "https://127.0.0.1:" + std::to_string(receiver.port()) + "/slow",
+                            "--events", "return.requested"})["id"].get<std::string>();
+  auto ret = server.admin({"record", "return", "--agent", agent})["id"].get<std::string>();
+  ASSERT_TRUE(receiver.wait_until([&](auto& rs) { return count_id(rs, ret) == 2; }));
+  auto history = settled_history(server, hook, 1);
+  ASSERT_EQ(history.size(), 1u);
+  EXPECT_EQ(history[0]["status"], "succeeded");
+  ASSERT_EQ(history[0]["history"].size(), 2u);
+  auto first = history[0]["history"][0];
+  EXPECT_EQ(first["succeeded"], false);
+  EXPECT_TRUE(first["responseCode"].is_null());
+  EXPECT_NE(first["error"].get<std::string>().find("imeout"), std::string::npos) << first.dump();
+  EXPECT_EQ(history[0]["history"][1]["responseCode"], 200);
+  std::error_code ec;
+  fs::remove_all(tls.dir, ec);
+}
+
 TEST(WebhookDeliveryGuard, NameResolvingToLoopbackAtDeliveryTimeIsRefused) {
   char tpl[] = "/tmp/parley-tls-XXXXXX";
   Tls tls{mkdtemp(tpl)};

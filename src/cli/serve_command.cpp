@@ -10,9 +10,8 @@
 #include "core/log.h"
 #include "core/random.h"
 #include "http/server.h"
+#include "cli/webhook_options.h"
 #include "store/rate_window_repo.h"
-#include "webhooks/delivery_worker.h"
-#include "webhooks/subscriptions.h"
 
 namespace parley {
 
@@ -23,12 +22,7 @@ struct ServeOptions {
   std::string tls_cert;
   std::string tls_key;
   int64_t rate_limit_per_minute = 60;
-  bool webhook_allow_private_targets = false;
-  std::string webhook_extra_ca_file;
-  std::string webhook_retry_schedule = "5s,5m,30m,2h,5h,10h,10h";
-  int64_t webhook_poll_ms = 100;
-  int64_t webhook_timeout_ms = 10000;
-  size_t webhook_concurrency = 16;
+  WebhookServiceOptions webhooks;
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -102,19 +96,9 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   if (windows.ok())
     for (const auto& w : *windows) limiter.restore(w);
   App app{database, clock, random, keys, limiter};
-  SystemResolver resolver;
-  WebhookPolicy webhook_policy{resolver, o.webhook_allow_private_targets};
-  app.webhook_policy = &webhook_policy;
-  auto retry_schedule = parse_retry_schedule(o.webhook_retry_schedule);
-  if (!retry_schedule.ok()) return print_error(retry_schedule.error());
-  auto sender = CurlSender::create(resolver, {o.webhook_allow_private_targets, o.webhook_extra_ca_file,
-                                              std::min<int64_t>(5000, o.webhook_timeout_ms), o.webhook_timeout_ms});
-  if (!sender.ok()) return print_error(sender.error());
-  DeliveryOptions delivery;
-  delivery.retry_schedule_ms = *retry_schedule;
-  delivery.poll_ms = o.webhook_poll_ms;
-  delivery.concurrency = std::max<size_t>(1, o.webhook_concurrency);
-  if (o.webhook_allow_private_targets) log_warn("webhooks may target private addresses (tests and development only)");
+  auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
+  if (!webhooks.ok()) return print_error(webhooks.error());
+  app.webhook_policy = &(*webhooks)->policy();
   Router router;
   register_routes(router, app);
 
@@ -142,10 +126,9 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
                            {"rateLimitPerMinute", o.rate_limit_per_minute}});
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     Maintenance maintenance(database, limiter);
-    DeliveryWorker worker(database, clock, random, **sender, delivery);
-    worker.start();
+    (*webhooks)->start();
     server.run();
-    worker.stop();
+    (*webhooks)->stop();
     log_info("stopped");
   } catch (const std::exception& e) {
     log_error("server failed", {{"error", std::string_view(e.what())}});
@@ -169,28 +152,7 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_RATE_LIMIT_PER_MINUTE")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_flag("--webhook-allow-private-targets", o->webhook_allow_private_targets,
-                "Let webhooks target private and loopback addresses (tests and local development only)")
-      ->envname("PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS");
-  cmd->add_option("--webhook-extra-ca-file", o->webhook_extra_ca_file,
-                  "PEM CA certificate trusted for webhook deliveries besides the system's (tests only)")
-      ->envname("PARLEY_WEBHOOK_EXTRA_CA_FILE");
-  cmd->add_option("--webhook-retry-schedule", o->webhook_retry_schedule,
-                  "Waits before each webhook retry, e.g. 5s,5m,30m,2h,5h,10h,10h")
-      ->envname("PARLEY_WEBHOOK_RETRY_SCHEDULE")
-      ->capture_default_str();
-  cmd->add_option("--webhook-poll-ms", o->webhook_poll_ms, "How often the delivery worker looks for work when idle")
-      ->envname("PARLEY_WEBHOOK_POLL_MS")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_option("--webhook-timeout-ms", o->webhook_timeout_ms, "Time limit of one webhook delivery attempt")
-      ->envname("PARLEY_WEBHOOK_TIMEOUT_MS")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_option("--webhook-concurrency", o->webhook_concurrency, "Webhook deliveries sent at the same time")
-      ->envname("PARLEY_WEBHOOK_CONCURRENCY")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  add_webhook_serve_options(*cmd, o->webhooks);
   cmd->callback([&global, &run, o] { run = [&global, o] { return serve(global, *o); }; });
 }
 

@@ -273,7 +273,9 @@ int64_t DeliveryWorker::record_completed() {
     return {};
   });
   // On failure the claims' leases expire and the deliveries are sent again: at least once.
-  if (!r.ok()) log_error("recording webhook attempts failed", {{"error", std::string_view(r.error().message)}});
+  if (!r.ok())
+    log_error("recording webhook attempts failed",
+              {{"error", std::string_view(r.error().message)}});
   return static_cast<int64_t>(done.size());
 }
 

@@ -87,7 +87,7 @@ class DeliveryWorker {
   std::mutex mu_;
   std::condition_variable cv_;
   bool stopping_ = false;
-  size_t in_flight_ = 0;                 // guarded by mu_
+  size_t in_flight_ = 0;                // guarded by mu_
   std::deque<SentDelivery> completed_;  // guarded by mu_
   std::thread thread_;
   int64_t last_prune_ms_ = 0;

@@ -269,9 +269,11 @@ TEST(WebhookDeliveryTimeout, AnAttemptThatTimesOutIsRetried) {
   Server server(env);
   auto account = server.create_account();
   auto agent = server.create_agent(account);
-  auto hook = server.admin({"webhook", "add", "--agent", agent, "--url",
-                            "https://127.0.0.1:" + std::to_string(receiver.port()) + "/slow",
-                            "--events", "return.requested"})["id"].get<std::string>();
+  auto hook = server
+                  .admin({"webhook", "add", "--agent", agent, "--url",
+                          "https://127.0.0.1:" + std::to_string(receiver.port()) + "/slow",
+                          "--events", "return.requested"})["id"]
+                  .get<std::string>();
   auto ret = server.admin({"record", "return", "--agent", agent})["id"].get<std::string>();
   ASSERT_TRUE(receiver.wait_until([&](auto& rs) { return count_id(rs, ret) == 2; }));
   auto history = settled_history(server, hook, 1);

@@ -22,6 +22,8 @@
 
 namespace parley {
 
+struct WebhookPolicy;
+
 struct App {
   Database& db;
   const Clock& clock;
@@ -34,6 +36,7 @@ struct App {
   const ReplyEngine& engine;
   ThreadPool& reply_pool;  // runs engines of streamed replies while the request waits for text
   ChatConfig chat;
+  WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions; set by serve
 };
 
 struct ApiCall {
@@ -44,6 +47,10 @@ struct ApiCall {
   std::string_view param(size_t i) const { return req.params.at(i); }
   const std::string& account_id() const { return key.account_id; }
 };
+
+// For endpoints that need a second scope beside the route's (list events): 403
+// insufficient_scope naming it when the key lacks it.
+Result<void> require_scope(const ApiCall& call, Scope scope);
 
 using ApiHandler = std::function<Result<Response>(ApiCall&)>;
 

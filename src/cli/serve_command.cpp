@@ -13,6 +13,7 @@
 #include "http/server.h"
 #include "knowledge/knowledge_index.h"
 #include "knowledge/trainer.h"
+#include "cli/webhook_options.h"
 #include "store/rate_window_repo.h"
 
 namespace parley {
@@ -28,6 +29,7 @@ struct ServeOptions {
   int64_t console_session_hours = 12;
   int64_t console_login_failures_per_email = 5;
   int64_t console_login_failures_per_address = 50;
+  WebhookServiceOptions webhooks;
   ChatConfig chat;
   int64_t engine_delay_ms = 0;
   size_t reply_threads = 16;
@@ -117,6 +119,9 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   RetrievalEngine engine(clock, retrieval);
   ThreadPool reply_pool(o.reply_threads);
   App app{database, clock, random, keys, limiter, knowledge, trainer, console, engine, reply_pool, o.chat};
+  auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
+  if (!webhooks.ok()) return print_error(webhooks.error());
+  app.webhook_policy = &(*webhooks)->policy();
   Router router;
   register_routes(router, app);
 
@@ -146,7 +151,9 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     Maintenance maintenance(database, limiter);
     trainer.start();
+    (*webhooks)->start();
     server.run();
+    (*webhooks)->stop();
     log_info("stopped");
   } catch (const std::exception& e) {
     log_error("server failed", {{"error", std::string_view(e.what())}});
@@ -193,6 +200,7 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_ADDRESS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  add_webhook_serve_options(*cmd, o->webhooks);
   cmd->add_option("--chat-timeout-ms", o->chat.timeout_ms, "A chat reply taking longer ends with 504 timeout")
       ->envname("PARLEY_CHAT_TIMEOUT_MS")
       ->check(CLI::PositiveNumber)

@@ -1,5 +1,6 @@
 // What a chat writes, read back through the data API: the conversation with its exact messages
-// (GET /api/v1/conversations/{id}) and a lead saved from contact details (GET …/leads).
+// (GET /api/v1/conversations/{id}), a lead saved from contact details (GET …/leads), and both
+// as events (GET …/events/{event}).
 #include "chat_support.h"
 
 namespace parley::e2e {
@@ -83,6 +84,31 @@ TEST_F(ChatReadBack, WidgetConversationCannotBeContinued) {
   EXPECT_EQ(list[0]["channel"], "api");
   EXPECT_EQ(list[0]["messageCount"], 2);
   EXPECT_EQ(s().get("/api/v1/conversations/" + widget, c.key).json()["data"]["messages"].size(), 0u);
+}
+
+TEST_F(ChatReadBack, ChatRecordsAreListedAsEvents) {
+  auto c = chat_setup(s(), R"({"saveContactDetails": true})");
+  std::string conv = chat(s(), c, {{"message", "write to bea@example.org"}}).json()["conversationId"];
+  chat(s(), c, {{"message", "bea@example.org again"}, {"conversationId", conv}});
+  auto created = s().get("/api/v1/agents/" + c.agent + "/events/conversation.created", c.key);
+  ASSERT_EQ(created.status, 200) << created.body;
+  auto ce = created.json()["data"];
+  ASSERT_EQ(ce.size(), 1u);
+  EXPECT_EQ(ce[0]["id"], conv);
+  EXPECT_EQ(ce[0]["event"], "conversation.created");
+  EXPECT_EQ(ce[0]["data"]["conversationId"], conv);
+  EXPECT_EQ(ce[0]["data"]["channel"], "api");
+  EXPECT_TRUE(ce[0]["data"]["page"].is_null());
+  EXPECT_TRUE(ce[0]["data"]["country"].is_null());
+  auto leads = s().get("/api/v1/agents/" + c.agent + "/events/lead.created", c.key);
+  ASSERT_EQ(leads.status, 200) << leads.body;
+  auto le = leads.json()["data"];
+  ASSERT_EQ(le.size(), 1u);  // the repeat is not a new lead
+  EXPECT_EQ(le[0]["event"], "lead.created");
+  EXPECT_EQ(le[0]["data"]["email"], "bea@example.org");
+  EXPECT_EQ(le[0]["data"]["source"], "chat");
+  EXPECT_EQ(le[0]["data"]["conversationId"], conv);
+  EXPECT_EQ(le[0]["data"]["agentId"], c.agent);
 }
 
 }  // namespace

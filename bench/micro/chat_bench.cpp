@@ -14,16 +14,22 @@ class FixedRetriever final : public Retriever {
  public:
   std::vector<RetrievedChunk> chunks;
   std::vector<QaMatch> qa;
-  std::vector<RetrievedChunk> search(std::string_view, std::string_view, size_t) const override { return chunks; }
-  std::vector<QaMatch> match_qa(std::string_view, std::string_view, size_t) const override { return qa; }
+  std::vector<RetrievedChunk> search(std::string_view, std::string_view, size_t) const override {
+    return chunks;
+  }
+  std::vector<QaMatch> match_qa(std::string_view, std::string_view, size_t) const override {
+    return qa;
+  }
 };
 
 FixedRetriever snippet_knowledge() {
   FixedRetriever r;
   std::string text;
   for (int i = 0; i < 12; ++i)
-    text += "Our returns policy number " + std::to_string(i) + " applies to every order shipped in the country. ";
-  text += "Returns are accepted within 30 days of delivery and refunds go back to the original card.";
+    text += "Our returns policy number " + std::to_string(i) +
+            " applies to every order shipped in the country. ";
+  text +=
+      "Returns are accepted within 30 days of delivery and refunds go back to the original card.";
   r.chunks = {{"src_1", "text", "Returns", std::nullopt, text, 3.2},
               {"src_2", "text", "Shipping", std::nullopt, text, 2.1}};
   r.qa = {{"src_q", "How long does shipping take?", "Two to three days.", 0.3}};
@@ -52,17 +58,21 @@ void run(benchmark::State& state, const FixedRetriever& knowledge, bool follow_u
 }
 
 void BM_RetrievalSnippetReply(benchmark::State& state) { run(state, snippet_knowledge(), false); }
-void BM_RetrievalSnippetReplyWithFollowUps(benchmark::State& state) { run(state, snippet_knowledge(), true); }
+void BM_RetrievalSnippetReplyWithFollowUps(benchmark::State& state) {
+  run(state, snippet_knowledge(), true);
+}
 void BM_RetrievalQaReply(benchmark::State& state) {
   FixedRetriever k;
-  k.qa = {{"src_q", "How do refunds work?", "Refunds go back to the original card within 5 days.", 1.0}};
+  k.qa = {{"src_q", "How do refunds work?", "Refunds go back to the original card within 5 days.",
+           1.0}};
   run(state, k, false);
 }
 void BM_RetrievalFallback(benchmark::State& state) { run(state, FixedRetriever{}, false); }
 
 void BM_FindContactDetails(benchmark::State& state) {
-  std::string message = "Hello, I bought 2 chargers last week for 40 euros. My email is Ann.Lee@Example.com "
-                        "and you can call me on +44 20 7946 0958 after 5 pm.";
+  std::string message =
+      "Hello, I bought 2 chargers last week for 40 euros. My email is Ann.Lee@Example.com "
+      "and you can call me on +44 20 7946 0958 after 5 pm.";
   for (auto _ : state) benchmark::DoNotOptimize(find_contact_details(message));
 }
 

@@ -12,7 +12,8 @@
 namespace parley {
 
 namespace {
-Result<ChatRequest> parse_chat_request(const Request& req, std::string_view agent_id, bool& stream) {
+Result<ChatRequest> parse_chat_request(const Request& req, std::string_view agent_id,
+                                       bool& stream) {
   PARLEY_ASSIGN_OR_RETURN(auto doc, json_body(req));
   FieldReader f(doc);
   ChatRequest r;
@@ -34,13 +35,15 @@ void write_reply_json(JsonWriter& w, const ChatReply& r) {
   w.key("conversationId").string(r.conversation_id);
   w.key("sessionId").string(r.session_id);
   w.key("sources").begin_array();
-  for (const auto& s : b.sources) w.begin_object().key("title").string(s.title).key("url").string_or_null(s.url).end_object();
+  for (const auto& s : b.sources)
+    w.begin_object().key("title").string(s.title).key("url").string_or_null(s.url).end_object();
   w.end_array();
   w.key("followUps").begin_array();
   for (const auto& q : b.follow_ups) w.string(q);
   w.end_array();
   w.key("buttons").begin_array();
-  for (const auto& x : b.buttons) w.begin_object().key("label").string(x.label).key("url").string(x.url).end_object();
+  for (const auto& x : b.buttons)
+    w.begin_object().key("label").string(x.label).key("url").string(x.url).end_object();
   w.end_array();
   w.key("products").begin_array();
   for (const auto& p : b.products) {
@@ -55,8 +58,10 @@ void write_reply_json(JsonWriter& w, const ChatReply& r) {
   w.end_array();
   auto object_or_null = [&](std::string_view name, const std::optional<std::string>& json) {
     w.key(name);
-    if (json) w.raw(*json);
-    else w.null();
+    if (json)
+      w.raw(*json);
+    else
+      w.null();
   };
   object_or_null("form", b.form_json);
   object_or_null("leadForm", b.lead_form_json);
@@ -78,7 +83,8 @@ Response stream_head(const ChatTurn& turn) {
 // pool; this waits for its first piece so that an error or the deadline coming first is still
 // a JSON response with its status. The exchange is stored once the engine has finished, before
 // the last chunk; a failure after text was sent ends the stream early and nothing is stored.
-Result<Response> stream_reply(std::shared_ptr<ChatTurn> turn, const Clock& clock, ThreadPool& pool) {
+Result<Response> stream_reply(std::shared_ptr<ChatTurn> turn, const Clock& clock,
+                              ThreadPool& pool) {
   if (turn->paused()) {
     PARLEY_TRY(turn->commit());
     Response res = stream_head(*turn);
@@ -107,28 +113,32 @@ Result<Response> stream_reply(std::shared_ptr<ChatTurn> turn, const Clock& clock
     if (!channel->outcome().ok()) return;
     // Stored before the last chunk, so a client that read the whole reply finds it stored.
     auto stored = turn->commit();
-    if (!stored.ok()) log_error("streamed chat reply not stored", {{"error", std::string_view(stored.error().message)}});
+    if (!stored.ok())
+      log_error("streamed chat reply not stored",
+                {{"error", std::string_view(stored.error().message)}});
   };
   return res;
 }
 }  // namespace
 
 void register_chat_routes(Router& router, App& app) {
-  add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/chat", Scope::kChat, Execution::kPool,
-                [](ApiCall& call) -> Result<Response> {
-                  bool stream = false;
-                  PARLEY_ASSIGN_OR_RETURN(auto request, parse_chat_request(call.req, call.param(0), stream));
-                  ChatServices s{call.app.db, call.app.clock, call.app.random, call.app.engine,
-                                 call.app.retriever, call.app.chat};
-                  if (stream) {
-                    PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
-                    return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock, call.app.reply_pool);
-                  }
-                  PARLEY_ASSIGN_OR_RETURN(auto reply, chat(s, call.account_id(), request));
-                  JsonWriter w;
-                  write_reply_json(w, reply);
-                  return json_response(200, w);
-                });
+  add_api_route(
+      router, app, "POST", "/api/v1/agents/{agentId}/chat", Scope::kChat, Execution::kPool,
+      [](ApiCall& call) -> Result<Response> {
+        bool stream = false;
+        PARLEY_ASSIGN_OR_RETURN(auto request, parse_chat_request(call.req, call.param(0), stream));
+        ChatServices s{call.app.db,     call.app.clock,     call.app.random,
+                       call.app.engine, call.app.retriever, call.app.chat};
+        if (stream) {
+          PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
+          return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock,
+                              call.app.reply_pool);
+        }
+        PARLEY_ASSIGN_OR_RETURN(auto reply, chat(s, call.account_id(), request));
+        JsonWriter w;
+        write_reply_json(w, reply);
+        return json_response(200, w);
+      });
 }
 
 }  // namespace parley

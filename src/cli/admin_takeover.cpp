@@ -55,7 +55,8 @@ struct TakeoverArgs {
 void add_admin_takeover_commands(CLI::App& conversation, GlobalOptions& global, CommandRun& run) {
   auto a = std::make_shared<TakeoverArgs>();
 
-  auto* takeover = conversation.add_subcommand("takeover", "A team member takes over the conversation");
+  auto* takeover =
+      conversation.add_subcommand("takeover", "A team member takes over the conversation");
   takeover->add_option("id", a->id, "Conversation id")->required();
   takeover->add_option("--member", a->member, "Team member's name (first name shown)")->required();
   takeover->callback([&, a] {

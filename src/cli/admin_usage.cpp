@@ -12,7 +12,8 @@ namespace parley {
 void add_admin_usage_command(CLI::App& admin, GlobalOptions& global, CommandRun& run) {
   CLI::App* account = admin.get_subcommand("account");
   auto id = std::make_shared<std::string>();
-  auto* usage = account->add_subcommand("usage", "Messages used this month, by the account and per agent");
+  auto* usage =
+      account->add_subcommand("usage", "Messages used this month, by the account and per agent");
   usage->add_option("id", *id, "Account id")->required();
   usage->callback([&, id] {
     run = [&, id] {
@@ -40,8 +41,10 @@ void add_admin_usage_command(CLI::App& admin, GlobalOptions& global, CommandRun&
           w.key("name").string(a.name);
           w.key("messagesUsed").integer(agent_used);
           w.key("monthlyMessageCap");
-          if (cap) w.integer(*cap);
-          else w.null();
+          if (cap)
+            w.integer(*cap);
+          else
+            w.null();
           w.key("repliesThisHour").integer(hour_used);
           w.end_object();
         }

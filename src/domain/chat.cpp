@@ -58,7 +58,8 @@ Result<Target> resolve_conversation(ChatServices& s, Connection& c, std::string_
     if (t.existing->channel != "api") return api_only("conversationId");
   } else if (r.session_id) {
     t.session_id = api_session_id(agent.id, *r.session_id);
-    PARLEY_ASSIGN_OR_RETURN(t.existing, ConversationRepo::find_by_session(c, agent.id, t.session_id));
+    PARLEY_ASSIGN_OR_RETURN(t.existing,
+                            ConversationRepo::find_by_session(c, agent.id, t.session_id));
     if (t.existing && t.existing->channel != "api") return api_only("sessionId");
   } else {
     t.session_id = "svcapi_" + random_base62(s.random, 22);
@@ -78,9 +79,9 @@ bool is_known_time_zone(std::string_view zone) {
   UErrorCode status = U_ZERO_ERROR;
   icu::UnicodeString canonical;
   UBool is_system = false;
-  icu::TimeZone::getCanonicalID(
-      icu::UnicodeString::fromUTF8(icu::StringPiece(zone.data(), static_cast<int32_t>(zone.size()))), canonical,
-      is_system, status);
+  icu::TimeZone::getCanonicalID(icu::UnicodeString::fromUTF8(icu::StringPiece(
+                                    zone.data(), static_cast<int32_t>(zone.size()))),
+                                canonical, is_system, status);
   return U_SUCCESS(status) && is_system;
 }
 
@@ -93,7 +94,8 @@ std::string api_session_id(std::string_view agent_id, std::string_view caller_se
 }
 
 Result<void> validate_chat_request(const ChatRequest& r) {
-  if (is_blank(r.message)) return ApiError::invalid("'message' must not be empty or only whitespace.");
+  if (is_blank(r.message))
+    return ApiError::invalid("'message' must not be empty or only whitespace.");
   if (utf8_length(r.message) > kMaxMessageChars) {
     return ApiError::invalid("'message' must be at most 10000 characters.");
   }
@@ -109,7 +111,8 @@ Result<void> validate_chat_request(const ChatRequest& r) {
   return {};
 }
 
-Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id, const ChatRequest& r) {
+Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
+                                   const ChatRequest& r) {
   PARLEY_TRY(validate_chat_request(r));
   ChatTurn t(s);
   t.account_id_ = std::string(account_id);
@@ -117,7 +120,8 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   Connection& read = s.db.read();
   PARLEY_ASSIGN_OR_RETURN(t.agent_, get_agent(read, account_id, r.agent_id));
   if (t.agent_.is_private) {
-    return ApiError{ErrorCode::kAgentPrivate, "The agent is private; it answers only in the dashboard."};
+    return ApiError{ErrorCode::kAgentPrivate,
+                    "The agent is private; it answers only in the dashboard."};
   }
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(read, account_id));
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
@@ -133,10 +137,12 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   t.received_at_ = s.clock.now_ms();
   t.deadline_ms_ = t.received_at_ + s.config.timeout_ms;
   // Refuse before running the engine; commit() checks again under the writer's lock.
-  if (!t.paused_) PARLEY_TRY(check_reply_allowed(read, account_id, t.agent_.id, t.limits_, t.received_at_));
+  if (!t.paused_)
+    PARLEY_TRY(check_reply_allowed(read, account_id, t.agent_.id, t.limits_, t.received_at_));
   // Read here, on the request's thread: run() may be on a thread without a database connection.
   if (t.existing_ && !t.paused_) {
-    PARLEY_ASSIGN_OR_RETURN(auto last, ConversationRepo::last_messages(read, t.existing_->id, kHistoryWindow));
+    PARLEY_ASSIGN_OR_RETURN(auto last,
+                            ConversationRepo::last_messages(read, t.existing_->id, kHistoryWindow));
     for (auto& m : last) t.history_.push_back({std::move(m.role), std::move(m.content)});
   }
   return t;
@@ -157,8 +163,9 @@ Result<void> ChatTurn::run(const TextSink& sink) {
     return sink(piece);
   }));
   if (s_.clock.now_ms() > deadline_ms_) {
-    return ApiError{ErrorCode::kTimeout, "The reply took longer than " +
-                                             std::to_string(s_.config.timeout_ms / 1000) + " seconds."};
+    return ApiError{
+        ErrorCode::kTimeout,
+        "The reply took longer than " + std::to_string(s_.config.timeout_ms / 1000) + " seconds."};
   }
   if (!settings_.show_sources) reply_.blocks.sources.clear();
   reply_.live_chat = reply_.blocks.live_chat;
@@ -175,7 +182,8 @@ Result<ChatReply> ChatTurn::commit() {
     std::optional<ConversationRecord> conv;
     if (existing_) {
       PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find(c, account_id_, out.conversation_id));
-      if (!conv) return ApiError::not_found("No conversation '" + out.conversation_id + "' for this agent.");
+      if (!conv)
+        return ApiError::not_found("No conversation '" + out.conversation_id + "' for this agent.");
     } else {
       // Another request may have started this session's conversation meanwhile.
       PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find_by_session(c, agent_id, out.session_id));
@@ -193,17 +201,24 @@ Result<ChatReply> ChatTurn::commit() {
       fresh.created_at = fresh.last_activity_at = received_at_;
       PARLEY_TRY(ConversationRepo::insert(c, fresh));
     }
-    bool paused = paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
+    bool paused =
+        paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
     if (!paused) {
       PARLEY_TRY(check_reply_allowed(c, account_id_, agent_id, limits_, replied_at));
       PARLEY_TRY(count_reply(c, account_id_, agent_id, replied_at));
     }
-    MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0, "user", request_.message,
-                       std::nullopt, "[]", received_at_};
+    MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
+                       request_.message,          std::nullopt,        "[]", received_at_};
     PARLEY_TRY(ConversationRepo::append_message(c, std::move(user)));
     if (!paused) {
-      MessageRecord reply{new_id(s_.random, "msg_"), out.conversation_id, 0, "assistant", out.reply,
-                          std::nullopt, sources_json(out.blocks.sources), replied_at};
+      MessageRecord reply{new_id(s_.random, "msg_"),
+                          out.conversation_id,
+                          0,
+                          "assistant",
+                          out.reply,
+                          std::nullopt,
+                          sources_json(out.blocks.sources),
+                          replied_at};
       PARLEY_TRY(ConversationRepo::append_message(c, std::move(reply)));
     }
     if (!contact.empty()) {
@@ -219,7 +234,8 @@ Result<ChatReply> ChatTurn::commit() {
       lead.collected_at = received_at_;
       PARLEY_ASSIGN_OR_RETURN(LeadSaved saved, LeadRepo::save(c, lead));
       if (saved.created) {
-        PARLEY_TRY(add_to_outbox(c, s_.random, {account_id_, agent_id, "lead.created", saved.lead.id, received_at_}));
+        PARLEY_TRY(add_to_outbox(
+            c, s_.random, {account_id_, agent_id, "lead.created", saved.lead.id, received_at_}));
       }
     }
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};

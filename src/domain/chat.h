@@ -70,7 +70,8 @@ std::string api_session_id(std::string_view agent_id, std::string_view caller_se
 // stores the exchange in one transaction. A turn is used by one thread at a time.
 class ChatTurn {
  public:
-  static Result<ChatTurn> prepare(ChatServices& s, std::string_view account_id, const ChatRequest& request);
+  static Result<ChatTurn> prepare(ChatServices& s, std::string_view account_id,
+                                  const ChatRequest& request);
 
   // A team member has the conversation: run() writes nothing and commit() stores only the
   // user message.

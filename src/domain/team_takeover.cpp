@@ -21,7 +21,8 @@ Result<ConversationRecord> find_or_404(Connection& c, std::string_view id) {
 Result<ConversationRecord> take_over_conversation(Services& s, std::string_view conversation_id,
                                                   std::string_view member) {
   std::string name = first_name(member);
-  if (name.empty() || utf8_length(name) > 100) return ApiError::invalid("'--member' must be a name of 1 to 100 characters.");
+  if (name.empty() || utf8_length(name) > 100)
+    return ApiError::invalid("'--member' must be a name of 1 to 100 characters.");
   ConversationRecord out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(out, find_or_404(c, conversation_id));
@@ -35,19 +36,21 @@ Result<ConversationRecord> take_over_conversation(Services& s, std::string_view 
   return out;
 }
 
-Result<MessageRecord> team_reply(Services& s, std::string_view conversation_id, std::string_view member,
-                                 std::string_view text) {
-  if (text.empty() || utf8_length(text) > 10'000) return ApiError::invalid("'--text' must be 1 to 10000 characters.");
+Result<MessageRecord> team_reply(Services& s, std::string_view conversation_id,
+                                 std::string_view member, std::string_view text) {
+  if (text.empty() || utf8_length(text) > 10'000)
+    return ApiError::invalid("'--text' must be 1 to 10000 characters.");
   std::string name = first_name(member);
   if (name.empty()) return ApiError::invalid("'--member' is required.");
   MessageRecord out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto conv, find_or_404(c, conversation_id));
     if (!conv.taken_over_by) {
-      return ApiError::invalid("Conversation " + conv.id + " is not taken over; take it over first.");
+      return ApiError::invalid("Conversation " + conv.id +
+                               " is not taken over; take it over first.");
     }
-    MessageRecord m{new_id(s.random, "msg_"), conv.id, 0, "assistant", std::string(text), name, "[]",
-                    s.clock.now_ms()};
+    MessageRecord m{new_id(s.random, "msg_"), conv.id, 0,    "assistant",
+                    std::string(text),        name,    "[]", s.clock.now_ms()};
     PARLEY_ASSIGN_OR_RETURN(out, ConversationRepo::append_message(c, std::move(m)));
     return {};
   }));
@@ -58,7 +61,8 @@ Result<ConversationRecord> release_conversation(Services& s, std::string_view co
   ConversationRecord out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(out, find_or_404(c, conversation_id));
-    if (!out.taken_over_by) return ApiError::invalid("Conversation " + out.id + " is not taken over.");
+    if (!out.taken_over_by)
+      return ApiError::invalid("Conversation " + out.id + " is not taken over.");
     out.taken_over_by.reset();
     out.live_chat_status = "ended";
     out.live_chat_ended_at = s.clock.now_ms();

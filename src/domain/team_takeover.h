@@ -14,8 +14,8 @@ namespace parley {
 Result<ConversationRecord> take_over_conversation(Services& s, std::string_view conversation_id,
                                                   std::string_view member);
 // Appends the member's reply; 400 when the conversation is not taken over.
-Result<MessageRecord> team_reply(Services& s, std::string_view conversation_id, std::string_view member,
-                                 std::string_view text);
+Result<MessageRecord> team_reply(Services& s, std::string_view conversation_id,
+                                 std::string_view member, std::string_view text);
 // Hands the conversation back to the agent (live chat ended now).
 Result<ConversationRecord> release_conversation(Services& s, std::string_view conversation_id);
 

@@ -17,26 +17,29 @@ std::string hour_period(int64_t now_ms) {
 }
 
 Result<int64_t> usage_count(Connection& c, std::string_view scope_id, std::string_view period) {
-  PARLEY_ASSIGN_OR_RETURN(auto n, c.query_int("SELECT count FROM usage_counters WHERE scope_id = $1 AND period = $2",
-                                              {scope_id, period}));
+  PARLEY_ASSIGN_OR_RETURN(
+      auto n, c.query_int("SELECT count FROM usage_counters WHERE scope_id = $1 AND period = $2",
+                          {scope_id, period}));
   return n.value_or(0);
 }
 
-Result<void> check_reply_allowed(Connection& c, std::string_view account_id, std::string_view agent_id,
-                                 const ReplyLimits& limits, int64_t now_ms) {
+Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
+                                 std::string_view agent_id, const ReplyLimits& limits,
+                                 int64_t now_ms) {
   std::string month = month_period(now_ms);
   PARLEY_ASSIGN_OR_RETURN(int64_t account_used, usage_count(c, account_id, month));
   if (account_used >= limits.account_messages_per_month) {
     return ApiError{ErrorCode::kMessageLimitReached,
-                    "The account has used all " + std::to_string(limits.account_messages_per_month) +
+                    "The account has used all " +
+                        std::to_string(limits.account_messages_per_month) +
                         " messages of its plan this month."};
   }
   if (limits.agent_monthly_cap) {
     PARLEY_ASSIGN_OR_RETURN(int64_t agent_used, usage_count(c, agent_id, month));
     if (agent_used >= *limits.agent_monthly_cap) {
-      return ApiError{ErrorCode::kAgentCapReached,
-                      "The agent has reached its monthly cap of " + std::to_string(*limits.agent_monthly_cap) +
-                          " messages."};
+      return ApiError{ErrorCode::kAgentCapReached, "The agent has reached its monthly cap of " +
+                                                       std::to_string(*limits.agent_monthly_cap) +
+                                                       " messages."};
     }
   }
   PARLEY_ASSIGN_OR_RETURN(int64_t hour_used, usage_count(c, agent_id, hour_period(now_ms)));
@@ -50,10 +53,10 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id, std
 
 namespace {
 Result<void> add_one(Connection& c, std::string_view scope_id, const std::string& period) {
-  PARLEY_TRY(c.execute(
-      "INSERT INTO usage_counters (scope_id, period, count) VALUES ($1, $2, 1) "
-      "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1",
-      {scope_id, period}));
+  PARLEY_TRY(
+      c.execute("INSERT INTO usage_counters (scope_id, period, count) VALUES ($1, $2, 1) "
+                "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1",
+                {scope_id, period}));
   return {};
 }
 }  // namespace

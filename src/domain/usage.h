@@ -18,8 +18,8 @@ namespace parley {
 inline constexpr int64_t kDefaultRepliesPerAgentHour = 1000;
 
 struct ReplyLimits {
-  int64_t account_messages_per_month = 0;      // the plan's, with the account's overrides
-  std::optional<int64_t> agent_monthly_cap;    // the agent's monthlyMessageCap setting
+  int64_t account_messages_per_month = 0;    // the plan's, with the account's overrides
+  std::optional<int64_t> agent_monthly_cap;  // the agent's monthlyMessageCap setting
   int64_t agent_replies_per_hour = kDefaultRepliesPerAgentHour;
 };
 
@@ -29,8 +29,9 @@ std::string hour_period(int64_t now_ms);
 
 // 403 message_limit_reached, 403 agent_cap_reached or 429 agent_busy when one more reply would
 // go beyond a limit (checked in that order).
-Result<void> check_reply_allowed(Connection& c, std::string_view account_id, std::string_view agent_id,
-                                 const ReplyLimits& limits, int64_t now_ms);
+Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
+                                 std::string_view agent_id, const ReplyLimits& limits,
+                                 int64_t now_ms);
 
 // Counts one reply on the account's month, the agent's month and the agent's hour.
 Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,

@@ -22,9 +22,11 @@ std::optional<std::string> find_email(std::string_view t) {
     std::string_view local = t.substr(b, at - b);
     std::string_view domain = t.substr(at + 1, e - at - 1);
     size_t dot = domain.rfind('.');
-    if (local.empty() || dot == std::string_view::npos || dot == 0 || domain.size() - dot - 1 < 2) continue;
+    if (local.empty() || dot == std::string_view::npos || dot == 0 || domain.size() - dot - 1 < 2)
+      continue;
     bool tld_alpha = true;
-    for (char c : domain.substr(dot + 1)) tld_alpha = tld_alpha && std::isalpha(static_cast<unsigned char>(c));
+    for (char c : domain.substr(dot + 1))
+      tld_alpha = tld_alpha && std::isalpha(static_cast<unsigned char>(c));
     if (!tld_alpha || domain.find("..") != std::string_view::npos) continue;
     std::string email(t.substr(b, e - b));
     for (auto& c : email) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -38,7 +40,9 @@ std::optional<std::string> find_phone(std::string_view t) {
     unsigned char c = static_cast<unsigned char>(t[i]);
     bool starts = c == '+' || c == '(' || std::isdigit(c);
     // A number inside a word or an email ("abc123", "x1@y.z") is not a phone.
-    if (!starts || (i > 0 && (std::isalnum(static_cast<unsigned char>(t[i - 1])) || t[i - 1] == '@'))) continue;
+    if (!starts ||
+        (i > 0 && (std::isalnum(static_cast<unsigned char>(t[i - 1])) || t[i - 1] == '@')))
+      continue;
     std::string digits;
     bool plus = c == '+';
     size_t j = plus ? i + 1 : i;
@@ -52,8 +56,9 @@ std::optional<std::string> find_phone(std::string_view t) {
         break;
       }
     }
-    bool glued = last_digit + 1 < t.size() && (std::isalpha(static_cast<unsigned char>(t[last_digit + 1])) ||
-                                               t[last_digit + 1] == '@');
+    bool glued =
+        last_digit + 1 < t.size() &&
+        (std::isalpha(static_cast<unsigned char>(t[last_digit + 1])) || t[last_digit + 1] == '@');
     if (digits.size() >= 7 && digits.size() <= 15 && !glued) return (plus ? "+" : "") + digits;
     i = std::max(i, last_digit);
   }

@@ -23,7 +23,7 @@ struct ReplySettings {
   bool show_sources = false;
   bool follow_ups = false;
   bool save_contact_details = false;
-  std::string fallback_message;              // the default when the agent has none
+  std::string fallback_message;  // the default when the agent has none
   std::optional<int64_t> monthly_message_cap;
   std::string engine = "retrieval";
 };

@@ -18,7 +18,8 @@ ReplySettings read_reply_settings(std::string_view settings_json) {
   flag("followUps", s.follow_ups);
   flag("saveContactDetails", s.save_contact_details);
   auto fallback = doc.FindMember("fallbackMessage");
-  if (fallback != doc.MemberEnd() && fallback->value.IsString() && fallback->value.GetStringLength() > 0)
+  if (fallback != doc.MemberEnd() && fallback->value.IsString() &&
+      fallback->value.GetStringLength() > 0)
     s.fallback_message.assign(fallback->value.GetString(), fallback->value.GetStringLength());
   auto cap = doc.FindMember("monthlyMessageCap");
   if (cap != doc.MemberEnd() && cap->value.IsInt64() && cap->value.GetInt64() >= 0)

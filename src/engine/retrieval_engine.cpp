@@ -33,7 +33,8 @@ std::string best_sentences(std::string_view chunk, const std::set<std::string>& 
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   if (scored.size() > max_sentences) scored.resize(max_sentences);
-  std::sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  std::sort(scored.begin(), scored.end(),
+            [](const auto& a, const auto& b) { return a.second < b.second; });
   std::string out;
   for (const auto& [score, i] : scored) {
     if (!out.empty()) out.push_back(' ');
@@ -89,14 +90,16 @@ Result<void> RetrievalEngine::wait_delay(int64_t deadline_ms) const {
   return ApiError{ErrorCode::kTimeout, "The reply took longer than the chat timeout."};
 }
 
-Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request, const TextSink& sink) const {
+Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request,
+                                           const TextSink& sink) const {
   PARLEY_TRY(wait_delay(request.deadline_ms));
   Composed c;
   if (request.knowledge != nullptr) {
     auto qa = request.knowledge->match_qa(request.agent_id, request.message, 1);
-    if (!qa.empty() && (qa.front().score >= kSameQuestion ||
-                        (qa.front().score >= options_.close_match &&
-                         content_overlap(qa.front().question, request.message) >= options_.close_content))) {
+    if (!qa.empty() &&
+        (qa.front().score >= kSameQuestion ||
+         (qa.front().score >= options_.close_match &&
+          content_overlap(qa.front().question, request.message) >= options_.close_content))) {
       c.text = qa.front().answer;
       c.answered_question = qa.front().question;
     } else {
@@ -109,7 +112,8 @@ Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request, const Te
         }
         if (text.empty()) continue;
         c.text = std::move(text);
-        c.sources.push_back({chunk.source_id, chunk.title.value_or(chunk.url.value_or("")), chunk.url});
+        c.sources.push_back(
+            {chunk.source_id, chunk.title.value_or(chunk.url.value_or("")), chunk.url});
         break;
       }
     }
@@ -120,7 +124,8 @@ Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request, const Te
   emit(sink, c.text);
   ReplyBlocks blocks;
   blocks.sources = std::move(c.sources);
-  if (request.settings.follow_ups) blocks.follow_ups = follow_ups(request, c.text, c.answered_question);
+  if (request.settings.follow_ups)
+    blocks.follow_ups = follow_ups(request, c.text, c.answered_question);
   return blocks;
 }
 
@@ -128,7 +133,8 @@ bool RetrievalEngine::deadline_passed(int64_t deadline_ms) const {
   return deadline_ms > 0 && clock_.now_ms() > deadline_ms;
 }
 
-std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request, std::string_view reply,
+std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request,
+                                                     std::string_view reply,
                                                      std::string_view answered_question) const {
   std::vector<std::string> out;
   if (request.knowledge == nullptr) return out;
@@ -138,7 +144,8 @@ std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request
   for (const auto& m : request.history)
     if (m.role == "user") asked.insert(normalise_text(m.content));
   auto consider = [&](std::string_view text) {
-    for (const auto& m : request.knowledge->match_qa(request.agent_id, text, options_.max_follow_ups + 4)) {
+    for (const auto& m :
+         request.knowledge->match_qa(request.agent_id, text, options_.max_follow_ups + 4)) {
       if (out.size() >= options_.max_follow_ups) return;
       if (!asked.insert(normalise_text(m.question)).second) continue;
       out.push_back(m.question);

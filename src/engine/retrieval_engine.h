@@ -27,7 +27,8 @@ struct RetrievalOptions {
 
 class RetrievalEngine final : public ReplyEngine {
  public:
-  RetrievalEngine(const Clock& clock, RetrievalOptions options) : clock_(clock), options_(options) {}
+  RetrievalEngine(const Clock& clock, RetrievalOptions options)
+      : clock_(clock), options_(options) {}
 
   Result<ReplyBlocks> reply(const ReplyRequest& request, const TextSink& sink) const override;
 

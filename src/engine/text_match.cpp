@@ -11,10 +11,11 @@ namespace parley {
 
 namespace {
 constexpr std::array<std::string_view, 48> kStopWords = {
-    "a",    "an",   "and",  "are",  "as",    "at",   "be",   "but",  "by",   "can",  "do",  "does",
-    "for",  "from", "has",  "have", "how",   "i",    "if",   "in",   "is",   "it",   "me",  "my",
-    "of",   "on",   "or",   "our",  "please", "so",  "that", "the",  "their", "there", "this", "to",
-    "was",  "we",   "what", "when", "where", "which", "who", "why",  "will", "with", "you", "your"};
+    "a",     "an",    "and",   "are",   "as",   "at",   "be",  "but", "by",     "can",
+    "do",    "does",  "for",   "from",  "has",  "have", "how", "i",   "if",     "in",
+    "is",    "it",    "me",    "my",    "of",   "on",   "or",  "our", "please", "so",
+    "that",  "the",   "their", "there", "this", "to",   "was", "we",  "what",   "when",
+    "where", "which", "who",   "why",   "will", "with", "you", "your"};
 
 bool is_stop_word(std::string_view w) {
   return std::find(kStopWords.begin(), kStopWords.end(), w) != kStopWords.end();

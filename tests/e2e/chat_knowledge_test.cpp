@@ -39,9 +39,10 @@ class ChatKnowledge : public ::testing::Test {
     add_qa(c, "What are your opening hours?", "We are open 9 to 5, Monday to Friday.");
     add_qa(c, "Do you ship abroad?", "Yes, we ship to 40 countries.");
     add_qa(c, "How much does it cost to ship abroad?", "Shipping abroad costs 5 euros.");
-    add_text(c, "Returns policy",
-             "Our shop was founded in 1990 in Lyon. Returns are accepted within 30 days of delivery. "
-             "Refunds go back to the original payment method. The cat of the shop is called Felix.");
+    add_text(
+        c, "Returns policy",
+        "Our shop was founded in 1990 in Lyon. Returns are accepted within 30 days of delivery. "
+        "Refunds go back to the original payment method. The cat of the shop is called Felix.");
     wait_trained(c);
     return c;
   }
@@ -67,7 +68,9 @@ TEST_F(ChatKnowledge, CloseQuestionIsAnsweredFromItsPair) {
 TEST_F(ChatKnowledge, SnippetAnswersWithItsBestSentences) {
   auto c = trained();
   auto j = chat(s(), c, {{"message", "Are returns accepted, and how are refunds paid?"}}).json();
-  EXPECT_EQ(j["reply"], "Returns are accepted within 30 days of delivery. Refunds go back to the original payment method.");
+  EXPECT_EQ(j["reply"],
+            "Returns are accepted within 30 days of delivery. Refunds go back to the original "
+            "payment method.");
   EXPECT_EQ(j["sources"], Json::array());  // showSources is off by default
 }
 
@@ -91,13 +94,17 @@ TEST_F(ChatKnowledge, SourcesShownWhenOnAndStoredWithTheMessage) {
 
 TEST_F(ChatKnowledge, FollowUpsWhenOn) {
   auto off = trained();
-  EXPECT_EQ(chat(s(), off, {{"message", "Do you ship abroad?"}}).json()["followUps"], Json::array());
+  EXPECT_EQ(chat(s(), off, {{"message", "Do you ship abroad?"}}).json()["followUps"],
+            Json::array());
   auto on = trained(R"({"followUps": true})");
   auto j = chat(s(), on, {{"message", "Do you ship abroad?"}}).json();
   EXPECT_EQ(j["reply"], "Yes, we ship to 40 countries.");
   EXPECT_EQ(j["followUps"], Json::array({"How much does it cost to ship abroad?"}));
   // A question already asked in the conversation is not suggested again.
-  auto k = chat(s(), on, {{"message", "How much does it cost to ship abroad?"}, {"conversationId", j["conversationId"]}}).json();
+  auto k = chat(s(), on,
+                {{"message", "How much does it cost to ship abroad?"},
+                 {"conversationId", j["conversationId"]}})
+               .json();
   EXPECT_EQ(k["reply"], "Shipping abroad costs 5 euros.");
   EXPECT_EQ(k["followUps"], Json::array());
 }
@@ -119,7 +126,8 @@ TEST_F(ChatKnowledge, StreamedTextIsTheSameReply) {
 TEST_F(ChatKnowledge, RepliesAreDeterministic) {
   auto c = trained();
   std::string first = chat(s(), c, {{"message", "Tell me about returns"}}).json()["reply"];
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(chat(s(), c, {{"message", "Tell me about returns"}}).json()["reply"], first);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(chat(s(), c, {{"message", "Tell me about returns"}}).json()["reply"], first);
 }
 
 }  // namespace

@@ -50,8 +50,9 @@ TEST_F(ChatReadBack, ConversationShowsTheExactMessages) {
 
 TEST_F(ChatReadBack, LeadFromChatOncePerPerson) {
   auto c = chat_setup(s(), R"({"saveContactDetails": true})");
-  std::string conv = chat(s(), c, {{"message", "my email is Ann.Lee@Example.com"}, {"sessionId", "ann"}})
-                         .json()["conversationId"];
+  std::string conv =
+      chat(s(), c, {{"message", "my email is Ann.Lee@Example.com"}, {"sessionId", "ann"}})
+          .json()["conversationId"];
   chat(s(), c, {{"message", "again ann.lee@example.com"}, {"sessionId", "ann"}});
   auto r = s().get("/api/v1/agents/" + c.agent + "/leads", c.key);
   ASSERT_EQ(r.status, 200) << r.body;
@@ -67,8 +68,8 @@ TEST_F(ChatReadBack, LeadFromChatOncePerPerson) {
 
 TEST_F(ChatReadBack, WidgetConversationCannotBeContinued) {
   auto c = chat_setup(s());
-  std::string widget = s().admin({"conversation", "create", "--agent", c.agent, "--channel", "widget",
-                                   "--session", "visitor-1"})["id"];
+  std::string widget = s().admin({"conversation", "create", "--agent", c.agent, "--channel",
+                                  "widget", "--session", "visitor-1"})["id"];
   auto r = chat(s(), c, {{"message", "hi"}, {"conversationId", widget}});
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.error_code(), "invalid_request");
@@ -83,12 +84,14 @@ TEST_F(ChatReadBack, WidgetConversationCannotBeContinued) {
   EXPECT_EQ(list[0]["id"], j["conversationId"]);
   EXPECT_EQ(list[0]["channel"], "api");
   EXPECT_EQ(list[0]["messageCount"], 2);
-  EXPECT_EQ(s().get("/api/v1/conversations/" + widget, c.key).json()["data"]["messages"].size(), 0u);
+  EXPECT_EQ(s().get("/api/v1/conversations/" + widget, c.key).json()["data"]["messages"].size(),
+            0u);
 }
 
 TEST_F(ChatReadBack, ChatRecordsAreListedAsEvents) {
   auto c = chat_setup(s(), R"({"saveContactDetails": true})");
-  std::string conv = chat(s(), c, {{"message", "write to bea@example.org"}}).json()["conversationId"];
+  std::string conv =
+      chat(s(), c, {{"message", "write to bea@example.org"}}).json()["conversationId"];
   chat(s(), c, {{"message", "bea@example.org again"}, {"conversationId", conv}});
   auto created = s().get("/api/v1/agents/" + c.agent + "/events/conversation.created", c.key);
   ASSERT_EQ(created.status, 200) << created.body;

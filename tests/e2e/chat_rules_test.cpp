@@ -31,13 +31,15 @@ TEST_F(ChatRules, TakeoverPausesRepliesWithoutUsingMessages) {
   EXPECT_EQ(j["liveChat"], "paused");
   EXPECT_EQ(j["conversationId"], conv);
   EXPECT_EQ(j["sources"], Json::array());
-  auto streamed = chat(s(), c, {{"message", "Still there?"}, {"conversationId", conv}, {"stream", true}});
+  auto streamed =
+      chat(s(), c, {{"message", "Still there?"}, {"conversationId", conv}, {"stream", true}});
   EXPECT_EQ(streamed.status, 200);
   EXPECT_EQ(streamed.body, "");
   EXPECT_EQ(streamed.header("x-live-chat"), "paused");
   EXPECT_EQ(usage(s(), c)["messagesUsed"], 1);
 
-  auto m = s().admin({"conversation", "reply", conv, "--member", "Maria Lopez", "--text", "Hi, Maria here."});
+  auto m = s().admin(
+      {"conversation", "reply", conv, "--member", "Maria Lopez", "--text", "Hi, Maria here."});
   EXPECT_EQ(m["authorName"], "Maria");
   auto shown = show_conversation(s(), conv);
   ASSERT_EQ(shown["messages"].size(), 5u);
@@ -115,7 +117,8 @@ TEST_F(ChatRules, AgentMonthlyCap) {
 class ChatBusy : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    server_ = new Server(Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "1000000"}, {"PARLEY_AGENT_REPLIES_PER_HOUR", "3"}});
+    server_ = new Server(
+        Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "1000000"}, {"PARLEY_AGENT_REPLIES_PER_HOUR", "3"}});
   }
   static void TearDownTestSuite() { delete server_; }
   static Server* server_;
@@ -141,8 +144,8 @@ class ChatTimeout : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     server_ = new Server(Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "1000000"},
-                          {"PARLEY_CHAT_TIMEOUT_MS", "200"},
-                          {"PARLEY_ENGINE_DELAY_MS", "5000"}});
+                             {"PARLEY_CHAT_TIMEOUT_MS", "200"},
+                             {"PARLEY_ENGINE_DELAY_MS", "5000"}});
   }
   static void TearDownTestSuite() { delete server_; }
   static Server* server_;

@@ -65,7 +65,8 @@ TEST_F(ChatApi, MessageRules) {
 
 TEST_F(ChatApi, OtherFieldRules) {
   auto c = chat_setup(s());
-  expect_invalid(chat(s(), c, {{"message", "hi"}, {"sessionId", std::string(101, 's')}}), "sessionId");
+  expect_invalid(chat(s(), c, {{"message", "hi"}, {"sessionId", std::string(101, 's')}}),
+                 "sessionId");
   expect_invalid(chat(s(), c, {{"message", "hi"}, {"sessionId", ""}}), "sessionId");
   expect_invalid(chat(s(), c, {{"message", "hi"}, {"sessionId", 7}}), "sessionId");
   EXPECT_EQ(chat(s(), c, {{"message", "hi"}, {"sessionId", std::string(100, 's')}}).status, 200);
@@ -105,14 +106,16 @@ TEST_F(ChatApi, OrderOfChecks) {
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(r.error_code(), "not_found");
   // A private agent: input first, then 403.
-  std::string priv = s().admin({"agent", "create", "--account", c.account, "--name", "Inner", "--private"})["id"];
+  std::string priv =
+      s().admin({"agent", "create", "--account", c.account, "--name", "Inner", "--private"})["id"];
   r = s().post("/api/v1/agents/" + priv + "/chat", c.key, R"({"message":""})");
   EXPECT_EQ(r.error_code(), "invalid_request");
   r = s().post("/api/v1/agents/" + priv + "/chat", c.key, R"({"message":"hi"})");
   EXPECT_EQ(r.status, 403);
   EXPECT_EQ(r.error_code(), "agent_private");
   // The private agent's refusal comes before a conversation lookup.
-  r = s().post("/api/v1/agents/" + priv + "/chat", c.key, R"({"message":"hi","conversationId":"cnv_x"})");
+  r = s().post("/api/v1/agents/" + priv + "/chat", c.key,
+               R"({"message":"hi","conversationId":"cnv_x"})");
   EXPECT_EQ(r.error_code(), "agent_private");
 }
 
@@ -137,7 +140,8 @@ TEST_F(ChatApi, CallersSessionIdAlwaysContinuesTheSameConversation) {
   // The sessionId from a reply is accepted too.
   auto d = chat(s(), c, {{"message", "three"}, {"sessionId", a["sessionId"]}}).json();
   EXPECT_EQ(d["conversationId"], a["conversationId"]);
-  // A fresh session id of the caller's starts a new conversation; the same one on another agent too.
+  // A fresh session id of the caller's starts a new conversation; the same one on another agent
+  // too.
   auto e = chat(s(), c, {{"message", "four"}, {"sessionId", "customer-18"}}).json();
   EXPECT_NE(e["conversationId"], a["conversationId"]);
   auto conv = show_conversation(s(), a["conversationId"]);
@@ -222,7 +226,8 @@ TEST_F(ChatApi, UnknownSettingIsRefusedByTheCli) {
   auto c = chat_setup(s());
   auto r = s().admin({"agent", "update", c.agent, "--settings", R"({"showSauces": true})"}, true);
   EXPECT_NE(r["stderr"].get<std::string>().find("Unknown setting 'showSauces'"), std::string::npos);
-  r = s().admin({"agent", "update", c.agent, "--settings", R"({"monthlyMessageCap": "ten"})"}, true);
+  r = s().admin({"agent", "update", c.agent, "--settings", R"({"monthlyMessageCap": "ten"})"},
+                true);
   EXPECT_NE(r["stderr"].get<std::string>().find("monthlyMessageCap"), std::string::npos);
 }
 

@@ -6,9 +6,9 @@
 
 #include <filesystem>
 
+#include "../engine/fake_retriever.h"
 #include "domain/accounts.h"
 #include "domain/agents.h"
-#include "../engine/fake_retriever.h"
 #include "store/agent_repo.h"
 #include "store/conversation_repo.h"
 
@@ -37,12 +37,13 @@ class RecordingEngine final : public ReplyEngine {
 class ChatFlowTest : public ::testing::Test {
  protected:
   ChatFlowTest()
-      : dir_(std::filesystem::temp_directory_path() / ("parley-chat-" + std::to_string(::getpid()) + "-" +
-                                                       std::to_string(counter_++))),
+      : dir_(std::filesystem::temp_directory_path() /
+             ("parley-chat-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++))),
         clock_(1'795'345'572'123),  // 2026-11-22T11:06:12.123Z
         engine_(clock_) {
     std::filesystem::create_directories(dir_);
-    db_ = std::move(open_database({"sqlite:" + (dir_ / "db.sqlite").string(), Durability::kNormal})).value();
+    db_ = std::move(open_database({"sqlite:" + (dir_ / "db.sqlite").string(), Durability::kNormal}))
+              .value();
     Services s{*db_, clock_, random_};
     account_ = create_account(s, "Acme", "starter")->id;
     agent_ = create_agent(s, account_, "Helper", false, "")->id;
@@ -73,7 +74,9 @@ TEST_F(ChatFlowTest, EngineSeesExactlyTheLast40Messages) {
   auto first = send({.message = "message 1"});
   ASSERT_TRUE(first.ok());
   for (int i = 2; i <= 25; ++i) {
-    ASSERT_TRUE(send({.message = "message " + std::to_string(i), .conversation_id = first->conversation_id}).ok());
+    ASSERT_TRUE(
+        send({.message = "message " + std::to_string(i), .conversation_id = first->conversation_id})
+            .ok());
   }
   EXPECT_EQ(engine_.last_history.size(), 40u);  // 48 stored before the 25th message
   ASSERT_TRUE(send({.message = "message 26", .conversation_id = first->conversation_id}).ok());
@@ -149,8 +152,10 @@ TEST_F(ChatFlowTest, ValidatesFields) {
   EXPECT_EQ(send({.message = "  \n"}).error().code, ErrorCode::kInvalidRequest);
   EXPECT_EQ(send({.message = std::string(10'001, 'a')}).error().code, ErrorCode::kInvalidRequest);
   EXPECT_TRUE(send({.message = std::string(10'000, 'a')}).ok());
-  EXPECT_EQ(send({.message = "x", .session_id = std::string(101, 's')}).error().code, ErrorCode::kInvalidRequest);
-  EXPECT_EQ(send({.message = "x", .time_zone = "Mars/Olympus"}).error().code, ErrorCode::kInvalidRequest);
+  EXPECT_EQ(send({.message = "x", .session_id = std::string(101, 's')}).error().code,
+            ErrorCode::kInvalidRequest);
+  EXPECT_EQ(send({.message = "x", .time_zone = "Mars/Olympus"}).error().code,
+            ErrorCode::kInvalidRequest);
   EXPECT_TRUE(send({.message = "x", .time_zone = "Europe/Paris"}).ok());
 }
 
@@ -170,10 +175,12 @@ TEST_F(ChatFlowTest, ContactDetailsSaveOneLeadWithOneOutboxEvent) {
   };
   std::vector<Lead> leads;
   ASSERT_TRUE(db_->read()
-                  .query("SELECT email, source, conversation_id, collected_at, last_seen_at, submission_count FROM leads",
+                  .query("SELECT email, source, conversation_id, collected_at, last_seen_at, "
+                         "submission_count FROM leads",
                          {},
                          [&](const Row& r) {
-                           leads.push_back({r.text(0), r.text(1), r.text(2), r.int64(3), r.int64(4), r.int64(5)});
+                           leads.push_back({r.text(0), r.text(1), r.text(2), r.int64(3), r.int64(4),
+                                            r.int64(5)});
                          })
                   .ok());
   ASSERT_EQ(leads.size(), 1u);
@@ -183,7 +190,8 @@ TEST_F(ChatFlowTest, ContactDetailsSaveOneLeadWithOneOutboxEvent) {
   EXPECT_LE(leads[0].collected, first_at);
   EXPECT_EQ(leads[0].last_seen, clock_.now_ms() - 1);  // the second message's arrival
   EXPECT_EQ(leads[0].count, 2);
-  auto events = db_->read().query_int("SELECT COUNT(*) FROM event_outbox WHERE event = 'lead.created'", {});
+  auto events =
+      db_->read().query_int("SELECT COUNT(*) FROM event_outbox WHERE event = 'lead.created'", {});
   EXPECT_EQ(events->value_or(0), 1);
 }
 
@@ -191,10 +199,12 @@ TEST_F(ChatFlowTest, TakenOverConversationIsPausedAndUsesNoMessage) {
   auto first = send({.message = "hi"});
   ASSERT_TRUE(first.ok());
   ASSERT_TRUE(db_->write([&](Connection& c) -> Result<void> {
-                   PARLEY_ASSIGN_OR_RETURN(auto conv, find_conversation_any(c, first->conversation_id));
+                   PARLEY_ASSIGN_OR_RETURN(auto conv,
+                                           find_conversation_any(c, first->conversation_id));
                    conv->taken_over_by = "Maria";
                    return ConversationRepo::update(c, *conv);
-                 }).ok());
+                 })
+                  .ok());
   int calls = engine_.calls;
   Services s{*db_, clock_, random_};
   ASSERT_TRUE(set_account_limits(s, account_, R"({"messagesPerMonth": 1})").ok());  // used up

@@ -1,6 +1,6 @@
 // An in-test Retriever over a few Q&A pairs and chunks: Q&A scored 1.0 on a normalised-equal
-// question, else by 0.95 x the Dice overlap of the word sets (as the real index); chunks returned when
-// they (or their titles) share a content word with the query, in the order given.
+// question, else by 0.95 x the Dice overlap of the word sets (as the real index); chunks returned
+// when they (or their titles) share a content word with the query, in the order given.
 #pragma once
 
 #include <algorithm>
@@ -18,7 +18,8 @@ class FakeRetriever final : public Retriever {
   std::vector<QaMatch> qa;
   std::vector<RetrievedChunk> chunks;
 
-  std::vector<RetrievedChunk> search(std::string_view, std::string_view query, size_t k) const override {
+  std::vector<RetrievedChunk> search(std::string_view, std::string_view query,
+                                     size_t k) const override {
     std::vector<RetrievedChunk> out;
     auto words = content_words(query);
     for (const auto& c : chunks) {
@@ -44,11 +45,13 @@ class FakeRetriever final : public Retriever {
         size_t shared = 0;
         for (const auto& w : a) shared += b.count(w);
         if (shared == 0) continue;
-        m.score = 0.95 * 2.0 * static_cast<double>(shared) / static_cast<double>(a.size() + b.size());
+        m.score =
+            0.95 * 2.0 * static_cast<double>(shared) / static_cast<double>(a.size() + b.size());
       }
       out.push_back(m);
     }
-    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.score > b.score; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto& a, const auto& b) { return a.score > b.score; });
     if (out.size() > k) out.resize(k);
     return out;
   }

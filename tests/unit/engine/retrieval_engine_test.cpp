@@ -10,19 +10,22 @@ namespace {
 class RetrievalEngineTest : public ::testing::Test {
  protected:
   RetrievalEngineTest() : clock_(1'800'000'000'000), engine_(clock_, RetrievalOptions{}) {
-    knowledge_.qa = {{"src_qa1", "What are your opening hours?", "We are open 9 to 5, Monday to Friday.", 0},
-                     {"src_qa2", "Do you ship abroad?", "Yes, we ship to 40 countries.", 0},
-                     {"src_qa3", "How much does it cost to ship abroad?", "Shipping abroad costs 5 euros.", 0}};
-    knowledge_.chunks = {{"src_t1", "text", "Returns policy", std::nullopt,
-                          "Our shop was founded in 1990. Returns are accepted within 30 days of delivery. "
-                          "Refunds go back to the original payment method. We love cats.",
-                          2.0}};
+    knowledge_.qa = {
+        {"src_qa1", "What are your opening hours?", "We are open 9 to 5, Monday to Friday.", 0},
+        {"src_qa2", "Do you ship abroad?", "Yes, we ship to 40 countries.", 0},
+        {"src_qa3", "How much does it cost to ship abroad?", "Shipping abroad costs 5 euros.", 0}};
+    knowledge_.chunks = {
+        {"src_t1", "text", "Returns policy", std::nullopt,
+         "Our shop was founded in 1990. Returns are accepted within 30 days of delivery. "
+         "Refunds go back to the original payment method. We love cats.",
+         2.0}};
   }
 
   std::pair<std::string, ReplyBlocks> ask(const std::string& message, ReplySettings settings = {}) {
     ReplyRequest r;
     r.agent_id = "agt_1";
-    if (settings.fallback_message.empty()) settings.fallback_message = std::string(kDefaultFallbackMessage);
+    if (settings.fallback_message.empty())
+      settings.fallback_message = std::string(kDefaultFallbackMessage);
     r.settings = settings;
     r.knowledge = &knowledge_;
     r.message = message;
@@ -64,8 +67,9 @@ TEST_F(RetrievalEngineTest, PluralsMatchSingulars) {
 }
 
 TEST_F(RetrievalEngineTest, AChunkFoundByItsTitleAnswersWithItsFirstSentences) {
-  knowledge_.chunks = {{"src_t2", "text", "Warranty", std::string("https://example.com/w"),
-                        "Two years on all devices. Batteries one year. Keep the receipt. Nothing else.", 1.0}};
+  knowledge_.chunks = {
+      {"src_t2", "text", "Warranty", std::string("https://example.com/w"),
+       "Two years on all devices. Batteries one year. Keep the receipt. Nothing else.", 1.0}};
   auto [text, blocks] = ask("warranty");
   EXPECT_EQ(text, "Two years on all devices. Batteries one year. Keep the receipt.");
   ASSERT_EQ(blocks.sources.size(), 1u);
@@ -74,7 +78,9 @@ TEST_F(RetrievalEngineTest, AChunkFoundByItsTitleAnswersWithItsFirstSentences) {
 
 TEST_F(RetrievalEngineTest, SnippetAnswersWithItsBestSentencesInOrder) {
   auto [text, blocks] = ask("Are returns accepted and how do refunds work?");
-  EXPECT_EQ(text, "Returns are accepted within 30 days of delivery. Refunds go back to the original payment method.");
+  EXPECT_EQ(text,
+            "Returns are accepted within 30 days of delivery. Refunds go back to the original "
+            "payment method.");
   ASSERT_EQ(blocks.sources.size(), 1u);
   EXPECT_EQ(blocks.sources[0].title, "Returns policy");
   EXPECT_EQ(blocks.sources[0].url, std::nullopt);

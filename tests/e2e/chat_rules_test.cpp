@@ -118,7 +118,7 @@ class ChatBusy : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     server_ = new Server(
-        Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "1000000"}, {"PARLEY_AGENT_REPLIES_PER_HOUR", "3"}});
+        Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "8"}, {"PARLEY_AGENT_REPLIES_PER_HOUR", "3"}});
   }
   static void TearDownTestSuite() { delete server_; }
   static Server* server_;
@@ -138,6 +138,19 @@ TEST_F(ChatBusy, AgentBusyBeyondItsHourlyReplies) {
   ChatSetup sibling = c;
   sibling.agent = server_->create_agent(c.account);
   EXPECT_EQ(chat(*server_, sibling, {{"message", "hi"}}).status, 200);
+}
+
+TEST_F(ChatBusy, TheKeysRateLimitAppliesBeforeTheAgentsLimits) {
+  auto c = chat_setup(*server_);
+  std::vector<HttpResponse> replies;
+  for (int i = 0; i < 9; ++i) replies.push_back(chat(*server_, c, {{"message", "hi"}}));
+  EXPECT_EQ(replies[3].error_code(), "agent_busy");
+  // Unless a new minute began meanwhile, the 9th request is over the key's 8 per minute.
+  if (replies[8].header("x-ratelimit-reset") == replies[0].header("x-ratelimit-reset")) {
+    EXPECT_EQ(replies[8].status, 429);
+    EXPECT_EQ(replies[8].error_code(), "rate_limited");
+    EXPECT_TRUE(replies[8].has_header("retry-after"));
+  }
 }
 
 class ChatTimeout : public ::testing::Test {

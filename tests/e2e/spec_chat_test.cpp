@@ -240,5 +240,29 @@ TEST_F(SpecChat, ControlCharactersRoundTrip) {
   EXPECT_EQ(conv.json()["data"]["messages"][0]["content"], message);
 }
 
+TEST_F(SpecChat, AKeyWithOnlyTheChatScopeChats) {
+  auto c = chat_setup(s());
+  c.key = s().create_key(c.account, "chat");
+  auto r = chat(s(), c, {{"message", "Hello"}});
+  EXPECT_EQ(r.status, 200) << r.body;
+  r = s().get("/api/v1/agents/" + c.agent, c.key);
+  EXPECT_EQ(r.status, 403);
+  EXPECT_EQ(r.error_code(), "insufficient_scope");
+}
+
+TEST_F(SpecChat, SessionIdsAlwaysBeginWithSvcapi) {
+  auto c = chat_setup(s());
+  for (const char* given : {"person-1", "SVCAPI-upper", "svcapi_chosen_by_caller"}) {
+    auto r = chat(s(), c, {{"message", "Hello"}, {"sessionId", given}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    std::string session = r.json()["sessionId"];
+    EXPECT_EQ(session.rfind("svcapi", 0), 0u) << given;
+    // The returned id continues the same conversation.
+    auto again = chat(s(), c, {{"message", "Again"}, {"sessionId", session}}).json();
+    EXPECT_EQ(again["conversationId"], r.json()["conversationId"]) << given;
+  }
+  EXPECT_EQ(agent_counts(s(), c)["conversations"], 3);
+}
+
 }  // namespace
 }  // namespace parley::e2e

@@ -5,6 +5,8 @@ set(body "// Generated from src/store/migrations. Do not edit.\n#include \"store
 foreach(f ${files})
   get_filename_component(name ${f} NAME_WE)
   string(REGEX MATCH "^[0-9]+" version ${name})
+  # Decimal: a leading zero would make "0019" an (invalid) octal literal in C++.
+  string(REGEX REPLACE "^0+([0-9])" "\\1" version "${version}")
   file(READ ${f} sql)
   set(body "${body}    {${version}, \"${name}\", R\"__sql__(${sql})__sql__\"},\n")
 endforeach()

@@ -19,6 +19,7 @@
 #include "knowledge/retriever.h"
 #include "knowledge/source_listener.h"
 #include "store/db.h"
+#include "widget/widget_options.h"
 
 namespace parley {
 
@@ -37,6 +38,7 @@ struct App {
   ThreadPool& reply_pool;  // runs engines of streamed replies while the request waits for text
   ChatConfig chat;
   WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions; set by serve
+  WidgetOptions widget = {};                // the widget channel's options; set by serve
 };
 
 struct ApiCall {

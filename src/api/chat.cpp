@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "api/chat_json.h"
 #include "api/piece_channel.h"
 #include "api/responses.h"
 #include "api/routes.h"
@@ -26,48 +27,6 @@ Result<ChatRequest> parse_chat_request(const Request& req, std::string_view agen
   PARLEY_ASSIGN_OR_RETURN(r.time_zone, f.optional_string("timeZone"));
   stream = stream_flag.value_or(false);
   return r;
-}
-
-void write_reply_json(JsonWriter& w, const ChatReply& r) {
-  const ReplyBlocks& b = r.blocks;
-  w.begin_object();
-  w.key("reply").string(r.reply);
-  w.key("conversationId").string(r.conversation_id);
-  w.key("sessionId").string(r.session_id);
-  w.key("sources").begin_array();
-  for (const auto& s : b.sources)
-    w.begin_object().key("title").string(s.title).key("url").string_or_null(s.url).end_object();
-  w.end_array();
-  w.key("followUps").begin_array();
-  for (const auto& q : b.follow_ups) w.string(q);
-  w.end_array();
-  w.key("buttons").begin_array();
-  for (const auto& x : b.buttons)
-    w.begin_object().key("label").string(x.label).key("url").string(x.url).end_object();
-  w.end_array();
-  w.key("products").begin_array();
-  for (const auto& p : b.products) {
-    w.begin_object().key("name").string(p.name).key("url").string(p.url);
-    if (p.image) w.key("image").string(*p.image);
-    if (p.price) w.key("price").number(*p.price);
-    if (p.compare_at_price) w.key("compareAtPrice").number(*p.compare_at_price);
-    if (p.currency) w.key("currency").string(*p.currency);
-    if (p.available) w.key("available").boolean(*p.available);
-    w.end_object();
-  }
-  w.end_array();
-  auto object_or_null = [&](std::string_view name, const std::optional<std::string>& json) {
-    w.key(name);
-    if (json)
-      w.raw(*json);
-    else
-      w.null();
-  };
-  object_or_null("form", b.form_json);
-  object_or_null("leadForm", b.lead_form_json);
-  object_or_null("booking", b.booking_json);
-  w.key("liveChat").string_or_null(r.live_chat);
-  w.end_object();
 }
 
 Response stream_head(const ChatTurn& turn) {
@@ -136,7 +95,7 @@ void register_chat_routes(Router& router, App& app) {
         }
         PARLEY_ASSIGN_OR_RETURN(auto reply, chat(s, call.account_id(), request));
         JsonWriter w;
-        write_reply_json(w, reply);
+        write_chat_reply_json(w, reply);
         return json_response(200, w);
       });
 }

@@ -22,6 +22,7 @@ void register_routes(Router& router, App& app) {
   register_webhook_routes(router, app);
   register_event_routes(router, app);
   register_chat_routes(router, app);
+  register_widget_routes(router, app);
 }
 
 }  // namespace parley

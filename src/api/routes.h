@@ -17,6 +17,8 @@ void register_contact_routes(Router& router, App& app);
 void register_webhook_routes(Router& router, App& app);
 void register_event_routes(Router& router, App& app);
 void register_chat_routes(Router& router, App& app);
+// Every /widget/v1 route (src/widget), the only ones that answer CORS.
+void register_widget_routes(Router& router, App& app);
 
 // Registers every route of the public API and /healthz, /readyz.
 void register_routes(Router& router, App& app);

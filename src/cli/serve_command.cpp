@@ -32,6 +32,7 @@ struct ServeOptions {
   int64_t console_login_failures_per_address = 50;
   WebhookServiceOptions webhooks;
   ChatConfig chat;
+  WidgetOptions widget;
   int64_t engine_delay_ms = 0;
   size_t reply_threads = 16;
 };
@@ -124,6 +125,7 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
   if (!webhooks.ok()) return print_error(webhooks.error());
   app.webhook_policy = &(*webhooks)->policy();
+  app.widget = o.widget;
   Router router;
   register_routes(router, app);
 
@@ -219,6 +221,9 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_AGENT_REPLIES_PER_HOUR")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--country-header", o->widget.country_header,
+                  "Trusted request header holding the widget visitor's country code (off when empty)")
+      ->envname("PARLEY_COUNTRY_HEADER");
   cmd->add_option("--reply-threads", o->reply_threads, "Threads running reply engines of streamed chats")
       ->envname("PARLEY_REPLY_THREADS")
       ->check(CLI::PositiveNumber)

@@ -11,6 +11,8 @@ void register_console_routes(Router& router, App& app) {
   register_console_account_routes(router, app);
   register_console_key_routes(router, app);
   register_console_agent_routes(router, app);
+  register_console_live_chat_routes(router, app);
+  register_console_webhook_routes(router, app);
 }
 
 }  // namespace parley

@@ -13,5 +13,7 @@ void register_console_member_routes(Router& router, App& app);
 void register_console_account_routes(Router& router, App& app);  // plan changes
 void register_console_key_routes(Router& router, App& app);
 void register_console_agent_routes(Router& router, App& app);
+void register_console_live_chat_routes(Router& router, App& app);  // takeover, reply, end
+void register_console_webhook_routes(Router& router, App& app);
 
 }  // namespace parley

@@ -32,6 +32,9 @@ constexpr Entry entry(ErrorCode code) {
     case ErrorCode::kKeyLimitReached: return {400, "key_limit_reached"};
     case ErrorCode::kUnavailable: return {503, "unavailable"};
     case ErrorCode::kForbidden: return {403, "forbidden"};
+    case ErrorCode::kOriginNotAllowed: return {403, "origin_not_allowed"};
+    case ErrorCode::kCountryBlocked: return {403, "country_blocked"};
+    case ErrorCode::kVisitorLimitReached: return {429, "visitor_message_limit_reached"};
   }
   return {500, "internal_error"};
 }

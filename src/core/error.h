@@ -30,6 +30,9 @@ enum class ErrorCode {
   kKeyLimitReached,
   kUnavailable,
   kForbidden,
+  kOriginNotAllowed,
+  kCountryBlocked,
+  kVisitorLimitReached,
 };
 
 struct ApiError {

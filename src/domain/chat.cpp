@@ -10,7 +10,9 @@
 #include "domain/agents.h"
 #include "domain/leads.h"
 #include "domain/topic_analysis.h"
+#include "domain/widget_rules.h"
 #include "engine/contact_details.h"
+#include "events/event_body.h"
 #include "events/outbox.h"
 #include "store/account_repo.h"
 #include "store/conversation_repo.h"
@@ -52,6 +54,25 @@ struct Target {
 Result<Target> resolve_conversation(ChatServices& s, Connection& c, std::string_view account_id,
                                     const AgentRecord& agent, const ChatRequest& r) {
   Target t;
+  if (r.widget) {
+    // The widget continues only its own visitor's widget conversations; anything else looks
+    // missing, so a conversation id alone tells a page nothing.
+    if (r.conversation_id) {
+      PARLEY_ASSIGN_OR_RETURN(t.existing,
+                              ConversationRepo::find(c, account_id, *r.conversation_id));
+      if (!t.existing || t.existing->agent_id != agent.id || t.existing->channel != "widget" ||
+          t.existing->visitor_id != r.widget->visitor_id) {
+        return ApiError::not_found("No conversation '" + *r.conversation_id +
+                                   "' of this visitor with this agent.");
+      }
+      t.conversation_id = t.existing->id;
+      t.session_id = t.existing->session_id;
+    } else {
+      t.conversation_id = new_id(s.random, "cnv_");
+      t.session_id = "w_" + random_base62(s.random, 22);
+    }
+    return t;
+  }
   if (r.conversation_id) {
     PARLEY_ASSIGN_OR_RETURN(t.existing, ConversationRepo::find(c, account_id, *r.conversation_id));
     if (!t.existing || t.existing->agent_id != agent.id) {
@@ -110,6 +131,12 @@ Result<void> validate_chat_request(const ChatRequest& r) {
   if (r.time_zone && !is_known_time_zone(*r.time_zone)) {
     return ApiError::invalid("'timeZone' must be an IANA time zone such as 'Europe/Paris'.");
   }
+  if (r.widget) {
+    if (r.widget->visitor_id.empty() || utf8_length(r.widget->visitor_id) > kMaxVisitorIdChars)
+      return ApiError::invalid("'visitorId' must be 1 to 100 characters.");
+    if (r.widget->page && utf8_length(*r.widget->page) > kMaxPageChars)
+      return ApiError::invalid("'page' must be at most 2000 characters.");
+  }
   return {};
 }
 
@@ -128,6 +155,11 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(read, account_id));
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
   t.settings_ = read_reply_settings(t.agent_.settings);
+  WidgetRules widget_rules;
+  if (r.widget) {
+    widget_rules = read_widget_rules(t.agent_.settings);
+    PARLEY_TRY(check_country(widget_rules, r.widget->country));
+  }
   t.limits_ = ReplyLimits{account->effective().messages_per_month, t.settings_.monthly_message_cap,
                           s.config.replies_per_agent_hour};
   PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, t.agent_, r));
@@ -138,6 +170,11 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   if (t.paused_) t.reply_.live_chat = "paused";
   t.received_at_ = s.clock.now_ms();
   t.deadline_ms_ = t.received_at_ + s.config.timeout_ms;
+  // A visitor talking with a team member is not held to the agent's per-visitor allowance.
+  if (r.widget && !t.paused_) {
+    PARLEY_TRY(check_visitor_messages(read, widget_rules, t.agent_.id, r.widget->visitor_id,
+                                      t.received_at_));
+  }
   // Refuse before running the engine; commit() checks again under the writer's lock.
   if (!t.paused_)
     PARLEY_TRY(check_reply_allowed(read, account_id, t.agent_.id, t.limits_, t.received_at_));
@@ -199,7 +236,12 @@ Result<ChatReply> ChatTurn::commit() {
       fresh.agent_id = agent_id;
       fresh.account_id = account_id_;
       fresh.session_id = out.session_id;
-      fresh.channel = "api";
+      fresh.channel = request_.widget ? "widget" : "api";
+      if (request_.widget) {
+        fresh.visitor_id = request_.widget->visitor_id;
+        fresh.page = request_.widget->page;
+        fresh.country = request_.widget->country;
+      }
       fresh.created_at = fresh.last_activity_at = received_at_;
       PARLEY_TRY(ConversationRepo::insert(c, fresh));
     }
@@ -235,6 +277,21 @@ Result<ChatReply> ChatTurn::commit() {
       lead.conversation_id = out.conversation_id;
       lead.collected_at = received_at_;
       PARLEY_TRY(record_lead(c, s_.random, replied_at, lead));
+    }
+    // The agent asked the team to join: the conversation's live chat becomes `requested` (unless
+    // a member already has it) and live_chat.requested goes to the outbox, as one unit.
+    if (!paused && out.live_chat == "requested") {
+      PARLEY_ASSIGN_OR_RETURN(auto now_conv,
+                              ConversationRepo::find(c, account_id_, out.conversation_id));
+      if (now_conv && now_conv->live_chat_status != "active") {
+        now_conv->live_chat_status = "requested";
+        now_conv->live_chat_requested_at = replied_at;
+        PARLEY_TRY(ConversationRepo::update(c, *now_conv));
+        PARLEY_TRY(add_to_outbox(c, s_.random,
+                                 {account_id_, agent_id, "live_chat.requested",
+                                  conversation_event_id(out.conversation_id, replied_at),
+                                  replied_at}));
+      }
     }
     PARLEY_TRY(refresh_topics(c, agent_, out.conversation_id));
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};

@@ -37,12 +37,24 @@ struct ChatServices {
 inline constexpr size_t kMaxMessageChars = 10'000;
 inline constexpr size_t kMaxSessionIdChars = 100;
 
+// A chat message from the widget instead of the API: the conversation records the visitor, page
+// and country, and the widget's own rules (widget_rules.h) apply.
+struct WidgetVisitor {
+  std::string visitor_id;
+  std::optional<std::string> page;
+  std::optional<std::string> country;  // from the trusted country header; nothing when unknown
+};
+
+inline constexpr size_t kMaxVisitorIdChars = 100;
+inline constexpr size_t kMaxPageChars = 2'000;
+
 struct ChatRequest {
   std::string agent_id = {};
   std::string message = {};
   std::optional<std::string> conversation_id = {};
   std::optional<std::string> session_id = {};
   std::optional<std::string> time_zone = {};  // IANA zone; UTC when absent
+  std::optional<WidgetVisitor> widget = {};    // set: channel `widget`, else `api`
 };
 
 struct ChatReply {
@@ -54,7 +66,8 @@ struct ChatReply {
 };
 
 // 400 invalid_request naming the field: message blank or over 10,000 characters, sessionId
-// empty or over 100, conversationId empty, timeZone not an IANA zone.
+// empty or over 100, conversationId empty, timeZone not an IANA zone; for the widget, visitorId
+// empty or over 100, page over 2,000.
 Result<void> validate_chat_request(const ChatRequest& request);
 
 // True when `zone` names a time zone of the system's tz database ("Europe/Paris", "UTC").

@@ -19,11 +19,15 @@ Result<int> apply_migrations(Connection& conn) {
       "CREATE TABLE IF NOT EXISTS schema_migrations ("
       " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"));
   std::set<int64_t> applied;
-  PARLEY_TRY(conn.query("SELECT version FROM schema_migrations", {},
-                        [&](const Row& r) { applied.insert(r.int64(0)); }));
+  // Names too: binaries built before versions were decimal recorded 0013 as 11 (octal).
+  std::set<std::string> applied_names;
+  PARLEY_TRY(conn.query("SELECT version, name FROM schema_migrations", {}, [&](const Row& r) {
+    applied.insert(r.int64(0));
+    applied_names.insert(r.text(1));
+  }));
   int count = 0;
   for (const auto& m : embedded_migrations()) {
-    if (applied.count(m.version)) continue;
+    if (applied.count(m.version) || applied_names.count(std::string(m.name))) continue;
     PARLEY_TRY(conn.execute_script("BEGIN"));
     auto run = [&]() -> Result<void> {
       PARLEY_TRY(conn.execute_script(m.sql));

@@ -90,6 +90,28 @@ Result<WebhookRecord> set_webhook_paused(Services& s, std::string_view webhook_i
   return std::move(*h);
 }
 
+Result<WebhookRecord> set_account_webhook_paused(Services& s, std::string_view account_id,
+                                                 std::string_view webhook_id, bool paused) {
+  std::optional<WebhookRecord> h;
+  PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(h, WebhookRepo::find(c, account_id, webhook_id));
+    if (!h) return ApiError::not_found("No webhook " + std::string(webhook_id) + ".");
+    h->paused = paused;
+    return WebhookRepo::set_paused(c, webhook_id, paused);
+  }));
+  return std::move(*h);
+}
+
+Result<void> remove_account_webhook(Services& s, std::string_view account_id,
+                                    std::string_view webhook_id) {
+  return s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(auto h, WebhookRepo::find(c, account_id, webhook_id));
+    if (!h) return ApiError::not_found("No webhook " + std::string(webhook_id) + ".");
+    PARLEY_TRY(WebhookRepo::remove(c, webhook_id));
+    return {};
+  });
+}
+
 void write_webhook_json(JsonWriter& w, const WebhookRecord& h, bool with_secret) {
   w.begin_object();
   w.key("id").string(h.id);

@@ -48,6 +48,13 @@ Result<void> unsubscribe_webhook(Services& s, std::string_view account_id,
 // Operator tools: pause or resume any webhook.
 Result<WebhookRecord> set_webhook_paused(Services& s, std::string_view webhook_id, bool paused);
 
+// The console: pause or resume, or remove (with its delivery history), any webhook of the account,
+// whichever way it was added; 404 for another account's or a missing one.
+Result<WebhookRecord> set_account_webhook_paused(Services& s, std::string_view account_id,
+                                                 std::string_view webhook_id, bool paused);
+Result<void> remove_account_webhook(Services& s, std::string_view account_id,
+                                    std::string_view webhook_id);
+
 // The Webhook subscription resource; the secret only when `with_secret` (right after creation).
 void write_webhook_json(JsonWriter& w, const WebhookRecord& h, bool with_secret);
 

@@ -1,0 +1,12 @@
+// The Chat reply as JSON (spec section 2), shared by the API's chat endpoint and the widget's
+// messages endpoint so both answer with the same fields. Stateless.
+#pragma once
+
+#include "core/json.h"
+#include "domain/chat.h"
+
+namespace parley {
+
+void write_chat_reply_json(JsonWriter& w, const ChatReply& r);
+
+}  // namespace parley

@@ -1,0 +1,136 @@
+// Webhooks in the console: an agent's webhooks, both those added here (at most 5 per agent) and
+// those subscribed through the API (shown with their source badge), pausing, resuming and
+// removing any of them, and a webhook's latest deliveries. A paused webhook receives nothing:
+// the delivery worker neither fans events out to it nor sends its pending deliveries.
+// Owners and admins change webhooks; every member lists them.
+#include "api/responses.h"
+#include "console/console_routes.h"
+#include "console/gate.h"
+#include "domain/agents.h"
+#include "webhooks/subscriptions.h"
+
+namespace parley {
+
+namespace {
+constexpr int64_t kDeliveriesListed = 50;
+
+// The console's view: the Webhook subscription plus where it was added and whether it is paused.
+void write_console_webhook_json(JsonWriter& w, const WebhookRecord& h, bool with_secret) {
+  w.begin_object();
+  w.key("id").string(h.id);
+  w.key("agentId").string(h.agent_id);
+  w.key("url").string(h.url);
+  w.key("events").begin_array();
+  for (const auto& e : h.events) w.string(e);
+  w.end_array();
+  w.key("source").string(h.source);
+  w.key("addedIn").string(h.origin);
+  w.key("paused").boolean(h.paused);
+  if (with_secret) w.key("secret").string(h.secret);
+  w.key("createdAt").timestamp(h.created_at);
+  w.end_object();
+}
+
+Response webhook_response(int status, const WebhookRecord& h, bool with_secret) {
+  JsonWriter w;
+  w.begin_object().key("data");
+  write_console_webhook_json(w, h, with_secret);
+  w.end_object();
+  Response res = json_response(status, w);
+  if (with_secret) res.header("Cache-Control", "no-store");
+  return res;
+}
+
+Result<std::vector<std::string>> read_events(const FieldReader& f) {
+  const rapidjson::Value* v = f.get("events");
+  if (v == nullptr || v->IsNull()) return ApiError::invalid("'events' is required.");
+  if (!v->IsArray()) return ApiError::invalid("'events' must be an array of event names.");
+  std::vector<std::string> out;
+  for (const auto& e : v->GetArray()) {
+    if (!e.IsString()) return ApiError::invalid("'events' must be an array of event names.");
+    out.emplace_back(e.GetString(), e.GetStringLength());
+  }
+  return out;
+}
+
+Result<Response> list(ConsoleCall& call) {
+  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
+  PARLEY_ASSIGN_OR_RETURN(auto hooks, WebhookRepo::list_for_agent(c, agent.id));
+  JsonWriter w;
+  w.begin_object().key("data").begin_array();
+  // Newest first, like every list.
+  for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) write_console_webhook_json(w, *it, false);
+  w.end_array().end_object();
+  return json_response(200, w);
+}
+
+Result<Response> add(ConsoleCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(auto doc, json_body(call.req));
+  FieldReader f(doc);
+  NewWebhook in;
+  in.agent_id = std::string(call.param(0));
+  PARLEY_ASSIGN_OR_RETURN(in.url, f.required_string("url"));
+  PARLEY_ASSIGN_OR_RETURN(in.events, read_events(f));
+  in.origin = "dashboard";
+  in.source = "api";
+  if (call.app.webhook_policy == nullptr) return ApiError::internal("Webhooks are not configured.");
+  PARLEY_ASSIGN_OR_RETURN(auto h, subscribe_webhook(call.services, *call.app.webhook_policy,
+                                                    call.account_id(), std::move(in)));
+  return webhook_response(201, h, true);
+}
+
+Result<Response> change(ConsoleCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(auto doc, json_body(call.req));
+  FieldReader f(doc);
+  PARLEY_ASSIGN_OR_RETURN(auto paused, f.optional_bool("paused"));
+  if (!paused) return ApiError::invalid("'paused' is required (true or false).");
+  PARLEY_ASSIGN_OR_RETURN(auto h, set_account_webhook_paused(call.services, call.account_id(),
+                                                             call.param(0), *paused));
+  return webhook_response(200, h, false);
+}
+
+Result<Response> remove(ConsoleCall& call) {
+  PARLEY_TRY(remove_account_webhook(call.services, call.account_id(), call.param(0)));
+  JsonWriter w;
+  w.begin_object().key("data").begin_object();
+  w.key("id").string(call.param(0)).key("deleted").boolean(true);
+  w.end_object().end_object();
+  return json_response(200, w);
+}
+
+Result<Response> deliveries(ConsoleCall& call) {
+  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(auto h, WebhookRepo::find(c, call.account_id(), call.param(0)));
+  if (!h) return ApiError::not_found("No webhook " + std::string(call.param(0)) + ".");
+  PARLEY_ASSIGN_OR_RETURN(auto rows, WebhookRepo::list_deliveries(c, h->id, kDeliveriesListed));
+  JsonWriter w;
+  w.begin_object().key("data").begin_array();
+  for (const auto& d : rows) {
+    w.begin_object();
+    w.key("id").string(d.id).key("event").string(d.event).key("eventId").string(d.event_id);
+    w.key("status").string(d.status).key("attempts").integer(d.attempts);
+    w.key("nextAttemptAt").timestamp_or_null(d.next_attempt_at);
+    w.key("createdAt").timestamp(d.created_at);
+    w.key("completedAt").timestamp_or_null(d.completed_at);
+    w.end_object();
+  }
+  w.end_array().end_object();
+  return json_response(200, w);
+}
+}  // namespace
+
+void register_console_webhook_routes(Router& router, App& app) {
+  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/webhooks", Role::kViewer,
+                    Execution::kInline, list);
+  add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/webhooks", Role::kAdmin,
+                    Execution::kPool, add);
+  add_console_route(router, app, "PATCH", "/console/v1/webhooks/{webhookId}", Role::kAdmin,
+                    Execution::kPool, change);
+  add_console_route(router, app, "DELETE", "/console/v1/webhooks/{webhookId}", Role::kAdmin,
+                    Execution::kPool, remove);
+  add_console_route(router, app, "GET", "/console/v1/webhooks/{webhookId}/deliveries",
+                    Role::kViewer, Execution::kInline, deliveries);
+}
+
+}  // namespace parley

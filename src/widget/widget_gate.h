@@ -1,0 +1,47 @@
+// The gate in front of every /widget/v1 route (public: no key, no member). It finds the agent the
+// request is for (from the path's agent id, or through the path's conversation), checks the
+// page's Origin against the agent's allowed domains, refuses private agents and blocked
+// countries, and answers CORS: Access-Control-Allow-Origin echoes an allowed origin on every
+// response after the origin check, with Vary: Origin, and an OPTIONS preflight is answered on
+// each widget path for allowed origins only. No other part of the server sends CORS headers.
+// Order: agent or conversation (404) -> origin (403 origin_not_allowed) -> private (403
+// agent_private) -> country (403 country_blocked) -> body (400) -> visitor (404) -> handler.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <rapidjson/document.h>
+
+#include "api/app.h"
+#include "domain/context.h"
+#include "domain/widget_rules.h"
+#include "store/agent_repo.h"
+#include "store/conversation_repo.h"
+
+namespace parley {
+
+// What a widget path names: an agent ({agentId}) or one of a visitor's conversations
+// ({conversationId}; the request then carries the same visitorId that started it).
+enum class WidgetTarget { kAgent, kConversation };
+
+struct WidgetCall {
+  Request& req;
+  App& app;
+  Services services;
+  AgentRecord agent;
+  WidgetRules rules;
+  std::optional<std::string> country;             // from the trusted header, when configured
+  std::optional<ConversationRecord> conversation;  // for WidgetTarget::kConversation
+  rapidjson::Document body;                        // the JSON body of a POST
+};
+
+using WidgetHandler = std::function<Result<Response>(WidgetCall&)>;
+
+// Registers `method pattern` behind the widget gate, and OPTIONS on the same pattern.
+void add_widget_route(Router& router, App& app, std::string_view method, std::string_view pattern,
+                      WidgetTarget target, Execution execution, WidgetHandler handler);
+
+}  // namespace parley

@@ -1,0 +1,199 @@
+// The widget channel (/widget/v1): a website visitor's side of an agent. Chat goes through the
+// same flow as the API's (domain/chat.h, channel `widget`); the records a visitor makes go
+// through domain/records.h and domain/widget_actions.h. Every route is behind the widget gate.
+#include "api/chat_json.h"
+#include "api/responses.h"
+#include "api/routes.h"
+#include "core/time_format.h"
+#include "domain/chat.h"
+#include "domain/conversations.h"
+#include "domain/leads.h"
+#include "domain/records.h"
+#include "domain/widget_actions.h"
+#include "widget/widget_gate.h"
+
+namespace parley {
+
+namespace {
+// An optional member that must be a JSON array when present, as JSON text.
+Result<std::string> array_of(const FieldReader& f, std::string_view field) {
+  const rapidjson::Value* v = f.get(field);
+  if (v == nullptr || v->IsNull()) return std::string("[]");
+  if (!v->IsArray()) return ApiError::invalid("'" + std::string(field) + "' must be an array.");
+  for (const auto& item : v->GetArray()) {
+    if (!item.IsObject() || !item.HasMember("id") || !item["id"].IsString())
+      return ApiError::invalid("Each item of '" + std::string(field) + "' needs a string 'id'.");
+  }
+  return to_json(*v);
+}
+
+Response created(std::string_view id, int64_t at, std::string_view kind) {
+  JsonWriter w;
+  w.begin_object().key("data").begin_object();
+  w.key("id").string(id).key("type").string(kind).key("createdAt").timestamp(at);
+  w.end_object().end_object();
+  return json_response(201, w);
+}
+
+Result<Response> send_message(WidgetCall& call) {
+  FieldReader f(call.body);
+  ChatRequest r;
+  r.agent_id = call.agent.id;
+  PARLEY_ASSIGN_OR_RETURN(r.message, f.required_string("message"));
+  PARLEY_ASSIGN_OR_RETURN(r.conversation_id, f.optional_string("conversationId"));
+  PARLEY_ASSIGN_OR_RETURN(r.time_zone, f.optional_string("timeZone"));
+  WidgetVisitor visitor;
+  PARLEY_ASSIGN_OR_RETURN(visitor.visitor_id, f.required_string("visitorId"));
+  PARLEY_ASSIGN_OR_RETURN(visitor.page, f.optional_string("page"));
+  visitor.country = call.country;
+  r.widget = std::move(visitor);
+  ChatServices s{call.app.db,     call.app.clock,     call.app.random,
+                 call.app.engine, call.app.retriever, call.app.chat};
+  PARLEY_ASSIGN_OR_RETURN(auto reply, chat(s, call.agent.account_id, r));
+  JsonWriter w;
+  write_chat_reply_json(w, reply);
+  return json_response(200, w);
+}
+
+// The transcript, so the widget can show team replies written during a live chat.
+Result<Response> get_transcript(WidgetCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(call.app.db.read(), call.agent.account_id,
+                                                      call.conversation->id));
+  JsonWriter w;
+  w.begin_object().key("data");
+  write_conversation_json(w, conv);
+  w.end_object();
+  return json_response(200, w);
+}
+
+Result<Response> submit_form(WidgetCall& call) {
+  FieldReader f(call.body);
+  FormSubmissionRecord in;
+  in.agent_id = call.agent.id;
+  in.conversation_id = call.conversation->id;
+  PARLEY_ASSIGN_OR_RETURN(in.form_id, f.required_string("formId", 100));
+  PARLEY_ASSIGN_OR_RETURN(std::string fields, array_of(f, "fields"));
+  // Labels are those the form has now, as for leads.
+  FormLabels labels(call.agent.settings);
+  rapidjson::Document given;
+  given.Parse(fields.data(), fields.size());
+  JsonWriter w;
+  w.begin_array();
+  for (const auto& item : given.GetArray()) {
+    std::string id = item["id"].GetString();
+    w.begin_object().key("id").string(id);
+    w.key("label").string_or_null(labels.label(in.form_id, id));
+    w.key("value");
+    if (item.HasMember("value"))
+      w.value(item["value"]);
+    else
+      w.null();
+    w.end_object();
+  }
+  w.end_array();
+  in.fields = w.str();
+  PARLEY_ASSIGN_OR_RETURN(auto saved, record_form_submission(call.services, std::move(in)));
+  return created(saved.id, saved.created_at, "form_submission");
+}
+
+// The agent's booking setting names the provider and the event: {provider, eventTitle,
+// eventLength}; the visitor picks a slot.
+Result<Response> pick_slot(WidgetCall& call) {
+  FieldReader f(call.body);
+  BookingRecord in;
+  in.agent_id = call.agent.id;
+  in.conversation_id = call.conversation->id;
+  PARLEY_ASSIGN_OR_RETURN(std::string start, f.required_string("startAt"));
+  auto start_ms = parse_timestamp(start);
+  if (!start_ms) return ApiError::invalid("'startAt' must be an ISO 8601 time.");
+  in.start_at = *start_ms;
+  PARLEY_ASSIGN_OR_RETURN(in.name, f.optional_string("name", 100));
+  PARLEY_ASSIGN_OR_RETURN(in.email, f.optional_string("email", 254));
+  PARLEY_ASSIGN_OR_RETURN(auto zone, f.optional_string("timeZone"));
+  if (zone && !is_known_time_zone(*zone))
+    return ApiError::invalid("'timeZone' must be an IANA time zone such as 'Europe/Paris'.");
+  in.time_zone = zone.value_or("UTC");
+  in.provider = "calendar";
+  auto settings = parse_json_object(call.agent.settings);
+  if (settings.ok() && settings->HasMember("booking") && (*settings)["booking"].IsObject()) {
+    const auto& b = (*settings)["booking"];
+    if (b.HasMember("provider") && b["provider"].IsString()) in.provider = b["provider"].GetString();
+    if (b.HasMember("eventTitle") && b["eventTitle"].IsString())
+      in.event_title = b["eventTitle"].GetString();
+    if (b.HasMember("eventLength") && b["eventLength"].IsInt64() && b["eventLength"].GetInt64() > 0)
+      in.length_minutes = b["eventLength"].GetInt64();
+  }
+  PARLEY_ASSIGN_OR_RETURN(auto saved, record_booking(call.services, std::move(in)));
+  return created(saved.id, saved.created_at, "booking");
+}
+
+Result<Response> request_return(WidgetCall& call) {
+  FieldReader f(call.body);
+  ReturnRequestRecord in;
+  in.agent_id = call.agent.id;
+  in.conversation_id = call.conversation->id;
+  PARLEY_ASSIGN_OR_RETURN(in.order_id, f.required_string("orderId", 100));
+  PARLEY_ASSIGN_OR_RETURN(in.email, f.optional_string("email", 254));
+  PARLEY_ASSIGN_OR_RETURN(in.name, f.optional_string("name", 100));
+  PARLEY_ASSIGN_OR_RETURN(in.reason, f.optional_string("reason", 1000));
+  PARLEY_ASSIGN_OR_RETURN(auto saved, record_return_request(call.services, std::move(in)));
+  return created(saved.id, saved.created_at, "return_request");
+}
+
+Result<Response> give_contact(WidgetCall& call) {
+  FieldReader f(call.body);
+  VisitorContact in;
+  PARLEY_ASSIGN_OR_RETURN(in.email, f.optional_string("email"));
+  PARLEY_ASSIGN_OR_RETURN(in.phone, f.optional_string("phone"));
+  PARLEY_ASSIGN_OR_RETURN(in.name, f.optional_string("name"));
+  PARLEY_ASSIGN_OR_RETURN(in.form_id, f.optional_string("formId", 100));
+  PARLEY_ASSIGN_OR_RETURN(in.custom_fields, array_of(f, "customFields"));
+  PARLEY_ASSIGN_OR_RETURN(auto saved,
+                          record_visitor_contact(call.services, *call.conversation, in));
+  JsonWriter w;
+  w.begin_object().key("data");
+  write_lead_json(w, saved.lead, FormLabels(call.agent.settings));
+  w.key("result").string(saved.created ? "created" : "updated");
+  w.end_object();
+  return json_response(saved.created ? 201 : 200, w);
+}
+
+Result<Response> rate(WidgetCall& call) {
+  FieldReader f(call.body);
+  const rapidjson::Value* score = f.get("score");
+  if (score == nullptr || score->IsNull()) return ApiError::invalid("'score' is required.");
+  if (!score->IsInt64()) return ApiError::invalid("'score' must be an integer from 1 to 5.");
+  PARLEY_ASSIGN_OR_RETURN(auto comment, f.optional_string("comment"));
+  PARLEY_ASSIGN_OR_RETURN(auto conv, rate_conversation(call.services, call.conversation->id,
+                                                       score->GetInt64(), std::move(comment)));
+  JsonWriter w;
+  w.begin_object().key("data").begin_object();
+  w.key("conversationId").string(conv.id);
+  w.key("csat").begin_object();
+  w.key("score").integer(*conv.csat_score);
+  w.key("comment").string_or_null(conv.csat_comment);
+  w.key("ratedAt").timestamp_or_null(conv.csat_rated_at);
+  w.end_object().end_object().end_object();
+  return json_response(200, w);
+}
+}  // namespace
+
+void register_widget_routes(Router& router, App& app) {
+  using enum WidgetTarget;
+  add_widget_route(router, app, "POST", "/widget/v1/agents/{agentId}/messages", kAgent,
+                   Execution::kPool, send_message);
+  add_widget_route(router, app, "GET", "/widget/v1/conversations/{conversationId}", kConversation,
+                   Execution::kInline, get_transcript);
+  add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/form",
+                   kConversation, Execution::kPool, submit_form);
+  add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/booking",
+                   kConversation, Execution::kPool, pick_slot);
+  add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/return",
+                   kConversation, Execution::kPool, request_return);
+  add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/contact",
+                   kConversation, Execution::kPool, give_contact);
+  add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/csat",
+                   kConversation, Execution::kPool, rate);
+}
+
+}  // namespace parley

@@ -1,0 +1,82 @@
+#include "engine/handoff_intent.h"
+
+#include <rapidjson/document.h>
+
+#include <array>
+#include <cctype>
+#include <vector>
+
+namespace parley {
+
+namespace {
+// Lower-case ASCII words of the message (other bytes separate words; non-English text does not
+// match, which leaves the decision to the knowledge or to the model).
+std::vector<std::string> words_of(std::string_view text) {
+  std::vector<std::string> out;
+  std::string word;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '\'') {
+      word.push_back(static_cast<char>(std::tolower(c)));
+    } else if (!word.empty()) {
+      out.push_back(std::move(word));
+      word.clear();
+    }
+  }
+  if (!word.empty()) out.push_back(std::move(word));
+  return out;
+}
+
+bool contains_phrase(const std::vector<std::string>& words, std::string_view phrase) {
+  auto wanted = words_of(phrase);
+  if (wanted.empty() || wanted.size() > words.size()) return false;
+  for (size_t i = 0; i + wanted.size() <= words.size(); ++i) {
+    bool all = true;
+    for (size_t j = 0; j < wanted.size() && all; ++j) all = words[i + j] == wanted[j];
+    if (all) return true;
+  }
+  return false;
+}
+
+constexpr std::array kPersonPhrases = {
+    "human",         "humans",          "real person",     "a person",        "actual person",
+    "representative", "live agent",     "human agent",     "support agent",   "operator",
+    "someone from your team", "someone from the team", "member of your team",
+    "talk to someone", "speak to someone", "speak with someone", "talk with someone",
+    "customer service", "live chat",    "real agent",      "staff member",
+};
+
+constexpr std::array kYes = {"yes", "yeah", "yep", "sure", "ok", "okay", "please", "y"};
+}  // namespace
+
+HandoffSettings read_handoff_settings(std::string_view settings_json) {
+  HandoffSettings s;
+  rapidjson::Document doc;
+  doc.Parse(settings_json.data(), settings_json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return s;
+  auto email = doc.FindMember("handoffEmail");
+  if (email != doc.MemberEnd() && email->value.IsString() && email->value.GetStringLength() > 0) {
+    s.email = std::string(email->value.GetString(), email->value.GetStringLength());
+  }
+  auto live = doc.FindMember("liveChat");
+  if (live != doc.MemberEnd() && live->value.IsBool()) s.live_chat = live->value.GetBool();
+  return s;
+}
+
+bool asks_for_person(std::string_view message) {
+  auto words = words_of(message);
+  for (std::string_view phrase : kPersonPhrases)
+    if (contains_phrase(words, phrase)) return true;
+  return false;
+}
+
+bool accepts_offer(std::string_view message) {
+  auto words = words_of(message);
+  if (words.empty() || words.size() > 8) return false;
+  for (const auto& w : words)
+    if (w == "no" || w == "not" || w == "don't" || w == "nope") return false;
+  for (std::string_view yes : kYes)
+    if (words.front() == yes) return true;
+  return false;
+}
+
+}  // namespace parley

@@ -18,6 +18,8 @@
 
 namespace parley {
 
+struct WebhookPolicy;
+
 struct App {
   Database& db;
   const Clock& clock;
@@ -27,6 +29,7 @@ struct App {
   const Retriever& retriever;        // agents' knowledge, for the reply engines
   SourceListener& source_listener;   // the trainer and the index hear of source changes
   ConsoleServices& console;
+  WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions; set by serve
 };
 
 struct ApiCall {
@@ -37,6 +40,10 @@ struct ApiCall {
   std::string_view param(size_t i) const { return req.params.at(i); }
   const std::string& account_id() const { return key.account_id; }
 };
+
+// For endpoints that need a second scope beside the route's (list events): 403
+// insufficient_scope naming it when the key lacks it.
+Result<void> require_scope(const ApiCall& call, Scope scope);
 
 using ApiHandler = std::function<Result<Response>(ApiCall&)>;
 

@@ -79,4 +79,10 @@ void add_api_route(Router& router, App& app, std::string_view method, std::strin
               execution});
 }
 
+Result<void> require_scope(const ApiCall& call, Scope scope) {
+  if (call.key.allows(scope)) return {};
+  return ApiError{ErrorCode::kInsufficientScope,
+                  "This API key lacks the '" + std::string(scope_name(scope)) + "' scope needed by this endpoint."};
+}
+
 }  // namespace parley

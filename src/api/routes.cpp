@@ -19,6 +19,8 @@ void register_routes(Router& router, App& app) {
   register_conversation_routes(router, app);
   register_lead_routes(router, app);
   register_contact_routes(router, app);
+  register_webhook_routes(router, app);
+  register_event_routes(router, app);
 }
 
 }  // namespace parley

@@ -14,6 +14,8 @@ void register_console_routes(Router& router, App& app);
 void register_conversation_routes(Router& router, App& app);
 void register_lead_routes(Router& router, App& app);
 void register_contact_routes(Router& router, App& app);
+void register_webhook_routes(Router& router, App& app);
+void register_event_routes(Router& router, App& app);
 
 // Registers every route of the public API and /healthz, /readyz.
 void register_routes(Router& router, App& app);

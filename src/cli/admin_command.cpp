@@ -15,6 +15,8 @@ void add_admin_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   add_admin_conversation_commands(*admin, global, run);
   add_admin_lead_commands(*admin, global, run);
   add_admin_contact_commands(*admin, global, run);
+  add_admin_record_commands(*admin, global, run);
+  add_admin_webhook_commands(*admin, global, run);
 }
 
 }  // namespace parley

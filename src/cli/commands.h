@@ -24,5 +24,7 @@ void add_admin_member_commands(CLI::App& admin, GlobalOptions& global, CommandRu
 void add_admin_conversation_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_lead_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_contact_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_record_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 
 }  // namespace parley

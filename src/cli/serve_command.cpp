@@ -12,6 +12,7 @@
 #include "http/server.h"
 #include "knowledge/knowledge_index.h"
 #include "knowledge/trainer.h"
+#include "cli/webhook_options.h"
 #include "store/rate_window_repo.h"
 
 namespace parley {
@@ -27,6 +28,7 @@ struct ServeOptions {
   int64_t console_session_hours = 12;
   int64_t console_login_failures_per_email = 5;
   int64_t console_login_failures_per_address = 50;
+  WebhookServiceOptions webhooks;
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -109,6 +111,9 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   console_options.login.failures_per_address = o.console_login_failures_per_address;
   ConsoleServices console(clock, console_options);
   App app{database, clock, random, keys, limiter, knowledge, trainer, console};
+  auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
+  if (!webhooks.ok()) return print_error(webhooks.error());
+  app.webhook_policy = &(*webhooks)->policy();
   Router router;
   register_routes(router, app);
 
@@ -138,7 +143,9 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     Maintenance maintenance(database, limiter);
     trainer.start();
+    (*webhooks)->start();
     server.run();
+    (*webhooks)->stop();
     log_info("stopped");
   } catch (const std::exception& e) {
     log_error("server failed", {{"error", std::string_view(e.what())}});
@@ -185,6 +192,7 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_ADDRESS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  add_webhook_serve_options(*cmd, o->webhooks);
   cmd->callback([&global, &run, o] { run = [&global, o] { return serve(global, *o); }; });
 }
 

@@ -4,6 +4,7 @@
 #include "core/json.h"
 #include "core/random.h"
 #include "store/account_repo.h"
+#include "store/webhook_repo.h"
 
 namespace parley {
 
@@ -56,6 +57,7 @@ Result<ApiKeyRecord> revoke_api_key(Services& s, std::string_view key_id, std::s
     if (key->revoked_at) return ApiError::invalid("API key " + std::string(key_id) + " is already revoked.");
     int64_t now = s.clock.now_ms();
     PARLEY_TRY(KeyRepo::revoke(c, key_id, now));
+    PARLEY_TRY(WebhookRepo::remove_by_key(c, key_id));
     key->revoked_at = now;
     return {};
   }));

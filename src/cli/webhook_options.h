@@ -1,0 +1,12 @@
+// The webhook options of `parley serve` (each also an environment variable).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "webhooks/webhook_service.h"
+
+namespace parley {
+
+void add_webhook_serve_options(CLI::App& serve, WebhookServiceOptions& options);
+
+}  // namespace parley

@@ -1,0 +1,282 @@
+#include "webhooks/delivery_worker.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/log.h"
+#include "events/event_catalog.h"
+#include "events/event_query.h"
+#include "store/agent_repo.h"
+#include "store/webhook_repo.h"
+#include "webhooks/signer.h"
+
+namespace parley {
+
+Result<std::vector<int64_t>> parse_retry_schedule(std::string_view text) {
+  std::vector<int64_t> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string_view item = text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) return ApiError::invalid("The retry schedule has an empty entry.");
+    size_t digits = 0;
+    int64_t value = 0;
+    while (digits < item.size() && item[digits] >= '0' && item[digits] <= '9') {
+      value = value * 10 + (item[digits] - '0');
+      ++digits;
+    }
+    std::string_view unit = item.substr(digits);
+    int64_t factor = 0;
+    if (unit.empty() || unit == "ms")
+      factor = 1;
+    else if (unit == "s")
+      factor = 1000;
+    else if (unit == "m")
+      factor = 60'000;
+    else if (unit == "h")
+      factor = 3'600'000;
+    if (digits == 0 || factor == 0) {
+      return ApiError::invalid("Retry schedule entry '" + std::string(item) +
+                               "' must be a number with ms, s, m or h.");
+    }
+    out.push_back(value * factor);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+DeliveryWorker::DeliveryWorker(Database& db, const Clock& clock, Random& random,
+                               WebhookSender& sender, DeliveryOptions options)
+    : db_(db),
+      clock_(clock),
+      random_(random),
+      sender_(sender),
+      options_(std::move(options)),
+      pool_(options_.concurrency) {}
+
+DeliveryWorker::~DeliveryWorker() { stop(); }
+
+void DeliveryWorker::start() {
+  thread_ = std::thread([this] { loop(); });
+}
+
+void DeliveryWorker::stop() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void DeliveryWorker::loop() {
+  while (true) {
+    int64_t done = record_completed();
+    bool stopping = false;
+    size_t in_flight = 0;
+    {
+      std::lock_guard lock(mu_);
+      stopping = stopping_;
+      in_flight = in_flight_;
+    }
+    if (stopping && in_flight == 0 && done == 0) break;
+    if (!stopping) {
+      done += dispatch_logged();
+      size_t capacity = max_in_flight() > in_flight ? max_in_flight() - in_flight : 0;
+      if (capacity > 0) done += send_logged(capacity);
+      prune();
+    }
+    std::unique_lock lock(mu_);
+    if (done == 0 && completed_.empty()) {
+      cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms),
+                   [&] { return !completed_.empty() || (stopping_ && !stopping); });
+    }
+  }
+}
+
+int64_t DeliveryWorker::run_once() {
+  int64_t done = dispatch_logged();
+  done += send_logged(static_cast<size_t>(options_.batch));
+  {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return in_flight_ == 0; });
+  }
+  done += record_completed();
+  prune();
+  return done;
+}
+
+int64_t DeliveryWorker::dispatch_logged() {
+  auto d = dispatch();
+  if (d.ok()) return *d;
+  log_error("webhook dispatch failed", {{"error", std::string_view(d.error().message)}});
+  return 0;
+}
+
+int64_t DeliveryWorker::send_logged(size_t capacity) {
+  auto s = claim_and_send(std::min(capacity, static_cast<size_t>(options_.batch)));
+  if (s.ok()) return *s;
+  log_error("webhook delivery failed", {{"error", std::string_view(s.error().message)}});
+  return 0;
+}
+
+void DeliveryWorker::prune() {
+  int64_t now = clock_.now_ms();
+  if (now - last_prune_ms_ < 60'000) return;
+  last_prune_ms_ = now;
+  auto r = db_.write([&](Connection& c) -> Result<void> {
+    return WebhookRepo::prune(c, now - options_.outbox_retention_ms,
+                              now - options_.history_retention_ms);
+  });
+  if (!r.ok())
+    log_error("webhook history pruning failed", {{"error", std::string_view(r.error().message)}});
+}
+
+Result<int64_t> DeliveryWorker::dispatch() {
+  PARLEY_ASSIGN_OR_RETURN(auto waiting, WebhookRepo::waiting_outbox(db_.read(), 500));
+  if (waiting.empty()) return int64_t{0};
+  int64_t created = 0;
+  PARLEY_TRY(db_.write([&](Connection& c) -> Result<void> {
+    created = 0;
+    std::map<std::string, std::optional<EventAgent>> agents;
+    std::map<std::string, std::vector<WebhookRecord>> hooks;
+    int64_t now = clock_.now_ms();
+    for (const auto& row : waiting) {
+      PARLEY_ASSIGN_OR_RETURN(bool mine, WebhookRepo::mark_dispatched(c, row.id, now));
+      if (!mine) continue;
+      auto kind = parse_event_kind(row.event);
+      if (!kind || !is_subscribable(*kind)) continue;
+      if (!agents.count(row.agent_id)) {
+        PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, row.agent_id));
+        agents[row.agent_id] =
+            agent ? std::optional<EventAgent>(EventAgent{agent->id, agent->name, agent->settings})
+                  : std::nullopt;
+        PARLEY_ASSIGN_OR_RETURN(hooks[row.agent_id], WebhookRepo::list_for_agent(c, row.agent_id));
+      }
+      const auto& agent = agents[row.agent_id];
+      if (!agent) continue;
+      std::optional<std::string> body;
+      bool built = false;
+      for (const auto& h : hooks[row.agent_id]) {
+        if (h.paused || !h.wants(row.event)) continue;
+        if (!built) {
+          PARLEY_ASSIGN_OR_RETURN(body, event_body(c, *agent, *kind, row.event_id));
+          built = true;
+        }
+        if (!body) break;  // the record is gone
+        DeliveryRecord d;
+        d.id = new_id(random_, "dlv_");
+        d.webhook_id = h.id;
+        d.outbox_id = row.id;
+        d.event = row.event;
+        d.event_id = row.event_id;
+        d.payload = *body;
+        d.next_attempt_at = now;
+        d.event_created_at = row.created_at;
+        d.created_at = now;
+        PARLEY_TRY(WebhookRepo::insert_delivery(c, d));
+        ++created;
+      }
+    }
+    return {};
+  }));
+  return static_cast<int64_t>(waiting.size()) + created;
+}
+
+Result<int64_t> DeliveryWorker::claim_and_send(size_t capacity) {
+  std::vector<DueDelivery> due;
+  PARLEY_TRY(db_.write([&](Connection& c) -> Result<void> {
+    int64_t now = clock_.now_ms();
+    PARLEY_ASSIGN_OR_RETURN(auto candidates,
+                            WebhookRepo::due_deliveries(c, now, static_cast<int64_t>(capacity)));
+    due.clear();
+    for (auto& d : candidates) {
+      PARLEY_ASSIGN_OR_RETURN(bool mine,
+                              WebhookRepo::claim(c, d.delivery.id, *d.delivery.next_attempt_at,
+                                                 now + options_.lease_ms));
+      if (mine) due.push_back(std::move(d));
+    }
+    return {};
+  }));
+  for (auto& d : due) {
+    {
+      std::lock_guard lock(mu_);
+      ++in_flight_;
+    }
+    pool_.post([this, d = std::move(d)]() mutable {
+      SentDelivery sent;
+      sent.started_at = clock_.now_ms();
+      int64_t ts = sent.started_at / 1000;
+      auto signature = sign_webhook(d.secret, d.delivery.event_id, ts, d.delivery.payload);
+      if (signature.ok()) {
+        SendRequest req;
+        req.url = d.url;
+        req.body = d.delivery.payload;
+        req.headers = {{"webhook-id", d.delivery.event_id},
+                       {"webhook-timestamp", std::to_string(ts)},
+                       {"webhook-signature", *signature}};
+        sent.outcome = sender_.send(req);
+      } else {
+        sent.outcome.error = signature.error().message;
+      }
+      sent.due = std::move(d);
+      // Notified under the lock so that the worker cannot see the count reach zero, and be
+      // destroyed, before this task is done with it.
+      std::lock_guard lock(mu_);
+      completed_.push_back(std::move(sent));
+      --in_flight_;
+      cv_.notify_all();
+    });
+  }
+  return static_cast<int64_t>(due.size());
+}
+
+int64_t DeliveryWorker::record_completed() {
+  std::vector<SentDelivery> done;
+  {
+    std::lock_guard lock(mu_);
+    while (!completed_.empty()) {
+      done.push_back(std::move(completed_.front()));
+      completed_.pop_front();
+    }
+  }
+  if (done.empty()) return 0;
+  auto r = db_.write([&](Connection& c) -> Result<void> {
+    int64_t now = clock_.now_ms();
+    for (const auto& sent : done) {
+      const auto& d = sent.due.delivery;
+      const auto& o = sent.outcome;
+      AttemptRecord a;
+      a.id = new_id(random_, "att_");
+      a.delivery_id = d.id;
+      a.webhook_id = d.webhook_id;
+      a.attempt = d.attempts + 1;
+      a.started_at = sent.started_at;
+      a.duration_ms = o.duration_ms;
+      a.response_code = o.status;
+      a.error = o.error;
+      a.succeeded = o.succeeded();
+      size_t retries_used = static_cast<size_t>(d.attempts);
+      if (a.succeeded) {
+        PARLEY_TRY(WebhookRepo::record_attempt(c, a, "succeeded", std::nullopt, now));
+      } else if (retries_used < options_.retry_schedule_ms.size()) {
+        PARLEY_TRY(WebhookRepo::record_attempt(
+            c, a, "pending", now + options_.retry_schedule_ms[retries_used], std::nullopt));
+      } else {
+        PARLEY_TRY(WebhookRepo::record_attempt(c, a, "failed", std::nullopt, now));
+      }
+    }
+    return {};
+  });
+  // On failure the claims' leases expire and the deliveries are sent again: at least once.
+  if (!r.ok())
+    log_error("recording webhook attempts failed",
+              {{"error", std::string_view(r.error().message)}});
+  return static_cast<int64_t>(done.size());
+}
+
+}  // namespace parley

@@ -1,0 +1,31 @@
+#include "webhooks/webhook_service.h"
+
+#include <algorithm>
+
+#include "core/log.h"
+
+namespace parley {
+
+Result<std::unique_ptr<WebhookService>> WebhookService::create(
+    Database& db, const Clock& clock, Random& random, const WebhookServiceOptions& options) {
+  PARLEY_ASSIGN_OR_RETURN(auto schedule, parse_retry_schedule(options.retry_schedule));
+  std::unique_ptr<WebhookService> service(new WebhookService(options.allow_private_targets));
+  CurlSenderOptions sender_options;
+  sender_options.allow_private_targets = options.allow_private_targets;
+  sender_options.extra_ca_file = options.extra_ca_file;
+  sender_options.timeout_ms = options.timeout_ms;
+  sender_options.connect_timeout_ms = std::min<int64_t>(5000, options.timeout_ms);
+  PARLEY_ASSIGN_OR_RETURN(service->sender_, CurlSender::create(service->resolver_, sender_options));
+  DeliveryOptions delivery;
+  delivery.retry_schedule_ms = std::move(schedule);
+  delivery.poll_ms = options.poll_ms;
+  delivery.concurrency = std::max<size_t>(1, options.concurrency);
+  service->worker_ =
+      std::make_unique<DeliveryWorker>(db, clock, random, *service->sender_, std::move(delivery));
+  if (options.allow_private_targets) {
+    log_warn("webhooks may target private addresses (tests and local development only)");
+  }
+  return service;
+}
+
+}  // namespace parley

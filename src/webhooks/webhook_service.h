@@ -1,0 +1,52 @@
+// Everything `parley serve` runs for webhooks, built from its options: the resolver and URL
+// policy the subscribe endpoint uses, the libcurl sender and the delivery worker. Owned by the
+// serve command for the life of the server; start/stop from that thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/clock.h"
+#include "core/random.h"
+#include "store/db.h"
+#include "webhooks/delivery_worker.h"
+#include "webhooks/http_sender.h"
+#include "webhooks/subscriptions.h"
+
+namespace parley {
+
+struct WebhookServiceOptions {
+  bool allow_private_targets = false;  // tests and local development only
+  std::string extra_ca_file;           // tests only: a PEM CA trusted besides the system's
+  std::string retry_schedule = "5s,5m,30m,2h,5h,10h,10h";
+  int64_t poll_ms = 100;
+  int64_t timeout_ms = 10000;
+  size_t concurrency = 16;
+};
+
+class WebhookService {
+ public:
+  // Fails on a malformed retry schedule or an unreadable CA file.
+  static Result<std::unique_ptr<WebhookService>> create(Database& db, const Clock& clock,
+                                                        Random& random,
+                                                        const WebhookServiceOptions& options);
+  ~WebhookService() { stop(); }
+
+  WebhookPolicy& policy() { return policy_; }
+  void start() { worker_->start(); }
+  // Stops the worker once the deliveries in flight are recorded.
+  void stop() {
+    if (worker_) worker_->stop();
+  }
+
+ private:
+  explicit WebhookService(bool allow_private) : policy_{resolver_, allow_private} {}
+
+  SystemResolver resolver_;
+  WebhookPolicy policy_;
+  std::unique_ptr<CurlSender> sender_;
+  std::unique_ptr<DeliveryWorker> worker_;
+};
+
+}  // namespace parley

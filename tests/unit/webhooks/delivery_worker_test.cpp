@@ -1,0 +1,229 @@
+// The delivery worker against a real SQLite database, a fake sender and a manual clock: fan-out to
+// matching webhooks only, signed headers, the retry schedule to the final failure, frozen bodies,
+// and a webhook deleted while its delivery is due.
+#include "webhooks/delivery_worker.h"
+
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "domain/accounts.h"
+#include "domain/agents.h"
+#include "domain/records.h"
+#include "store/webhook_repo.h"
+#include "webhooks/signer.h"
+#include "webhooks/subscriptions.h"
+
+namespace parley {
+namespace {
+
+class FakeSender final : public WebhookSender {
+ public:
+  SendOutcome send(const SendRequest& r) override {
+    std::unique_lock lock(mu);
+    if (r.url.find("slow") != std::string::npos) released.wait(lock, [&] { return release; });
+    requests.push_back(r);
+    SendOutcome o;
+    if (fail) {
+      o.error = "connection refused";
+    } else {
+      o.status = 204;
+    }
+    return o;
+  }
+  std::mutex mu;
+  std::condition_variable released;
+  bool release = false;
+  std::vector<SendRequest> requests;
+  bool fail = false;
+};
+
+class NoResolver final : public Resolver {
+ public:
+  Result<std::vector<IpAddress>> resolve(const std::string&) override {
+    return ApiError::invalid("offline");
+  }
+};
+
+class DeliveryWorkerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("parley-worker-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    auto db = open_database({"sqlite:" + (dir_ / "parley.db").string(), Durability::kNormal});
+    ASSERT_TRUE(db.ok()) << db.error().message;
+    db_ = std::move(*db);
+    Services s = services();
+    account_ = create_account(s, "Acme", "starter")->id;
+    agent_ = create_agent(s, account_, "Helper", false, "{}")->id;
+    DeliveryOptions options;
+    options.retry_schedule_ms = {1000, 2000};
+    options.concurrency = 2;
+    worker_ = std::make_unique<DeliveryWorker>(*db_, clock_, random_, sender_, options);
+  }
+  void TearDown() override {
+    worker_.reset();
+    db_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  Services services() { return Services{*db_, clock_, random_}; }
+  WebhookRecord add_webhook(const std::vector<std::string>& events,
+                            const std::string& url = "https://hooks.example.com/x") {
+    Services s = services();
+    auto h = subscribe_webhook(s, {resolver_, false}, account_, {agent_, url, events});
+    EXPECT_TRUE(h.ok()) << h.error().message;
+    return *h;
+  }
+  std::vector<DeliveryRecord> deliveries(const std::string& webhook_id) {
+    return *WebhookRepo::list_deliveries(db_->read(), webhook_id, 100);
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<Database> db_;
+  ManualClock clock_{1'795'000'000'000};
+  SecureRandom random_;
+  FakeSender sender_;
+  NoResolver resolver_;
+  std::unique_ptr<DeliveryWorker> worker_;
+  std::string account_, agent_;
+};
+
+TEST_F(DeliveryWorkerTest, SendsSignedBodiesOnlyToMatchingWebhooks) {
+  auto forms = add_webhook({"form.submitted"});
+  auto leads = add_webhook({"lead.created"});
+  Services s = services();
+  FormSubmissionRecord f;
+  f.agent_id = agent_;
+  f.form_id = "contact";
+  auto stored = record_form_submission(s, f);
+  ASSERT_TRUE(stored.ok());
+  worker_->run_once();
+  ASSERT_EQ(sender_.requests.size(), 1u);
+  const auto& r = sender_.requests[0];
+  EXPECT_EQ(r.url, forms.url);
+  std::map<std::string, std::string> h(r.headers.begin(), r.headers.end());
+  EXPECT_EQ(h["webhook-id"], stored->id);
+  EXPECT_EQ(h["webhook-timestamp"], std::to_string(clock_.now_ms() / 1000));
+  EXPECT_EQ(h["webhook-signature"],
+            *sign_webhook(forms.secret, stored->id, clock_.now_ms() / 1000, r.body));
+  EXPECT_NE(r.body.find("\"event\":\"form.submitted\""), std::string::npos);
+  EXPECT_EQ(deliveries(forms.id)[0].status, "succeeded");
+  EXPECT_TRUE(deliveries(leads.id).empty());
+  worker_->run_once();
+  EXPECT_EQ(sender_.requests.size(), 1u) << "a succeeded delivery is not sent again";
+}
+
+TEST_F(DeliveryWorkerTest, RetriesOnTheScheduleThenFails) {
+  auto hook = add_webhook({"booking.created"});
+  sender_.fail = true;
+  Services s = services();
+  BookingRecord b;
+  b.agent_id = agent_;
+  b.provider = "calendar";
+  ASSERT_TRUE(record_booking(s, b).ok());
+  worker_->run_once();
+  ASSERT_EQ(sender_.requests.size(), 1u);
+  auto d = deliveries(hook.id)[0];
+  EXPECT_EQ(d.status, "pending");
+  EXPECT_EQ(d.attempts, 1);
+  EXPECT_EQ(*d.next_attempt_at, clock_.now_ms() + 1000);
+  clock_.advance_ms(999);
+  worker_->run_once();
+  EXPECT_EQ(sender_.requests.size(), 1u) << "not due yet";
+  clock_.advance_ms(1);
+  worker_->run_once();
+  EXPECT_EQ(sender_.requests.size(), 2u);
+  EXPECT_EQ(*deliveries(hook.id)[0].next_attempt_at, clock_.now_ms() + 2000);
+  clock_.advance_ms(2000);
+  worker_->run_once();
+  ASSERT_EQ(sender_.requests.size(), 3u);
+  d = deliveries(hook.id)[0];
+  EXPECT_EQ(d.status, "failed");
+  EXPECT_EQ(d.attempts, 3);
+  auto attempts = *WebhookRepo::attempts_of(db_->read(), d.id);
+  ASSERT_EQ(attempts.size(), 3u);
+  EXPECT_EQ(*attempts[2].error, "connection refused");
+  EXPECT_EQ(sender_.requests[0].body, sender_.requests[2].body);
+  clock_.advance_ms(100'000);
+  worker_->run_once();
+  EXPECT_EQ(sender_.requests.size(), 3u);
+}
+
+TEST_F(DeliveryWorkerTest, DeletedWebhookTakesItsPendingDeliveriesAlong) {
+  auto hook = add_webhook({"return.requested"});
+  sender_.fail = true;
+  Services s = services();
+  ReturnRequestRecord r;
+  r.agent_id = agent_;
+  ASSERT_TRUE(record_return_request(s, r).ok());
+  worker_->run_once();
+  ASSERT_EQ(sender_.requests.size(), 1u);
+  ASSERT_TRUE(unsubscribe_webhook(s, account_, hook.id).ok());
+  EXPECT_TRUE(deliveries(hook.id).empty());
+  clock_.advance_ms(10'000);
+  worker_->run_once();
+  EXPECT_EQ(sender_.requests.size(), 1u);
+}
+
+TEST_F(DeliveryWorkerTest, OldHistoryAndOutboxRowsArePruned) {
+  auto hook = add_webhook({"form.submitted"});
+  Services s = services();
+  FormSubmissionRecord f;
+  f.agent_id = agent_;
+  f.form_id = "contact";
+  ASSERT_TRUE(record_form_submission(s, f).ok());
+  worker_->run_once();
+  ASSERT_EQ(deliveries(hook.id).size(), 1u);
+  clock_.advance_ms(29LL * 86'400'000);
+  worker_->run_once();
+  EXPECT_EQ(deliveries(hook.id).size(), 1u);
+  EXPECT_EQ(*db_->read().query_int("SELECT COUNT(*) FROM event_outbox", {}), 0) << "kept 7 days";
+  clock_.advance_ms(2LL * 86'400'000);
+  worker_->run_once();
+  EXPECT_TRUE(deliveries(hook.id).empty());
+  EXPECT_EQ(*db_->read().query_int("SELECT COUNT(*) FROM webhook_attempts", {}), 0);
+}
+
+TEST_F(DeliveryWorkerTest, ASlowReceiverDoesNotHoldOthersBack) {
+  auto slow = add_webhook({"form.submitted"}, "https://slow.example.com/x");
+  auto fast = add_webhook({"form.submitted"}, "https://fast.example.com/x");
+  Services s = services();
+  FormSubmissionRecord f;
+  f.agent_id = agent_;
+  f.form_id = "contact";
+  ASSERT_TRUE(record_form_submission(s, f).ok());
+  worker_->start();
+  bool fast_done = false;
+  for (int i = 0; i < 1000 && !fast_done; ++i) {
+    auto d = deliveries(fast.id);
+    fast_done = !d.empty() && d[0].status == "succeeded";
+    if (!fast_done) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(fast_done) << "the fast receiver waited for the slow one";
+  EXPECT_EQ(deliveries(slow.id)[0].attempts, 0);
+  {
+    std::lock_guard lock(sender_.mu);
+    sender_.release = true;
+  }
+  sender_.released.notify_all();
+  worker_->stop();  // records the slow one before returning
+  EXPECT_EQ(deliveries(slow.id)[0].status, "succeeded");
+}
+
+TEST(RetrySchedule, ParsesUnits) {
+  auto s = parse_retry_schedule("5s, 5m,30m,2h,250ms,40");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(*s, (std::vector<int64_t>{5000, 300000, 1800000, 7200000, 250, 40}));
+  EXPECT_FALSE(parse_retry_schedule("5x").ok());
+  EXPECT_FALSE(parse_retry_schedule("5s,,1m").ok());
+  EXPECT_FALSE(parse_retry_schedule("s").ok());
+}
+
+}  // namespace
+}  // namespace parley

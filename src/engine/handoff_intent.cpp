@@ -26,8 +26,7 @@ std::vector<std::string> words_of(std::string_view text) {
   return out;
 }
 
-bool contains_phrase(const std::vector<std::string>& words, std::string_view phrase) {
-  auto wanted = words_of(phrase);
+bool contains_phrase(const std::vector<std::string>& words, const std::vector<std::string>& wanted) {
   if (wanted.empty() || wanted.size() > words.size()) return false;
   for (size_t i = 0; i + wanted.size() <= words.size(); ++i) {
     bool all = true;
@@ -63,8 +62,14 @@ HandoffSettings read_handoff_settings(std::string_view settings_json) {
 }
 
 bool asks_for_person(std::string_view message) {
+  // The phrases split once, on first use (thread-safe static initialisation).
+  static const std::vector<std::vector<std::string>> phrases = [] {
+    std::vector<std::vector<std::string>> out;
+    for (std::string_view phrase : kPersonPhrases) out.push_back(words_of(phrase));
+    return out;
+  }();
   auto words = words_of(message);
-  for (std::string_view phrase : kPersonPhrases)
+  for (const auto& phrase : phrases)
     if (contains_phrase(words, phrase)) return true;
   return false;
 }

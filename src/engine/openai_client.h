@@ -41,6 +41,13 @@ struct CompletionRequest {
   int64_t timeout_ms = 55000;  // the whole call, connection included
 };
 
+// The server-wide provider of `openai` agents; an agent's `llm` setting overrides each field.
+struct LlmDefaults {
+  std::string base_url;  // --llm-base-url / PARLEY_LLM_BASE_URL
+  std::string model;     // --llm-model / PARLEY_LLM_MODEL
+  std::string api_key;   // PARLEY_LLM_API_KEY (environment only: never on a command line)
+};
+
 // The request body as sent (exposed for tests and benchmarks).
 std::string completion_request_body(const CompletionRequest& request);
 

@@ -1,0 +1,26 @@
+// The LLM and mail options of `parley serve` (each also an environment variable): the default
+// OpenAI-compatible provider of `openai` agents and the SMTP server for hand-off mail. Secrets
+// (the provider key, the SMTP password) are read from the environment only, so that they never
+// appear in a process list.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "engine/mailer.h"
+#include "engine/openai_client.h"
+
+namespace parley {
+
+struct LlmServeOptions {
+  LlmDefaults llm;
+  MailerOptions mail;
+  int64_t action_timeout_ms = 5000;
+  int64_t action_max_response_bytes = 16 * 1024;
+};
+
+void add_llm_serve_options(CLI::App& serve, LlmServeOptions& options);
+
+// Fills the secrets from the environment (PARLEY_LLM_API_KEY, PARLEY_SMTP_PASSWORD).
+void read_llm_secrets(LlmServeOptions& options);
+
+}  // namespace parley

@@ -1,25 +1,11 @@
 #include "console/console_json.h"
 
+#include "domain/accounts.h"
 #include "domain/agents.h"
 
 namespace parley {
 
-void write_console_account_json(JsonWriter& w, const Account& a) {
-  PlanLimits l = a.effective();
-  w.begin_object();
-  w.key("id").string(a.id);
-  w.key("name").string(a.name);
-  w.key("plan").string(plan_name(a.plan));
-  w.key("limits").begin_object();
-  w.key("apiAccess").boolean(l.api_access);
-  w.key("messagesPerMonth").integer(l.messages_per_month);
-  w.key("trainingCharacters").integer(l.training_characters);
-  w.key("contactsPerAgent").integer(l.contacts_per_agent);
-  w.end_object();
-  w.key("createdAt").timestamp(a.created_at);
-  w.key("updatedAt").timestamp(a.updated_at);
-  w.end_object();
-}
+void write_console_account_json(JsonWriter& w, const Account& a) { write_account_json(w, a); }
 
 void write_console_key_json(JsonWriter& w, const ApiKeyRecord& k, Role seen_by, std::string_view plaintext) {
   bool manager = role_at_least(seen_by, Role::kAdmin);

@@ -2,6 +2,9 @@
 
 #include <rapidjson/error/en.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "core/time_format.h"
 
 namespace parley {
@@ -32,7 +35,57 @@ std::string error_body(const ApiError& error) {
   return w.str();
 }
 
+namespace {
+constexpr int kMaxDepth = 64;
+
+// The deepest nesting of arrays and objects in `body`, scanned without parsing so that a body
+// nested deeper than the recursive parser's stack can take is refused before it is parsed.
+int nesting_depth(std::string_view body) {
+  int depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+// The first member name that appears twice in an object at any depth, if any. Parsers disagree on
+// which of two equal names wins, so a body that has them is refused rather than guessed at.
+std::optional<std::string> duplicate_name(const rapidjson::Value& v) {
+  if (v.IsArray()) {
+    for (const auto& item : v.GetArray())
+      if (auto d = duplicate_name(item)) return d;
+    return std::nullopt;
+  }
+  if (!v.IsObject()) return std::nullopt;
+  std::vector<std::string_view> names;
+  names.reserve(v.MemberCount());
+  for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+    names.emplace_back(it->name.GetString(), it->name.GetStringLength());
+    if (auto d = duplicate_name(it->value)) return d;
+  }
+  std::sort(names.begin(), names.end());
+  auto at = std::adjacent_find(names.begin(), names.end());
+  if (at != names.end()) return std::string(*at);
+  return std::nullopt;
+}
+}  // namespace
+
 Result<rapidjson::Document> parse_json_object(std::string_view body) {
+  if (nesting_depth(body) > kMaxDepth) {
+    return ApiError::invalid("Request body is nested more than " + std::to_string(kMaxDepth) +
+                             " levels deep.");
+  }
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseValidateEncodingFlag>(body.data(), body.size());
   if (doc.HasParseError()) {
@@ -41,6 +94,9 @@ Result<rapidjson::Document> parse_json_object(std::string_view body) {
                              std::to_string(doc.GetErrorOffset()) + ".");
   }
   if (!doc.IsObject()) return ApiError::invalid("Request body must be a JSON object.");
+  if (auto name = duplicate_name(doc)) {
+    return ApiError::invalid("'" + *name + "' appears more than once in the request body.");
+  }
   return doc;
 }
 

@@ -28,6 +28,21 @@ std::string url_decode(std::string_view s) {
   return out;
 }
 
+std::string path_decode(std::string_view s) {
+  if (s.find('%') == std::string_view::npos) return std::string(s);
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
 std::string Request::query_param(std::string_view name, bool* found) const {
   std::string_view q = query;
   std::string value;

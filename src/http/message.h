@@ -67,5 +67,7 @@ struct Response {
 
 // Decodes %XX and '+' in a query component.
 std::string url_decode(std::string_view s);
+// Decodes %XX in a path; '+' stays itself there.
+std::string path_decode(std::string_view s);
 
 }  // namespace parley

@@ -137,7 +137,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     std::string_view t = target_;
     size_t q = t.find('?');
     request_.method = method_;
-    request_.path = t.substr(0, q);
+    // Path parameters are matched decoded, so an id sent percent-encoded names the same item.
+    path_ = path_decode(t.substr(0, q));
+    request_.path = path_;
     request_.query = q == std::string_view::npos ? std::string_view() : t.substr(q + 1);
     request_.set_header_source(&msg, &lookup_header);
     request_.request_id = shared_.hooks.new_request_id();
@@ -155,7 +157,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     request_.body = std::move(parser_->get().body());
     shared_.in_flight++;
     counted_ = true;
-    auto m = shared_.router.match(request_.method, request_.path, request_.params);
+    // HEAD is GET without the body (RFC 9110 9.3.2); send() drops the body.
+    std::string_view route_method = request_.method == "HEAD" ? "GET" : request_.method;
+    auto m = shared_.router.match(route_method, request_.path, request_.params);
     if (m.outcome == Router::Outcome::kNoPath) {
       return reply_error(ApiError::not_found("No route matches " + std::string(request_.method) + " " +
                                              std::string(request_.path) + "."));
@@ -208,6 +212,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     res_->body() = std::move(r.body);
     res_->keep_alive(keep_alive_ && !shared_.draining);
     res_->prepare_payload();
+    if (method_ == "HEAD") res_->body().clear();  // Content-Length stays that of the GET body
     status_ = r.status;
     http::async_write(stream_, *res_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
       self->after_response(!ec && self->res_->keep_alive());
@@ -277,6 +282,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   Request request_;
   std::string target_;
   std::string method_;
+  std::string path_;
   std::string remote_address_;  // the peer's address, looked up once per connection
   bool keep_alive_ = true;
   bool counted_ = false;

@@ -3,31 +3,9 @@
 namespace parley {
 
 namespace {
-#define LEAD_EVENT_COLUMNS \
-  "id, agent_id, account_id, person_key, email, phone, name, custom_fields, form_id, source, \
-   conversation_id, collected_at, last_seen_at, submission_count"
 #define CONVERSATION_EVENT_COLUMNS \
   "id, agent_id, channel, page, country, created_at, handoff_requested_at, handoff_ticket, \
    live_chat_requested_at, live_chat_status"
-
-LeadRecord read_lead(const Row& r) {
-  LeadRecord l;
-  l.id = r.text(0);
-  l.agent_id = r.text(1);
-  l.account_id = r.text(2);
-  l.person_key = r.text(3);
-  l.email = r.opt_text(4);
-  l.phone = r.opt_text(5);
-  l.name = r.opt_text(6);
-  l.custom_fields = r.text(7);
-  l.form_id = r.opt_text(8);
-  l.source = r.text(9);
-  l.conversation_id = r.opt_text(10);
-  l.collected_at = r.int64(11);
-  l.last_seen_at = r.int64(12);
-  l.submission_count = r.int64(13);
-  return l;
-}
 
 ConversationEventRow read_conversation(const Row& r) {
   ConversationEventRow x;
@@ -49,9 +27,9 @@ Result<std::vector<LeadRecord>> EventSourceRepo::latest_leads(Connection& c,
                                                               std::string_view agent_id,
                                                               int64_t limit) {
   std::vector<LeadRecord> out;
-  PARLEY_TRY(c.query("SELECT " LEAD_EVENT_COLUMNS " FROM leads WHERE agent_id = $1 "
+  PARLEY_TRY(c.query("SELECT " + std::string(LeadRepo::columns()) + " FROM leads WHERE agent_id = $1 "
                      "ORDER BY collected_at DESC, id DESC LIMIT $2",
-                     {agent_id, limit}, [&](const Row& r) { out.push_back(read_lead(r)); }));
+                     {agent_id, limit}, [&](const Row& r) { out.push_back(LeadRepo::read_row(r)); }));
   return out;
 }
 
@@ -59,8 +37,8 @@ Result<std::optional<LeadRecord>> EventSourceRepo::find_lead(Connection& c,
                                                              std::string_view agent_id,
                                                              std::string_view id) {
   std::optional<LeadRecord> out;
-  PARLEY_TRY(c.query("SELECT " LEAD_EVENT_COLUMNS " FROM leads WHERE agent_id = $1 AND id = $2",
-                     {agent_id, id}, [&](const Row& r) { out = read_lead(r); }));
+  PARLEY_TRY(c.query("SELECT " + std::string(LeadRepo::columns()) + " FROM leads WHERE agent_id = $1 AND id = $2",
+                     {agent_id, id}, [&](const Row& r) { out = LeadRepo::read_row(r); }));
   return out;
 }
 

@@ -37,6 +37,28 @@ TEST(Json, RejectsNonObjects) {
   EXPECT_TRUE(parse_json_object("{}").ok());
 }
 
+TEST(Json, RefusesNestingDeeperThanSixtyFourLevels) {
+  std::string ok = std::string(63, '[') + std::string(63, ']');
+  EXPECT_TRUE(parse_json_object(R"({"a":)" + ok + "}").ok());
+  std::string deep = std::string(64, '[') + std::string(64, ']');
+  auto r = parse_json_object(R"({"a":)" + deep + "}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidRequest);
+  // Brackets inside strings, also after an escaped quote, are text, not nesting.
+  EXPECT_TRUE(parse_json_object(R"({"a":"\"[[[[)" + std::string(100, '[') + R"("})").ok());
+  EXPECT_FALSE(parse_json_object(std::string(300000, '[') + std::string(300000, ']')).ok());
+}
+
+TEST(Json, RefusesDuplicateMemberNamesAtAnyDepth) {
+  auto top = parse_json_object(R"({"type":"text","type":"qa"})");
+  ASSERT_FALSE(top.ok());
+  EXPECT_NE(top.error().message.find("'type'"), std::string::npos);
+  auto nested = parse_json_object(R"({"a":[{"x":1},{"y":1,"y":2}]})");
+  ASSERT_FALSE(nested.ok());
+  EXPECT_NE(nested.error().message.find("'y'"), std::string::npos);
+  EXPECT_TRUE(parse_json_object(R"({"x":{"x":{"x":1}},"y":[{"x":1},{"x":2}]})").ok());
+}
+
 TEST(Json, ErrorBodyHasTheSpecShape) {
   EXPECT_EQ(error_body({ErrorCode::kNotFound, "No agent \"x\"."}),
             R"({"error":{"code":"not_found","message":"No agent \"x\"."}})");

@@ -11,6 +11,10 @@
 #include "console/console_services.h"
 #include "core/clock.h"
 #include "core/random.h"
+#include "core/thread_pool.h"
+#include "domain/chat.h"
+#include "engine/reply_engine.h"
+#include "knowledge/retriever.h"
 #include "http/router.h"
 #include "knowledge/retriever.h"
 #include "knowledge/source_listener.h"
@@ -29,6 +33,9 @@ struct App {
   const Retriever& retriever;        // agents' knowledge, for the reply engines
   SourceListener& source_listener;   // the trainer and the index hear of source changes
   ConsoleServices& console;
+  const ReplyEngine& engine;
+  ThreadPool& reply_pool;  // runs engines of streamed replies while the request waits for text
+  ChatConfig chat;
   WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions; set by serve
 };
 

@@ -21,6 +21,7 @@ void register_routes(Router& router, App& app) {
   register_contact_routes(router, app);
   register_webhook_routes(router, app);
   register_event_routes(router, app);
+  register_chat_routes(router, app);
 }
 
 }  // namespace parley

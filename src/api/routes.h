@@ -16,6 +16,7 @@ void register_lead_routes(Router& router, App& app);
 void register_contact_routes(Router& router, App& app);
 void register_webhook_routes(Router& router, App& app);
 void register_event_routes(Router& router, App& app);
+void register_chat_routes(Router& router, App& app);
 
 // Registers every route of the public API and /healthz, /readyz.
 void register_routes(Router& router, App& app);

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "core/log.h"
 #include "core/random.h"
+#include "engine/retrieval_engine.h"
 #include "http/server.h"
 #include "knowledge/knowledge_index.h"
 #include "knowledge/trainer.h"
@@ -29,6 +30,9 @@ struct ServeOptions {
   int64_t console_login_failures_per_email = 5;
   int64_t console_login_failures_per_address = 50;
   WebhookServiceOptions webhooks;
+  ChatConfig chat;
+  int64_t engine_delay_ms = 0;
+  size_t reply_threads = 16;
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -110,7 +114,11 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   console_options.login.failures_per_email = o.console_login_failures_per_email;
   console_options.login.failures_per_address = o.console_login_failures_per_address;
   ConsoleServices console(clock, console_options);
-  App app{database, clock, random, keys, limiter, knowledge, trainer, console};
+  RetrievalOptions retrieval;
+  retrieval.delay_ms = o.engine_delay_ms;
+  RetrievalEngine engine(clock, retrieval);
+  ThreadPool reply_pool(o.reply_threads);
+  App app{database, clock, random, keys, limiter, knowledge, trainer, console, engine, reply_pool, o.chat};
   auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
   if (!webhooks.ok()) return print_error(webhooks.error());
   app.webhook_policy = &(*webhooks)->policy();
@@ -193,6 +201,23 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   add_webhook_serve_options(*cmd, o->webhooks);
+  cmd->add_option("--chat-timeout-ms", o->chat.timeout_ms, "A chat reply taking longer ends with 504 timeout")
+      ->envname("PARLEY_CHAT_TIMEOUT_MS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--agent-replies-per-hour", o->chat.replies_per_agent_hour,
+                  "Replies per agent per hour before 429 agent_busy")
+      ->envname("PARLEY_AGENT_REPLIES_PER_HOUR")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--reply-threads", o->reply_threads, "Threads running reply engines of streamed chats")
+      ->envname("PARLEY_REPLY_THREADS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--engine-delay-ms", o->engine_delay_ms,
+                  "Test only: the retrieval engine waits this long before each reply")
+      ->envname("PARLEY_ENGINE_DELAY_MS")
+      ->check(CLI::NonNegativeNumber);
   cmd->callback([&global, &run, o] { run = [&global, o] { return serve(global, *o); }; });
 }
 

@@ -159,3 +159,11 @@ std::string_view ConversationRepo::columns() { return CONVERSATION_COLUMNS; }
 ConversationRecord ConversationRepo::read_row(const Row& r) { return read_conversation(r); }
 
 }  // namespace parley
+
+namespace parley {
+
+Result<std::optional<ConversationRecord>> find_conversation_any(Connection& c, std::string_view id) {
+  return find_where(c, "id = $1", {id});
+}
+
+}  // namespace parley

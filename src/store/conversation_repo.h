@@ -76,3 +76,10 @@ class ConversationRepo {
 };
 
 }  // namespace parley
+
+namespace parley {
+
+// Any account's conversation (operator tools: takeover, team replies).
+Result<std::optional<ConversationRecord>> find_conversation_any(Connection& c, std::string_view id);
+
+}  // namespace parley

@@ -1,0 +1,144 @@
+// POST /api/v1/agents/{agentId}/chat: the chat request parsed and typed here, the flow in
+// domain/chat.h, the reply shaped as JSON or as a chunked text/plain stream.
+#include <algorithm>
+#include <memory>
+
+#include "api/piece_channel.h"
+#include "api/responses.h"
+#include "api/routes.h"
+#include "core/log.h"
+#include "domain/chat.h"
+
+namespace parley {
+
+namespace {
+Result<ChatRequest> parse_chat_request(const Request& req, std::string_view agent_id,
+                                       bool& stream) {
+  PARLEY_ASSIGN_OR_RETURN(auto doc, json_body(req));
+  FieldReader f(doc);
+  ChatRequest r;
+  r.agent_id = std::string(agent_id);
+  // Limits are checked in the domain on code points; here only presence and types.
+  PARLEY_ASSIGN_OR_RETURN(r.message, f.required_string("message"));
+  PARLEY_ASSIGN_OR_RETURN(r.conversation_id, f.optional_string("conversationId"));
+  PARLEY_ASSIGN_OR_RETURN(r.session_id, f.optional_string("sessionId"));
+  PARLEY_ASSIGN_OR_RETURN(auto stream_flag, f.optional_bool("stream"));
+  PARLEY_ASSIGN_OR_RETURN(r.time_zone, f.optional_string("timeZone"));
+  stream = stream_flag.value_or(false);
+  return r;
+}
+
+void write_reply_json(JsonWriter& w, const ChatReply& r) {
+  const ReplyBlocks& b = r.blocks;
+  w.begin_object();
+  w.key("reply").string(r.reply);
+  w.key("conversationId").string(r.conversation_id);
+  w.key("sessionId").string(r.session_id);
+  w.key("sources").begin_array();
+  for (const auto& s : b.sources)
+    w.begin_object().key("title").string(s.title).key("url").string_or_null(s.url).end_object();
+  w.end_array();
+  w.key("followUps").begin_array();
+  for (const auto& q : b.follow_ups) w.string(q);
+  w.end_array();
+  w.key("buttons").begin_array();
+  for (const auto& x : b.buttons)
+    w.begin_object().key("label").string(x.label).key("url").string(x.url).end_object();
+  w.end_array();
+  w.key("products").begin_array();
+  for (const auto& p : b.products) {
+    w.begin_object().key("name").string(p.name).key("url").string(p.url);
+    if (p.image) w.key("image").string(*p.image);
+    if (p.price) w.key("price").number(*p.price);
+    if (p.compare_at_price) w.key("compareAtPrice").number(*p.compare_at_price);
+    if (p.currency) w.key("currency").string(*p.currency);
+    if (p.available) w.key("available").boolean(*p.available);
+    w.end_object();
+  }
+  w.end_array();
+  auto object_or_null = [&](std::string_view name, const std::optional<std::string>& json) {
+    w.key(name);
+    if (json)
+      w.raw(*json);
+    else
+      w.null();
+  };
+  object_or_null("form", b.form_json);
+  object_or_null("leadForm", b.lead_form_json);
+  object_or_null("booking", b.booking_json);
+  w.key("liveChat").string_or_null(r.live_chat);
+  w.end_object();
+}
+
+Response stream_head(const ChatTurn& turn) {
+  Response res;
+  res.content_type = "text/plain; charset=utf-8";
+  res.header("X-Conversation-Id", turn.conversation_id());
+  res.header("X-Session-Id", turn.session_id());
+  if (turn.paused()) res.header("X-Live-Chat", "paused");
+  return res;
+}
+
+// The reply as chunked text/plain, written as the engine writes it. The engine runs on the reply
+// pool; this waits for its first piece so that an error or the deadline coming first is still
+// a JSON response with its status. The exchange is stored once the engine has finished, before
+// the last chunk; a failure after text was sent ends the stream early and nothing is stored.
+Result<Response> stream_reply(std::shared_ptr<ChatTurn> turn, const Clock& clock,
+                              ThreadPool& pool) {
+  if (turn->paused()) {
+    PARLEY_TRY(turn->commit());
+    Response res = stream_head(*turn);
+    res.stream = [](ChunkWriter&) {};
+    return res;
+  }
+  auto channel = std::make_shared<PieceChannel>();
+  // A pool, not a thread per request: the knowledge index reads through the thread's own
+  // database connection, which a long-lived thread keeps.
+  pool.post([turn, channel] {
+    channel->finish(turn->run([&channel](std::string_view piece) { return channel->push(piece); }));
+  });
+  int64_t wait_ms = std::max<int64_t>(0, turn->deadline_ms() - clock.now_ms()) + 1;
+  if (!channel->wait_ready(std::chrono::milliseconds(wait_ms))) {
+    channel->abandon();
+    return ApiError{ErrorCode::kTimeout, "The reply took longer than the chat timeout."};
+  }
+  // An engine that already failed has sent nothing yet: its error is still a JSON response.
+  if (channel->finished()) PARLEY_TRY(channel->outcome());
+  Response res = stream_head(*turn);
+  res.stream = [turn, channel](ChunkWriter& out) {
+    bool listening = true;
+    while (auto piece = channel->next()) {
+      if (listening && !out.write(*piece)) listening = false;
+    }
+    if (!channel->outcome().ok()) return;
+    // Stored before the last chunk, so a client that read the whole reply finds it stored.
+    auto stored = turn->commit();
+    if (!stored.ok())
+      log_error("streamed chat reply not stored",
+                {{"error", std::string_view(stored.error().message)}});
+  };
+  return res;
+}
+}  // namespace
+
+void register_chat_routes(Router& router, App& app) {
+  add_api_route(
+      router, app, "POST", "/api/v1/agents/{agentId}/chat", Scope::kChat, Execution::kPool,
+      [](ApiCall& call) -> Result<Response> {
+        bool stream = false;
+        PARLEY_ASSIGN_OR_RETURN(auto request, parse_chat_request(call.req, call.param(0), stream));
+        ChatServices s{call.app.db,     call.app.clock,     call.app.random,
+                       call.app.engine, call.app.retriever, call.app.chat};
+        if (stream) {
+          PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
+          return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock,
+                              call.app.reply_pool);
+        }
+        PARLEY_ASSIGN_OR_RETURN(auto reply, chat(s, call.account_id(), request));
+        JsonWriter w;
+        write_reply_json(w, reply);
+        return json_response(200, w);
+      });
+}
+
+}  // namespace parley

@@ -1,0 +1,253 @@
+#include "domain/chat.h"
+
+#include <unicode/timezone.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/crypto.h"
+#include "core/json.h"
+#include "domain/agents.h"
+#include "engine/contact_details.h"
+#include "events/outbox.h"
+#include "store/account_repo.h"
+#include "store/conversation_repo.h"
+#include "store/lead_repo.h"
+
+namespace parley {
+
+namespace {
+bool is_blank(std::string_view s) {
+  for (unsigned char c : s)
+    if (!std::isspace(c)) return false;
+  return true;
+}
+
+ApiError api_only(std::string_view field) {
+  return ApiError::invalid("'" + std::string(field) +
+                           "' names a conversation started in the chat widget; only conversations "
+                           "started through the API can be continued through the API.");
+}
+
+std::string sources_json(const std::vector<SourceRef>& sources) {
+  JsonWriter w;
+  w.begin_array();
+  for (const auto& s : sources) {
+    w.begin_object().key("title").string(s.title).key("url").string_or_null(s.url).end_object();
+  }
+  w.end_array();
+  return w.str();
+}
+
+// What the chat found before running the engine: the conversation to continue (or the one to
+// start) and whether a team member has it.
+struct Target {
+  std::optional<ConversationRecord> existing;
+  std::string conversation_id;
+  std::string session_id;
+};
+
+Result<Target> resolve_conversation(ChatServices& s, Connection& c, std::string_view account_id,
+                                    const AgentRecord& agent, const ChatRequest& r) {
+  Target t;
+  if (r.conversation_id) {
+    PARLEY_ASSIGN_OR_RETURN(t.existing, ConversationRepo::find(c, account_id, *r.conversation_id));
+    if (!t.existing || t.existing->agent_id != agent.id) {
+      return ApiError::not_found("No conversation '" + *r.conversation_id + "' for this agent.");
+    }
+    if (t.existing->channel != "api") return api_only("conversationId");
+  } else if (r.session_id) {
+    t.session_id = api_session_id(agent.id, *r.session_id);
+    PARLEY_ASSIGN_OR_RETURN(t.existing,
+                            ConversationRepo::find_by_session(c, agent.id, t.session_id));
+    if (t.existing && t.existing->channel != "api") return api_only("sessionId");
+  } else {
+    t.session_id = "svcapi_" + random_base62(s.random, 22);
+  }
+  if (t.existing) {
+    t.conversation_id = t.existing->id;
+    t.session_id = t.existing->session_id;
+  } else {
+    t.conversation_id = new_id(s.random, "cnv_");
+  }
+  return t;
+}
+}  // namespace
+
+bool is_known_time_zone(std::string_view zone) {
+  if (zone.empty()) return false;
+  UErrorCode status = U_ZERO_ERROR;
+  icu::UnicodeString canonical;
+  UBool is_system = false;
+  icu::TimeZone::getCanonicalID(icu::UnicodeString::fromUTF8(icu::StringPiece(
+                                    zone.data(), static_cast<int32_t>(zone.size()))),
+                                canonical, is_system, status);
+  return U_SUCCESS(status) && is_system;
+}
+
+std::string api_session_id(std::string_view agent_id, std::string_view caller_session) {
+  if (caller_session.rfind("svcapi", 0) == 0) return std::string(caller_session);
+  std::string material(agent_id);
+  material.push_back('\n');
+  material += caller_session;
+  return "svcapi_" + sha256_hex(material).substr(0, 32);
+}
+
+Result<void> validate_chat_request(const ChatRequest& r) {
+  if (is_blank(r.message))
+    return ApiError::invalid("'message' must not be empty or only whitespace.");
+  if (utf8_length(r.message) > kMaxMessageChars) {
+    return ApiError::invalid("'message' must be at most 10000 characters.");
+  }
+  if (r.conversation_id && r.conversation_id->empty()) {
+    return ApiError::invalid("'conversationId' must not be empty.");
+  }
+  if (r.session_id && (r.session_id->empty() || utf8_length(*r.session_id) > kMaxSessionIdChars)) {
+    return ApiError::invalid("'sessionId' must be 1 to 100 characters.");
+  }
+  if (r.time_zone && !is_known_time_zone(*r.time_zone)) {
+    return ApiError::invalid("'timeZone' must be an IANA time zone such as 'Europe/Paris'.");
+  }
+  return {};
+}
+
+Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
+                                   const ChatRequest& r) {
+  PARLEY_TRY(validate_chat_request(r));
+  ChatTurn t(s);
+  t.account_id_ = std::string(account_id);
+  t.request_ = r;
+  Connection& read = s.db.read();
+  PARLEY_ASSIGN_OR_RETURN(t.agent_, get_agent(read, account_id, r.agent_id));
+  if (t.agent_.is_private) {
+    return ApiError{ErrorCode::kAgentPrivate,
+                    "The agent is private; it answers only in the dashboard."};
+  }
+  PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(read, account_id));
+  if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
+  t.settings_ = read_reply_settings(t.agent_.settings);
+  t.limits_ = ReplyLimits{account->effective().messages_per_month, t.settings_.monthly_message_cap,
+                          s.config.replies_per_agent_hour};
+  PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, t.agent_, r));
+  t.existing_ = std::move(target.existing);
+  t.reply_.conversation_id = std::move(target.conversation_id);
+  t.reply_.session_id = std::move(target.session_id);
+  t.paused_ = t.existing_ && t.existing_->taken_over_by.has_value();
+  if (t.paused_) t.reply_.live_chat = "paused";
+  t.received_at_ = s.clock.now_ms();
+  t.deadline_ms_ = t.received_at_ + s.config.timeout_ms;
+  // Refuse before running the engine; commit() checks again under the writer's lock.
+  if (!t.paused_)
+    PARLEY_TRY(check_reply_allowed(read, account_id, t.agent_.id, t.limits_, t.received_at_));
+  // Read here, on the request's thread: run() may be on a thread without a database connection.
+  if (t.existing_ && !t.paused_) {
+    PARLEY_ASSIGN_OR_RETURN(auto last,
+                            ConversationRepo::last_messages(read, t.existing_->id, kHistoryWindow));
+    for (auto& m : last) t.history_.push_back({std::move(m.role), std::move(m.content)});
+  }
+  return t;
+}
+
+Result<void> ChatTurn::run(const TextSink& sink) {
+  if (paused_) return {};
+  ReplyRequest er;
+  er.agent_id = agent_.id;
+  er.settings = settings_;
+  er.knowledge = &s_.retriever;
+  er.history = std::move(history_);
+  er.message = request_.message;
+  er.time_zone = request_.time_zone.value_or("UTC");
+  er.deadline_ms = deadline_ms_;
+  PARLEY_ASSIGN_OR_RETURN(reply_.blocks, s_.engine.reply(er, [&](std::string_view piece) {
+    reply_.reply += piece;
+    return sink(piece);
+  }));
+  if (s_.clock.now_ms() > deadline_ms_) {
+    return ApiError{
+        ErrorCode::kTimeout,
+        "The reply took longer than " + std::to_string(s_.config.timeout_ms / 1000) + " seconds."};
+  }
+  if (!settings_.show_sources) reply_.blocks.sources.clear();
+  reply_.live_chat = reply_.blocks.live_chat;
+  return {};
+}
+
+Result<ChatReply> ChatTurn::commit() {
+  const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
+  ContactDetails contact;
+  if (settings_.save_contact_details) contact = find_contact_details(request_.message);
+  const std::string& agent_id = agent_.id;
+  ChatReply& out = reply_;
+  PARLEY_TRY(s_.db.write([&](Connection& c) -> Result<void> {
+    std::optional<ConversationRecord> conv;
+    if (existing_) {
+      PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find(c, account_id_, out.conversation_id));
+      if (!conv)
+        return ApiError::not_found("No conversation '" + out.conversation_id + "' for this agent.");
+    } else {
+      // Another request may have started this session's conversation meanwhile.
+      PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find_by_session(c, agent_id, out.session_id));
+      if (conv && conv->channel != "api") return api_only("sessionId");
+    }
+    if (conv) {
+      out.conversation_id = conv->id;
+    } else {
+      ConversationRecord fresh;
+      fresh.id = out.conversation_id;
+      fresh.agent_id = agent_id;
+      fresh.account_id = account_id_;
+      fresh.session_id = out.session_id;
+      fresh.channel = "api";
+      fresh.created_at = fresh.last_activity_at = received_at_;
+      PARLEY_TRY(ConversationRepo::insert(c, fresh));
+    }
+    bool paused =
+        paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
+    if (!paused) {
+      PARLEY_TRY(check_reply_allowed(c, account_id_, agent_id, limits_, replied_at));
+      PARLEY_TRY(count_reply(c, account_id_, agent_id, replied_at));
+    }
+    MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
+                       request_.message,          std::nullopt,        "[]", received_at_};
+    PARLEY_TRY(ConversationRepo::append_message(c, std::move(user)));
+    if (!paused) {
+      MessageRecord reply{new_id(s_.random, "msg_"),
+                          out.conversation_id,
+                          0,
+                          "assistant",
+                          out.reply,
+                          std::nullopt,
+                          sources_json(out.blocks.sources),
+                          replied_at};
+      PARLEY_TRY(ConversationRepo::append_message(c, std::move(reply)));
+    }
+    if (!contact.empty()) {
+      LeadRecord lead;
+      lead.id = new_id(s_.random, "lead_");
+      lead.agent_id = agent_id;
+      lead.account_id = account_id_;
+      lead.person_key = contact.person_key();
+      lead.email = contact.email;
+      lead.phone = contact.phone;
+      lead.source = "chat";
+      lead.conversation_id = out.conversation_id;
+      lead.collected_at = received_at_;
+      PARLEY_ASSIGN_OR_RETURN(LeadSaved saved, LeadRepo::save(c, lead));
+      if (saved.created) {
+        PARLEY_TRY(add_to_outbox(
+            c, s_.random, {account_id_, agent_id, "lead.created", saved.lead.id, received_at_}));
+      }
+    }
+    if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
+    return {};
+  }));
+  return out;
+}
+
+Result<ChatReply> chat(ChatServices& s, std::string_view account_id, const ChatRequest& request) {
+  PARLEY_ASSIGN_OR_RETURN(ChatTurn turn, ChatTurn::prepare(s, account_id, request));
+  PARLEY_TRY(turn.run([](std::string_view) { return true; }));
+  return turn.commit();
+}
+
+}  // namespace parley

@@ -1,0 +1,109 @@
+// The chat flow behind POST /api/v1/agents/{agentId}/chat, as one domain function: validate the
+// request, find or start the conversation, check plan messages, the agent's cap and its busy
+// limit, honour a team takeover, run the reply engine within the deadline, then write the user
+// message, the reply, the counters, a lead from contact details and its outbox event in one
+// transaction. Nothing is stored when any step fails. Knows no HTTP; safe from many threads.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/clock.h"
+#include "core/random.h"
+#include "domain/usage.h"
+#include "engine/reply_engine.h"
+#include "knowledge/retriever.h"
+#include "store/agent_repo.h"
+#include "store/conversation_repo.h"
+#include "store/db.h"
+
+namespace parley {
+
+// Chat limits set when the server starts.
+struct ChatConfig {
+  int64_t timeout_ms = 55'000;  // 504 timeout beyond this
+  int64_t replies_per_agent_hour = kDefaultRepliesPerAgentHour;
+};
+
+struct ChatServices {
+  Database& db;
+  const Clock& clock;
+  Random& random;
+  const ReplyEngine& engine;
+  const Retriever& retriever;
+  ChatConfig config;
+};
+
+inline constexpr size_t kMaxMessageChars = 10'000;
+inline constexpr size_t kMaxSessionIdChars = 100;
+
+struct ChatRequest {
+  std::string agent_id = {};
+  std::string message = {};
+  std::optional<std::string> conversation_id = {};
+  std::optional<std::string> session_id = {};
+  std::optional<std::string> time_zone = {};  // IANA zone; UTC when absent
+};
+
+struct ChatReply {
+  std::string reply;
+  std::string conversation_id;
+  std::string session_id;
+  ReplyBlocks blocks;  // `sources` only when the agent shows sources
+  std::optional<std::string> live_chat;
+};
+
+// 400 invalid_request naming the field: message blank or over 10,000 characters, sessionId
+// empty or over 100, conversationId empty, timeZone not an IANA zone.
+Result<void> validate_chat_request(const ChatRequest& request);
+
+// True when `zone` names a time zone of the system's tz database ("Europe/Paris", "UTC").
+bool is_known_time_zone(std::string_view zone);
+
+// The stored session id for a caller's session id: as given when it begins with "svcapi",
+// else "svcapi_" + a digest of (agent, session).
+std::string api_session_id(std::string_view agent_id, std::string_view caller_session);
+
+// One chat turn in three steps, so that a streamed reply can start sending text while the engine
+// writes it: prepare() checks everything that can refuse the request (400/404/403/429) and finds
+// the conversation; run() writes the reply through the engine (504 past the deadline); commit()
+// stores the exchange in one transaction. A turn is used by one thread at a time.
+class ChatTurn {
+ public:
+  static Result<ChatTurn> prepare(ChatServices& s, std::string_view account_id,
+                                  const ChatRequest& request);
+
+  // A team member has the conversation: run() writes nothing and commit() stores only the
+  // user message.
+  bool paused() const { return paused_; }
+  const std::string& conversation_id() const { return reply_.conversation_id; }
+  const std::string& session_id() const { return reply_.session_id; }
+  int64_t deadline_ms() const { return deadline_ms_; }
+
+  // Runs the engine; each piece of text goes to `sink` as it is written. May run on another
+  // thread than prepare() and commit() (not at the same time).
+  Result<void> run(const TextSink& sink);
+  // Stores the user message, the reply, counters, usage and any lead; returns the reply.
+  Result<ChatReply> commit();
+
+ private:
+  explicit ChatTurn(ChatServices& s) : s_(s) {}
+
+  ChatServices s_;
+  std::string account_id_;
+  ChatRequest request_;
+  AgentRecord agent_;
+  ReplySettings settings_;
+  ReplyLimits limits_;
+  std::optional<ConversationRecord> existing_;
+  std::vector<HistoryMessage> history_;
+  bool paused_ = false;
+  int64_t received_at_ = 0;
+  int64_t deadline_ms_ = 0;
+  ChatReply reply_;
+};
+
+// prepare(), run() collecting the text, commit().
+Result<ChatReply> chat(ChatServices& s, std::string_view account_id, const ChatRequest& request);
+
+}  // namespace parley

@@ -1,0 +1,72 @@
+#include "domain/usage.h"
+
+#include "core/time_format.h"
+
+namespace parley {
+
+std::string month_period(int64_t now_ms) {
+  char buf[24];
+  format_timestamp_to(now_ms, buf);
+  return "m:" + std::string(buf, 7);
+}
+
+std::string hour_period(int64_t now_ms) {
+  char buf[24];
+  format_timestamp_to(now_ms, buf);
+  return "h:" + std::string(buf, 13);
+}
+
+Result<int64_t> usage_count(Connection& c, std::string_view scope_id, std::string_view period) {
+  PARLEY_ASSIGN_OR_RETURN(
+      auto n, c.query_int("SELECT count FROM usage_counters WHERE scope_id = $1 AND period = $2",
+                          {scope_id, period}));
+  return n.value_or(0);
+}
+
+Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
+                                 std::string_view agent_id, const ReplyLimits& limits,
+                                 int64_t now_ms) {
+  std::string month = month_period(now_ms);
+  PARLEY_ASSIGN_OR_RETURN(int64_t account_used, usage_count(c, account_id, month));
+  if (account_used >= limits.account_messages_per_month) {
+    return ApiError{ErrorCode::kMessageLimitReached,
+                    "The account has used all " +
+                        std::to_string(limits.account_messages_per_month) +
+                        " messages of its plan this month."};
+  }
+  if (limits.agent_monthly_cap) {
+    PARLEY_ASSIGN_OR_RETURN(int64_t agent_used, usage_count(c, agent_id, month));
+    if (agent_used >= *limits.agent_monthly_cap) {
+      return ApiError{ErrorCode::kAgentCapReached, "The agent has reached its monthly cap of " +
+                                                       std::to_string(*limits.agent_monthly_cap) +
+                                                       " messages."};
+    }
+  }
+  PARLEY_ASSIGN_OR_RETURN(int64_t hour_used, usage_count(c, agent_id, hour_period(now_ms)));
+  if (hour_used >= limits.agent_replies_per_hour) {
+    return ApiError{ErrorCode::kAgentBusy, "The agent is answering too many messages (over " +
+                                               std::to_string(limits.agent_replies_per_hour) +
+                                               " per hour); try again later."};
+  }
+  return {};
+}
+
+namespace {
+Result<void> add_one(Connection& c, std::string_view scope_id, const std::string& period) {
+  PARLEY_TRY(
+      c.execute("INSERT INTO usage_counters (scope_id, period, count) VALUES ($1, $2, 1) "
+                "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1",
+                {scope_id, period}));
+  return {};
+}
+}  // namespace
+
+Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,
+                         int64_t now_ms) {
+  std::string month = month_period(now_ms);
+  PARLEY_TRY(add_one(c, account_id, month));
+  PARLEY_TRY(add_one(c, agent_id, month));
+  return add_one(c, agent_id, hour_period(now_ms));
+}
+
+}  // namespace parley

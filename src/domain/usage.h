@@ -1,0 +1,43 @@
+// Message accounting for chat replies, in the usage_counters table: plan messages per account
+// per calendar month (UTC), messages per agent per month (the agent's monthly cap) and replies
+// per agent per hour (the busy limit, widget and API together). Stateless; every function runs on
+// the connection it is given, so checks and counts can share the reply's write transaction.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/db.h"
+
+namespace parley {
+
+// Replies an agent may write per hour before 429 agent_busy (a setting of `serve`).
+inline constexpr int64_t kDefaultRepliesPerAgentHour = 1000;
+
+struct ReplyLimits {
+  int64_t account_messages_per_month = 0;    // the plan's, with the account's overrides
+  std::optional<int64_t> agent_monthly_cap;  // the agent's monthlyMessageCap setting
+  int64_t agent_replies_per_hour = kDefaultRepliesPerAgentHour;
+};
+
+// "m:2026-11" and "h:2026-11-22T10" for a time in UTC.
+std::string month_period(int64_t now_ms);
+std::string hour_period(int64_t now_ms);
+
+// 403 message_limit_reached, 403 agent_cap_reached or 429 agent_busy when one more reply would
+// go beyond a limit (checked in that order).
+Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
+                                 std::string_view agent_id, const ReplyLimits& limits,
+                                 int64_t now_ms);
+
+// Counts one reply on the account's month, the agent's month and the agent's hour.
+Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,
+                         int64_t now_ms);
+
+// The count of a scope (account or agent id) in a period; 0 when none.
+Result<int64_t> usage_count(Connection& c, std::string_view scope_id, std::string_view period);
+
+}  // namespace parley

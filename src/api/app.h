@@ -37,6 +37,7 @@ struct App {
   ThreadPool& reply_pool;  // runs engines of streamed replies while the request waits for text
   ChatConfig chat;
   WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions; set by serve
+  const Mailer* mailer = nullptr;  // hand-off mail; set by serve
 };
 
 struct ApiCall {

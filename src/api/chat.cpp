@@ -129,6 +129,7 @@ void register_chat_routes(Router& router, App& app) {
         PARLEY_ASSIGN_OR_RETURN(auto request, parse_chat_request(call.req, call.param(0), stream));
         ChatServices s{call.app.db,     call.app.clock,     call.app.random,
                        call.app.engine, call.app.retriever, call.app.chat};
+        s.mailer = call.app.mailer;
         if (stream) {
           PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
           return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock,

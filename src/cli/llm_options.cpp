@@ -1,6 +1,8 @@
 #include "cli/llm_options.h"
 
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 namespace parley {
 
@@ -23,6 +25,23 @@ void add_llm_serve_options(CLI::App& cmd, LlmServeOptions& o) {
       ->envname("PARLEY_ACTION_MAX_RESPONSE_BYTES")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+}
+
+ApiActionOptions action_options(const LlmServeOptions& o, bool allow_private,
+                                const std::string& extra_ca_file) {
+  ApiActionOptions a;
+  a.allow_private_targets = allow_private;
+  a.timeout_ms = o.action_timeout_ms;
+  a.max_response_bytes = static_cast<size_t>(o.action_max_response_bytes);
+  if (!extra_ca_file.empty()) {
+    for (const char* path : {"/etc/ssl/certs/ca-certificates.crt", extra_ca_file.c_str()}) {
+      std::ifstream in(path);
+      std::stringstream text;
+      text << in.rdbuf();
+      a.ca_bundle += text.str() + "\n";
+    }
+  }
+  return a;
 }
 
 void read_llm_secrets(LlmServeOptions& o) {

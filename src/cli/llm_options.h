@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/api_actions.h"
 #include "engine/mailer.h"
 #include "engine/openai_client.h"
 
@@ -22,5 +23,10 @@ void add_llm_serve_options(CLI::App& serve, LlmServeOptions& options);
 
 // Fills the secrets from the environment (PARLEY_LLM_API_KEY, PARLEY_SMTP_PASSWORD).
 void read_llm_secrets(LlmServeOptions& options);
+
+// API actions use the webhooks' guard settings: `allow_private` and the extra CA (trusted
+// besides the system's) come from the webhook options.
+ApiActionOptions action_options(const LlmServeOptions& options, bool allow_private,
+                                const std::string& extra_ca_file);
 
 }  // namespace parley

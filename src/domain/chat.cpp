@@ -9,6 +9,7 @@
 #include "core/json.h"
 #include "domain/agents.h"
 #include "engine/contact_details.h"
+#include "domain/handoff.h"
 #include "events/outbox.h"
 #include "store/account_repo.h"
 #include "store/conversation_repo.h"
@@ -154,10 +155,12 @@ Result<void> ChatTurn::run(const TextSink& sink) {
   er.agent_id = agent_.id;
   er.settings = settings_;
   er.knowledge = &s_.retriever;
-  er.history = std::move(history_);
+  er.history = history_;  // kept: a hand-off mail quotes it
   er.message = request_.message;
   er.time_zone = request_.time_zone.value_or("UTC");
   er.deadline_ms = deadline_ms_;
+  er.settings_json = agent_.settings;
+  er.live_chat_offered = existing_ && existing_->live_chat_offered;
   PARLEY_ASSIGN_OR_RETURN(reply_.blocks, s_.engine.reply(er, [&](std::string_view piece) {
     reply_.reply += piece;
     return sink(piece);
@@ -169,6 +172,11 @@ Result<void> ChatTurn::run(const TextSink& sink) {
   }
   if (!settings_.show_sources) reply_.blocks.sources.clear();
   reply_.live_chat = reply_.blocks.live_chat;
+  // Mailed before anything is stored: a mail that cannot be sent fails the turn.
+  if (reply_.blocks.handoff) {
+    PARLEY_TRY(send_handoff_mail(s_.mailer, agent_, reply_.conversation_id, history_, request_.message,
+                                 reply_.reply, s_.clock.now_ms()));
+  }
   return {};
 }
 
@@ -200,6 +208,7 @@ Result<ChatReply> ChatTurn::commit() {
       fresh.channel = "api";
       fresh.created_at = fresh.last_activity_at = received_at_;
       PARLEY_TRY(ConversationRepo::insert(c, fresh));
+      conv = fresh;
     }
     bool paused =
         paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
@@ -220,6 +229,8 @@ Result<ChatReply> ChatTurn::commit() {
                           sources_json(out.blocks.sources),
                           replied_at};
       PARLEY_TRY(ConversationRepo::append_message(c, std::move(reply)));
+      PARLEY_TRY(record_reply_handoff(c, s_.random, account_id_, out.conversation_id, out.blocks,
+                                      existing_ && existing_->live_chat_offered, replied_at));
     }
     if (!contact.empty()) {
       LeadRecord lead;

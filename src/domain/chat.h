@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/random.h"
 #include "domain/usage.h"
+#include "engine/mailer.h"
 #include "engine/reply_engine.h"
 #include "knowledge/retriever.h"
 #include "store/agent_repo.h"
@@ -32,6 +33,7 @@ struct ChatServices {
   const ReplyEngine& engine;
   const Retriever& retriever;
   ChatConfig config;
+  const Mailer* mailer = nullptr;  // hand-off mail; null: hand-offs by email fail with 500
 };
 
 inline constexpr size_t kMaxMessageChars = 10'000;

@@ -1,0 +1,42 @@
+#include "engine/engine_router.h"
+
+#include "engine/booking.h"
+#include "engine/handoff_intent.h"
+#include "engine/offers.h"
+
+namespace parley {
+
+namespace {
+Result<ReplyBlocks> answer(const TextSink& sink, std::string_view text, ReplyBlocks blocks) {
+  sink(text);
+  return blocks;
+}
+}  // namespace
+
+Result<ReplyBlocks> EngineRouter::reply(const ReplyRequest& request, const TextSink& sink) const {
+  HandoffSettings handoff = read_handoff_settings(request.settings_json);
+  if (handoff.live_chat && request.live_chat_offered && accepts_offer(request.message)) {
+    ReplyBlocks blocks;
+    blocks.live_chat = "requested";
+    return answer(sink, kLiveChatRequestedText, std::move(blocks));
+  }
+  if (request.settings.engine == "openai") return openai_.reply(request, sink);
+  if (handoff.available() && asks_for_person(request.message)) {
+    ReplyBlocks blocks;
+    if (handoff.live_chat) {
+      blocks.live_chat = "offered";
+      return answer(sink, kLiveChatOfferText, std::move(blocks));
+    }
+    blocks.handoff = true;
+    return answer(sink, kHandoffText, std::move(blocks));
+  }
+  PARLEY_ASSIGN_OR_RETURN(ReplyBlocks blocks, retrieval_.reply(request, sink));
+  blocks.buttons = match_buttons(request.settings_json, request.message);
+  blocks.products = match_products(request.settings_json, request.message);
+  if (asks_for_booking(request.settings_json, request.message)) {
+    blocks.booking_json = booking_offer(request.settings_json, request.time_zone, clock_.now_ms());
+  }
+  return blocks;
+}
+
+}  // namespace parley

@@ -1,0 +1,27 @@
+// Offers the `retrieval` engine attaches to a reply from the agent's settings: `buttons`
+// (label, url) and `products` (name, url and, when known, image, price, compareAtPrice,
+// currency, available), each matched when the user's message contains one of the item's
+// `keywords`, or every content word of its label or name (Unicode case folding, plain plurals
+// folded, so "Pricing plans?" matches the keyword "pricing plan"). Items without a url are
+// skipped. Pure functions; safe from any thread.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "engine/reply_engine.h"
+
+namespace parley {
+
+inline constexpr size_t kMaxButtons = 3;
+inline constexpr size_t kMaxProducts = 4;
+
+std::vector<ButtonBlock> match_buttons(std::string_view settings_json, std::string_view message);
+std::vector<ProductBlock> match_products(std::string_view settings_json, std::string_view message);
+
+// The configured items whose label (buttons) or name (products) is exactly `title`: what the
+// `openai` engine shows when the model picks items through its tools.
+std::vector<ButtonBlock> match_buttons_titled(std::string_view settings_json, std::string_view title);
+std::vector<ProductBlock> match_products_titled(std::string_view settings_json, std::string_view title);
+
+}  // namespace parley

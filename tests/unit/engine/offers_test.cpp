@@ -1,0 +1,57 @@
+#include "engine/offers.h"
+
+#include <gtest/gtest.h>
+
+namespace parley {
+namespace {
+
+constexpr const char* kSettings = R"({
+  "buttons": [
+    {"label": "See pricing", "url": "https://example.com/pricing", "keywords": ["price", "cost", "pricing plan"]},
+    {"label": "Book a demo", "url": "https://example.com/demo"},
+    {"label": "No url", "keywords": ["price"]}
+  ],
+  "products": [
+    {"name": "Blue Jacket", "url": "https://shop.example.com/blue-jacket", "image": "https://shop.example.com/j.png",
+     "price": 79.5, "compareAtPrice": 99, "currency": "EUR", "available": true, "keywords": ["coat"]},
+    {"name": "Red Scarf", "url": "https://shop.example.com/red-scarf"}
+  ]})";
+
+TEST(Offers, ButtonsMatchByKeywordOrLabel) {
+  auto b = match_buttons(kSettings, "What are your prices?");
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].label, "See pricing");
+  EXPECT_EQ(b[0].url, "https://example.com/pricing");
+  EXPECT_EQ(match_buttons(kSettings, "Can I book a DEMO?").at(0).label, "Book a demo");
+  EXPECT_EQ(match_buttons(kSettings, "Tell me about the pricing plans").size(), 1u);
+  EXPECT_TRUE(match_buttons(kSettings, "Where are you based?").empty());
+}
+
+TEST(Offers, ProductsCarryWhatIsKnown) {
+  auto p = match_products(kSettings, "Do you sell a warm coat?");
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].name, "Blue Jacket");
+  EXPECT_EQ(p[0].image, "https://shop.example.com/j.png");
+  EXPECT_EQ(p[0].price, 79.5);
+  EXPECT_EQ(p[0].compare_at_price, 99);
+  EXPECT_EQ(p[0].currency, "EUR");
+  EXPECT_EQ(p[0].available, true);
+  auto scarf = match_products(kSettings, "red scarf in stock?");
+  ASSERT_EQ(scarf.size(), 1u);
+  EXPECT_FALSE(scarf[0].price.has_value());
+  EXPECT_FALSE(scarf[0].available.has_value());
+}
+
+TEST(Offers, TitledPicksTheExactItem) {
+  EXPECT_EQ(match_products_titled(kSettings, "Red Scarf").size(), 1u);
+  EXPECT_TRUE(match_products_titled(kSettings, "red scarf").empty());
+  EXPECT_EQ(match_buttons_titled(kSettings, "Book a demo").at(0).url, "https://example.com/demo");
+}
+
+TEST(Offers, MalformedSettingsOfferNothing) {
+  EXPECT_TRUE(match_buttons("not json", "price").empty());
+  EXPECT_TRUE(match_products(R"({"products": {}})", "jacket").empty());
+}
+
+}  // namespace
+}  // namespace parley

@@ -33,6 +33,7 @@ Result<ReplyBlocks> EngineRouter::reply(const ReplyRequest& request, const TextS
   PARLEY_ASSIGN_OR_RETURN(ReplyBlocks blocks, retrieval_.reply(request, sink));
   blocks.buttons = match_buttons(request.settings_json, request.message);
   blocks.products = match_products(request.settings_json, request.message);
+  blocks.form_json = match_form(request.settings_json, request.message);
   if (asks_for_booking(request.settings_json, request.message)) {
     blocks.booking_json = booking_offer(request.settings_json, request.time_zone, clock_.now_ms());
   }

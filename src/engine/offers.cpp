@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "core/json.h"
 #include "engine/text_match.h"
 
 namespace parley {
@@ -103,6 +104,48 @@ std::vector<ButtonBlock> match_buttons_titled(std::string_view settings_json, st
 std::vector<ProductBlock> match_products_titled(std::string_view settings_json, std::string_view title) {
   return pick<ProductBlock>(settings_json, "products", "name", kMaxProducts,
                             [&](const rapidjson::Value& item) { return *text_of(item, "name") == title; }, product_of);
+}
+
+namespace {
+// The reply's form object for the first configured form `wanted` accepts.
+template <typename Wanted>
+std::optional<std::string> pick_form(std::string_view settings_json, Wanted&& wanted) {
+  rapidjson::Document doc;
+  doc.Parse(settings_json.data(), settings_json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
+  auto forms = doc.FindMember("forms");
+  if (forms == doc.MemberEnd() || !forms->value.IsArray()) return std::nullopt;
+  for (const auto& form : forms->value.GetArray()) {
+    if (!form.IsObject() || !text_of(form, "id") || !text_of(form, "name") || !wanted(form)) continue;
+    JsonWriter w;
+    w.begin_object().key("formId").string(*text_of(form, "id")).key("name").string(*text_of(form, "name"));
+    w.key("fields");
+    auto fields = form.FindMember("fields");
+    if (fields != form.MemberEnd() && fields->value.IsArray()) w.value(fields->value);
+    else w.begin_array().end_array();
+    w.key("submitLabel").string(text_of(form, "submitLabel").value_or("Submit")).end_object();
+    return w.str();
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<std::string> match_form(std::string_view settings_json, std::string_view message) {
+  auto words = word_set(message);
+  return pick_form(settings_json, [&](const rapidjson::Value& form) { return matches(form, words, "name"); });
+}
+
+std::optional<std::string> form_named(std::string_view settings_json, std::string_view name) {
+  return pick_form(settings_json, [&](const rapidjson::Value& form) { return *text_of(form, "name") == name; });
+}
+
+std::vector<std::string> form_names(std::string_view settings_json) {
+  std::vector<std::string> out;
+  pick_form(settings_json, [&](const rapidjson::Value& form) {
+    out.push_back(*text_of(form, "name"));
+    return false;
+  });
+  return out;
 }
 
 }  // namespace parley

@@ -6,6 +6,8 @@
 // skipped. Pure functions; safe from any thread.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +20,15 @@ inline constexpr size_t kMaxProducts = 4;
 
 std::vector<ButtonBlock> match_buttons(std::string_view settings_json, std::string_view message);
 std::vector<ProductBlock> match_products(std::string_view settings_json, std::string_view message);
+
+// The chat form (setting `forms`: id, name, fields, submitLabel, keywords) the message calls for
+// (a keyword, or every content word of its name), as the reply's `form` object:
+// {"formId", "name", "fields" (as configured), "submitLabel" ("Submit" when not set)}.
+std::optional<std::string> match_form(std::string_view settings_json, std::string_view message);
+// The form whose name is exactly `name` (the `openai` engine's `show_form` tool).
+std::optional<std::string> form_named(std::string_view settings_json, std::string_view name);
+// The names of the configured forms.
+std::vector<std::string> form_names(std::string_view settings_json);
 
 // The configured items whose label (buttons) or name (products) is exactly `title`: what the
 // `openai` engine shows when the model picks items through its tools.

@@ -21,6 +21,7 @@ constexpr std::string_view kHumanTool = "request_human";
 constexpr std::string_view kButtonsTool = "show_buttons";
 constexpr std::string_view kProductsTool = "show_products";
 constexpr std::string_view kBookingTool = "show_booking";
+constexpr std::string_view kFormTool = "show_form";
 
 // The titles (`label` of buttons, `name` of products) of the settings array `array`.
 std::vector<std::string> titles(const rapidjson::Value& settings, const char* array, const char* title) {
@@ -146,6 +147,10 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
                           "Shows the user free meeting slots to book when they want a meeting or call.",
                           R"({"type":"object","properties":{}})"});
   }
+  auto forms = form_names(request.settings_json);
+  if (!forms.empty()) {
+    call.tools.push_back(choice_tool(kFormTool, "Shows the user one of the agent's forms to fill in (give one name).", forms));
+  }
   std::vector<ApiAction> actions;
   if (actions_ != nullptr) actions = read_api_actions(request.settings_json);
   for (const auto& a : actions) call.tools.push_back(api_action_tool(a));
@@ -184,6 +189,11 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
           }
         }
         result = shown > 0 ? R"({"ok":true,"result":"Shown to the user."})" : R"({"ok":false,"error":"no such item"})";
+      } else if (tool.name == kFormTool && !forms.empty()) {
+        auto names = chosen(tool.arguments);
+        if (!names.empty()) blocks.form_json = form_named(request.settings_json, names.front());
+        result = blocks.form_json ? R"({"ok":true,"result":"The form was shown to the user."})"
+                                  : R"({"ok":false,"error":"no such form"})";
       } else if (tool.name == kBookingTool && has_booking) {
         blocks.booking_json = booking_offer(request.settings_json, request.time_zone, clock_.now_ms());
         result = R"({"ok":true,"result":"Free slots were shown to the user."})";

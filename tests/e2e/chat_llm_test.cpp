@@ -374,5 +374,28 @@ TEST_F(ChatLlm, OpenAiAgentShowsBookingThroughItsTool) {
   EXPECT_GE(r.json()["booking"]["days"].size(), 3u);
 }
 
+constexpr const char* kForm =
+    R"("forms":[{"id":"form_quote","name":"Request a quote","submitLabel":"Send","keywords":["quote"],)"
+    R"("fields":[{"id":"f1","label":"Company","type":"text","required":true}]}])";
+
+TEST_F(ChatLlm, FormIsOfferedByBothEngines) {
+  Json expected = Json::parse(R"({"formId":"form_quote","name":"Request a quote",
+      "fields":[{"id":"f1","label":"Company","type":"text","required":true}],"submitLabel":"Send"})");
+  auto retrieval = chat_setup(s(), std::string("{") + kForm + "}");
+  auto r = chat(s(), retrieval, {{"message", "Can I get a quote?"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.json()["form"], expected);
+  EXPECT_TRUE(chat(s(), retrieval, {{"message", "hello"}}).json()["form"].is_null());
+
+  auto openai = chat_setup(s(), std::string(R"({"engine":"openai",)") + kForm + "}");
+  llm_->script({{200, "text/event-stream",
+                 {sse_body({tool_chunk(0, "call_f", "show_form", R"({"names":["Request a quote"]})"), finish_chunk("tool_calls")})}},
+                {200, "text/event-stream", {sse_body({text_chunk("Please fill this in."), finish_chunk("stop")})}}});
+  auto o = chat(s(), openai, {{"message", "How much for 40 seats?"}});
+  ASSERT_EQ(o.status, 200) << o.body;
+  EXPECT_EQ(o.json()["form"], expected);
+  EXPECT_EQ(o.json()["reply"], "Please fill this in.");
+}
+
 }  // namespace
 }  // namespace parley::e2e

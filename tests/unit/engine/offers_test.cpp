@@ -53,5 +53,20 @@ TEST(Offers, MalformedSettingsOfferNothing) {
   EXPECT_TRUE(match_products(R"({"products": {}})", "jacket").empty());
 }
 
+constexpr const char* kForms = R"({"forms": [
+  {"id": "form_quote", "name": "Request a quote", "submitLabel": "Send", "keywords": ["quote"],
+   "fields": [{"id": "f1", "label": "Company", "type": "text", "required": true}]},
+  {"id": "form_feedback", "name": "Feedback"}]})";
+
+TEST(Offers, FormMatchedByKeywordOrName) {
+  EXPECT_EQ(match_form(kForms, "Can I get a quote?"),
+            R"({"formId":"form_quote","name":"Request a quote","fields":[{"id":"f1","label":"Company","type":"text","required":true}],"submitLabel":"Send"})");
+  EXPECT_EQ(match_form(kForms, "I have some feedback"),
+            R"({"formId":"form_feedback","name":"Feedback","fields":[],"submitLabel":"Submit"})");
+  EXPECT_FALSE(match_form(kForms, "Hello").has_value());
+  EXPECT_EQ(form_names(kForms), (std::vector<std::string>{"Request a quote", "Feedback"}));
+  EXPECT_TRUE(form_named(kForms, "Feedback").has_value());
+}
+
 }  // namespace
 }  // namespace parley

@@ -30,10 +30,18 @@ Result<ReplyBlocks> EngineRouter::reply(const ReplyRequest& request, const TextS
     blocks.handoff = true;
     return answer(sink, kHandoffText, std::move(blocks));
   }
-  PARLEY_ASSIGN_OR_RETURN(ReplyBlocks blocks, retrieval_.reply(request, sink));
+  std::string written;
+  PARLEY_ASSIGN_OR_RETURN(ReplyBlocks blocks, retrieval_.reply(request, [&](std::string_view piece) {
+    written += piece;
+    return sink(piece);
+  }));
   blocks.buttons = match_buttons(request.settings_json, request.message);
   blocks.products = match_products(request.settings_json, request.message);
   blocks.form_json = match_form(request.settings_json, request.message);
+  // The agent asks for contact details when asked to, or when it had no answer.
+  if (asks_to_be_contacted(request.settings_json, request.message) || written == request.settings.fallback_message) {
+    blocks.lead_form_json = lead_form(request.settings_json);
+  }
   if (asks_for_booking(request.settings_json, request.message)) {
     blocks.booking_json = booking_offer(request.settings_json, request.time_zone, clock_.now_ms());
   }

@@ -3,9 +3,8 @@
 // accepts a live-chat offer (the conversation remembers the offer) gets live chat `requested`.
 // For the `retrieval` engine it also answers a message asking for a person with the hand-off
 // (live chat offered when the agent has `liveChat`, else a hand-off by email to `handoffEmail`)
-// and attaches the buttons, products and booking slots the message calls for (engine/offers.h,
-// engine/booking.h); the `openai`
-// engine decides those through its tools.
+// and attaches the buttons, products, form, lead form and booking slots the message calls for
+// (engine/offers.h, engine/booking.h); the `openai` engine decides those through its tools.
 // Holds references to engines that outlive it; reply() is safe from many threads.
 #pragma once
 

@@ -2,6 +2,7 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -146,6 +147,66 @@ std::vector<std::string> form_names(std::string_view settings_json) {
     return false;
   });
   return out;
+}
+
+std::optional<std::string> lead_form(std::string_view settings_json) {
+  rapidjson::Document doc;
+  doc.Parse(settings_json.data(), settings_json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
+  auto lf = doc.FindMember("leadForm");
+  if (lf == doc.MemberEnd() || !lf->value.IsObject()) return std::nullopt;
+  const rapidjson::Value& l = lf->value;
+  JsonWriter w;
+  w.begin_object().key("message").string(
+      text_of(l, "message").value_or("Leave your contact details and our team will get back to you."));
+  w.key("fields").begin_array();
+  size_t written = 0;
+  auto fields = l.FindMember("fields");
+  if (fields != l.MemberEnd() && fields->value.IsArray()) {
+    for (const auto& f : fields->value.GetArray()) {
+      if (!f.IsString()) continue;
+      std::string_view name(f.GetString(), f.GetStringLength());
+      if (name == "name" || name == "email" || name == "phone") {
+        w.string(name);
+        ++written;
+      }
+    }
+  }
+  if (written == 0) w.string("name").string("email");
+  w.end_array().key("form");
+  std::optional<std::string> form;
+  if (auto id = text_of(l, "formId")) {
+    form = pick_form(settings_json, [&](const rapidjson::Value& f) { return *text_of(f, "id") == *id; });
+  }
+  if (form) w.raw(*form);
+  else w.null();
+  w.end_object();
+  return w.str();
+}
+
+bool asks_to_be_contacted(std::string_view settings_json, std::string_view message) {
+  rapidjson::Document doc;
+  doc.Parse(settings_json.data(), settings_json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return false;
+  auto lf = doc.FindMember("leadForm");
+  if (lf == doc.MemberEnd() || !lf->value.IsObject()) return false;
+  auto words = fold_words(message);
+  auto has_phrase = [&](std::string_view phrase) {
+    auto wanted = fold_words(phrase);
+    if (wanted.empty() || wanted.size() > words.size()) return false;
+    for (size_t i = 0; i + wanted.size() <= words.size(); ++i)
+      if (std::equal(wanted.begin(), wanted.end(), words.begin() + static_cast<std::ptrdiff_t>(i))) return true;
+    return false;
+  };
+  auto keywords = lf->value.FindMember("keywords");
+  if (keywords != lf->value.MemberEnd() && keywords->value.IsArray() && !keywords->value.Empty()) {
+    for (const auto& k : keywords->value.GetArray())
+      if (k.IsString() && has_phrase({k.GetString(), k.GetStringLength()})) return true;
+    return false;
+  }
+  for (std::string_view phrase : {"contact me", "call me back", "get in touch", "reach me", "email me"})
+    if (has_phrase(phrase)) return true;
+  return false;
 }
 
 }  // namespace parley

@@ -30,6 +30,15 @@ std::optional<std::string> form_named(std::string_view settings_json, std::strin
 // The names of the configured forms.
 std::vector<std::string> form_names(std::string_view settings_json);
 
+// The lead form (setting `leadForm`: message, fields, formId, keywords) as the reply's
+// `leadForm` object: {"message", "fields" (contact fields: "name", "email", "phone"; name and
+// email by default), "form" (the chat form named by formId, or null)}. Nothing when the agent
+// has no lead form.
+std::optional<std::string> lead_form(std::string_view settings_json);
+// True when the agent has a lead form and the message calls for it (one of its `keywords`, by
+// default "contact me", "call me back", "get in touch", "reach me").
+bool asks_to_be_contacted(std::string_view settings_json, std::string_view message);
+
 // The configured items whose label (buttons) or name (products) is exactly `title`: what the
 // `openai` engine shows when the model picks items through its tools.
 std::vector<ButtonBlock> match_buttons_titled(std::string_view settings_json, std::string_view title);

@@ -22,6 +22,7 @@ constexpr std::string_view kButtonsTool = "show_buttons";
 constexpr std::string_view kProductsTool = "show_products";
 constexpr std::string_view kBookingTool = "show_booking";
 constexpr std::string_view kFormTool = "show_form";
+constexpr std::string_view kLeadFormTool = "ask_contact_details";
 
 // The titles (`label` of buttons, `name` of products) of the settings array `array`.
 std::vector<std::string> titles(const rapidjson::Value& settings, const char* array, const char* title) {
@@ -151,6 +152,13 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
   if (!forms.empty()) {
     call.tools.push_back(choice_tool(kFormTool, "Shows the user one of the agent's forms to fill in (give one name).", forms));
   }
+  auto lead = lead_form(request.settings_json);
+  if (lead) {
+    call.tools.push_back({std::string(kLeadFormTool),
+                          "Shows the user a form for their contact details when they want to be "
+                          "contacted or when you cannot help.",
+                          R"({"type":"object","properties":{}})"});
+  }
   std::vector<ApiAction> actions;
   if (actions_ != nullptr) actions = read_api_actions(request.settings_json);
   for (const auto& a : actions) call.tools.push_back(api_action_tool(a));
@@ -194,6 +202,9 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
         if (!names.empty()) blocks.form_json = form_named(request.settings_json, names.front());
         result = blocks.form_json ? R"({"ok":true,"result":"The form was shown to the user."})"
                                   : R"({"ok":false,"error":"no such form"})";
+      } else if (tool.name == kLeadFormTool && lead) {
+        blocks.lead_form_json = lead;
+        result = R"({"ok":true,"result":"The contact form was shown to the user."})";
       } else if (tool.name == kBookingTool && has_booking) {
         blocks.booking_json = booking_offer(request.settings_json, request.time_zone, clock_.now_ms());
         result = R"({"ok":true,"result":"Free slots were shown to the user."})";

@@ -397,5 +397,23 @@ TEST_F(ChatLlm, FormIsOfferedByBothEngines) {
   EXPECT_EQ(o.json()["reply"], "Please fill this in.");
 }
 
+TEST_F(ChatLlm, LeadFormWhenAskedToBeContactedOrWithoutAnAnswer) {
+  auto c = chat_setup(s(), R"({"leadForm":{"message":"How can we reach you?","fields":["name","email"]}})");
+  Json expected = Json::parse(R"({"message":"How can we reach you?","fields":["name","email"],"form":null})");
+  auto asked = chat(s(), c, {{"message", "Can someone contact me about pricing?"}});
+  ASSERT_EQ(asked.status, 200) << asked.body;
+  EXPECT_EQ(asked.json()["leadForm"], expected);
+  auto unanswered = chat(s(), c, {{"message", "What is the airspeed of a swallow?"}});
+  EXPECT_EQ(unanswered.json()["reply"], kDefaultFallback);
+  EXPECT_EQ(unanswered.json()["leadForm"], expected);
+
+  auto openai = chat_setup(s(), R"({"engine":"openai","leadForm":{"message":"How can we reach you?","fields":["name","email"]}})");
+  llm_->script({{200, "text/event-stream", {sse_body({tool_chunk(0, "call_l", "ask_contact_details", "{}"), finish_chunk("tool_calls")})}},
+                {200, "text/event-stream", {sse_body({text_chunk("Leave your details."), finish_chunk("stop")})}}});
+  auto o = chat(s(), openai, {{"message", "I'd like a callback"}});
+  ASSERT_EQ(o.status, 200) << o.body;
+  EXPECT_EQ(o.json()["leadForm"], expected);
+}
+
 }  // namespace
 }  // namespace parley::e2e

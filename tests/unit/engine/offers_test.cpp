@@ -68,5 +68,19 @@ TEST(Offers, FormMatchedByKeywordOrName) {
   EXPECT_TRUE(form_named(kForms, "Feedback").has_value());
 }
 
+TEST(Offers, LeadFormWithContactFieldsAndItsForm) {
+  std::string settings = R"({"forms": [{"id": "form_quote", "name": "Request a quote"}],
+    "leadForm": {"message": "How can we reach you?", "fields": ["email", "phone", "fax"], "formId": "form_quote"}})";
+  EXPECT_EQ(lead_form(settings),
+            R"({"message":"How can we reach you?","fields":["email","phone"],)"
+            R"("form":{"formId":"form_quote","name":"Request a quote","fields":[],"submitLabel":"Submit"}})");
+  EXPECT_EQ(lead_form(R"({"leadForm": {}})"),
+            R"({"message":"Leave your contact details and our team will get back to you.","fields":["name","email"],"form":null})");
+  EXPECT_FALSE(lead_form("{}").has_value());
+  EXPECT_TRUE(asks_to_be_contacted(settings, "Please contact me tomorrow"));
+  EXPECT_FALSE(asks_to_be_contacted(settings, "What is your contact page?"));
+  EXPECT_FALSE(asks_to_be_contacted("{}", "Please contact me"));
+}
+
 }  // namespace
 }  // namespace parley

@@ -38,10 +38,10 @@ bool contains_phrase(const std::vector<std::string>& words, const std::vector<st
 
 constexpr std::array kPersonPhrases = {
     "human",         "humans",          "real person",     "a person",        "actual person",
-    "representative", "live agent",     "human agent",     "support agent",   "operator",
+    "representative", "live agent",     "human agent",     "support agent",
     "someone from your team", "someone from the team", "member of your team",
     "talk to someone", "speak to someone", "speak with someone", "talk with someone",
-    "customer service", "live chat",    "real agent",      "staff member",
+    "live chat",    "real agent",      "staff member",
 };
 
 constexpr std::array kYes = {"yes", "yeah", "yep", "sure", "ok", "okay", "please", "y"};

@@ -17,8 +17,10 @@ std::string token_stream(int tokens) {
   std::string body;
   for (int i = 0; i < tokens; ++i) {
     body += R"(data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m",)"
-            R"("choices":[{"index":0,"delta":{"content":" word)" + std::to_string(i % 100) +
-            R"("},"finish_reason":null}]})" "\n\n";
+            R"("choices":[{"index":0,"delta":{"content":" word)" +
+            std::to_string(i % 100) +
+            R"("},"finish_reason":null}]})"
+            "\n\n";
   }
   body += "data: [DONE]\n\n";
   return body;
@@ -52,7 +54,8 @@ void BM_RequestBody(benchmark::State& state) {
   r.model = "m";
   std::string knowledge(4 * 1200, 'k');
   r.messages.push_back({"system", "Be helpful.\n\n" + knowledge, {}, ""});
-  for (int i = 0; i < 40; ++i) r.messages.push_back({i % 2 ? "assistant" : "user", std::string(200, 'x'), {}, ""});
+  for (int i = 0; i < 40; ++i)
+    r.messages.push_back({i % 2 ? "assistant" : "user", std::string(200, 'x'), {}, ""});
   r.messages.push_back({"user", "What are your opening hours?", {}, ""});
   r.tools.push_back({"request_human", "Hand off", R"({"type":"object","properties":{}})"});
   for (auto _ : state) benchmark::DoNotOptimize(completion_request_body(r));

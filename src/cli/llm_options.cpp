@@ -7,14 +7,19 @@
 namespace parley {
 
 void add_llm_serve_options(CLI::App& cmd, LlmServeOptions& o) {
-  cmd.add_option("--llm-base-url", o.llm.base_url,
-                 "Default OpenAI-compatible provider of `openai` agents, e.g. http://127.0.0.1:8000")
+  cmd.add_option(
+         "--llm-base-url", o.llm.base_url,
+         "Default OpenAI-compatible provider of `openai` agents, e.g. http://127.0.0.1:8000")
       ->envname("PARLEY_LLM_BASE_URL");
-  cmd.add_option("--llm-model", o.llm.model, "Default model of `openai` agents")->envname("PARLEY_LLM_MODEL");
-  cmd.add_option("--smtp-url", o.mail.smtp_url, "SMTP server for hand-off mail, e.g. smtp://127.0.0.1:25")
+  cmd.add_option("--llm-model", o.llm.model, "Default model of `openai` agents")
+      ->envname("PARLEY_LLM_MODEL");
+  cmd.add_option("--smtp-url", o.mail.smtp_url,
+                 "SMTP server for hand-off mail, e.g. smtp://127.0.0.1:25")
       ->envname("PARLEY_SMTP_URL");
-  cmd.add_option("--smtp-from", o.mail.from, "Sender address of hand-off mail")->envname("PARLEY_SMTP_FROM");
-  cmd.add_option("--smtp-username", o.mail.username, "SMTP login (the password: PARLEY_SMTP_PASSWORD)")
+  cmd.add_option("--smtp-from", o.mail.from, "Sender address of hand-off mail")
+      ->envname("PARLEY_SMTP_FROM");
+  cmd.add_option("--smtp-username", o.mail.username,
+                 "SMTP login (the password: PARLEY_SMTP_PASSWORD)")
       ->envname("PARLEY_SMTP_USERNAME");
   cmd.add_option("--action-timeout-ms", o.action_timeout_ms, "Time limit of one API action call")
       ->envname("PARLEY_ACTION_TIMEOUT_MS")

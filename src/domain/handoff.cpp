@@ -74,8 +74,9 @@ Result<void> record_reply_handoff(Connection& c, Random& random, std::string_vie
   if (requested) {
     conv->live_chat_status = "requested";
     conv->live_chat_requested_at = at_ms;
-    PARLEY_TRY(add_to_outbox(c, random, {conv->account_id, conv->agent_id, "live_chat.requested",
-                                         handoff_event_id(conv->id, at_ms), at_ms}));
+    PARLEY_TRY(add_to_outbox(c, random,
+                             {conv->account_id, conv->agent_id, "live_chat.requested",
+                              handoff_event_id(conv->id, at_ms), at_ms}));
   }
   if (blocks.handoff) return record_handoff(c, random, *conv, at_ms);
   return ConversationRepo::update(c, *conv);

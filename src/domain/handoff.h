@@ -1,8 +1,9 @@
 // Hand-off by email: the agent mails the conversation to the team's hand-off address, and the
 // conversation records when (handoff_requested_at) with a `handoff.requested` outbox event whose
 // id is "<conversationId>:<ms>". Live chat: an offer is remembered on the conversation until the
-// next message; accepted, it becomes a `requested` live chat with a `live_chat.requested` event. The mail is sent before the exchange is stored, so a mail that
-// cannot be sent fails the request and nothing is half-saved. Stateless; safe from any thread.
+// next message; accepted, it becomes a `requested` live chat with a `live_chat.requested` event.
+// The mail is sent before the exchange is stored, so a mail that cannot be sent fails the request
+// and nothing is half-saved. Stateless; safe from any thread.
 #pragma once
 
 #include <string>

@@ -26,7 +26,9 @@ bool valid_name(std::string_view name) {
   return true;
 }
 
-bool has_line_break(std::string_view s) { return s.find_first_of("\r\n") != std::string_view::npos; }
+bool has_line_break(std::string_view s) {
+  return s.find_first_of("\r\n") != std::string_view::npos;
+}
 
 std::string url_encode(std::string_view s) {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -107,8 +109,9 @@ std::vector<ApiAction> read_api_actions(std::string_view settings_json) {
       for (const auto& p : params->value.GetArray()) {
         if (!p.IsObject() || !valid_name(member_text(p, "name"))) continue;
         auto req = p.FindMember("required");
-        a.parameters.push_back({member_text(p, "name"), member_text(p, "description"),
-                                req != p.MemberEnd() && req->value.IsBool() && req->value.GetBool()});
+        a.parameters.push_back(
+            {member_text(p, "name"), member_text(p, "description"),
+             req != p.MemberEnd() && req->value.IsBool() && req->value.GetBool()});
       }
     }
     auto headers = item.FindMember("headers");
@@ -117,7 +120,9 @@ std::vector<ApiAction> read_api_actions(std::string_view settings_json) {
         if (!h->value.IsString()) continue;
         std::string name(h->name.GetString(), h->name.GetStringLength());
         std::string value(h->value.GetString(), h->value.GetStringLength());
-        if (name.empty() || has_line_break(name) || has_line_break(value) || name.find(':') != std::string::npos) continue;
+        if (name.empty() || has_line_break(name) || has_line_break(value) ||
+            name.find(':') != std::string::npos)
+          continue;
         a.headers.emplace_back(std::move(name), std::move(value));
       }
     }
@@ -138,11 +143,13 @@ ToolSpec api_action_tool(const ApiAction& action) {
   for (const auto& p : action.parameters)
     if (p.required) w.string(p.name);
   w.end_array().end_object();
-  std::string description = action.description.empty() ? "Calls " + action.name + "." : action.description;
+  std::string description =
+      action.description.empty() ? "Calls " + action.name + "." : action.description;
   return {std::string(kApiActionToolPrefix) + action.name, description, w.str()};
 }
 
-Result<ActionRequest> build_action_request(const ApiAction& action, std::string_view arguments_json) {
+Result<ActionRequest> build_action_request(const ApiAction& action,
+                                           std::string_view arguments_json) {
   rapidjson::Document args;
   args.Parse(arguments_json.data(), arguments_json.size());
   if (args.HasParseError() || !args.IsObject()) args.SetObject();
@@ -203,11 +210,13 @@ std::string ApiActionCaller::call(const ApiAction& action, std::string_view argu
   if (!curl) return error_result("The action could not be started.");
   std::string host_port = url->host + ":" + std::to_string(url->port);
   std::string pinned = address->family == 6 ? "[" + address->text() + "]" : address->text();
-  std::unique_ptr<curl_slist, SlistDeleter> resolve(curl_slist_append(nullptr, (host_port + ":" + pinned).c_str()));
+  std::unique_ptr<curl_slist, SlistDeleter> resolve(
+      curl_slist_append(nullptr, (host_port + ":" + pinned).c_str()));
   curl_slist* raw = curl_slist_append(nullptr, "Accept: application/json");
   raw = curl_slist_append(raw, "Expect:");
   if (!request->body.empty()) raw = curl_slist_append(raw, "Content-Type: application/json");
-  for (const auto& [name, value] : action.headers) raw = curl_slist_append(raw, (name + ": " + value).c_str());
+  for (const auto& [name, value] : action.headers)
+    raw = curl_slist_append(raw, (name + ": " + value).c_str());
   std::unique_ptr<curl_slist, SlistDeleter> headers(raw);
 
   Capture capture;
@@ -229,13 +238,16 @@ std::string ApiActionCaller::call(const ApiAction& action, std::string_view argu
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, capture_body);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &capture);
   if (!options_.ca_bundle.empty()) {
-    curl_blob blob{const_cast<char*>(options_.ca_bundle.data()), options_.ca_bundle.size(), CURL_BLOB_NOCOPY};
+    curl_blob blob{const_cast<char*>(options_.ca_bundle.data()), options_.ca_bundle.size(),
+                   CURL_BLOB_NOCOPY};
     curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &blob);
   }
   CURLcode rc = curl_easy_perform(c);
   if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && capture.truncated)) {
-    log_warn("api_action_failed", {{"action", std::string_view(action.name)}, {"curl_code", static_cast<int64_t>(rc)}});
-    return error_result(rc == CURLE_OPERATION_TIMEDOUT ? "The action took too long." : "The action could not be reached.");
+    log_warn("api_action_failed",
+             {{"action", std::string_view(action.name)}, {"curl_code", static_cast<int64_t>(rc)}});
+    return error_result(rc == CURLE_OPERATION_TIMEDOUT ? "The action took too long."
+                                                       : "The action could not be reached.");
   }
   long status = 0;
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);

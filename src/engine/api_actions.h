@@ -51,7 +51,8 @@ struct ActionRequest {
   std::string url;
   std::string body;  // JSON object, or empty
 };
-Result<ActionRequest> build_action_request(const ApiAction& action, std::string_view arguments_json);
+Result<ActionRequest> build_action_request(const ApiAction& action,
+                                           std::string_view arguments_json);
 
 struct ApiActionOptions {
   bool allow_private_targets = false;  // tests and local development only

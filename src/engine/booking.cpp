@@ -19,13 +19,13 @@ namespace parley {
 namespace {
 constexpr int64_t kDayMs = 24LL * 60 * 60 * 1000;
 constexpr std::array<const char*, 7> kDayNames = {"sun", "mon", "tue", "wed", "thu", "fri", "sat"};
-constexpr std::array<const char*, 7> kDefaultKeywords = {"book",     "booking", "appointment", "meeting",
-                                                         "schedule", "demo",    "call"};
+constexpr std::array<const char*, 7> kDefaultKeywords = {
+    "book", "booking", "appointment", "meeting", "schedule", "demo", "call"};
 
 std::unique_ptr<icu::Calendar> calendar_in(std::string_view zone) {
   UErrorCode status = U_ZERO_ERROR;
-  icu::TimeZone* tz = icu::TimeZone::createTimeZone(
-      icu::UnicodeString::fromUTF8(icu::StringPiece(zone.data(), static_cast<int32_t>(zone.size()))));
+  icu::TimeZone* tz = icu::TimeZone::createTimeZone(icu::UnicodeString::fromUTF8(
+      icu::StringPiece(zone.data(), static_cast<int32_t>(zone.size()))));
   auto cal = std::make_unique<icu::GregorianCalendar>(tz, status);  // adopts tz
   if (U_FAILURE(status)) return nullptr;
   return cal;
@@ -35,7 +35,9 @@ std::unique_ptr<icu::Calendar> calendar_in(std::string_view zone) {
 int minutes_of(const rapidjson::Value& v) {
   if (!v.IsString() || v.GetStringLength() != 5) return -1;
   const char* s = v.GetString();
-  if (!std::isdigit(s[0]) || !std::isdigit(s[1]) || s[2] != ':' || !std::isdigit(s[3]) || !std::isdigit(s[4])) return -1;
+  if (!std::isdigit(s[0]) || !std::isdigit(s[1]) || s[2] != ':' || !std::isdigit(s[3]) ||
+      !std::isdigit(s[4]))
+    return -1;
   int h = (s[0] - '0') * 10 + (s[1] - '0'), m = (s[3] - '0') * 10 + (s[4] - '0');
   if (h > 24 || m > 59 || h * 60 + m > 24 * 60) return -1;
   return h * 60 + m;
@@ -43,7 +45,8 @@ int minutes_of(const rapidjson::Value& v) {
 
 std::string text_or(const rapidjson::Value& o, const char* name, std::string fallback) {
   auto it = o.FindMember(name);
-  if (it == o.MemberEnd() || !it->value.IsString() || it->value.GetStringLength() == 0) return fallback;
+  if (it == o.MemberEnd() || !it->value.IsString() || it->value.GetStringLength() == 0)
+    return fallback;
   return {it->value.GetString(), it->value.GetStringLength()};
 }
 
@@ -64,10 +67,12 @@ std::optional<std::string> booking_offer(std::string_view settings_json, std::st
   const rapidjson::Value* b = booking_setting(doc);
   if (b == nullptr) return std::nullopt;
   int64_t length = 30;
-  if (auto it = b->FindMember("eventLength"); it != b->MemberEnd() && it->value.IsInt64()) length = it->value.GetInt64();
+  if (auto it = b->FindMember("eventLength"); it != b->MemberEnd() && it->value.IsInt64())
+    length = it->value.GetInt64();
   if (length < 5 || length > 24 * 60) return std::nullopt;
   int64_t days_ahead = 7;
-  if (auto it = b->FindMember("daysAhead"); it != b->MemberEnd() && it->value.IsInt64()) days_ahead = it->value.GetInt64();
+  if (auto it = b->FindMember("daysAhead"); it != b->MemberEnd() && it->value.IsInt64())
+    days_ahead = it->value.GetInt64();
   days_ahead = std::clamp<int64_t>(days_ahead, 1, 31);
   std::string agent_zone = text_or(*b, "timeZone", "UTC");
   auto agent_cal = calendar_in(agent_zone);
@@ -96,7 +101,8 @@ std::optional<std::string> booking_offer(std::string_view settings_json, std::st
           agent_cal->clear();
           agent_cal->set(year, month, day + static_cast<int32_t>(d), m / 60, m % 60, 0);
           int64_t at = static_cast<int64_t>(agent_cal->getTime(status));
-          if (U_SUCCESS(status) && at > now_ms && at < now_ms + (days_ahead + 1) * kDayMs) slots.push_back(at);
+          if (U_SUCCESS(status) && at > now_ms && at < now_ms + (days_ahead + 1) * kDayMs)
+            slots.push_back(at);
         }
       }
     }
@@ -110,7 +116,8 @@ std::optional<std::string> booking_offer(std::string_view settings_json, std::st
     UErrorCode status = U_ZERO_ERROR;
     caller_cal->setTime(static_cast<UDate>(at), status);
     std::string date = std::to_string(caller_cal->get(UCAL_YEAR, status)) + "-" +
-                       two(caller_cal->get(UCAL_MONTH, status) + 1) + "-" + two(caller_cal->get(UCAL_DATE, status));
+                       two(caller_cal->get(UCAL_MONTH, status) + 1) + "-" +
+                       two(caller_cal->get(UCAL_DATE, status));
     days[date].push_back(at);
   }
   JsonWriter w;
@@ -142,7 +149,8 @@ bool asks_for_booking(std::string_view settings_json, std::string_view message) 
     for (size_t at = lower.find(w); at != std::string::npos; at = lower.find(w, at + 1)) {
       bool start = at == 0 || !std::isalnum(static_cast<unsigned char>(lower[at - 1]));
       size_t end = at + w.size();
-      bool stop = end >= lower.size() || !std::isalnum(static_cast<unsigned char>(lower[end])) || lower[end] == 's';
+      bool stop = end >= lower.size() || !std::isalnum(static_cast<unsigned char>(lower[end])) ||
+                  lower[end] == 's';
       if (start && stop) return true;
     }
     return false;
@@ -150,7 +158,8 @@ bool asks_for_booking(std::string_view settings_json, std::string_view message) 
   auto keywords = b->FindMember("keywords");
   if (keywords != b->MemberEnd() && keywords->value.IsArray() && !keywords->value.Empty()) {
     for (const auto& k : keywords->value.GetArray())
-      if (k.IsString() && k.GetStringLength() > 0 && has_word({k.GetString(), k.GetStringLength()})) return true;
+      if (k.IsString() && k.GetStringLength() > 0 && has_word({k.GetString(), k.GetStringLength()}))
+        return true;
     return false;
   }
   for (const char* k : kDefaultKeywords)

@@ -55,7 +55,8 @@ Result<void> SseParser::line(std::string_view line) {
   if (line.front() == ':') return ok_result();  // a comment (keep-alive)
   size_t colon = line.find(':');
   std::string_view field = line.substr(0, colon);
-  std::string_view value = colon == std::string_view::npos ? std::string_view{} : line.substr(colon + 1);
+  std::string_view value =
+      colon == std::string_view::npos ? std::string_view{} : line.substr(colon + 1);
   if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   if (field != "data") return ok_result();  // event, id, retry: not used by the protocol
   if (has_data_) data_ += '\n';
@@ -113,7 +114,8 @@ Result<void> CompletionAssembler::apply(std::string_view data) {
       size_t at = completion_.tool_calls.empty() ? 0 : completion_.tool_calls.size() - 1;
       auto idx = call.FindMember("index");
       if (idx != call.MemberEnd()) {
-        if (!idx->value.IsUint() || idx->value.GetUint() > 64) return malformed("bad tool call index");
+        if (!idx->value.IsUint() || idx->value.GetUint() > 64)
+          return malformed("bad tool call index");
         at = idx->value.GetUint();
       } else if (!string_member(call, "id").empty()) {
         at = completion_.tool_calls.size();

@@ -31,15 +31,17 @@ Result<ReplyBlocks> EngineRouter::reply(const ReplyRequest& request, const TextS
     return answer(sink, kHandoffText, std::move(blocks));
   }
   std::string written;
-  PARLEY_ASSIGN_OR_RETURN(ReplyBlocks blocks, retrieval_.reply(request, [&](std::string_view piece) {
-    written += piece;
-    return sink(piece);
-  }));
+  PARLEY_ASSIGN_OR_RETURN(ReplyBlocks blocks,
+                          retrieval_.reply(request, [&](std::string_view piece) {
+                            written += piece;
+                            return sink(piece);
+                          }));
   blocks.buttons = match_buttons(request.settings_json, request.message);
   blocks.products = match_products(request.settings_json, request.message);
   blocks.form_json = match_form(request.settings_json, request.message);
   // The agent asks for contact details when asked to, or when it had no answer.
-  if (asks_to_be_contacted(request.settings_json, request.message) || written == request.settings.fallback_message) {
+  if (asks_to_be_contacted(request.settings_json, request.message) ||
+      written == request.settings.fallback_message) {
     blocks.lead_form_json = lead_form(request.settings_json);
   }
   if (asks_for_booking(request.settings_json, request.message)) {

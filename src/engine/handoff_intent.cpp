@@ -26,7 +26,8 @@ std::vector<std::string> words_of(std::string_view text) {
   return out;
 }
 
-bool contains_phrase(const std::vector<std::string>& words, const std::vector<std::string>& wanted) {
+bool contains_phrase(const std::vector<std::string>& words,
+                     const std::vector<std::string>& wanted) {
   if (wanted.empty() || wanted.size() > words.size()) return false;
   for (size_t i = 0; i + wanted.size() <= words.size(); ++i) {
     bool all = true;
@@ -37,11 +38,25 @@ bool contains_phrase(const std::vector<std::string>& words, const std::vector<st
 }
 
 constexpr std::array kPersonPhrases = {
-    "human",         "humans",          "real person",     "a person",        "actual person",
-    "representative", "live agent",     "human agent",     "support agent",
-    "someone from your team", "someone from the team", "member of your team",
-    "talk to someone", "speak to someone", "speak with someone", "talk with someone",
-    "live chat",    "real agent",      "staff member",
+    "human",
+    "humans",
+    "real person",
+    "a person",
+    "actual person",
+    "representative",
+    "live agent",
+    "human agent",
+    "support agent",
+    "someone from your team",
+    "someone from the team",
+    "member of your team",
+    "talk to someone",
+    "speak to someone",
+    "speak with someone",
+    "talk with someone",
+    "live chat",
+    "real agent",
+    "staff member",
 };
 
 constexpr std::array kYes = {"yes", "yeah", "yep", "sure", "ok", "okay", "please", "y"};

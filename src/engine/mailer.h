@@ -13,8 +13,8 @@
 namespace parley {
 
 struct MailerOptions {
-  std::string smtp_url;  // "smtp://host:port" or "smtps://..."; empty = mail is not configured
-  std::string from;      // the sender address, e.g. "parley@example.com"
+  std::string smtp_url;       // "smtp://host:port" or "smtps://..."; empty = mail is not configured
+  std::string from;           // the sender address, e.g. "parley@example.com"
   std::string username = {};  // optional SMTP login
   std::string password = {};
   int64_t timeout_ms = 10000;
@@ -23,8 +23,8 @@ struct MailerOptions {
 struct MailMessage {
   std::string to;
   std::string subject;
-  std::string body;     // plain text, UTF-8
-  int64_t date_ms = 0;  // the Date header (from the injected clock)
+  std::string body;        // plain text, UTF-8
+  int64_t date_ms = 0;     // the Date header (from the injected clock)
   std::string message_id;  // without angle brackets; empty = none
 };
 

@@ -14,7 +14,8 @@ namespace parley {
 namespace {
 std::optional<std::string> text_of(const rapidjson::Value& item, const char* name) {
   auto it = item.FindMember(name);
-  if (it == item.MemberEnd() || !it->value.IsString() || it->value.GetStringLength() == 0) return std::nullopt;
+  if (it == item.MemberEnd() || !it->value.IsString() || it->value.GetStringLength() == 0)
+    return std::nullopt;
   return std::string(it->value.GetString(), it->value.GetStringLength());
 }
 
@@ -37,7 +38,8 @@ bool matches(const rapidjson::Value& item, const std::set<std::string>& words, c
   auto keywords = item.FindMember("keywords");
   if (keywords != item.MemberEnd() && keywords->value.IsArray()) {
     for (const auto& k : keywords->value.GetArray())
-      if (k.IsString() && covers(words, std::string_view(k.GetString(), k.GetStringLength()))) return true;
+      if (k.IsString() && covers(words, std::string_view(k.GetString(), k.GetStringLength())))
+        return true;
   }
   auto name = text_of(item, title);
   return name && covers(words, *name);
@@ -56,7 +58,8 @@ ProductBlock product_of(const rapidjson::Value& item) {
   p.compare_at_price = number_of(item, "compareAtPrice");
   p.currency = text_of(item, "currency");
   auto available = item.FindMember("available");
-  if (available != item.MemberEnd() && available->value.IsBool()) p.available = available->value.GetBool();
+  if (available != item.MemberEnd() && available->value.IsBool())
+    p.available = available->value.GetBool();
   return p;
 }
 
@@ -87,24 +90,30 @@ std::set<std::string> word_set(std::string_view message) {
 
 std::vector<ButtonBlock> match_buttons(std::string_view settings_json, std::string_view message) {
   auto words = word_set(message);
-  return pick<ButtonBlock>(settings_json, "buttons", "label", kMaxButtons,
-                           [&](const rapidjson::Value& item) { return matches(item, words, "label"); }, button_of);
+  return pick<ButtonBlock>(
+      settings_json, "buttons", "label", kMaxButtons,
+      [&](const rapidjson::Value& item) { return matches(item, words, "label"); }, button_of);
 }
 
 std::vector<ProductBlock> match_products(std::string_view settings_json, std::string_view message) {
   auto words = word_set(message);
-  return pick<ProductBlock>(settings_json, "products", "name", kMaxProducts,
-                            [&](const rapidjson::Value& item) { return matches(item, words, "name"); }, product_of);
+  return pick<ProductBlock>(
+      settings_json, "products", "name", kMaxProducts,
+      [&](const rapidjson::Value& item) { return matches(item, words, "name"); }, product_of);
 }
 
-std::vector<ButtonBlock> match_buttons_titled(std::string_view settings_json, std::string_view title) {
-  return pick<ButtonBlock>(settings_json, "buttons", "label", kMaxButtons,
-                           [&](const rapidjson::Value& item) { return *text_of(item, "label") == title; }, button_of);
+std::vector<ButtonBlock> match_buttons_titled(std::string_view settings_json,
+                                              std::string_view title) {
+  return pick<ButtonBlock>(
+      settings_json, "buttons", "label", kMaxButtons,
+      [&](const rapidjson::Value& item) { return *text_of(item, "label") == title; }, button_of);
 }
 
-std::vector<ProductBlock> match_products_titled(std::string_view settings_json, std::string_view title) {
-  return pick<ProductBlock>(settings_json, "products", "name", kMaxProducts,
-                            [&](const rapidjson::Value& item) { return *text_of(item, "name") == title; }, product_of);
+std::vector<ProductBlock> match_products_titled(std::string_view settings_json,
+                                                std::string_view title) {
+  return pick<ProductBlock>(
+      settings_json, "products", "name", kMaxProducts,
+      [&](const rapidjson::Value& item) { return *text_of(item, "name") == title; }, product_of);
 }
 
 namespace {
@@ -117,13 +126,20 @@ std::optional<std::string> pick_form(std::string_view settings_json, Wanted&& wa
   auto forms = doc.FindMember("forms");
   if (forms == doc.MemberEnd() || !forms->value.IsArray()) return std::nullopt;
   for (const auto& form : forms->value.GetArray()) {
-    if (!form.IsObject() || !text_of(form, "id") || !text_of(form, "name") || !wanted(form)) continue;
+    if (!form.IsObject() || !text_of(form, "id") || !text_of(form, "name") || !wanted(form))
+      continue;
     JsonWriter w;
-    w.begin_object().key("formId").string(*text_of(form, "id")).key("name").string(*text_of(form, "name"));
+    w.begin_object()
+        .key("formId")
+        .string(*text_of(form, "id"))
+        .key("name")
+        .string(*text_of(form, "name"));
     w.key("fields");
     auto fields = form.FindMember("fields");
-    if (fields != form.MemberEnd() && fields->value.IsArray()) w.value(fields->value);
-    else w.begin_array().end_array();
+    if (fields != form.MemberEnd() && fields->value.IsArray())
+      w.value(fields->value);
+    else
+      w.begin_array().end_array();
     w.key("submitLabel").string(text_of(form, "submitLabel").value_or("Submit")).end_object();
     return w.str();
   }
@@ -133,11 +149,13 @@ std::optional<std::string> pick_form(std::string_view settings_json, Wanted&& wa
 
 std::optional<std::string> match_form(std::string_view settings_json, std::string_view message) {
   auto words = word_set(message);
-  return pick_form(settings_json, [&](const rapidjson::Value& form) { return matches(form, words, "name"); });
+  return pick_form(settings_json,
+                   [&](const rapidjson::Value& form) { return matches(form, words, "name"); });
 }
 
 std::optional<std::string> form_named(std::string_view settings_json, std::string_view name) {
-  return pick_form(settings_json, [&](const rapidjson::Value& form) { return *text_of(form, "name") == name; });
+  return pick_form(settings_json,
+                   [&](const rapidjson::Value& form) { return *text_of(form, "name") == name; });
 }
 
 std::vector<std::string> form_names(std::string_view settings_json) {
@@ -158,7 +176,8 @@ std::optional<std::string> lead_form(std::string_view settings_json) {
   const rapidjson::Value& l = lf->value;
   JsonWriter w;
   w.begin_object().key("message").string(
-      text_of(l, "message").value_or("Leave your contact details and our team will get back to you."));
+      text_of(l, "message")
+          .value_or("Leave your contact details and our team will get back to you."));
   w.key("fields").begin_array();
   size_t written = 0;
   auto fields = l.FindMember("fields");
@@ -176,10 +195,13 @@ std::optional<std::string> lead_form(std::string_view settings_json) {
   w.end_array().key("form");
   std::optional<std::string> form;
   if (auto id = text_of(l, "formId")) {
-    form = pick_form(settings_json, [&](const rapidjson::Value& f) { return *text_of(f, "id") == *id; });
+    form = pick_form(settings_json,
+                     [&](const rapidjson::Value& f) { return *text_of(f, "id") == *id; });
   }
-  if (form) w.raw(*form);
-  else w.null();
+  if (form)
+    w.raw(*form);
+  else
+    w.null();
   w.end_object();
   return w.str();
 }
@@ -195,7 +217,8 @@ bool asks_to_be_contacted(std::string_view settings_json, std::string_view messa
     auto wanted = fold_words(phrase);
     if (wanted.empty() || wanted.size() > words.size()) return false;
     for (size_t i = 0; i + wanted.size() <= words.size(); ++i)
-      if (std::equal(wanted.begin(), wanted.end(), words.begin() + static_cast<std::ptrdiff_t>(i))) return true;
+      if (std::equal(wanted.begin(), wanted.end(), words.begin() + static_cast<std::ptrdiff_t>(i)))
+        return true;
     return false;
   };
   auto keywords = lf->value.FindMember("keywords");
@@ -204,7 +227,8 @@ bool asks_to_be_contacted(std::string_view settings_json, std::string_view messa
       if (k.IsString() && has_phrase({k.GetString(), k.GetStringLength()})) return true;
     return false;
   }
-  for (std::string_view phrase : {"contact me", "call me back", "get in touch", "reach me", "email me"})
+  for (std::string_view phrase :
+       {"contact me", "call me back", "get in touch", "reach me", "email me"})
     if (has_phrase(phrase)) return true;
   return false;
 }

@@ -41,7 +41,9 @@ bool asks_to_be_contacted(std::string_view settings_json, std::string_view messa
 
 // The configured items whose label (buttons) or name (products) is exactly `title`: what the
 // `openai` engine shows when the model picks items through its tools.
-std::vector<ButtonBlock> match_buttons_titled(std::string_view settings_json, std::string_view title);
-std::vector<ProductBlock> match_products_titled(std::string_view settings_json, std::string_view title);
+std::vector<ButtonBlock> match_buttons_titled(std::string_view settings_json,
+                                              std::string_view title);
+std::vector<ProductBlock> match_products_titled(std::string_view settings_json,
+                                                std::string_view title);
 
 }  // namespace parley

@@ -57,8 +57,10 @@ void write_message(JsonWriter& w, const PromptMessage& m) {
     w.key("content").string(m.content);
   } else {
     w.key("content");
-    if (m.content.empty()) w.null();
-    else w.string(m.content);
+    if (m.content.empty())
+      w.null();
+    else
+      w.string(m.content);
     w.key("tool_calls").begin_array();
     for (const auto& call : m.tool_calls) {
       w.begin_object().key("id").string(call.id).key("type").string("function");
@@ -82,7 +84,8 @@ struct SlistDeleter {
 std::string completions_url(std::string_view base_url) {
   std::string url(base_url);
   while (!url.empty() && url.back() == '/') url.pop_back();
-  if (url.size() >= 3 && url.compare(url.size() - 3, 3, "/v1") == 0) return url + "/chat/completions";
+  if (url.size() >= 3 && url.compare(url.size() - 3, 3, "/v1") == 0)
+    return url + "/chat/completions";
   return url + "/v1/chat/completions";
 }
 
@@ -126,7 +129,8 @@ Result<Completion> OpenAiClient::complete(
   raw_headers = curl_slist_append(raw_headers, "Content-Type: application/json");
   raw_headers = curl_slist_append(raw_headers, "Accept: text/event-stream");
   if (!request.api_key.empty()) {
-    raw_headers = curl_slist_append(raw_headers, ("Authorization: Bearer " + request.api_key).c_str());
+    raw_headers =
+        curl_slist_append(raw_headers, ("Authorization: Bearer " + request.api_key).c_str());
   }
   std::unique_ptr<curl_slist, SlistDeleter> headers(raw_headers);
 
@@ -138,7 +142,8 @@ Result<Completion> OpenAiClient::complete(
   curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout_ms));
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::min<int64_t>(request.timeout_ms, 10000)));
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+                   static_cast<long>(std::min<int64_t>(request.timeout_ms, 10000)));
   curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
   curl_easy_setopt(c, CURLOPT_XFERINFODATA, &state);

@@ -35,7 +35,7 @@ struct ToolSpec {
 struct CompletionRequest {
   std::string base_url;  // e.g. "http://127.0.0.1:8000" (a trailing "/v1" is accepted too)
   std::string model;
-  std::string api_key;   // may be empty for local providers
+  std::string api_key;  // may be empty for local providers
   std::vector<PromptMessage> messages;
   std::vector<ToolSpec> tools;
   int64_t timeout_ms = 55000;  // the whole call, connection included

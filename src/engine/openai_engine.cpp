@@ -25,7 +25,8 @@ constexpr std::string_view kFormTool = "show_form";
 constexpr std::string_view kLeadFormTool = "ask_contact_details";
 
 // The titles (`label` of buttons, `name` of products) of the settings array `array`.
-std::vector<std::string> titles(const rapidjson::Value& settings, const char* array, const char* title) {
+std::vector<std::string> titles(const rapidjson::Value& settings, const char* array,
+                                const char* title) {
   std::vector<std::string> out;
   auto items = settings.FindMember(array);
   if (items == settings.MemberEnd() || !items->value.IsArray()) return out;
@@ -39,7 +40,8 @@ std::vector<std::string> titles(const rapidjson::Value& settings, const char* ar
 }
 
 // A tool whose one parameter `names` lists some of `choices`.
-ToolSpec choice_tool(std::string_view name, std::string_view description, const std::vector<std::string>& choices) {
+ToolSpec choice_tool(std::string_view name, std::string_view description,
+                     const std::vector<std::string>& choices) {
   JsonWriter w;
   w.begin_object().key("type").string("object").key("properties").begin_object();
   w.key("names").begin_object().key("type").string("array").key("items").begin_object();
@@ -76,7 +78,8 @@ std::set<size_t> citations(std::string_view text, size_t count) {
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '[') continue;
     size_t j = i + 1, n = 0;
-    while (j < text.size() && j < i + 4 && text[j] >= '0' && text[j] <= '9') n = n * 10 + (text[j++] - '0');
+    while (j < text.size() && j < i + 4 && text[j] >= '0' && text[j] <= '9')
+      n = n * 10 + (text[j++] - '0');
     if (j > i + 1 && j < text.size() && text[j] == ']' && n >= 1 && n <= count) out.insert(n);
   }
   return out;
@@ -88,13 +91,17 @@ std::vector<PromptMessage> build_prompt(const ReplyRequest& request, std::string
   std::string system(instructions.empty() ? kDefaultInstructions : instructions);
   std::string knowledge;
   if (request.knowledge != nullptr) {
-    for (const auto& qa : request.knowledge->match_qa(request.agent_id, request.message, kPromptQa)) {
+    for (const auto& qa :
+         request.knowledge->match_qa(request.agent_id, request.message, kPromptQa)) {
       cited.push_back({qa.source_id, qa.question, std::nullopt});
-      knowledge += "[" + std::to_string(cited.size()) + "] Question: " + qa.question + "\nAnswer: " + qa.answer + "\n\n";
+      knowledge += "[" + std::to_string(cited.size()) + "] Question: " + qa.question +
+                   "\nAnswer: " + qa.answer + "\n\n";
     }
-    for (const auto& chunk : request.knowledge->search(request.agent_id, request.message, kPromptChunks)) {
+    for (const auto& chunk :
+         request.knowledge->search(request.agent_id, request.message, kPromptChunks)) {
       cited.push_back({chunk.source_id, chunk.title.value_or(chunk.url.value_or("")), chunk.url});
-      knowledge += "[" + std::to_string(cited.size()) + "] " + chunk.title.value_or("") + "\n" + chunk.text + "\n\n";
+      knowledge += "[" + std::to_string(cited.size()) + "] " + chunk.title.value_or("") + "\n" +
+                   chunk.text + "\n\n";
     }
   }
   if (!knowledge.empty()) {
@@ -102,7 +109,8 @@ std::vector<PromptMessage> build_prompt(const ReplyRequest& request, std::string
   }
   std::vector<PromptMessage> messages;
   messages.push_back({"system", std::move(system), {}, ""});
-  for (const auto& m : request.history) messages.push_back({m.role == "user" ? "user" : "assistant", m.content, {}, ""});
+  for (const auto& m : request.history)
+    messages.push_back({m.role == "user" ? "user" : "assistant", m.content, {}, ""});
   messages.push_back({"user", request.message, {}, ""});
   return messages;
 }
@@ -113,7 +121,8 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
   if (settings.HasParseError() || !settings.IsObject()) settings.SetObject();
   std::string instructions = string_setting(settings, "instructions");
   const rapidjson::Value* llm = nullptr;
-  if (auto it = settings.FindMember("llm"); it != settings.MemberEnd() && it->value.IsObject()) llm = &it->value;
+  if (auto it = settings.FindMember("llm"); it != settings.MemberEnd() && it->value.IsObject())
+    llm = &it->value;
 
   CompletionRequest call;
   call.base_url = llm ? string_setting(*llm, "baseUrl") : "";
@@ -136,21 +145,26 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
   auto button_titles = titles(settings, "buttons", "label");
   auto product_titles = titles(settings, "products", "name");
   if (!button_titles.empty()) {
-    call.tools.push_back(choice_tool(kButtonsTool, "Shows the user link buttons when one fits the question.", button_titles));
+    call.tools.push_back(choice_tool(
+        kButtonsTool, "Shows the user link buttons when one fits the question.", button_titles));
   }
   if (!product_titles.empty()) {
-    call.tools.push_back(choice_tool(kProductsTool, "Shows the user products from the catalogue that fit the question.", product_titles));
+    call.tools.push_back(choice_tool(
+        kProductsTool, "Shows the user products from the catalogue that fit the question.",
+        product_titles));
   }
 
   bool has_booking = settings.HasMember("booking") && settings["booking"].IsObject();
   if (has_booking) {
-    call.tools.push_back({std::string(kBookingTool),
-                          "Shows the user free meeting slots to book when they want a meeting or call.",
-                          R"({"type":"object","properties":{}})"});
+    call.tools.push_back(
+        {std::string(kBookingTool),
+         "Shows the user free meeting slots to book when they want a meeting or call.",
+         R"({"type":"object","properties":{}})"});
   }
   auto forms = form_names(request.settings_json);
   if (!forms.empty()) {
-    call.tools.push_back(choice_tool(kFormTool, "Shows the user one of the agent's forms to fill in (give one name).", forms));
+    call.tools.push_back(choice_tool(
+        kFormTool, "Shows the user one of the agent's forms to fill in (give one name).", forms));
   }
   auto lead = lead_form(request.settings_json);
   if (lead) {
@@ -181,22 +195,27 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
       if (tool.name == kHumanTool && handoff.available()) {
         if (handoff.live_chat) {
           blocks.live_chat = "offered";
-          result = R"({"ok":true,"result":"Live chat with the team was offered to the user; ask whether they want it."})";
+          result =
+              R"({"ok":true,"result":"Live chat with the team was offered to the user; ask whether they want it."})";
         } else {
           blocks.handoff = true;
-          result = R"({"ok":true,"result":"The conversation was emailed to the team; tell the user someone will get back to them."})";
+          result =
+              R"({"ok":true,"result":"The conversation was emailed to the team; tell the user someone will get back to them."})";
         }
       } else if (tool.name == kButtonsTool || tool.name == kProductsTool) {
         // Matched by exact title through the same code the retrieval engine uses.
         size_t shown = 0;
         for (const auto& name : chosen(tool.arguments)) {
           if (tool.name == kButtonsTool) {
-            for (auto& b : match_buttons_titled(request.settings_json, name)) blocks.buttons.push_back(std::move(b)), ++shown;
+            for (auto& b : match_buttons_titled(request.settings_json, name))
+              blocks.buttons.push_back(std::move(b)), ++shown;
           } else {
-            for (auto& p : match_products_titled(request.settings_json, name)) blocks.products.push_back(std::move(p)), ++shown;
+            for (auto& p : match_products_titled(request.settings_json, name))
+              blocks.products.push_back(std::move(p)), ++shown;
           }
         }
-        result = shown > 0 ? R"({"ok":true,"result":"Shown to the user."})" : R"({"ok":false,"error":"no such item"})";
+        result = shown > 0 ? R"({"ok":true,"result":"Shown to the user."})"
+                           : R"({"ok":false,"error":"no such item"})";
       } else if (tool.name == kFormTool && !forms.empty()) {
         auto names = chosen(tool.arguments);
         if (!names.empty()) blocks.form_json = form_named(request.settings_json, names.front());
@@ -206,12 +225,15 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
         blocks.lead_form_json = lead;
         result = R"({"ok":true,"result":"The contact form was shown to the user."})";
       } else if (tool.name == kBookingTool && has_booking) {
-        blocks.booking_json = booking_offer(request.settings_json, request.time_zone, clock_.now_ms());
+        blocks.booking_json =
+            booking_offer(request.settings_json, request.time_zone, clock_.now_ms());
         result = R"({"ok":true,"result":"Free slots were shown to the user."})";
       } else if (tool.name.rfind(kApiActionToolPrefix, 0) == 0 && actions_ != nullptr) {
         std::string_view name = std::string_view(tool.name).substr(kApiActionToolPrefix.size());
-        auto it = std::find_if(actions.begin(), actions.end(), [&](const ApiAction& a) { return a.name == name; });
-        result = it == actions.end() ? R"({"ok":false,"error":"unknown tool"})" : actions_->call(*it, tool.arguments);
+        auto it = std::find_if(actions.begin(), actions.end(),
+                               [&](const ApiAction& a) { return a.name == name; });
+        result = it == actions.end() ? R"({"ok":false,"error":"unknown tool"})"
+                                     : actions_->call(*it, tool.arguments);
       } else {
         result = R"({"ok":false,"error":"unknown tool"})";
       }

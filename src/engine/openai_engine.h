@@ -17,7 +17,6 @@
 
 namespace parley {
 
-
 // Chunks and Q&A pairs put in the prompt at most.
 inline constexpr size_t kPromptChunks = 4;
 inline constexpr size_t kPromptQa = 3;

@@ -56,8 +56,8 @@ HttpsReceiver* ApiActionCall::receiver_ = nullptr;
 
 TEST_F(ApiActionCall, CallsTheActionAndReturnsStatusAndBody) {
   ApiActionCaller caller(resolver_, {true, read_file(dir_ + "/cert.pem"), 5000, 16384});
-  auto result = nlohmann::json::parse(caller.call(action(local("/orders/{orderId}"), "POST"),
-                                                  R"({"orderId":"A1","note":"hi"})"));
+  auto result = nlohmann::json::parse(
+      caller.call(action(local("/orders/{orderId}"), "POST"), R"({"orderId":"A1","note":"hi"})"));
   ASSERT_TRUE(result.contains("status")) << result.dump();
   EXPECT_EQ(result["status"], 200);
   auto got = receiver_->received_on("/orders/A1");
@@ -74,7 +74,8 @@ TEST_F(ApiActionCall, TheGuardRefusesInternalAddresses) {
                           std::string("https://10.0.0.1/x"), std::string("http://example.com/x")}) {
     auto result = nlohmann::json::parse(caller.call(action(url), R"({"orderId":"A1"})"));
     ASSERT_TRUE(result.contains("error")) << url << " " << result.dump();
-    EXPECT_NE(result["error"].get<std::string>().find("refused"), std::string::npos) << result.dump();
+    EXPECT_NE(result["error"].get<std::string>().find("refused"), std::string::npos)
+        << result.dump();
   }
   EXPECT_EQ(receiver_->received().size(), before);
 }

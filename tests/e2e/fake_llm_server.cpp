@@ -31,13 +31,20 @@ std::string lower(std::string s) {
 
 const char* reason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    default: return "Status";
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Status";
   }
 }
 }  // namespace
@@ -50,9 +57,10 @@ std::string sse_body(const std::vector<std::string>& chunks, bool done) {
 }
 
 std::string text_chunk(const std::string& text) {
-  nlohmann::json j = {{"id", "chatcmpl-1"},
-                      {"object", "chat.completion.chunk"},
-                      {"choices", {{{"index", 0}, {"delta", {{"content", text}}}, {"finish_reason", nullptr}}}}};
+  nlohmann::json j = {
+      {"id", "chatcmpl-1"},
+      {"object", "chat.completion.chunk"},
+      {"choices", {{{"index", 0}, {"delta", {{"content", text}}}, {"finish_reason", nullptr}}}}};
   return j.dump();
 }
 
@@ -73,8 +81,10 @@ std::string tool_chunk(int index, const std::string& id, const std::string& name
 }
 
 std::string finish_chunk(const std::string& reason) {
-  nlohmann::json j = {{"object", "chat.completion.chunk"},
-                      {"choices", {{{"index", 0}, {"delta", nlohmann::json::object()}, {"finish_reason", reason}}}}};
+  nlohmann::json j = {
+      {"object", "chat.completion.chunk"},
+      {"choices",
+       {{{"index", 0}, {"delta", nlohmann::json::object()}, {"finish_reason", reason}}}}};
   return j.dump();
 }
 
@@ -186,7 +196,8 @@ void FakeLlmServer::serve(int fd) {
     }
     pos = e + 2;
   }
-  size_t length = req.headers.count("content-length") ? std::stoul(req.headers["content-length"]) : 0;
+  size_t length =
+      req.headers.count("content-length") ? std::stoul(req.headers["content-length"]) : 0;
   req.body = in.substr(header_end + 4);
   while (req.body.size() < length) {
     ssize_t n = ::recv(fd, buf, sizeof buf, 0);
@@ -202,8 +213,8 @@ void FakeLlmServer::serve(int fd) {
       ++next_;
     }
   }
-  std::string head_out = "HTTP/1.1 " + std::to_string(response.status) + " " + reason(response.status) +
-                         "\r\nContent-Type: " + response.content_type +
+  std::string head_out = "HTTP/1.1 " + std::to_string(response.status) + " " +
+                         reason(response.status) + "\r\nContent-Type: " + response.content_type +
                          "\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
   bool ok = write_all(fd, head_out);
   for (size_t i = 0; ok && i < response.pieces.size(); ++i) {

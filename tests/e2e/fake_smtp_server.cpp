@@ -19,7 +19,8 @@ bool say(int fd, const std::string& line) {
 
 std::string upper_prefix(const std::string& line, size_t n) {
   std::string out = line.substr(0, std::min(n, line.size()));
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::toupper(c); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return std::toupper(c); });
   return out;
 }
 
@@ -84,7 +85,8 @@ std::vector<ReceivedMail> FakeSmtpServer::mails() const {
 
 bool FakeSmtpServer::wait_for(size_t count, int timeout_ms) const {
   std::unique_lock lock(mu_);
-  return cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return mails_.size() >= count; });
+  return cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                      [&] { return mails_.size() >= count; });
 }
 
 void FakeSmtpServer::refuse_recipients(bool refuse) {

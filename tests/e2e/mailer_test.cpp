@@ -14,8 +14,8 @@ TEST(Mailer, DeliversAPlainTextMessage) {
   FakeSmtpServer smtp;
   Mailer mailer({smtp.url(), "parley@example.com", "", "", 5000});
   ASSERT_TRUE(mailer.configured());
-  auto sent = mailer.send({"team@example.com", "Hand-off: Grüße", "Line one\n.leading dot\nLine three",
-                           kDate, "cnv_1@parley"});
+  auto sent = mailer.send({"team@example.com", "Hand-off: Grüße",
+                           "Line one\n.leading dot\nLine three", kDate, "cnv_1@parley"});
   ASSERT_TRUE(sent.ok()) << sent.error().message;
   ASSERT_TRUE(smtp.wait_for(1, 5000));
   auto mails = smtp.mails();
@@ -32,8 +32,9 @@ TEST(Mailer, DeliversAPlainTextMessage) {
 }
 
 TEST(Mailer, KeepsLineBreaksOutOfHeaders) {
-  std::string mail = format_mail({"smtp://x", "a@example.com"},
-                                 {"team@example.com\r\nBcc: evil@example.com", "Hi\nBcc: x@y", "body", kDate, ""});
+  std::string mail =
+      format_mail({"smtp://x", "a@example.com"},
+                  {"team@example.com\r\nBcc: evil@example.com", "Hi\nBcc: x@y", "body", kDate, ""});
   EXPECT_EQ(mail.find("\r\nBcc:"), std::string::npos);
   EXPECT_NE(mail.find("Date: "), std::string::npos);
   EXPECT_NE(mail.find(" +0000\r\n"), std::string::npos);

@@ -32,7 +32,8 @@ class OpenAiClientTest : public ::testing::Test {
 };
 
 TEST_F(OpenAiClientTest, StreamsTextDeltasAndSendsTheProtocolRequest) {
-  llm_.script({{200, "text/event-stream",
+  llm_.script({{200,
+                "text/event-stream",
                 {sse_body({text_chunk("Hello"), text_chunk(", world"), finish_chunk("stop")})}}});
   std::vector<std::string> pieces;
   auto r = run(request(), &pieces);
@@ -66,7 +67,8 @@ TEST_F(OpenAiClientTest, AcceptsABaseUrlEndingInV1) {
 
 TEST_F(OpenAiClientTest, JoinsAStreamSplitAtAwkwardByteBoundaries) {
   // Multi-byte UTF-8 characters and event separators are cut across reads.
-  std::string body = sse_body({text_chunk("Grüße "), text_chunk("und 日本語"), finish_chunk("stop")});
+  std::string body =
+      sse_body({text_chunk("Grüße "), text_chunk("und 日本語"), finish_chunk("stop")});
   for (size_t size : {1u, 3u, 7u}) {
     llm_.script({{200, "text/event-stream", split_every(body, size), 1}});
     auto r = run(request());
@@ -76,13 +78,16 @@ TEST_F(OpenAiClientTest, JoinsAStreamSplitAtAwkwardByteBoundaries) {
 }
 
 TEST_F(OpenAiClientTest, AssemblesStreamedToolCallsAndSendsTools) {
-  llm_.script({{200, "text/event-stream",
-                {sse_body({tool_chunk(0, "call_a", "show_buttons", ""),
-                           tool_chunk(0, "", "", "{\"topic\":"), tool_chunk(0, "", "", "\"pricing\"}"),
-                           tool_chunk(1, "call_b", "request_handoff", "{}"),
-                           finish_chunk("tool_calls")})}}});
+  llm_.script(
+      {{200,
+        "text/event-stream",
+        {sse_body({tool_chunk(0, "call_a", "show_buttons", ""),
+                   tool_chunk(0, "", "", "{\"topic\":"), tool_chunk(0, "", "", "\"pricing\"}"),
+                   tool_chunk(1, "call_b", "request_handoff", "{}"),
+                   finish_chunk("tool_calls")})}}});
   auto r = request();
-  r.tools = {{"show_buttons", "Shows links", R"({"type":"object","properties":{"topic":{"type":"string"}}})"}};
+  r.tools = {{"show_buttons", "Shows links",
+              R"({"type":"object","properties":{"topic":{"type":"string"}}})"}};
   auto c = run(r);
   ASSERT_TRUE(c.ok()) << c.error().message;
   ASSERT_EQ(c->tool_calls.size(), 2u);
@@ -113,7 +118,8 @@ TEST_F(OpenAiClientTest, SendsToolResultsBack) {
 
 TEST_F(OpenAiClientTest, AnErrorStatusIsAnInternalErrorWithoutTheKey) {
   for (int status : {401, 429, 500, 503}) {
-    llm_.script({{status, "application/json",
+    llm_.script({{status,
+                  "application/json",
                   {R"({"error":{"message":"Incorrect API key provided: sk-test-secret-key"}})"}}});
     auto r = run(request());
     ASSERT_FALSE(r.ok());
@@ -155,7 +161,11 @@ TEST_F(OpenAiClientTest, AStallPastTheDeadlineIsATimeout) {
 }
 
 TEST_F(OpenAiClientTest, StopsWhenTheListenerLeaves) {
-  llm_.script({{200, "text/event-stream", {"data: " + text_chunk("a") + "\n\n", "data: " + text_chunk("b") + "\n\n"}, 0, 10000}});
+  llm_.script({{200,
+                "text/event-stream",
+                {"data: " + text_chunk("a") + "\n\n", "data: " + text_chunk("b") + "\n\n"},
+                0,
+                10000}});
   int calls = 0;
   auto r = client_.complete(request(5000), [&](std::string_view) {
     ++calls;

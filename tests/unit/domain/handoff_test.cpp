@@ -6,8 +6,10 @@ namespace parley {
 namespace {
 
 TEST(HandoffMail, NamesTheAgentAndCarriesTheTranscript) {
-  HandoffMail mail{"team@example.com", "Support", "cnv_abc", {{"user", "Hi"}, {"assistant", "Hello!"},
-                                                              {"user", "Can I talk to a human?"}},
+  HandoffMail mail{"team@example.com",
+                   "Support",
+                   "cnv_abc",
+                   {{"user", "Hi"}, {"assistant", "Hello!"}, {"user", "Can I talk to a human?"}},
                    1795339200123};
   MailMessage m = compose_handoff_mail(mail);
   EXPECT_EQ(m.to, "team@example.com");

@@ -41,7 +41,8 @@ TEST(ApiActions, ToolDescribesTheParameters) {
 
 TEST(ApiActions, PlaceholdersAreEncodedAndTheRestGoesInQueryOrBody) {
   auto actions = read_api_actions(kSettings);
-  auto get = build_action_request(actions[0], R"({"orderId": "A 1/../x", "lang": "fr", "extra": "dropped"})");
+  auto get = build_action_request(actions[0],
+                                  R"({"orderId": "A 1/../x", "lang": "fr", "extra": "dropped"})");
   ASSERT_TRUE(get.ok());
   EXPECT_EQ(get->url, "https://api.example.com/orders/A%201%2F..%2Fx?lang=fr");
   EXPECT_EQ(get->body, "");

@@ -9,7 +9,8 @@
 namespace parley {
 namespace {
 
-constexpr const char* kSettings = R"({"booking": {"provider": "calendar", "eventTitle": "Intro call",
+constexpr const char* kSettings =
+    R"({"booking": {"provider": "calendar", "eventTitle": "Intro call",
   "eventLength": 60, "timeZone": "Europe/Paris", "daysAhead": 2,
   "availability": {"mon": [["09:00", "11:00"]], "tue": [["23:00", "24:00"]]}}})";
 
@@ -17,7 +18,8 @@ int64_t at(const char* iso) { return *parse_timestamp(iso); }
 
 TEST(Booking, SlotsFromTheAgentsHoursGroupedByTheCallersDates) {
   // Sunday 2026-11-22 12:00 UTC; Monday 09:00 and 10:00 Paris are 08:00 and 09:00 UTC.
-  auto utc = nlohmann::json::parse(*booking_offer(kSettings, "UTC", at("2026-11-22T12:00:00.000Z")));
+  auto utc =
+      nlohmann::json::parse(*booking_offer(kSettings, "UTC", at("2026-11-22T12:00:00.000Z")));
   EXPECT_EQ(utc["provider"], "calendar");
   EXPECT_EQ(utc["eventTitle"], "Intro call");
   EXPECT_EQ(utc["eventLength"], 60);
@@ -26,7 +28,8 @@ TEST(Booking, SlotsFromTheAgentsHoursGroupedByTheCallersDates) {
     {"date": "2026-11-23", "slots": ["2026-11-23T08:00:00.000Z", "2026-11-23T09:00:00.000Z"]},
     {"date": "2026-11-24", "slots": ["2026-11-24T22:00:00.000Z"]}])"));
   // In Tokyo (UTC+9) the same slots fall on other dates.
-  auto tokyo = nlohmann::json::parse(*booking_offer(kSettings, "Asia/Tokyo", at("2026-11-22T12:00:00.000Z")));
+  auto tokyo = nlohmann::json::parse(
+      *booking_offer(kSettings, "Asia/Tokyo", at("2026-11-22T12:00:00.000Z")));
   EXPECT_EQ(tokyo["timeZone"], "Asia/Tokyo");
   EXPECT_EQ(tokyo["days"], nlohmann::json::parse(R"([
     {"date": "2026-11-23", "slots": ["2026-11-23T08:00:00.000Z", "2026-11-23T09:00:00.000Z"]},
@@ -48,7 +51,8 @@ TEST(Booking, KeywordsDecideWhenItIsOffered) {
   EXPECT_TRUE(asks_for_booking(kSettings, "Schedule a demo please"));
   EXPECT_FALSE(asks_for_booking(kSettings, "What is a facebook page?"));
   EXPECT_FALSE(asks_for_booking("{}", "Can I book a meeting?"));
-  EXPECT_TRUE(asks_for_booking(R"({"booking": {"keywords": ["consultation"]}})", "A consultation?"));
+  EXPECT_TRUE(
+      asks_for_booking(R"({"booking": {"keywords": ["consultation"]}})", "A consultation?"));
   EXPECT_FALSE(asks_for_booking(R"({"booking": {"keywords": ["consultation"]}})", "Book it"));
 }
 

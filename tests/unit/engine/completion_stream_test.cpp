@@ -50,7 +50,8 @@ TEST(CompletionAssembler, HandsOnTextDeltasAndKeepsTheWhole) {
     seen += "[" + std::string(piece) + "]";
     return true;
   });
-  ASSERT_TRUE(a.apply(R"({"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]})").ok());
+  ASSERT_TRUE(
+      a.apply(R"({"choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]})").ok());
   ASSERT_TRUE(a.apply(R"({"choices":[{"index":0,"delta":{"content":"lo"}}]})").ok());
   ASSERT_TRUE(a.apply(R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})").ok());
   ASSERT_TRUE(a.apply("[DONE]").ok());
@@ -64,10 +65,22 @@ TEST(CompletionAssembler, HandsOnTextDeltasAndKeepsTheWhole) {
 
 TEST(CompletionAssembler, AssemblesToolCallsFromFragments) {
   CompletionAssembler a([](std::string_view) { return true; });
-  ASSERT_TRUE(a.apply(R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"show_","arguments":""}}]}}]})").ok());
-  ASSERT_TRUE(a.apply(R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"buttons","arguments":"{\"q\":"}}]}}]})").ok());
-  ASSERT_TRUE(a.apply(R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_2","function":{"name":"b","arguments":"{}"}}]}}]})").ok());
-  ASSERT_TRUE(a.apply(R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"x\"}"}}]}}]})").ok());
+  ASSERT_TRUE(
+      a.apply(
+           R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"show_","arguments":""}}]}}]})")
+          .ok());
+  ASSERT_TRUE(
+      a.apply(
+           R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"buttons","arguments":"{\"q\":"}}]}}]})")
+          .ok());
+  ASSERT_TRUE(
+      a.apply(
+           R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_2","function":{"name":"b","arguments":"{}"}}]}}]})")
+          .ok());
+  ASSERT_TRUE(
+      a.apply(
+           R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"x\"}"}}]}}]})")
+          .ok());
   ASSERT_TRUE(a.apply(R"({"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]})").ok());
   Completion c = a.take();
   ASSERT_EQ(c.tool_calls.size(), 2u);

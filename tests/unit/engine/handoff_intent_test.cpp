@@ -7,8 +7,8 @@ namespace {
 
 TEST(AsksForPerson, RecognisesRequestsForAPerson) {
   for (const char* m : {"Can I talk to a human?", "I want a REAL person please",
-                        "Please connect me with a representative", "speak with someone from your team",
-                        "Is there a live agent?", "human!"}) {
+                        "Please connect me with a representative",
+                        "speak with someone from your team", "Is there a live agent?", "human!"}) {
     EXPECT_TRUE(asks_for_person(m)) << m;
   }
 }

@@ -59,8 +59,9 @@ constexpr const char* kForms = R"({"forms": [
   {"id": "form_feedback", "name": "Feedback"}]})";
 
 TEST(Offers, FormMatchedByKeywordOrName) {
-  EXPECT_EQ(match_form(kForms, "Can I get a quote?"),
-            R"({"formId":"form_quote","name":"Request a quote","fields":[{"id":"f1","label":"Company","type":"text","required":true}],"submitLabel":"Send"})");
+  EXPECT_EQ(
+      match_form(kForms, "Can I get a quote?"),
+      R"({"formId":"form_quote","name":"Request a quote","fields":[{"id":"f1","label":"Company","type":"text","required":true}],"submitLabel":"Send"})");
   EXPECT_EQ(match_form(kForms, "I have some feedback"),
             R"({"formId":"form_feedback","name":"Feedback","fields":[],"submitLabel":"Submit"})");
   EXPECT_FALSE(match_form(kForms, "Hello").has_value());
@@ -71,11 +72,13 @@ TEST(Offers, FormMatchedByKeywordOrName) {
 TEST(Offers, LeadFormWithContactFieldsAndItsForm) {
   std::string settings = R"({"forms": [{"id": "form_quote", "name": "Request a quote"}],
     "leadForm": {"message": "How can we reach you?", "fields": ["email", "phone", "fax"], "formId": "form_quote"}})";
-  EXPECT_EQ(lead_form(settings),
-            R"({"message":"How can we reach you?","fields":["email","phone"],)"
-            R"("form":{"formId":"form_quote","name":"Request a quote","fields":[],"submitLabel":"Submit"}})");
-  EXPECT_EQ(lead_form(R"({"leadForm": {}})"),
-            R"({"message":"Leave your contact details and our team will get back to you.","fields":["name","email"],"form":null})");
+  EXPECT_EQ(
+      lead_form(settings),
+      R"({"message":"How can we reach you?","fields":["email","phone"],)"
+      R"("form":{"formId":"form_quote","name":"Request a quote","fields":[],"submitLabel":"Submit"}})");
+  EXPECT_EQ(
+      lead_form(R"({"leadForm": {}})"),
+      R"({"message":"Leave your contact details and our team will get back to you.","fields":["name","email"],"form":null})");
   EXPECT_FALSE(lead_form("{}").has_value());
   EXPECT_TRUE(asks_to_be_contacted(settings, "Please contact me tomorrow"));
   EXPECT_FALSE(asks_to_be_contacted(settings, "What is your contact page?"));

@@ -28,7 +28,8 @@ TEST(OpenAiPrompt, InstructionsKnowledgeHistoryAndMessage) {
   ASSERT_EQ(messages.size(), 4u);
   EXPECT_EQ(messages[0].role, "system");
   EXPECT_EQ(messages[0].content.rfind("Be brief.", 0), 0u);
-  EXPECT_NE(messages[0].content.find("[1] Question: Do you ship abroad?\nAnswer: Yes, to the EU."), std::string::npos);
+  EXPECT_NE(messages[0].content.find("[1] Question: Do you ship abroad?\nAnswer: Yes, to the EU."),
+            std::string::npos);
   EXPECT_NE(messages[0].content.find("[2] Shipping\nWe ship in 2 days."), std::string::npos);
   EXPECT_EQ(messages[1].role, "user");
   EXPECT_EQ(messages[2].role, "assistant");

@@ -115,11 +115,111 @@ std::vector<PromptMessage> build_prompt(const ReplyRequest& request, std::string
   return messages;
 }
 
+namespace {
+// What an agent's settings offer the model as tools for one reply, and what running them needs.
+struct Toolbox {
+  const ReplyRequest& request;
+  const Clock& clock;
+  const ApiActionCaller* caller;
+  HandoffSettings handoff;
+  bool has_booking = false;
+  std::vector<std::string> forms;
+  std::optional<std::string> lead;
+  std::vector<ApiAction> actions;
+
+  // The tool specs, each only when the agent has what it needs.
+  std::vector<ToolSpec> specs(const rapidjson::Value& settings) const {
+    std::vector<ToolSpec> out;
+    if (handoff.available()) {
+      out.push_back({std::string(kHumanTool),
+                     "Call this when the user asks to talk to a person (a human, someone from "
+                     "the team) instead of the assistant.",
+                     R"({"type":"object","properties":{}})"});
+    }
+    if (auto buttons = titles(settings, "buttons", "label"); !buttons.empty()) {
+      out.push_back(choice_tool(
+          kButtonsTool, "Shows the user link buttons when one fits the question.", buttons));
+    }
+    if (auto products = titles(settings, "products", "name"); !products.empty()) {
+      out.push_back(choice_tool(kProductsTool,
+                                "Shows the user products from the catalogue that fit the question.",
+                                products));
+    }
+    if (has_booking) {
+      out.push_back({std::string(kBookingTool),
+                     "Shows the user free meeting slots to book when they want a meeting or call.",
+                     R"({"type":"object","properties":{}})"});
+    }
+    if (!forms.empty()) {
+      out.push_back(choice_tool(
+          kFormTool, "Shows the user one of the agent's forms to fill in (give one name).", forms));
+    }
+    if (lead) {
+      out.push_back({std::string(kLeadFormTool),
+                     "Shows the user a form for their contact details when they want to be "
+                     "contacted or when you cannot help.",
+                     R"({"type":"object","properties":{}})"});
+    }
+    for (const auto& a : actions) out.push_back(api_action_tool(a));
+    return out;
+  }
+
+  // Runs one tool call: fills `blocks` and returns the result the model reads.
+  std::string run(const ToolCall& tool, ReplyBlocks& blocks) const {
+    const std::string& settings = request.settings_json;
+    if (tool.name == kHumanTool && handoff.available()) {
+      if (handoff.live_chat) {
+        blocks.live_chat = "offered";
+        return R"({"ok":true,"result":"Live chat with the team was offered to the user; ask whether they want it."})";
+      }
+      blocks.handoff = true;
+      return R"({"ok":true,"result":"The conversation was emailed to the team; tell the user someone will get back to them."})";
+    }
+    if (tool.name == kButtonsTool || tool.name == kProductsTool) {
+      // Picked by exact title; a title the model invents shows nothing.
+      size_t before = blocks.buttons.size() + blocks.products.size();
+      for (const auto& name : chosen(tool.arguments)) {
+        if (tool.name == kButtonsTool) {
+          for (auto& b : match_buttons_titled(settings, name))
+            blocks.buttons.push_back(std::move(b));
+        } else {
+          for (auto& p : match_products_titled(settings, name))
+            blocks.products.push_back(std::move(p));
+        }
+      }
+      bool shown = blocks.buttons.size() + blocks.products.size() > before;
+      return shown ? R"({"ok":true,"result":"Shown to the user."})"
+                   : R"({"ok":false,"error":"no such item"})";
+    }
+    if (tool.name == kFormTool && !forms.empty()) {
+      auto names = chosen(tool.arguments);
+      if (!names.empty()) blocks.form_json = form_named(settings, names.front());
+      return blocks.form_json ? R"({"ok":true,"result":"The form was shown to the user."})"
+                              : R"({"ok":false,"error":"no such form"})";
+    }
+    if (tool.name == kLeadFormTool && lead) {
+      blocks.lead_form_json = lead;
+      return R"({"ok":true,"result":"The contact form was shown to the user."})";
+    }
+    if (tool.name == kBookingTool && has_booking) {
+      blocks.booking_json = booking_offer(settings, request.time_zone, clock.now_ms());
+      return R"({"ok":true,"result":"Free slots were shown to the user."})";
+    }
+    if (tool.name.rfind(kApiActionToolPrefix, 0) == 0 && caller != nullptr) {
+      std::string_view name = std::string_view(tool.name).substr(kApiActionToolPrefix.size());
+      auto it = std::find_if(actions.begin(), actions.end(),
+                             [&](const ApiAction& a) { return a.name == name; });
+      if (it != actions.end()) return caller->call(*it, tool.arguments);
+    }
+    return R"({"ok":false,"error":"unknown tool"})";
+  }
+};
+}  // namespace
+
 Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextSink& sink) const {
   rapidjson::Document settings;
   settings.Parse(request.settings_json.data(), request.settings_json.size());
   if (settings.HasParseError() || !settings.IsObject()) settings.SetObject();
-  std::string instructions = string_setting(settings, "instructions");
   const rapidjson::Value* llm = nullptr;
   if (auto it = settings.FindMember("llm"); it != settings.MemberEnd() && it->value.IsObject())
     llm = &it->value;
@@ -133,49 +233,13 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
   if (call.api_key.empty()) call.api_key = defaults_.api_key;
 
   std::vector<SourceRef> knowledge;
-  call.messages = build_prompt(request, instructions, knowledge);
-  HandoffSettings handoff = read_handoff_settings(request.settings_json);
-  if (handoff.available()) {
-    call.tools.push_back({std::string(kHumanTool),
-                          "Call this when the user asks to talk to a person (a human, someone from "
-                          "the team) instead of the assistant.",
-                          R"({"type":"object","properties":{}})"});
-  }
-
-  auto button_titles = titles(settings, "buttons", "label");
-  auto product_titles = titles(settings, "products", "name");
-  if (!button_titles.empty()) {
-    call.tools.push_back(choice_tool(
-        kButtonsTool, "Shows the user link buttons when one fits the question.", button_titles));
-  }
-  if (!product_titles.empty()) {
-    call.tools.push_back(choice_tool(
-        kProductsTool, "Shows the user products from the catalogue that fit the question.",
-        product_titles));
-  }
-
-  bool has_booking = settings.HasMember("booking") && settings["booking"].IsObject();
-  if (has_booking) {
-    call.tools.push_back(
-        {std::string(kBookingTool),
-         "Shows the user free meeting slots to book when they want a meeting or call.",
-         R"({"type":"object","properties":{}})"});
-  }
-  auto forms = form_names(request.settings_json);
-  if (!forms.empty()) {
-    call.tools.push_back(choice_tool(
-        kFormTool, "Shows the user one of the agent's forms to fill in (give one name).", forms));
-  }
-  auto lead = lead_form(request.settings_json);
-  if (lead) {
-    call.tools.push_back({std::string(kLeadFormTool),
-                          "Shows the user a form for their contact details when they want to be "
-                          "contacted or when you cannot help.",
-                          R"({"type":"object","properties":{}})"});
-  }
-  std::vector<ApiAction> actions;
-  if (actions_ != nullptr) actions = read_api_actions(request.settings_json);
-  for (const auto& a : actions) call.tools.push_back(api_action_tool(a));
+  call.messages = build_prompt(request, string_setting(settings, "instructions"), knowledge);
+  Toolbox tools{request, clock_, actions_, read_handoff_settings(request.settings_json)};
+  tools.has_booking = settings.HasMember("booking") && settings["booking"].IsObject();
+  tools.forms = form_names(request.settings_json);
+  tools.lead = lead_form(request.settings_json);
+  if (actions_ != nullptr) tools.actions = read_api_actions(request.settings_json);
+  call.tools = tools.specs(settings);
 
   ReplyBlocks blocks;
   std::string text;
@@ -188,60 +252,12 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
       return listening;
     }));
     if (!listening || done.tool_calls.empty() || round == kMaxToolRounds) break;
-    PromptMessage asked{"assistant", done.text, done.tool_calls, ""};
-    call.messages.push_back(std::move(asked));
+    call.messages.push_back({"assistant", done.text, done.tool_calls, ""});
     for (const auto& tool : done.tool_calls) {
-      std::string result;
-      if (tool.name == kHumanTool && handoff.available()) {
-        if (handoff.live_chat) {
-          blocks.live_chat = "offered";
-          result =
-              R"({"ok":true,"result":"Live chat with the team was offered to the user; ask whether they want it."})";
-        } else {
-          blocks.handoff = true;
-          result =
-              R"({"ok":true,"result":"The conversation was emailed to the team; tell the user someone will get back to them."})";
-        }
-      } else if (tool.name == kButtonsTool || tool.name == kProductsTool) {
-        // Matched by exact title through the same code the retrieval engine uses.
-        size_t shown = 0;
-        for (const auto& name : chosen(tool.arguments)) {
-          if (tool.name == kButtonsTool) {
-            for (auto& b : match_buttons_titled(request.settings_json, name))
-              blocks.buttons.push_back(std::move(b)), ++shown;
-          } else {
-            for (auto& p : match_products_titled(request.settings_json, name))
-              blocks.products.push_back(std::move(p)), ++shown;
-          }
-        }
-        result = shown > 0 ? R"({"ok":true,"result":"Shown to the user."})"
-                           : R"({"ok":false,"error":"no such item"})";
-      } else if (tool.name == kFormTool && !forms.empty()) {
-        auto names = chosen(tool.arguments);
-        if (!names.empty()) blocks.form_json = form_named(request.settings_json, names.front());
-        result = blocks.form_json ? R"({"ok":true,"result":"The form was shown to the user."})"
-                                  : R"({"ok":false,"error":"no such form"})";
-      } else if (tool.name == kLeadFormTool && lead) {
-        blocks.lead_form_json = lead;
-        result = R"({"ok":true,"result":"The contact form was shown to the user."})";
-      } else if (tool.name == kBookingTool && has_booking) {
-        blocks.booking_json =
-            booking_offer(request.settings_json, request.time_zone, clock_.now_ms());
-        result = R"({"ok":true,"result":"Free slots were shown to the user."})";
-      } else if (tool.name.rfind(kApiActionToolPrefix, 0) == 0 && actions_ != nullptr) {
-        std::string_view name = std::string_view(tool.name).substr(kApiActionToolPrefix.size());
-        auto it = std::find_if(actions.begin(), actions.end(),
-                               [&](const ApiAction& a) { return a.name == name; });
-        result = it == actions.end() ? R"({"ok":false,"error":"unknown tool"})"
-                                     : actions_->call(*it, tool.arguments);
-      } else {
-        result = R"({"ok":false,"error":"unknown tool"})";
-      }
-      call.messages.push_back({"tool", result, {}, tool.id});
+      call.messages.push_back({"tool", tools.run(tool, blocks), {}, tool.id});
     }
   }
-  auto cited = citations(text, knowledge.size());
-  for (size_t n : cited) blocks.sources.push_back(knowledge[n - 1]);
+  for (size_t n : citations(text, knowledge.size())) blocks.sources.push_back(knowledge[n - 1]);
   return blocks;
 }
 

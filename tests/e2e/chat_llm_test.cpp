@@ -63,6 +63,15 @@ TEST_F(ChatLlm, TheAgentsLlmSettingsWinOverTheServerDefaults) {
   ASSERT_EQ(reqs.size(), 1u);
   EXPECT_EQ(reqs[0].headers["authorization"], "Bearer sk-agent-own");
   EXPECT_EQ(Json::parse(reqs[0].body)["model"], "agent-model");
+  // People reading the agent's settings never see the provider key; writing them back keeps it.
+  auto shown = s().admin({"agent", "get", c.agent});
+  EXPECT_EQ(shown["settings"]["llm"]["apiKey"], "********");
+  EXPECT_EQ(shown.dump().find("sk-agent-own"), std::string::npos);
+  s().admin({"agent", "update", c.agent, "--settings",
+             Json{{"llm", shown["settings"]["llm"]}}.dump()});
+  say({"ok"});
+  ASSERT_EQ(chat(s(), c, {{"message", "hi"}}).status, 200);
+  EXPECT_EQ(llm_->requests().back().headers["authorization"], "Bearer sk-agent-own");
 }
 
 TEST_F(ChatLlm, TheProviderStreamIsRelayedAsTheChatStream) {

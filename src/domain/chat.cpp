@@ -8,6 +8,8 @@
 #include "core/crypto.h"
 #include "core/json.h"
 #include "domain/agents.h"
+#include "domain/leads.h"
+#include "domain/topic_analysis.h"
 #include "engine/contact_details.h"
 #include "domain/handoff.h"
 #include "events/outbox.h"
@@ -243,12 +245,9 @@ Result<ChatReply> ChatTurn::commit() {
       lead.source = "chat";
       lead.conversation_id = out.conversation_id;
       lead.collected_at = received_at_;
-      PARLEY_ASSIGN_OR_RETURN(LeadSaved saved, LeadRepo::save(c, lead));
-      if (saved.created) {
-        PARLEY_TRY(add_to_outbox(
-            c, s_.random, {account_id_, agent_id, "lead.created", saved.lead.id, received_at_}));
-      }
+      PARLEY_TRY(record_lead(c, s_.random, replied_at, lead));
     }
+    PARLEY_TRY(refresh_topics(c, agent_, out.conversation_id));
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
     return {};
   }));

@@ -2,7 +2,7 @@
 
 #include "core/json.h"
 #include "domain/contacts.h"
-#include "events/outbox.h"
+#include "domain/leads.h"
 #include "store/agent_repo.h"
 #include "store/conversation_repo.h"
 
@@ -66,13 +66,7 @@ Result<LeadSaved> admin_save_lead(Services& s, const NewLead& in) {
         return ApiError::not_found("No conversation " + *lead.conversation_id +
                                    " in the agent's account.");
     }
-    PARLEY_ASSIGN_OR_RETURN(auto saved, LeadRepo::save(c, lead));
-    PARLEY_TRY(upsert_contact_from_lead(c, s.random, now, saved.lead));
-    if (saved.created) {
-      PARLEY_TRY(add_to_outbox(c, s.random,
-                               {saved.lead.account_id, saved.lead.agent_id, "lead.created",
-                                saved.lead.id, saved.lead.collected_at}));
-    }
+    PARLEY_ASSIGN_OR_RETURN(auto saved, record_lead(c, s.random, now, lead));
     out = std::move(saved);
     return {};
   }));

@@ -1,5 +1,8 @@
 #include "domain/leads.h"
 
+#include "domain/contacts.h"
+#include "events/outbox.h"
+
 namespace parley {
 
 FormLabels::FormLabels(std::string_view settings_json) {
@@ -68,6 +71,17 @@ void write_lead_json(JsonWriter& w, const LeadRecord& l, const FormLabels& label
   w.key("lastSeenAt").timestamp(l.last_seen_at);
   w.key("submissionCount").integer(l.submission_count);
   w.end_object();
+}
+
+Result<LeadSaved> record_lead(Connection& c, Random& random, int64_t now, const LeadRecord& lead) {
+  PARLEY_ASSIGN_OR_RETURN(LeadSaved saved, LeadRepo::save(c, lead));
+  PARLEY_TRY(upsert_contact_from_lead(c, random, now, saved.lead));
+  if (saved.created) {
+    PARLEY_TRY(add_to_outbox(c, random,
+                             {saved.lead.account_id, saved.lead.agent_id, "lead.created",
+                              saved.lead.id, saved.lead.collected_at}));
+  }
+  return saved;
 }
 
 }  // namespace parley

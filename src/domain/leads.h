@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "core/json.h"
+#include "core/random.h"
 #include "store/lead_repo.h"
 
 namespace parley {
@@ -27,6 +28,11 @@ class FormLabels {
  private:
   std::map<std::string, std::map<std::string, std::string, std::less<>>, std::less<>> forms_;
 };
+
+// Saves a lead however it came (a chat message, a form): the lead itself (or one more submission
+// of the same person), the person's contact (source `lead`), and for a new lead its
+// lead.created outbox event. Runs inside the caller's write transaction.
+Result<LeadSaved> record_lead(Connection& c, Random& random, int64_t now, const LeadRecord& lead);
 
 // The Lead resource of the spec.
 void write_lead_json(JsonWriter& w, const LeadRecord& lead, const FormLabels& labels);

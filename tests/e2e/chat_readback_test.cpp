@@ -116,3 +116,38 @@ TEST_F(ChatReadBack, ChatRecordsAreListedAsEvents) {
 
 }  // namespace
 }  // namespace parley::e2e
+
+namespace parley::e2e {
+namespace {
+
+TEST(ChatWiring, LeadFromChatBecomesAContactWithSourceLead) {
+  Server server(unlimited());
+  auto c = chat_setup(server, R"({"saveContactDetails": true})");
+  chat(server, c, {{"message", "reach me at Bo.Chen@Example.com or +4915112345678"}});
+  auto r = server.get("/api/v1/agents/" + c.agent + "/contacts?email=bo.chen@example.com", c.key);
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto data = r.json()["data"];
+  ASSERT_EQ(data.size(), 1u);
+  EXPECT_EQ(data[0]["source"], "lead");
+  EXPECT_EQ(data[0]["email"], "bo.chen@example.com");
+}
+
+TEST(ChatWiring, TopicAnalysisRunsOnChatsWhenOn) {
+  Server server(unlimited());
+  auto on = chat_setup(server, R"({"topicAnalysis": true})");
+  std::string conv = chat(server, on, {{"message", "My invoice shows a double charge, I am very unhappy"}})
+                         .json()["conversationId"];
+  auto d = server.get("/api/v1/conversations/" + conv, on.key).json()["data"];
+  EXPECT_FALSE(d["topics"].empty()) << d.dump();
+  EXPECT_FALSE(d["sentiment"].is_null()) << d.dump();
+
+  auto off = chat_setup(server);
+  std::string plain = chat(server, off, {{"message", "My invoice shows a double charge, I am very unhappy"}})
+                          .json()["conversationId"];
+  auto p = server.get("/api/v1/conversations/" + plain, off.key).json()["data"];
+  EXPECT_EQ(p["topics"], Json::array());
+  EXPECT_TRUE(p["sentiment"].is_null());
+}
+
+}  // namespace
+}  // namespace parley::e2e

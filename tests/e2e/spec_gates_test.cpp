@@ -30,11 +30,13 @@ struct Endpoint {
   std::string body;
 };
 
-// Every endpoint but chat, whose route lives with the chat engine and has its own tests.
+// Every endpoint of the API.
 std::vector<Endpoint> endpoints() {
   return {
       {"GET", "/api/v1/agents", "agents:read", ""},
       {"GET", "/api/v1/agents/{agent}", "agents:read", ""},
+      {"POST", "/api/v1/agents/{agent}/chat", "chat", R"({"message":"Hello"})"},
+      {"POST", "/api/v1/agents/{agent}/chat", "chat", R"({"message":"Hello","stream":true})"},
       {"GET", "/api/v1/agents/{agent}/conversations", "conversations:read", ""},
       {"GET", "/api/v1/conversations/cnv_{id}", "conversations:read", ""},
       {"GET", "/api/v1/agents/{agent}/leads", "leads:read", ""},
@@ -157,6 +159,11 @@ TEST_F(SpecGates, EveryResourceTypeOfAnotherAccountIsNotFound) {
   const std::string a = "/api/v1/agents/" + their_agent;
   std::vector<std::pair<std::string, std::pair<std::string, std::string>>> calls = {
       {"GET", {a, ""}},
+      {"POST", {a + "/chat", R"({"message":"Hello"})"}},
+      {"POST", {a + "/chat", R"({"message":"Hello","stream":true})"}},
+      {"POST", {"/api/v1/agents/" + my_agent + "/chat", R"({"message":"Hi","conversationId":")" + conv + "\"}"}},
+      {"POST", {"/api/v1/agents/" + my_agent + "/chat",
+                R"({"message":"Hi","stream":true,"conversationId":")" + conv + "\"}"}},
       {"GET", {a + "/conversations", ""}},
       {"GET", {a + "/leads", ""}},
       {"GET", {a + "/contacts", ""}},

@@ -30,6 +30,8 @@ class SpecRequests : public ::testing::Test {
   // Every endpoint with a body, with a valid body for it.
   std::vector<std::pair<HttpRequest, std::string>> body_endpoints() const {
     return {
+        {{"POST", "/api/v1/agents/" + agent_ + "/chat"}, R"({"message":"Hello"})"},
+        {{"POST", "/api/v1/agents/" + agent_ + "/chat"}, R"({"message":"Hello","stream":true})"},
         {{"POST", "/api/v1/agents/" + agent_ + "/sources"}, R"({"type":"text","content":"x"})"},
         {{"POST", "/api/v1/agents/" + agent_ + "/contacts"}, R"({"email":"b@example.com"})"},
         {{"PATCH", "/api/v1/contacts/" + contact_}, R"({"name":"B"})"},

@@ -75,7 +75,7 @@ Response stream_head(const ChatTurn& turn) {
   res.content_type = "text/plain; charset=utf-8";
   res.header("X-Conversation-Id", turn.conversation_id());
   res.header("X-Session-Id", turn.session_id());
-  if (turn.paused()) res.header("X-Live-Chat", "paused");
+  if (turn.known_live_chat()) res.header("X-Live-Chat", *turn.known_live_chat());
   return res;
 }
 

@@ -12,6 +12,7 @@
 #include "domain/topic_analysis.h"
 #include "engine/contact_details.h"
 #include "domain/handoff.h"
+#include "engine/handoff_intent.h"
 #include "events/outbox.h"
 #include "store/account_repo.h"
 #include "store/conversation_repo.h"
@@ -137,6 +138,11 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   t.reply_.session_id = std::move(target.session_id);
   t.paused_ = t.existing_ && t.existing_->taken_over_by.has_value();
   if (t.paused_) t.reply_.live_chat = "paused";
+  t.known_live_chat_ = t.paused_ ? std::optional<std::string>("paused")
+                                 : parley::known_live_chat(read_handoff_settings(t.agent_.settings),
+                                                   t.settings_.engine,
+                                                   t.existing_ && t.existing_->live_chat_offered,
+                                                   r.message);
   t.received_at_ = s.clock.now_ms();
   t.deadline_ms_ = t.received_at_ + s.config.timeout_ms;
   // Refuse before running the engine; commit() checks again under the writer's lock.

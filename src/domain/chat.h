@@ -78,6 +78,9 @@ class ChatTurn {
   // A team member has the conversation: run() writes nothing and commit() stores only the
   // user message.
   bool paused() const { return paused_; }
+  // The live-chat state known before the engine runs (paused, or engine/handoff_intent.h's
+  // known_live_chat), for the X-Live-Chat header of a stream.
+  const std::optional<std::string>& known_live_chat() const { return known_live_chat_; }
   const std::string& conversation_id() const { return reply_.conversation_id; }
   const std::string& session_id() const { return reply_.session_id; }
   int64_t deadline_ms() const { return deadline_ms_; }
@@ -100,6 +103,7 @@ class ChatTurn {
   std::optional<ConversationRecord> existing_;
   std::vector<HistoryMessage> history_;
   bool paused_ = false;
+  std::optional<std::string> known_live_chat_;
   int64_t received_at_ = 0;
   int64_t deadline_ms_ = 0;
   ChatReply reply_;

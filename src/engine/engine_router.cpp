@@ -15,18 +15,17 @@ Result<ReplyBlocks> answer(const TextSink& sink, std::string_view text, ReplyBlo
 
 Result<ReplyBlocks> EngineRouter::reply(const ReplyRequest& request, const TextSink& sink) const {
   HandoffSettings handoff = read_handoff_settings(request.settings_json);
-  if (handoff.live_chat && request.live_chat_offered && accepts_offer(request.message)) {
+  auto live_chat =
+      known_live_chat(handoff, request.settings.engine, request.live_chat_offered, request.message);
+  if (live_chat) {
     ReplyBlocks blocks;
-    blocks.live_chat = "requested";
-    return answer(sink, kLiveChatRequestedText, std::move(blocks));
+    blocks.live_chat = live_chat;
+    return answer(sink, *live_chat == "requested" ? kLiveChatRequestedText : kLiveChatOfferText,
+                  std::move(blocks));
   }
   if (request.settings.engine == "openai") return openai_.reply(request, sink);
-  if (handoff.available() && asks_for_person(request.message)) {
+  if (handoff.email && asks_for_person(request.message)) {
     ReplyBlocks blocks;
-    if (handoff.live_chat) {
-      blocks.live_chat = "offered";
-      return answer(sink, kLiveChatOfferText, std::move(blocks));
-    }
     blocks.handoff = true;
     return answer(sink, kHandoffText, std::move(blocks));
   }

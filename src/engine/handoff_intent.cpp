@@ -2,6 +2,7 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <vector>
@@ -89,14 +90,28 @@ bool asks_for_person(std::string_view message) {
   return false;
 }
 
+std::optional<std::string> known_live_chat(const HandoffSettings& settings, std::string_view engine,
+                                           bool offer_pending, std::string_view message) {
+  if (!settings.live_chat) return std::nullopt;
+  if (offer_pending && accepts_offer(message)) return "requested";
+  if (engine != "openai" && asks_for_person(message)) return "offered";
+  return std::nullopt;
+}
+
 bool accepts_offer(std::string_view message) {
+  // A short agreement made only of agreeable words: "yes please", "sure, connect me". Anything
+  // else ("ok what are your hours", "yes but not now") is another message.
+  static constexpr std::array kAgreeable = {
+      "yes",   "yeah",  "yep",     "sure", "ok",    "okay",  "please", "y",  "thanks",
+      "thank", "you",   "connect", "me",   "go",    "ahead", "do",     "it", "that",
+      "would", "great", "i'd",     "like", "love",  "to",    "i",      "a",  "person",
+      "human", "with",  "someone", "talk", "speak", "chat"};
   auto words = words_of(message);
   if (words.empty() || words.size() > 8) return false;
+  if (std::find(kYes.begin(), kYes.end(), words.front()) == kYes.end()) return false;
   for (const auto& w : words)
-    if (w == "no" || w == "not" || w == "don't" || w == "nope") return false;
-  for (std::string_view yes : kYes)
-    if (words.front() == yes) return true;
-  return false;
+    if (std::find(kAgreeable.begin(), kAgreeable.end(), w) == kAgreeable.end()) return false;
+  return true;
 }
 
 }  // namespace parley

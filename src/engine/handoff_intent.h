@@ -27,6 +27,13 @@ bool asks_for_person(std::string_view message);
 // True when the message accepts an offer ("yes", "sure", "ok please", "yes please connect me").
 bool accepts_offer(std::string_view message);
 
+// The live-chat state of a reply that is known before any engine runs: "requested" when the
+// user accepts a pending offer, "offered" when a `retrieval` agent with live chat meets a request
+// for a person; nothing otherwise (the `openai` engine's model decides by itself). Shared by the
+// engine router and the chat flow, which announces it in the X-Live-Chat header of a stream.
+std::optional<std::string> known_live_chat(const HandoffSettings& settings, std::string_view engine,
+                                           bool offer_pending, std::string_view message);
+
 // The texts the agent writes when it hands off.
 inline constexpr std::string_view kLiveChatOfferText =
     "I can bring a member of our team into this chat. Would you like that?";

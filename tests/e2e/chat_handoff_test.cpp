@@ -102,5 +102,26 @@ TEST_F(ChatHandoff, LiveChatIsOfferedThenRequested) {
   EXPECT_EQ(events.json()["data"][0]["id"].get<std::string>().rfind(conv_id + ":", 0), 0u);
 }
 
+TEST_F(ChatHandoff, AStreamedReplyAnnouncesLiveChatInItsHeader) {
+  auto c = chat_setup(s(), R"({"liveChat":true})");
+  auto offered = chat(s(), c, {{"message", "I want a real person"}, {"stream", true}});
+  ASSERT_EQ(offered.status, 200) << offered.body;
+  EXPECT_EQ(offered.header("x-live-chat"), "offered");
+  EXPECT_EQ(offered.body, "I can bring a member of our team into this chat. Would you like that?");
+  std::string conv_id = offered.header("x-conversation-id");
+  // A message that does not accept lets the offer lapse.
+  auto other =
+      chat(s(), c,
+           {{"message", "ok what are your hours"}, {"conversationId", conv_id}, {"stream", true}});
+  EXPECT_FALSE(other.has_header("x-live-chat"));
+  auto again = chat(s(), c, {{"message", "Sure"}, {"conversationId", conv_id}, {"stream", true}});
+  EXPECT_FALSE(again.has_header("x-live-chat"));
+  chat(s(), c, {{"message", "Can I talk to a human?"}, {"conversationId", conv_id}});
+  auto requested =
+      chat(s(), c, {{"message", "yes"}, {"conversationId", conv_id}, {"stream", true}});
+  EXPECT_EQ(requested.header("x-live-chat"), "requested");
+  EXPECT_EQ(show_conversation(s(), conv_id)["liveChat"]["status"], "requested");
+}
+
 }  // namespace
 }  // namespace parley::e2e

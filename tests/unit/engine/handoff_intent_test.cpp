@@ -27,6 +27,8 @@ TEST(AcceptsOffer, ShortYesAnswersOnly) {
   EXPECT_FALSE(accepts_offer("No thanks"));
   EXPECT_FALSE(accepts_offer("yes but not now"));
   EXPECT_FALSE(accepts_offer("What are your prices?"));
+  EXPECT_FALSE(accepts_offer("ok what are your hours"));
+  EXPECT_TRUE(accepts_offer("Yes, I'd like to talk to someone"));
 }
 
 TEST(HandoffSettings, ReadFromTheAgentSettings) {

@@ -24,6 +24,7 @@ namespace parley {
 namespace {
 struct ServeOptions {
   std::string listen = "127.0.0.1:8080";
+  int log_flush_ms = 200;
   size_t threads = 0;
   std::string tls_cert;
   std::string tls_key;
@@ -101,6 +102,7 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   auto db = open_configured_database(global);
   if (!db.ok()) return print_error(db.error());
   Database& database = **db;
+  buffer_logging(o.log_flush_ms);
 
   SystemClock clock;
   SecureRandom random;
@@ -161,6 +163,7 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
     log_info("listening", {{"address", std::string_view(address)}, {"tls", tls},
                            {"database", database.backend()},
                            {"rateLimitPerMinute", o.rate_limit_per_minute}});
+    flush_logs();
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     Maintenance maintenance(database, limiter);
     trainer.start();
@@ -168,6 +171,7 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
     server.run();
     (*webhooks)->stop();
     log_info("stopped");
+    flush_logs();
   } catch (const std::exception& e) {
     log_error("server failed", {{"error", std::string_view(e.what())}});
     return 1;
@@ -181,6 +185,11 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   auto* cmd = app.add_subcommand("serve", "Run the HTTP(S) server");
   cmd->add_option("--listen", o->listen, "HOST:PORT to listen on (port 0 picks a free one)")
       ->envname("PARLEY_LISTEN")
+      ->capture_default_str();
+  cmd->add_option("--log-flush-ms", o->log_flush_ms,
+                  "Write buffered log lines this often (warnings and errors at once); 0 writes every line at once")
+      ->envname("PARLEY_LOG_FLUSH_MS")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--threads", o->threads, "I/O threads (default: one per core)")->envname("PARLEY_THREADS");
   cmd->add_option("--tls-cert", o->tls_cert, "PEM certificate chain; serves HTTPS with --tls-key")

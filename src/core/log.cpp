@@ -3,6 +3,10 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
 #include "core/clock.h"
 #include "core/json.h"
 
@@ -38,6 +42,23 @@ void init_logging() {
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);
 }
+
+void buffer_logging(int interval_ms) {
+  if (interval_ms <= 0) return;
+  static char buffer[1 << 16];
+  std::fflush(stderr);
+  std::setvbuf(stderr, buffer, _IOFBF, sizeof buffer);
+  spdlog::default_logger()->flush_on(spdlog::level::warn);
+  // Detached on purpose: it only ever flushes, and lives as long as the process.
+  std::thread([interval_ms] {
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
+      spdlog::default_logger()->flush();
+    }
+  }).detach();
+}
+
+void flush_logs() { spdlog::default_logger()->flush(); }
 
 void log_info(std::string_view msg, std::initializer_list<LogField> fields) {
   emit(spdlog::level::info, "info", msg, fields);

@@ -128,6 +128,7 @@ void Server::start() {
     int devnull = open("/dev/null", O_WRONLY);
     dup2(devnull, 1);
     setenv("PARLEY_DATA_DIR", data_dir_.c_str(), 1);
+    setenv("PARLEY_LOG_FLUSH_MS", "0", 1);  // every line at once, so tests read the whole log
     for (auto& [k, v] : env_) setenv(k.c_str(), v.c_str(), 1);
     std::vector<std::string> argv = {PARLEY_BINARY, "serve", "--listen", "127.0.0.1:0"};
     argv.insert(argv.end(), args_.begin(), args_.end());

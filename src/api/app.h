@@ -39,6 +39,7 @@ struct App {
   ChatConfig chat;
   WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions; set by serve
   WidgetOptions widget = {};                // the widget channel's options; set by serve
+  const Mailer* mailer = nullptr;  // hand-off mail; set by serve
 };
 
 struct ApiCall {

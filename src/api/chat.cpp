@@ -34,7 +34,7 @@ Response stream_head(const ChatTurn& turn) {
   res.content_type = "text/plain; charset=utf-8";
   res.header("X-Conversation-Id", turn.conversation_id());
   res.header("X-Session-Id", turn.session_id());
-  if (turn.paused()) res.header("X-Live-Chat", "paused");
+  if (turn.known_live_chat()) res.header("X-Live-Chat", *turn.known_live_chat());
   return res;
 }
 
@@ -88,6 +88,7 @@ void register_chat_routes(Router& router, App& app) {
         PARLEY_ASSIGN_OR_RETURN(auto request, parse_chat_request(call.req, call.param(0), stream));
         ChatServices s{call.app.db,     call.app.clock,     call.app.random,
                        call.app.engine, call.app.retriever, call.app.chat};
+        s.mailer = call.app.mailer;
         if (stream) {
           PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
           return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock,

@@ -1,6 +1,7 @@
 #include "cli/admin_json.h"
 
 #include "domain/accounts.h"
+#include "domain/agent_settings.h"
 #include "domain/agents.h"
 
 namespace parley {
@@ -35,7 +36,7 @@ void write_agent_admin_json(JsonWriter& w, const AgentRecord& a) {
   id.string(a.account_id);
   s += id.str();
   s += ",\"settings\":";
-  s += a.settings;
+  s += redact_agent_settings(a.settings);
   s += '}';
   w.raw(s);
 }

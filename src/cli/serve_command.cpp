@@ -14,6 +14,9 @@
 #include "knowledge/knowledge_index.h"
 #include "knowledge/trainer.h"
 #include "cli/webhook_options.h"
+#include "cli/llm_options.h"
+#include "engine/openai_engine.h"
+#include "engine/engine_router.h"
 #include "store/rate_window_repo.h"
 
 namespace parley {
@@ -31,6 +34,7 @@ struct ServeOptions {
   int64_t console_login_failures_per_email = 5;
   int64_t console_login_failures_per_address = 50;
   WebhookServiceOptions webhooks;
+  LlmServeOptions llm;
   ChatConfig chat;
   WidgetOptions widget;
   int64_t engine_delay_ms = 0;
@@ -120,8 +124,17 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   RetrievalOptions retrieval;
   retrieval.delay_ms = o.engine_delay_ms;
   RetrievalEngine engine(clock, retrieval);
+  LlmServeOptions llm = o.llm;
+  read_llm_secrets(llm);
+  SystemResolver action_resolver;
+  ApiActionCaller actions(action_resolver, action_options(llm, o.webhooks.allow_private_targets,
+                                                          o.webhooks.extra_ca_file));
+  OpenAiEngine openai(clock, llm.llm, &actions);
+  EngineRouter engines(clock, engine, openai);
+  Mailer mailer(llm.mail);
   ThreadPool reply_pool(o.reply_threads);
-  App app{database, clock, random, keys, limiter, knowledge, trainer, console, engine, reply_pool, o.chat};
+  App app{database, clock, random, keys, limiter, knowledge, trainer, console, engines, reply_pool, o.chat};
+  app.mailer = &mailer;
   auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
   if (!webhooks.ok()) return print_error(webhooks.error());
   app.webhook_policy = &(*webhooks)->policy();
@@ -212,6 +225,7 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   add_webhook_serve_options(*cmd, o->webhooks);
+  add_llm_serve_options(*cmd, o->llm);
   cmd->add_option("--chat-timeout-ms", o->chat.timeout_ms, "A chat reply taking longer ends with 504 timeout")
       ->envname("PARLEY_CHAT_TIMEOUT_MS")
       ->check(CLI::PositiveNumber)

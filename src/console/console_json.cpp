@@ -1,6 +1,7 @@
 #include "console/console_json.h"
 
 #include "domain/accounts.h"
+#include "domain/agent_settings.h"
 #include "domain/agents.h"
 
 namespace parley {
@@ -31,7 +32,7 @@ void write_console_agent_json(JsonWriter& w, const AgentRecord& a) {
   std::string s = inner.str();
   s.pop_back();
   s += ",\"settings\":";
-  s += a.settings.empty() ? "{}" : a.settings;
+  s += redact_agent_settings(a.settings);
   s += '}';
   w.raw(s);
 }

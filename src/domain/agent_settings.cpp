@@ -56,7 +56,37 @@ std::string_view kind_name(Kind kind) {
   }
   return "";
 }
+
+// An `llm` update whose apiKey is the redaction marker keeps the stored key.
+void keep_redacted_secret(const Result<rapidjson::Document>& current, const std::string& name,
+                          rapidjson::Value& value, rapidjson::Document::AllocatorType& alloc) {
+  if (name != "llm" || !value.IsObject()) return;
+  auto key = value.FindMember("apiKey");
+  if (key == value.MemberEnd() || !key->value.IsString() ||
+      std::string_view(key->value.GetString(), key->value.GetStringLength()) != kRedactedSecret)
+    return;
+  value.RemoveMember("apiKey");
+  if (!current.ok() || !current->IsObject()) return;
+  auto llm = current->FindMember("llm");
+  if (llm == current->MemberEnd() || !llm->value.IsObject()) return;
+  auto stored = llm->value.FindMember("apiKey");
+  if (stored == llm->value.MemberEnd()) return;
+  value.AddMember("apiKey", rapidjson::Value(stored->value, alloc), alloc);
+}
 }  // namespace
+
+std::string redact_agent_settings(std::string_view settings_json) {
+  rapidjson::Document doc;
+  doc.Parse(settings_json.data(), settings_json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return settings_json.empty() ? "{}" : std::string(settings_json);
+  auto llm = doc.FindMember("llm");
+  if (llm == doc.MemberEnd() || !llm->value.IsObject()) return std::string(settings_json);
+  auto key = llm->value.FindMember("apiKey");
+  if (key == llm->value.MemberEnd()) return std::string(settings_json);
+  key->value.SetString(kRedactedSecret.data(), static_cast<rapidjson::SizeType>(kRedactedSecret.size()),
+                       doc.GetAllocator());
+  return to_json(doc);
+}
 
 std::string known_agent_settings() {
   std::string out;
@@ -86,6 +116,7 @@ Result<std::string> merge_agent_settings(std::string_view current_json, std::str
     }
     rapidjson::Value key(name.c_str(), merged.GetAllocator());
     rapidjson::Value value(it->value, merged.GetAllocator());
+    keep_redacted_secret(current, name, value, merged.GetAllocator());
     merged.AddMember(key, value, merged.GetAllocator());
   }
   return to_json(merged);

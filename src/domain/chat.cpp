@@ -12,8 +12,8 @@
 #include "domain/topic_analysis.h"
 #include "domain/widget_rules.h"
 #include "engine/contact_details.h"
-#include "events/event_body.h"
-#include "events/outbox.h"
+#include "domain/handoff.h"
+#include "engine/handoff_intent.h"
 #include "store/account_repo.h"
 #include "store/conversation_repo.h"
 #include "store/lead_repo.h"
@@ -168,6 +168,11 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   t.reply_.session_id = std::move(target.session_id);
   t.paused_ = t.existing_ && t.existing_->taken_over_by.has_value();
   if (t.paused_) t.reply_.live_chat = "paused";
+  t.known_live_chat_ = t.paused_ ? std::optional<std::string>("paused")
+                                 : parley::known_live_chat(read_handoff_settings(t.agent_.settings),
+                                                   t.settings_.engine,
+                                                   t.existing_ && t.existing_->live_chat_offered,
+                                                   r.message);
   t.received_at_ = s.clock.now_ms();
   t.deadline_ms_ = t.received_at_ + s.config.timeout_ms;
   // A visitor talking with a team member is not held to the agent's per-visitor allowance.
@@ -193,10 +198,12 @@ Result<void> ChatTurn::run(const TextSink& sink) {
   er.agent_id = agent_.id;
   er.settings = settings_;
   er.knowledge = &s_.retriever;
-  er.history = std::move(history_);
+  er.history = history_;  // kept: a hand-off mail quotes it
   er.message = request_.message;
   er.time_zone = request_.time_zone.value_or("UTC");
   er.deadline_ms = deadline_ms_;
+  er.settings_json = agent_.settings;
+  er.live_chat_offered = existing_ && existing_->live_chat_offered;
   PARLEY_ASSIGN_OR_RETURN(reply_.blocks, s_.engine.reply(er, [&](std::string_view piece) {
     reply_.reply += piece;
     return sink(piece);
@@ -208,6 +215,11 @@ Result<void> ChatTurn::run(const TextSink& sink) {
   }
   if (!settings_.show_sources) reply_.blocks.sources.clear();
   reply_.live_chat = reply_.blocks.live_chat;
+  // Mailed before anything is stored: a mail that cannot be sent fails the turn.
+  if (reply_.blocks.handoff) {
+    PARLEY_TRY(send_handoff_mail(s_.mailer, agent_, reply_.conversation_id, history_, request_.message,
+                                 reply_.reply, s_.clock.now_ms()));
+  }
   return {};
 }
 
@@ -244,6 +256,7 @@ Result<ChatReply> ChatTurn::commit() {
       }
       fresh.created_at = fresh.last_activity_at = received_at_;
       PARLEY_TRY(ConversationRepo::insert(c, fresh));
+      conv = fresh;
     }
     bool paused =
         paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
@@ -264,6 +277,8 @@ Result<ChatReply> ChatTurn::commit() {
                           sources_json(out.blocks.sources),
                           replied_at};
       PARLEY_TRY(ConversationRepo::append_message(c, std::move(reply)));
+      PARLEY_TRY(record_reply_handoff(c, s_.random, account_id_, out.conversation_id, out.blocks,
+                                      existing_ && existing_->live_chat_offered, replied_at));
     }
     if (!contact.empty()) {
       LeadRecord lead;
@@ -277,21 +292,6 @@ Result<ChatReply> ChatTurn::commit() {
       lead.conversation_id = out.conversation_id;
       lead.collected_at = received_at_;
       PARLEY_TRY(record_lead(c, s_.random, replied_at, lead));
-    }
-    // The agent asked the team to join: the conversation's live chat becomes `requested` (unless
-    // a member already has it) and live_chat.requested goes to the outbox, as one unit.
-    if (!paused && out.live_chat == "requested") {
-      PARLEY_ASSIGN_OR_RETURN(auto now_conv,
-                              ConversationRepo::find(c, account_id_, out.conversation_id));
-      if (now_conv && now_conv->live_chat_status != "active") {
-        now_conv->live_chat_status = "requested";
-        now_conv->live_chat_requested_at = replied_at;
-        PARLEY_TRY(ConversationRepo::update(c, *now_conv));
-        PARLEY_TRY(add_to_outbox(c, s_.random,
-                                 {account_id_, agent_id, "live_chat.requested",
-                                  conversation_event_id(out.conversation_id, replied_at),
-                                  replied_at}));
-      }
     }
     PARLEY_TRY(refresh_topics(c, agent_, out.conversation_id));
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};

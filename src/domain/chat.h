@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/random.h"
 #include "domain/usage.h"
+#include "engine/mailer.h"
 #include "engine/reply_engine.h"
 #include "knowledge/retriever.h"
 #include "store/agent_repo.h"
@@ -32,6 +33,7 @@ struct ChatServices {
   const ReplyEngine& engine;
   const Retriever& retriever;
   ChatConfig config;
+  const Mailer* mailer = nullptr;  // hand-off mail; null: hand-offs by email fail with 500
 };
 
 inline constexpr size_t kMaxMessageChars = 10'000;
@@ -89,6 +91,9 @@ class ChatTurn {
   // A team member has the conversation: run() writes nothing and commit() stores only the
   // user message.
   bool paused() const { return paused_; }
+  // The live-chat state known before the engine runs (paused, or engine/handoff_intent.h's
+  // known_live_chat), for the X-Live-Chat header of a stream.
+  const std::optional<std::string>& known_live_chat() const { return known_live_chat_; }
   const std::string& conversation_id() const { return reply_.conversation_id; }
   const std::string& session_id() const { return reply_.session_id; }
   int64_t deadline_ms() const { return deadline_ms_; }
@@ -111,6 +116,7 @@ class ChatTurn {
   std::optional<ConversationRecord> existing_;
   std::vector<HistoryMessage> history_;
   bool paused_ = false;
+  std::optional<std::string> known_live_chat_;
   int64_t received_at_ = 0;
   int64_t deadline_ms_ = 0;
   ChatReply reply_;

@@ -69,6 +69,7 @@ struct ReplyBlocks {
   std::optional<std::string> lead_form_json;
   std::optional<std::string> booking_json;
   std::optional<std::string> live_chat;  // "offered" | "requested"
+  bool handoff = false;  // the conversation is to be mailed to the agent's hand-off address
 };
 
 // One earlier message of the conversation, oldest first.
@@ -85,6 +86,8 @@ struct ReplyRequest {
   std::string message;
   std::string time_zone = "UTC";
   int64_t deadline_ms = 0;  // wall time (Clock) by which the reply must be complete
+  std::string settings_json = "{}";  // the agent's whole settings (instructions, llm, offers, ...)
+  bool live_chat_offered = false;    // the previous reply offered live chat
 };
 
 // Receives the reply text as it is written; returns false when nobody listens any more (the

@@ -1,0 +1,261 @@
+#include "engine/api_actions.h"
+
+#include <curl/curl.h>
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+
+#include "core/json.h"
+#include "core/log.h"
+
+namespace parley {
+
+namespace {
+std::string member_text(const rapidjson::Value& v, const char* name) {
+  auto it = v.FindMember(name);
+  if (it == v.MemberEnd() || !it->value.IsString()) return "";
+  return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+bool valid_name(std::string_view name) {
+  if (name.empty() || name.size() > 50) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return false;
+  return true;
+}
+
+bool has_line_break(std::string_view s) {
+  return s.find_first_of("\r\n") != std::string_view::npos;
+}
+
+std::string url_encode(std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+// An argument as text: strings as they are, other JSON values serialised.
+std::string argument_text(const rapidjson::Value& v) {
+  if (v.IsString()) return {v.GetString(), v.GetStringLength()};
+  return to_json(v);
+}
+
+std::string error_result(std::string_view message) {
+  JsonWriter w;
+  w.begin_object().key("error").string(message).end_object();
+  return w.str();
+}
+
+struct Capture {
+  std::string body;
+  size_t cap = 0;
+  bool truncated = false;
+};
+
+size_t capture_body(char* data, size_t size, size_t count, void* user) {
+  auto* c = static_cast<Capture*>(user);
+  size_t n = size * count;
+  size_t room = c->cap - c->body.size();
+  if (n > room) {
+    c->body.append(data, room);
+    c->truncated = true;
+    return 0;  // stop reading: the cap is reached
+  }
+  c->body.append(data, n);
+  return n;
+}
+
+struct CurlDeleter {
+  void operator()(CURL* c) const { curl_easy_cleanup(c); }
+};
+struct SlistDeleter {
+  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
+};
+}  // namespace
+
+std::vector<ApiAction> read_api_actions(std::string_view settings_json) {
+  std::vector<ApiAction> out;
+  rapidjson::Document doc;
+  doc.Parse(settings_json.data(), settings_json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return out;
+  auto list = doc.FindMember("apiActions");
+  if (list == doc.MemberEnd() || !list->value.IsArray()) return out;
+  for (const auto& item : list->value.GetArray()) {
+    if (!item.IsObject()) continue;
+    ApiAction a;
+    a.name = member_text(item, "name");
+    a.description = member_text(item, "description");
+    a.url = member_text(item, "url");
+    std::string method = member_text(item, "method");
+    if (!method.empty()) a.method = method;
+    for (char& c : a.method) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (!valid_name(a.name) || a.url.empty()) continue;
+    if (a.method != "GET" && a.method != "POST" && a.method != "PUT" && a.method != "PATCH" &&
+        a.method != "DELETE")
+      continue;
+    auto params = item.FindMember("parameters");
+    if (params != item.MemberEnd() && params->value.IsArray()) {
+      for (const auto& p : params->value.GetArray()) {
+        if (!p.IsObject() || !valid_name(member_text(p, "name"))) continue;
+        auto req = p.FindMember("required");
+        a.parameters.push_back(
+            {member_text(p, "name"), member_text(p, "description"),
+             req != p.MemberEnd() && req->value.IsBool() && req->value.GetBool()});
+      }
+    }
+    auto headers = item.FindMember("headers");
+    if (headers != item.MemberEnd() && headers->value.IsObject()) {
+      for (auto h = headers->value.MemberBegin(); h != headers->value.MemberEnd(); ++h) {
+        if (!h->value.IsString()) continue;
+        std::string name(h->name.GetString(), h->name.GetStringLength());
+        std::string value(h->value.GetString(), h->value.GetStringLength());
+        if (name.empty() || has_line_break(name) || has_line_break(value) ||
+            name.find(':') != std::string::npos)
+          continue;
+        a.headers.emplace_back(std::move(name), std::move(value));
+      }
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+ToolSpec api_action_tool(const ApiAction& action) {
+  JsonWriter w;
+  w.begin_object().key("type").string("object").key("properties").begin_object();
+  for (const auto& p : action.parameters) {
+    w.key(p.name).begin_object().key("type").string("string");
+    if (!p.description.empty()) w.key("description").string(p.description);
+    w.end_object();
+  }
+  w.end_object().key("required").begin_array();
+  for (const auto& p : action.parameters)
+    if (p.required) w.string(p.name);
+  w.end_array().end_object();
+  std::string description =
+      action.description.empty() ? "Calls " + action.name + "." : action.description;
+  return {std::string(kApiActionToolPrefix) + action.name, description, w.str()};
+}
+
+Result<ActionRequest> build_action_request(const ApiAction& action,
+                                           std::string_view arguments_json) {
+  rapidjson::Document args;
+  args.Parse(arguments_json.data(), arguments_json.size());
+  if (args.HasParseError() || !args.IsObject()) args.SetObject();
+  for (const auto& p : action.parameters) {
+    auto it = args.FindMember(p.name.c_str());
+    if (p.required && (it == args.MemberEnd() || it->value.IsNull())) {
+      return ApiError::invalid("'" + p.name + "' is required.");
+    }
+  }
+  ActionRequest out;
+  std::vector<std::string> used;
+  std::string& url = out.url;
+  for (size_t i = 0; i < action.url.size(); ++i) {
+    size_t close = action.url[i] == '{' ? action.url.find('}', i) : std::string::npos;
+    if (close == std::string::npos) {
+      url.push_back(action.url[i]);
+      continue;
+    }
+    std::string name = action.url.substr(i + 1, close - i - 1);
+    auto it = args.FindMember(name.c_str());
+    if (it != args.MemberEnd() && !it->value.IsNull()) url += url_encode(argument_text(it->value));
+    used.push_back(name);
+    i = close;
+  }
+  // The remaining declared parameters (undeclared ones the model invents are dropped).
+  bool in_query = action.method == "GET" || action.method == "DELETE";
+  JsonWriter body;
+  body.begin_object();
+  bool any_body = false;
+  for (const auto& p : action.parameters) {
+    if (std::find(used.begin(), used.end(), p.name) != used.end()) continue;
+    auto it = args.FindMember(p.name.c_str());
+    if (it == args.MemberEnd() || it->value.IsNull()) continue;
+    if (in_query) {
+      url += (url.find('?') == std::string::npos ? '?' : '&');
+      url += url_encode(p.name) + "=" + url_encode(argument_text(it->value));
+    } else {
+      body.key(p.name).value(it->value);
+      any_body = true;
+    }
+  }
+  body.end_object();
+  if (!in_query) out.body = any_body ? body.str() : "{}";
+  return out;
+}
+
+std::string ApiActionCaller::call(const ApiAction& action, std::string_view arguments_json) const {
+  auto request = build_action_request(action, arguments_json);
+  if (!request.ok()) return error_result(request.error().message);
+  auto url = parse_webhook_url(request->url);
+  if (!url.ok()) return error_result("The action's address is refused: it must be an https URL.");
+  auto address = address_for_delivery(*url, resolver_, options_.allow_private_targets);
+  if (!address.ok()) {
+    log_warn("api_action_refused", {{"action", std::string_view(action.name)}});
+    return error_result("The action's address is refused: it is not a public address.");
+  }
+  std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
+  if (!curl) return error_result("The action could not be started.");
+  std::string host_port = url->host + ":" + std::to_string(url->port);
+  std::string pinned = address->family == 6 ? "[" + address->text() + "]" : address->text();
+  std::unique_ptr<curl_slist, SlistDeleter> resolve(
+      curl_slist_append(nullptr, (host_port + ":" + pinned).c_str()));
+  curl_slist* raw = curl_slist_append(nullptr, "Accept: application/json");
+  raw = curl_slist_append(raw, "Expect:");
+  if (!request->body.empty()) raw = curl_slist_append(raw, "Content-Type: application/json");
+  for (const auto& [name, value] : action.headers)
+    raw = curl_slist_append(raw, (name + ": " + value).c_str());
+  std::unique_ptr<curl_slist, SlistDeleter> headers(raw);
+
+  Capture capture;
+  capture.cap = options_.max_response_bytes;
+  CURL* c = curl.get();
+  curl_easy_setopt(c, CURLOPT_URL, request->url.c_str());
+  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https");
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_RESOLVE, resolve.get());
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout_ms));
+  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, action.method.c_str());
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
+  if (!request->body.empty()) {
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, request->body.data());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(request->body.size()));
+  }
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, capture_body);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &capture);
+  if (!options_.ca_bundle.empty()) {
+    curl_blob blob{const_cast<char*>(options_.ca_bundle.data()), options_.ca_bundle.size(),
+                   CURL_BLOB_NOCOPY};
+    curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &blob);
+  }
+  CURLcode rc = curl_easy_perform(c);
+  if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && capture.truncated)) {
+    log_warn("api_action_failed",
+             {{"action", std::string_view(action.name)}, {"curl_code", static_cast<int64_t>(rc)}});
+    return error_result(rc == CURLE_OPERATION_TIMEDOUT ? "The action took too long."
+                                                       : "The action could not be reached.");
+  }
+  long status = 0;
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  JsonWriter w;
+  w.begin_object().key("status").integer(status).key("body").string(capture.body);
+  if (capture.truncated) w.key("truncated").boolean(true);
+  w.end_object();
+  return w.str();
+}
+
+}  // namespace parley

@@ -1,0 +1,78 @@
+// API actions: HTTP calls an agent is configured to make (setting `apiActions`: name,
+// description, method, url template with {param} placeholders, parameters, headers) that the
+// `openai` engine offers the model as tools. A call goes through the webhooks' public-address
+// guard (https only; the host must resolve to public addresses only; the connection is pinned to
+// the checked address, no redirects, no proxy), with a short timeout and a response size cap.
+// Whatever happens, the model gets a JSON result (status and body, or an error), never the
+// reply's failure. Client-side actions (`clientActions`, run in a web page) are never offered.
+// ApiActionCaller is thread-safe when its Resolver is.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/result.h"
+#include "engine/openai_client.h"
+#include "webhooks/url_guard.h"
+
+namespace parley {
+
+struct ApiActionParam {
+  std::string name;
+  std::string description;
+  bool required = false;
+};
+
+struct ApiAction {
+  std::string name;  // letters, digits, '_' and '-', up to 50
+  std::string description;
+  std::string method = "GET";  // GET, POST, PUT, PATCH, DELETE
+  std::string url;             // "https://api.example.com/orders/{orderId}"
+  std::vector<ApiActionParam> parameters;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+inline constexpr std::string_view kApiActionToolPrefix = "action_";
+
+// The well-formed actions of an agent's settings; malformed entries are skipped.
+std::vector<ApiAction> read_api_actions(std::string_view settings_json);
+
+// The tool offered for an action: "action_<name>", its parameters as string properties.
+ToolSpec api_action_tool(const ApiAction& action);
+
+// The request an action makes for the model's arguments: placeholders replaced by the
+// URL-encoded values; other arguments go in the query (GET, DELETE) or a JSON body. 400 naming
+// the parameter when a required one is missing.
+struct ActionRequest {
+  std::string url;
+  std::string body;  // JSON object, or empty
+};
+Result<ActionRequest> build_action_request(const ApiAction& action,
+                                           std::string_view arguments_json);
+
+struct ApiActionOptions {
+  bool allow_private_targets = false;  // tests and local development only
+  std::string ca_bundle;               // PEM trusted instead of the system's CAs (tests), or empty
+  int64_t timeout_ms = 5000;
+  size_t max_response_bytes = 16 * 1024;
+};
+
+class ApiActionCaller {
+ public:
+  ApiActionCaller(Resolver& resolver, ApiActionOptions options)
+      : resolver_(resolver), options_(std::move(options)) {}
+
+  // The JSON result handed to the model: {"status": 200, "body": "..."} (the body cut at the
+  // cap, with "truncated": true) or {"error": "..."}.
+  std::string call(const ApiAction& action, std::string_view arguments_json) const;
+
+ private:
+  Resolver& resolver_;
+  ApiActionOptions options_;
+};
+
+}  // namespace parley

@@ -1,0 +1,67 @@
+// OpenAiClient: one streamed call to an OpenAI-compatible `POST {base}/v1/chat/completions`
+// (vLLM, llama.cpp server, Ollama and hosted providers speak it) through libcurl. Text deltas are
+// handed to a callback as they arrive; tool calls come back assembled. The key travels only in the
+// `Authorization: Bearer` header and never appears in an error or a log line.
+// Stateless: complete() is safe to call from many threads at once (one curl handle per call).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "engine/completion_stream.h"
+
+namespace parley {
+
+// One message of the prompt. `tool_calls` is set on an assistant message that called tools;
+// `tool_call_id` on the `tool` message that answers one of them.
+struct PromptMessage {
+  std::string role;  // "system" | "user" | "assistant" | "tool"
+  std::string content;
+  std::vector<ToolCall> tool_calls;
+  std::string tool_call_id;
+};
+
+// A function the model may call; `parameters_json` is a JSON Schema object.
+struct ToolSpec {
+  std::string name;
+  std::string description;
+  std::string parameters_json = R"({"type":"object","properties":{}})";
+};
+
+struct CompletionRequest {
+  std::string base_url;  // e.g. "http://127.0.0.1:8000" (a trailing "/v1" is accepted too)
+  std::string model;
+  std::string api_key;  // may be empty for local providers
+  std::vector<PromptMessage> messages;
+  std::vector<ToolSpec> tools;
+  int64_t timeout_ms = 55000;  // the whole call, connection included
+};
+
+// The server-wide provider of `openai` agents; an agent's `llm` setting overrides each field.
+struct LlmDefaults {
+  std::string base_url;  // --llm-base-url / PARLEY_LLM_BASE_URL
+  std::string model;     // --llm-model / PARLEY_LLM_MODEL
+  std::string api_key;   // PARLEY_LLM_API_KEY (environment only: never on a command line)
+};
+
+// The request body as sent (exposed for tests and benchmarks).
+std::string completion_request_body(const CompletionRequest& request);
+
+// The endpoint address for a base URL.
+std::string completions_url(std::string_view base_url);
+
+class OpenAiClient {
+ public:
+  // Streams the completion: `on_text` receives each text delta and may return false to stop
+  // (the call then ends early and returns what came so far). Errors: 504 timeout when the
+  // timeout passes first; 500 internal_error for a connection failure, an HTTP error status or a
+  // malformed stream, with a message that is safe to show.
+  Result<Completion> complete(const CompletionRequest& request,
+                              const std::function<bool(std::string_view)>& on_text) const;
+};
+
+}  // namespace parley

@@ -1,0 +1,264 @@
+#include "engine/openai_engine.h"
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <set>
+
+#include "core/json.h"
+#include "engine/booking.h"
+#include "engine/handoff_intent.h"
+#include "engine/offers.h"
+
+namespace parley {
+
+namespace {
+constexpr std::string_view kDefaultInstructions =
+    "You are a helpful assistant answering questions for a business. Answer briefly and only from "
+    "the knowledge below; when it does not cover the question, say so.";
+
+constexpr std::string_view kHumanTool = "request_human";
+constexpr std::string_view kButtonsTool = "show_buttons";
+constexpr std::string_view kProductsTool = "show_products";
+constexpr std::string_view kBookingTool = "show_booking";
+constexpr std::string_view kFormTool = "show_form";
+constexpr std::string_view kLeadFormTool = "ask_contact_details";
+
+// The titles (`label` of buttons, `name` of products) of the settings array `array`.
+std::vector<std::string> titles(const rapidjson::Value& settings, const char* array,
+                                const char* title) {
+  std::vector<std::string> out;
+  auto items = settings.FindMember(array);
+  if (items == settings.MemberEnd() || !items->value.IsArray()) return out;
+  for (const auto& item : items->value.GetArray()) {
+    if (!item.IsObject()) continue;
+    auto t = item.FindMember(title);
+    if (t != item.MemberEnd() && t->value.IsString() && t->value.GetStringLength() > 0)
+      out.emplace_back(t->value.GetString(), t->value.GetStringLength());
+  }
+  return out;
+}
+
+// A tool whose one parameter `names` lists some of `choices`.
+ToolSpec choice_tool(std::string_view name, std::string_view description,
+                     const std::vector<std::string>& choices) {
+  JsonWriter w;
+  w.begin_object().key("type").string("object").key("properties").begin_object();
+  w.key("names").begin_object().key("type").string("array").key("items").begin_object();
+  w.key("type").string("string").key("enum").begin_array();
+  for (const auto& c : choices) w.string(c);
+  w.end_array().end_object().end_object().end_object();
+  w.key("required").begin_array().string("names").end_array().end_object();
+  return {std::string(name), std::string(description), w.str()};
+}
+
+// The `names` the model passed to a choice tool.
+std::vector<std::string> chosen(std::string_view arguments) {
+  std::vector<std::string> out;
+  rapidjson::Document args;
+  args.Parse(arguments.data(), arguments.size());
+  if (args.HasParseError() || !args.IsObject()) return out;
+  auto names = args.FindMember("names");
+  if (names == args.MemberEnd() || !names->value.IsArray()) return out;
+  for (const auto& n : names->value.GetArray())
+    if (n.IsString()) out.emplace_back(n.GetString(), n.GetStringLength());
+  return out;
+}
+
+std::string string_setting(const rapidjson::Value& object, const char* name) {
+  if (!object.IsObject()) return "";
+  auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || !it->value.IsString()) return "";
+  return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+// Which numbered knowledge items ("[1]", "[2]") the reply cites.
+std::set<size_t> citations(std::string_view text, size_t count) {
+  std::set<size_t> out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '[') continue;
+    size_t j = i + 1, n = 0;
+    while (j < text.size() && j < i + 4 && text[j] >= '0' && text[j] <= '9')
+      n = n * 10 + (text[j++] - '0');
+    if (j > i + 1 && j < text.size() && text[j] == ']' && n >= 1 && n <= count) out.insert(n);
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<PromptMessage> build_prompt(const ReplyRequest& request, std::string_view instructions,
+                                        std::vector<SourceRef>& cited) {
+  std::string system(instructions.empty() ? kDefaultInstructions : instructions);
+  std::string knowledge;
+  if (request.knowledge != nullptr) {
+    for (const auto& qa :
+         request.knowledge->match_qa(request.agent_id, request.message, kPromptQa)) {
+      cited.push_back({qa.source_id, qa.question, std::nullopt});
+      knowledge += "[" + std::to_string(cited.size()) + "] Question: " + qa.question +
+                   "\nAnswer: " + qa.answer + "\n\n";
+    }
+    for (const auto& chunk :
+         request.knowledge->search(request.agent_id, request.message, kPromptChunks)) {
+      cited.push_back({chunk.source_id, chunk.title.value_or(chunk.url.value_or("")), chunk.url});
+      knowledge += "[" + std::to_string(cited.size()) + "] " + chunk.title.value_or("") + "\n" +
+                   chunk.text + "\n\n";
+    }
+  }
+  if (!knowledge.empty()) {
+    system += "\n\nKnowledge (cite the items you use by their number, like [1]):\n\n" + knowledge;
+  }
+  std::vector<PromptMessage> messages;
+  messages.push_back({"system", std::move(system), {}, ""});
+  for (const auto& m : request.history)
+    messages.push_back({m.role == "user" ? "user" : "assistant", m.content, {}, ""});
+  messages.push_back({"user", request.message, {}, ""});
+  return messages;
+}
+
+namespace {
+// What an agent's settings offer the model as tools for one reply, and what running them needs.
+struct Toolbox {
+  const ReplyRequest& request;
+  const Clock& clock;
+  const ApiActionCaller* caller;
+  HandoffSettings handoff;
+  bool has_booking = false;
+  std::vector<std::string> forms;
+  std::optional<std::string> lead;
+  std::vector<ApiAction> actions;
+
+  // The tool specs, each only when the agent has what it needs.
+  std::vector<ToolSpec> specs(const rapidjson::Value& settings) const {
+    std::vector<ToolSpec> out;
+    if (handoff.available()) {
+      out.push_back({std::string(kHumanTool),
+                     "Call this when the user asks to talk to a person (a human, someone from "
+                     "the team) instead of the assistant.",
+                     R"({"type":"object","properties":{}})"});
+    }
+    if (auto buttons = titles(settings, "buttons", "label"); !buttons.empty()) {
+      out.push_back(choice_tool(
+          kButtonsTool, "Shows the user link buttons when one fits the question.", buttons));
+    }
+    if (auto products = titles(settings, "products", "name"); !products.empty()) {
+      out.push_back(choice_tool(kProductsTool,
+                                "Shows the user products from the catalogue that fit the question.",
+                                products));
+    }
+    if (has_booking) {
+      out.push_back({std::string(kBookingTool),
+                     "Shows the user free meeting slots to book when they want a meeting or call.",
+                     R"({"type":"object","properties":{}})"});
+    }
+    if (!forms.empty()) {
+      out.push_back(choice_tool(
+          kFormTool, "Shows the user one of the agent's forms to fill in (give one name).", forms));
+    }
+    if (lead) {
+      out.push_back({std::string(kLeadFormTool),
+                     "Shows the user a form for their contact details when they want to be "
+                     "contacted or when you cannot help.",
+                     R"({"type":"object","properties":{}})"});
+    }
+    for (const auto& a : actions) out.push_back(api_action_tool(a));
+    return out;
+  }
+
+  // Runs one tool call: fills `blocks` and returns the result the model reads.
+  std::string run(const ToolCall& tool, ReplyBlocks& blocks) const {
+    const std::string& settings = request.settings_json;
+    if (tool.name == kHumanTool && handoff.available()) {
+      if (handoff.live_chat) {
+        blocks.live_chat = "offered";
+        return R"({"ok":true,"result":"Live chat with the team was offered to the user; ask whether they want it."})";
+      }
+      blocks.handoff = true;
+      return R"({"ok":true,"result":"The conversation was emailed to the team; tell the user someone will get back to them."})";
+    }
+    if (tool.name == kButtonsTool || tool.name == kProductsTool) {
+      // Picked by exact title; a title the model invents shows nothing.
+      size_t before = blocks.buttons.size() + blocks.products.size();
+      for (const auto& name : chosen(tool.arguments)) {
+        if (tool.name == kButtonsTool) {
+          for (auto& b : match_buttons_titled(settings, name))
+            blocks.buttons.push_back(std::move(b));
+        } else {
+          for (auto& p : match_products_titled(settings, name))
+            blocks.products.push_back(std::move(p));
+        }
+      }
+      bool shown = blocks.buttons.size() + blocks.products.size() > before;
+      return shown ? R"({"ok":true,"result":"Shown to the user."})"
+                   : R"({"ok":false,"error":"no such item"})";
+    }
+    if (tool.name == kFormTool && !forms.empty()) {
+      auto names = chosen(tool.arguments);
+      if (!names.empty()) blocks.form_json = form_named(settings, names.front());
+      return blocks.form_json ? R"({"ok":true,"result":"The form was shown to the user."})"
+                              : R"({"ok":false,"error":"no such form"})";
+    }
+    if (tool.name == kLeadFormTool && lead) {
+      blocks.lead_form_json = lead;
+      return R"({"ok":true,"result":"The contact form was shown to the user."})";
+    }
+    if (tool.name == kBookingTool && has_booking) {
+      blocks.booking_json = booking_offer(settings, request.time_zone, clock.now_ms());
+      return R"({"ok":true,"result":"Free slots were shown to the user."})";
+    }
+    if (tool.name.rfind(kApiActionToolPrefix, 0) == 0 && caller != nullptr) {
+      std::string_view name = std::string_view(tool.name).substr(kApiActionToolPrefix.size());
+      auto it = std::find_if(actions.begin(), actions.end(),
+                             [&](const ApiAction& a) { return a.name == name; });
+      if (it != actions.end()) return caller->call(*it, tool.arguments);
+    }
+    return R"({"ok":false,"error":"unknown tool"})";
+  }
+};
+}  // namespace
+
+Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextSink& sink) const {
+  rapidjson::Document settings;
+  settings.Parse(request.settings_json.data(), request.settings_json.size());
+  if (settings.HasParseError() || !settings.IsObject()) settings.SetObject();
+  const rapidjson::Value* llm = nullptr;
+  if (auto it = settings.FindMember("llm"); it != settings.MemberEnd() && it->value.IsObject())
+    llm = &it->value;
+
+  CompletionRequest call;
+  call.base_url = llm ? string_setting(*llm, "baseUrl") : "";
+  call.model = llm ? string_setting(*llm, "model") : "";
+  call.api_key = llm ? string_setting(*llm, "apiKey") : "";
+  if (call.base_url.empty()) call.base_url = defaults_.base_url;
+  if (call.model.empty()) call.model = defaults_.model;
+  if (call.api_key.empty()) call.api_key = defaults_.api_key;
+
+  std::vector<SourceRef> knowledge;
+  call.messages = build_prompt(request, string_setting(settings, "instructions"), knowledge);
+  Toolbox tools{request, clock_, actions_, read_handoff_settings(request.settings_json)};
+  tools.has_booking = settings.HasMember("booking") && settings["booking"].IsObject();
+  tools.forms = form_names(request.settings_json);
+  tools.lead = lead_form(request.settings_json);
+  if (actions_ != nullptr) tools.actions = read_api_actions(request.settings_json);
+  call.tools = tools.specs(settings);
+
+  ReplyBlocks blocks;
+  std::string text;
+  bool listening = true;
+  for (int round = 0; round <= kMaxToolRounds; ++round) {
+    call.timeout_ms = request.deadline_ms > 0 ? request.deadline_ms - clock_.now_ms() : 55000;
+    PARLEY_ASSIGN_OR_RETURN(Completion done, client_.complete(call, [&](std::string_view piece) {
+      text += piece;
+      listening = sink(piece);
+      return listening;
+    }));
+    if (!listening || done.tool_calls.empty() || round == kMaxToolRounds) break;
+    call.messages.push_back({"assistant", done.text, done.tool_calls, ""});
+    for (const auto& tool : done.tool_calls) {
+      call.messages.push_back({"tool", tools.run(tool, blocks), {}, tool.id});
+    }
+  }
+  for (size_t n : citations(text, knowledge.size())) blocks.sources.push_back(knowledge[n - 1]);
+  return blocks;
+}
+
+}  // namespace parley

@@ -1,0 +1,46 @@
+// The `openai` reply engine: asks an OpenAI-compatible provider for the reply and streams its
+// text token by token. The prompt is the agent's `instructions` as system message, the agent's
+// retrieved chunks and Q&A pairs (numbered, so the model can cite them and the reply's `sources`
+// list what it cited), the conversation's last 40 messages and the new message. When the agent
+// can hand off (`liveChat` or `handoffEmail`), the model gets a `request_human` tool; configured
+// buttons and products become `show_buttons` / `show_products`, API actions `action_<name>`.
+// Provider, model and key come from the agent's `llm` settings, else from the server's defaults.
+// Stateless apart from its options; reply() is safe from many threads.
+#pragma once
+
+#include <string>
+
+#include "core/clock.h"
+#include "engine/api_actions.h"
+#include "engine/openai_client.h"
+#include "engine/reply_engine.h"
+
+namespace parley {
+
+// Chunks and Q&A pairs put in the prompt at most.
+inline constexpr size_t kPromptChunks = 4;
+inline constexpr size_t kPromptQa = 3;
+// Rounds of tool calls before the engine stops asking.
+inline constexpr int kMaxToolRounds = 3;
+
+// The prompt for a request (exposed for tests): system message with instructions and numbered
+// knowledge, then history, then the user's message. `cited` receives the knowledge in order.
+std::vector<PromptMessage> build_prompt(const ReplyRequest& request, std::string_view instructions,
+                                        std::vector<SourceRef>& cited);
+
+class OpenAiEngine final : public ReplyEngine {
+ public:
+  // `actions` runs the agents' API actions; null: none are offered.
+  OpenAiEngine(const Clock& clock, LlmDefaults defaults, const ApiActionCaller* actions)
+      : clock_(clock), defaults_(std::move(defaults)), actions_(actions) {}
+
+  Result<ReplyBlocks> reply(const ReplyRequest& request, const TextSink& sink) const override;
+
+ private:
+  const Clock& clock_;
+  LlmDefaults defaults_;
+  const ApiActionCaller* actions_;
+  OpenAiClient client_;
+};
+
+}  // namespace parley

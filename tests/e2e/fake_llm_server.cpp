@@ -1,0 +1,229 @@
+#include "fake_llm_server.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+namespace parley::e2e {
+
+namespace {
+bool write_all(int fd, const std::string& data) {
+  size_t off = 0;
+  while (off < data.size()) {
+    ssize_t n = ::send(fd, data.data() + off, data.size() - off, MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    off += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+const char* reason(int status) {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Status";
+  }
+}
+}  // namespace
+
+std::string sse_body(const std::vector<std::string>& chunks, bool done) {
+  std::string out;
+  for (const auto& c : chunks) out += "data: " + c + "\n\n";
+  if (done) out += "data: [DONE]\n\n";
+  return out;
+}
+
+std::string text_chunk(const std::string& text) {
+  nlohmann::json j = {
+      {"id", "chatcmpl-1"},
+      {"object", "chat.completion.chunk"},
+      {"choices", {{{"index", 0}, {"delta", {{"content", text}}}, {"finish_reason", nullptr}}}}};
+  return j.dump();
+}
+
+std::string tool_chunk(int index, const std::string& id, const std::string& name,
+                       const std::string& arguments) {
+  nlohmann::json call = {{"index", index}};
+  if (!id.empty()) {
+    call["id"] = id;
+    call["type"] = "function";
+  }
+  nlohmann::json fn = nlohmann::json::object();
+  if (!name.empty()) fn["name"] = name;
+  if (!arguments.empty()) fn["arguments"] = arguments;
+  call["function"] = fn;
+  nlohmann::json j = {{"object", "chat.completion.chunk"},
+                      {"choices", {{{"index", 0}, {"delta", {{"tool_calls", {call}}}}}}}};
+  return j.dump();
+}
+
+std::string finish_chunk(const std::string& reason) {
+  nlohmann::json j = {
+      {"object", "chat.completion.chunk"},
+      {"choices",
+       {{{"index", 0}, {"delta", nlohmann::json::object()}, {"finish_reason", reason}}}}};
+  return j.dump();
+}
+
+std::vector<std::string> split_every(const std::string& body, size_t size) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < body.size(); i += size) out.push_back(body.substr(i, size));
+  return out;
+}
+
+FakeLlmServer::FakeLlmServer() {
+  listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+  int one = 1;
+  ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  ::listen(listen_fd_, 64);
+  socklen_t len = sizeof addr;
+  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+  port_ = ntohs(addr.sin_port);
+  acceptor_ = std::thread([this] { accept_loop(); });
+}
+
+FakeLlmServer::~FakeLlmServer() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  stop_cv_.notify_all();
+  ::shutdown(listen_fd_, SHUT_RDWR);
+  ::close(listen_fd_);
+  acceptor_.join();
+  for (auto& t : workers_) t.join();
+}
+
+std::string FakeLlmServer::base_url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+void FakeLlmServer::script(std::vector<ScriptedResponse> responses) {
+  std::lock_guard lock(mu_);
+  script_ = std::move(responses);
+  next_ = 0;
+}
+
+std::vector<RecordedRequest> FakeLlmServer::requests() const {
+  std::lock_guard lock(mu_);
+  return requests_;
+}
+
+void FakeLlmServer::clear_requests() {
+  std::lock_guard lock(mu_);
+  requests_.clear();
+}
+
+bool FakeLlmServer::pause(int ms) {
+  std::unique_lock lock(mu_);
+  return !stop_cv_.wait_for(lock, std::chrono::milliseconds(ms), [this] { return stopping_; });
+}
+
+void FakeLlmServer::accept_loop() {
+  for (;;) {
+    pollfd p{listen_fd_, POLLIN, 0};
+    int r = ::poll(&p, 1, 100);
+    {
+      std::lock_guard lock(mu_);
+      if (stopping_) return;
+    }
+    if (r <= 0) continue;
+    int fd = ::accept(listen_fd_, nullptr, nullptr);
+    if (fd < 0) continue;
+    std::lock_guard lock(mu_);
+    workers_.emplace_back([this, fd] { serve(fd); });
+  }
+}
+
+void FakeLlmServer::serve(int fd) {
+  int one = 1;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  std::string in;
+  char buf[8192];
+  size_t header_end = std::string::npos;
+  while ((header_end = in.find("\r\n\r\n")) == std::string::npos) {
+    ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) {
+      ::close(fd);
+      return;
+    }
+    in.append(buf, static_cast<size_t>(n));
+  }
+  RecordedRequest req;
+  std::string head = in.substr(0, header_end);
+  size_t line_end = head.find("\r\n");
+  std::string request_line = head.substr(0, line_end);
+  size_t sp1 = request_line.find(' ');
+  size_t sp2 = request_line.find(' ', sp1 + 1);
+  req.method = request_line.substr(0, sp1);
+  req.path = request_line.substr(sp1 + 1, sp2 - sp1 - 1);
+  size_t pos = line_end + 2;
+  while (pos < head.size()) {
+    size_t e = head.find("\r\n", pos);
+    if (e == std::string::npos) e = head.size();
+    std::string line = head.substr(pos, e - pos);
+    size_t colon = line.find(':');
+    if (colon != std::string::npos) {
+      std::string value = line.substr(colon + 1);
+      value.erase(0, value.find_first_not_of(' '));
+      req.headers[lower(line.substr(0, colon))] = value;
+    }
+    pos = e + 2;
+  }
+  size_t length =
+      req.headers.count("content-length") ? std::stoul(req.headers["content-length"]) : 0;
+  req.body = in.substr(header_end + 4);
+  while (req.body.size() < length) {
+    ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    req.body.append(buf, static_cast<size_t>(n));
+  }
+  ScriptedResponse response;
+  {
+    std::lock_guard lock(mu_);
+    requests_.push_back(req);
+    if (!script_.empty()) {
+      response = script_[std::min(next_, script_.size() - 1)];
+      ++next_;
+    }
+  }
+  std::string head_out = "HTTP/1.1 " + std::to_string(response.status) + " " +
+                         reason(response.status) + "\r\nContent-Type: " + response.content_type +
+                         "\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
+  bool ok = write_all(fd, head_out);
+  for (size_t i = 0; ok && i < response.pieces.size(); ++i) {
+    if (i > 0 && response.pause_ms > 0 && !pause(response.pause_ms)) break;
+    ok = write_all(fd, response.pieces[i]);
+  }
+  if (ok && response.stall_ms > 0) pause(response.stall_ms);
+  ::shutdown(fd, SHUT_RDWR);
+  ::close(fd);
+}
+
+}  // namespace parley::e2e

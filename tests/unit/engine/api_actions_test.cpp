@@ -1,0 +1,62 @@
+#include "engine/api_actions.h"
+
+#include <gtest/gtest.h>
+
+namespace parley {
+namespace {
+
+constexpr const char* kSettings = R"({"apiActions": [
+  {"name": "order_status", "description": "Looks up an order", "method": "get",
+   "url": "https://api.example.com/orders/{orderId}",
+   "parameters": [{"name": "orderId", "required": true}, {"name": "lang", "description": "Language"}],
+   "headers": {"X-Api-Key": "k-123", "Bad\nHeader": "x"}},
+  {"name": "create_ticket", "method": "POST", "url": "https://api.example.com/tickets",
+   "parameters": [{"name": "subject", "required": true}, {"name": "priority"}]},
+  {"name": "bad name!", "url": "https://x.example.com"},
+  {"name": "no_url"},
+  {"name": "odd_method", "method": "TRACE", "url": "https://x.example.com"}
+]})";
+
+TEST(ApiActions, ReadsWellFormedActionsOnly) {
+  auto actions = read_api_actions(kSettings);
+  ASSERT_EQ(actions.size(), 2u);
+  EXPECT_EQ(actions[0].name, "order_status");
+  EXPECT_EQ(actions[0].method, "GET");
+  ASSERT_EQ(actions[0].parameters.size(), 2u);
+  EXPECT_TRUE(actions[0].parameters[0].required);
+  ASSERT_EQ(actions[0].headers.size(), 1u);  // a header with a line break is dropped
+  EXPECT_EQ(actions[0].headers[0].first, "X-Api-Key");
+  EXPECT_EQ(actions[1].method, "POST");
+  EXPECT_TRUE(read_api_actions(R"({"clientActions":[{"name":"x","url":"https://x"}]})").empty());
+}
+
+TEST(ApiActions, ToolDescribesTheParameters) {
+  auto tool = api_action_tool(read_api_actions(kSettings)[0]);
+  EXPECT_EQ(tool.name, "action_order_status");
+  EXPECT_EQ(tool.description, "Looks up an order");
+  EXPECT_EQ(tool.parameters_json,
+            R"({"type":"object","properties":{"orderId":{"type":"string"},)"
+            R"("lang":{"type":"string","description":"Language"}},"required":["orderId"]})");
+}
+
+TEST(ApiActions, PlaceholdersAreEncodedAndTheRestGoesInQueryOrBody) {
+  auto actions = read_api_actions(kSettings);
+  auto get = build_action_request(actions[0],
+                                  R"({"orderId": "A 1/../x", "lang": "fr", "extra": "dropped"})");
+  ASSERT_TRUE(get.ok());
+  EXPECT_EQ(get->url, "https://api.example.com/orders/A%201%2F..%2Fx?lang=fr");
+  EXPECT_EQ(get->body, "");
+  auto post = build_action_request(actions[1], R"({"subject": "Broken", "priority": 2})");
+  ASSERT_TRUE(post.ok());
+  EXPECT_EQ(post->url, "https://api.example.com/tickets");
+  EXPECT_EQ(post->body, R"({"subject":"Broken","priority":2})");
+}
+
+TEST(ApiActions, AMissingRequiredParameterIsNamed) {
+  auto r = build_action_request(read_api_actions(kSettings)[0], R"({"lang": "fr"})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "'orderId' is required.");
+}
+
+}  // namespace
+}  // namespace parley

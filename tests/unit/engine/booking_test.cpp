@@ -1,0 +1,60 @@
+#include "engine/booking.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/time_format.h"
+
+namespace parley {
+namespace {
+
+constexpr const char* kSettings =
+    R"({"booking": {"provider": "calendar", "eventTitle": "Intro call",
+  "eventLength": 60, "timeZone": "Europe/Paris", "daysAhead": 2,
+  "availability": {"mon": [["09:00", "11:00"]], "tue": [["23:00", "24:00"]]}}})";
+
+int64_t at(const char* iso) { return *parse_timestamp(iso); }
+
+TEST(Booking, SlotsFromTheAgentsHoursGroupedByTheCallersDates) {
+  // Sunday 2026-11-22 12:00 UTC; Monday 09:00 and 10:00 Paris are 08:00 and 09:00 UTC.
+  auto utc =
+      nlohmann::json::parse(*booking_offer(kSettings, "UTC", at("2026-11-22T12:00:00.000Z")));
+  EXPECT_EQ(utc["provider"], "calendar");
+  EXPECT_EQ(utc["eventTitle"], "Intro call");
+  EXPECT_EQ(utc["eventLength"], 60);
+  EXPECT_EQ(utc["timeZone"], "UTC");
+  EXPECT_EQ(utc["days"], nlohmann::json::parse(R"([
+    {"date": "2026-11-23", "slots": ["2026-11-23T08:00:00.000Z", "2026-11-23T09:00:00.000Z"]},
+    {"date": "2026-11-24", "slots": ["2026-11-24T22:00:00.000Z"]}])"));
+  // In Tokyo (UTC+9) the same slots fall on other dates.
+  auto tokyo = nlohmann::json::parse(
+      *booking_offer(kSettings, "Asia/Tokyo", at("2026-11-22T12:00:00.000Z")));
+  EXPECT_EQ(tokyo["timeZone"], "Asia/Tokyo");
+  EXPECT_EQ(tokyo["days"], nlohmann::json::parse(R"([
+    {"date": "2026-11-23", "slots": ["2026-11-23T08:00:00.000Z", "2026-11-23T09:00:00.000Z"]},
+    {"date": "2026-11-25", "slots": ["2026-11-24T22:00:00.000Z"]}])"));
+}
+
+TEST(Booking, PastSlotsAreLeftOut) {
+  auto j = nlohmann::json::parse(*booking_offer(kSettings, "UTC", at("2026-11-23T08:30:00.000Z")));
+  EXPECT_EQ(j["days"][0]["slots"], nlohmann::json::parse(R"(["2026-11-23T09:00:00.000Z"])"));
+}
+
+TEST(Booking, NoSettingNoOffer) {
+  EXPECT_FALSE(booking_offer("{}", "UTC", 0).has_value());
+  EXPECT_FALSE(booking_offer(R"({"booking": {"eventLength": 0}})", "UTC", 0).has_value());
+}
+
+TEST(Booking, KeywordsDecideWhenItIsOffered) {
+  EXPECT_TRUE(asks_for_booking(kSettings, "Can I book a meeting?"));
+  EXPECT_TRUE(asks_for_booking(kSettings, "Schedule a demo please"));
+  EXPECT_FALSE(asks_for_booking(kSettings, "What is a facebook page?"));
+  EXPECT_FALSE(asks_for_booking("{}", "Can I book a meeting?"));
+  EXPECT_TRUE(
+      asks_for_booking(R"({"booking": {"keywords": ["consultation"]}})", "A consultation?"));
+  EXPECT_FALSE(asks_for_booking(R"({"booking": {"keywords": ["consultation"]}})", "Book it"));
+}
+
+}  // namespace
+}  // namespace parley

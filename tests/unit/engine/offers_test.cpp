@@ -1,0 +1,89 @@
+#include "engine/offers.h"
+
+#include <gtest/gtest.h>
+
+namespace parley {
+namespace {
+
+constexpr const char* kSettings = R"({
+  "buttons": [
+    {"label": "See pricing", "url": "https://example.com/pricing", "keywords": ["price", "cost", "pricing plan"]},
+    {"label": "Book a demo", "url": "https://example.com/demo"},
+    {"label": "No url", "keywords": ["price"]}
+  ],
+  "products": [
+    {"name": "Blue Jacket", "url": "https://shop.example.com/blue-jacket", "image": "https://shop.example.com/j.png",
+     "price": 79.5, "compareAtPrice": 99, "currency": "EUR", "available": true, "keywords": ["coat"]},
+    {"name": "Red Scarf", "url": "https://shop.example.com/red-scarf"}
+  ]})";
+
+TEST(Offers, ButtonsMatchByKeywordOrLabel) {
+  auto b = match_buttons(kSettings, "What are your prices?");
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].label, "See pricing");
+  EXPECT_EQ(b[0].url, "https://example.com/pricing");
+  EXPECT_EQ(match_buttons(kSettings, "Can I book a DEMO?").at(0).label, "Book a demo");
+  EXPECT_EQ(match_buttons(kSettings, "Tell me about the pricing plans").size(), 1u);
+  EXPECT_TRUE(match_buttons(kSettings, "Where are you based?").empty());
+}
+
+TEST(Offers, ProductsCarryWhatIsKnown) {
+  auto p = match_products(kSettings, "Do you sell a warm coat?");
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].name, "Blue Jacket");
+  EXPECT_EQ(p[0].image, "https://shop.example.com/j.png");
+  EXPECT_EQ(p[0].price, 79.5);
+  EXPECT_EQ(p[0].compare_at_price, 99);
+  EXPECT_EQ(p[0].currency, "EUR");
+  EXPECT_EQ(p[0].available, true);
+  auto scarf = match_products(kSettings, "red scarf in stock?");
+  ASSERT_EQ(scarf.size(), 1u);
+  EXPECT_FALSE(scarf[0].price.has_value());
+  EXPECT_FALSE(scarf[0].available.has_value());
+}
+
+TEST(Offers, TitledPicksTheExactItem) {
+  EXPECT_EQ(match_products_titled(kSettings, "Red Scarf").size(), 1u);
+  EXPECT_TRUE(match_products_titled(kSettings, "red scarf").empty());
+  EXPECT_EQ(match_buttons_titled(kSettings, "Book a demo").at(0).url, "https://example.com/demo");
+}
+
+TEST(Offers, MalformedSettingsOfferNothing) {
+  EXPECT_TRUE(match_buttons("not json", "price").empty());
+  EXPECT_TRUE(match_products(R"({"products": {}})", "jacket").empty());
+}
+
+constexpr const char* kForms = R"({"forms": [
+  {"id": "form_quote", "name": "Request a quote", "submitLabel": "Send", "keywords": ["quote"],
+   "fields": [{"id": "f1", "label": "Company", "type": "text", "required": true}]},
+  {"id": "form_feedback", "name": "Feedback"}]})";
+
+TEST(Offers, FormMatchedByKeywordOrName) {
+  EXPECT_EQ(
+      match_form(kForms, "Can I get a quote?"),
+      R"({"formId":"form_quote","name":"Request a quote","fields":[{"id":"f1","label":"Company","type":"text","required":true}],"submitLabel":"Send"})");
+  EXPECT_EQ(match_form(kForms, "I have some feedback"),
+            R"({"formId":"form_feedback","name":"Feedback","fields":[],"submitLabel":"Submit"})");
+  EXPECT_FALSE(match_form(kForms, "Hello").has_value());
+  EXPECT_EQ(form_names(kForms), (std::vector<std::string>{"Request a quote", "Feedback"}));
+  EXPECT_TRUE(form_named(kForms, "Feedback").has_value());
+}
+
+TEST(Offers, LeadFormWithContactFieldsAndItsForm) {
+  std::string settings = R"({"forms": [{"id": "form_quote", "name": "Request a quote"}],
+    "leadForm": {"message": "How can we reach you?", "fields": ["email", "phone", "fax"], "formId": "form_quote"}})";
+  EXPECT_EQ(
+      lead_form(settings),
+      R"({"message":"How can we reach you?","fields":["email","phone"],)"
+      R"("form":{"formId":"form_quote","name":"Request a quote","fields":[],"submitLabel":"Submit"}})");
+  EXPECT_EQ(
+      lead_form(R"({"leadForm": {}})"),
+      R"({"message":"Leave your contact details and our team will get back to you.","fields":["name","email"],"form":null})");
+  EXPECT_FALSE(lead_form("{}").has_value());
+  EXPECT_TRUE(asks_to_be_contacted(settings, "Please contact me tomorrow"));
+  EXPECT_FALSE(asks_to_be_contacted(settings, "What is your contact page?"));
+  EXPECT_FALSE(asks_to_be_contacted("{}", "Please contact me"));
+}
+
+}  // namespace
+}  // namespace parley

@@ -1,6 +1,7 @@
 // GET /api/v1/agents and GET /api/v1/agents/{agentId}.
 #include "api/routes.h"
 #include "api/responses.h"
+#include "domain/agent_cache.h"
 #include "domain/agents.h"
 
 namespace parley {
@@ -16,10 +17,15 @@ Result<Response> list_agents(ApiCall& call) {
 }
 
 Result<Response> get_agent_handler(ApiCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(call.app.db.read(), call.account_id(), call.param(0)));
   JsonWriter w;
   w.begin_object().key("data");
-  write_agent_json(w, agent);
+  if (call.app.agent_cache != nullptr) {
+    PARLEY_ASSIGN_OR_RETURN(auto agent, call.app.agent_cache->get(call.account_id(), call.param(0)));
+    write_agent_json(w, *agent);
+  } else {
+    PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(call.app.db.read(), call.account_id(), call.param(0)));
+    write_agent_json(w, agent);
+  }
   w.end_object();
   return json_response(200, w);
 }

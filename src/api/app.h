@@ -24,6 +24,7 @@
 namespace parley {
 
 struct WebhookPolicy;
+class AgentCache;
 
 struct App {
   Database& db;
@@ -40,6 +41,7 @@ struct App {
   WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions; set by serve
   WidgetOptions widget = {};                // the widget channel's options; set by serve
   const Mailer* mailer = nullptr;  // hand-off mail; set by serve
+  AgentCache* agent_cache = nullptr;  // GET /api/v1/agents/{agentId}; set by serve
 };
 
 struct ApiCall {

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "api/app.h"
+#include "domain/agent_cache.h"
 #include "api/responses.h"
 #include "api/routes.h"
 #include "cli/commands.h"
@@ -134,6 +135,8 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   Mailer mailer(llm.mail);
   ThreadPool reply_pool(o.reply_threads);
   App app{database, clock, random, keys, limiter, knowledge, trainer, console, engines, reply_pool, o.chat};
+  AgentCache agent_cache(database);
+  app.agent_cache = &agent_cache;
   app.mailer = &mailer;
   auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
   if (!webhooks.ok()) return print_error(webhooks.error());

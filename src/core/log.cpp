@@ -1,6 +1,6 @@
 #include "core/log.h"
 
-#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -34,10 +34,25 @@ void emit(spdlog::level::level_enum level, std::string_view level_name, std::str
   w.end_object();
   spdlog::log(level, "{}", w.view());
 }
+
+// Writes each line to stderr through stdio, flushing only when asked: spdlog's own stderr sink
+// flushes after every line, which buffer_logging needs to avoid.
+class StderrSink final : public spdlog::sinks::base_sink<std::mutex> {
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    line_.assign(msg.payload.data(), msg.payload.size());
+    line_.push_back('\n');
+    std::fwrite(line_.data(), 1, line_.size(), stderr);
+  }
+  void flush_() override { std::fflush(stderr); }
+
+ private:
+  std::string line_;
+};
 }  // namespace
 
 void init_logging() {
-  auto logger = std::make_shared<spdlog::logger>("parley", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  auto logger = std::make_shared<spdlog::logger>("parley", std::make_shared<StderrSink>());
   logger->set_pattern("%v");
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(logger);

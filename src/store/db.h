@@ -92,6 +92,11 @@ class Database {
   // plans, so that in-memory caches of those (auth) can tell in nanoseconds that they are stale.
   virtual uint64_t auth_epoch() const = 0;
   virtual void bump_auth_epoch() = 0;
+
+  // A counter that moves after every committed write of every process sharing this database
+  // (bumped before write() returns), so that a cache of rows tagged with the value read before
+  // loading them can tell in nanoseconds whether anything may have changed since.
+  virtual uint64_t data_epoch() const = 0;
 };
 
 enum class Durability { kFull, kNormal };

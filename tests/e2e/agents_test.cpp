@@ -69,5 +69,21 @@ TEST_F(AgentsApi, AnotherAccountsAgentIsNotFound) {
   EXPECT_EQ(missing.header("x-ratelimit-limit"), "1000000");
 }
 
+TEST_F(AgentsApi, ChangesByAnotherProcessAreSeenOnTheNextRead) {
+  // The server serves agents from a cache invalidated by every committed write of any process.
+  auto account = server_->create_account();
+  auto agent = server_->create_agent(account);
+  auto key = server_->create_key(account);
+  ASSERT_EQ(server_->get("/api/v1/agents/" + agent, key).json()["data"]["name"], "Test agent");
+  server_->admin({"agent", "update", agent, "--name", "Renamed", "--private"});
+  auto after = server_->get("/api/v1/agents/" + agent, key).json()["data"];
+  EXPECT_EQ(after["name"], "Renamed");
+  EXPECT_EQ(after["private"], true);
+  auto source = server_->post("/api/v1/agents/" + agent + "/sources", key,
+                              R"({"type": "text", "title": "T", "content": "Some words to index."})");
+  ASSERT_EQ(source.status, 201) << source.body;
+  EXPECT_EQ(server_->get("/api/v1/agents/" + agent, key).json()["data"]["counts"]["sources"], 1);
+}
+
 }  // namespace
 }  // namespace parley::e2e

@@ -41,6 +41,7 @@ Result<void> SqliteDatabase::start() {
   PARLEY_TRY(apply_migrations(*writer_conn_));
   epoch_ = map_epoch_file(path_ + "-epoch");
   if (epoch_ == nullptr) return ApiError::internal("cannot map " + path_ + "-epoch");
+  epoch_[1].fetch_add(1, std::memory_order_acq_rel);  // the migrations above may have written
   writer_ = std::thread([this] { writer_loop(); });
   return {};
 }
@@ -57,6 +58,7 @@ SqliteDatabase::~SqliteDatabase() {
 
 uint64_t SqliteDatabase::auth_epoch() const { return epoch_->load(std::memory_order_acquire); }
 void SqliteDatabase::bump_auth_epoch() { epoch_->fetch_add(1, std::memory_order_acq_rel); }
+uint64_t SqliteDatabase::data_epoch() const { return epoch_[1].load(std::memory_order_acquire); }
 
 Connection& SqliteDatabase::read() {
   // Connections are owned by the database (closed with it); the thread-local map only points at
@@ -142,6 +144,7 @@ void SqliteDatabase::commit_batch(std::vector<Job>& batch) {
     for (auto& r : results)
       if (r.ok()) r = ApiError::internal("commit failed");
   }
+  epoch_[1].fetch_add(1, std::memory_order_acq_rel);  // before any writer hears of its commit
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch[i].done) batch[i].done->set_value(std::move(results[i]));
   }

@@ -28,6 +28,7 @@ class SqliteDatabase final : public Database {
   std::string_view backend() const override { return "sqlite"; }
   uint64_t auth_epoch() const override;
   void bump_auth_epoch() override;
+  uint64_t data_epoch() const override;
 
  private:
   struct Job {
@@ -55,7 +56,7 @@ class SqliteDatabase final : public Database {
   std::mutex readers_mu_;
   std::vector<std::unique_ptr<SqliteConnection>> readers_;
 
-  std::atomic<uint64_t>* epoch_ = nullptr;  // shared memory mapped from PATH-epoch
+  std::atomic<uint64_t>* epoch_ = nullptr;  // shared memory mapped from PATH-epoch: [0] auth, [1] data
 };
 
 }  // namespace parley

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "api/chat_json.h"
+#include "api/chat_services.h"
 #include "api/piece_channel.h"
 #include "api/responses.h"
 #include "api/routes.h"
@@ -86,9 +87,7 @@ void register_chat_routes(Router& router, App& app) {
       [](ApiCall& call) -> Result<Response> {
         bool stream = false;
         PARLEY_ASSIGN_OR_RETURN(auto request, parse_chat_request(call.req, call.param(0), stream));
-        ChatServices s{call.app.db,     call.app.clock,     call.app.random,
-                       call.app.engine, call.app.retriever, call.app.chat};
-        s.mailer = call.app.mailer;
+        ChatServices s = chat_services(call.app);
         if (stream) {
           PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
           return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock,

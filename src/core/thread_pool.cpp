@@ -1,5 +1,7 @@
 #include "core/thread_pool.h"
 
+#include "core/log.h"
+
 namespace parley {
 
 ThreadPool::ThreadPool(size_t threads) {
@@ -33,7 +35,14 @@ void ThreadPool::run() {
       task = std::move(tasks_.front());
       tasks_.pop_front();
     }
-    task();
+    // A task that throws must not take the process down (std::thread would terminate).
+    try {
+      task();
+    } catch (const std::exception& e) {
+      log_error("background task failed", {{"error", std::string_view(e.what())}});
+    } catch (...) {
+      log_error("background task failed");
+    }
   }
 }
 

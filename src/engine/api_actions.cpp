@@ -258,4 +258,11 @@ std::string ApiActionCaller::call(const ApiAction& action, std::string_view argu
   return w.str();
 }
 
+Result<void> ApiActionCaller::check_target(std::string_view url) const {
+  if (options_.allow_private_targets) return {};
+  auto checked = check_webhook_url(url, resolver_, false);
+  if (!checked.ok()) return ApiError::internal("The agent's LLM provider URL is refused: it must be https on a public address.");
+  return {};
+}
+
 }  // namespace parley

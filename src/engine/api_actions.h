@@ -70,6 +70,10 @@ class ApiActionCaller {
   // cap, with "truncated": true) or {"error": "..."}.
   std::string call(const ApiAction& action, std::string_view arguments_json) const;
 
+  // The address guard for other URLs a team member configures (an agent's own LLM provider):
+  // https and public addresses only, unless private targets are allowed (tests, development).
+  Result<void> check_target(std::string_view url) const;
+
  private:
   Resolver& resolver_;
   ApiActionOptions options_;

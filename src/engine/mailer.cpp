@@ -131,7 +131,9 @@ Result<void> Mailer::send(const MailMessage& message) const {
   curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(upload.data.size()));
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout_ms));
-  curl_easy_setopt(c, CURLOPT_USE_SSL, static_cast<long>(CURLUSESSL_TRY));
+  // With credentials, TLS is required: a stripped STARTTLS must not send the password in clear.
+  curl_easy_setopt(c, CURLOPT_USE_SSL, static_cast<long>(options_.username.empty() ? CURLUSESSL_TRY
+                                                                                     : CURLUSESSL_ALL));
   if (!options_.username.empty()) {
     curl_easy_setopt(c, CURLOPT_USERNAME, options_.username.c_str());
     curl_easy_setopt(c, CURLOPT_PASSWORD, options_.password.c_str());

@@ -2,6 +2,7 @@
 // same flow as the API's (domain/chat.h, channel `widget`); the records a visitor makes go
 // through domain/records.h and domain/widget_actions.h. Every route is behind the widget gate.
 #include "api/chat_json.h"
+#include "api/chat_services.h"
 #include "api/responses.h"
 #include "api/routes.h"
 #include "core/time_format.h"
@@ -47,8 +48,7 @@ Result<Response> send_message(WidgetCall& call) {
   PARLEY_ASSIGN_OR_RETURN(visitor.page, f.optional_string("page"));
   visitor.country = call.country;
   r.widget = std::move(visitor);
-  ChatServices s{call.app.db,     call.app.clock,     call.app.random,
-                 call.app.engine, call.app.retriever, call.app.chat};
+  ChatServices s = chat_services(call.app);
   PARLEY_ASSIGN_OR_RETURN(auto reply, chat(s, call.agent.account_id, r));
   JsonWriter w;
   write_chat_reply_json(w, reply);

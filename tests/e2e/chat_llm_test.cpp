@@ -54,23 +54,41 @@ TEST_F(ChatLlm, HistoryOfTheConversationIsSent) {
   EXPECT_EQ(body["messages"][3], (Json{{"role", "user"}, {"content", "Second question"}}));
 }
 
-TEST_F(ChatLlm, TheAgentsLlmSettingsWinOverTheServerDefaults) {
+TEST_F(ChatLlm, AnAgentsOwnProviderOnAnInternalAddressIsRefusedAndGetsNoServerKey) {
+  // A team member may point an agent at its own provider; the address guard of webhooks applies
+  // (this suite's server does not allow private targets) and the server's key is never sent there.
   auto c = chat_setup(s(), R"({"engine":"openai","llm":{"baseUrl":")" + llm_->base_url() +
-                               R"(/v1","model":"agent-model","apiKey":"sk-agent-own"}})");
+                               R"(/v1","model":"agent-model"}})");
   say({"ok"});
-  ASSERT_EQ(chat(s(), c, {{"message", "hi"}}).status, 200);
+  auto r = chat(s(), c, {{"message", "hi"}});
+  EXPECT_EQ(r.status, 500) << r.body;
+  EXPECT_EQ(r.error_code(), "internal_error");
+  EXPECT_TRUE(llm_->requests().empty());
+}
+
+TEST_F(ChatLlm, TheAgentsLlmSettingsWinOverTheServerDefaults) {
+  // Private targets allowed (test and development setting), so the loopback provider passes.
+  Env env = unlimited();
+  env["PARLEY_LLM_API_KEY"] = "sk-server-secret";
+  env["PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS"] = "1";
+  Server server(env, {"--llm-base-url", llm_->base_url(), "--llm-model", "default-model"});
+  const Server& s = server;
+  auto c = chat_setup(s, R"({"engine":"openai","llm":{"baseUrl":")" + llm_->base_url() +
+                             R"(/v1","model":"agent-model","apiKey":"sk-agent-own"}})");
+  say({"ok"});
+  ASSERT_EQ(chat(s, c, {{"message", "hi"}}).status, 200);
   auto reqs = llm_->requests();
   ASSERT_EQ(reqs.size(), 1u);
   EXPECT_EQ(reqs[0].headers["authorization"], "Bearer sk-agent-own");
   EXPECT_EQ(Json::parse(reqs[0].body)["model"], "agent-model");
   // People reading the agent's settings never see the provider key; writing them back keeps it.
-  auto shown = s().admin({"agent", "get", c.agent});
+  auto shown = s.admin({"agent", "get", c.agent});
   EXPECT_EQ(shown["settings"]["llm"]["apiKey"], "********");
   EXPECT_EQ(shown.dump().find("sk-agent-own"), std::string::npos);
-  s().admin({"agent", "update", c.agent, "--settings",
+  s.admin({"agent", "update", c.agent, "--settings",
              Json{{"llm", shown["settings"]["llm"]}}.dump()});
   say({"ok"});
-  ASSERT_EQ(chat(s(), c, {{"message", "hi"}}).status, 200);
+  ASSERT_EQ(chat(s, c, {{"message", "hi"}}).status, 200);
   EXPECT_EQ(llm_->requests().back().headers["authorization"], "Bearer sk-agent-own");
 }
 

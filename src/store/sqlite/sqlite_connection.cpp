@@ -1,5 +1,7 @@
 #include "store/sqlite/sqlite_connection.h"
 
+#include "core/log.h"
+
 #include <sqlite3.h>
 
 #include <cstdlib>
@@ -49,11 +51,16 @@ SqliteConnection::~SqliteConnection() {
 }
 
 ApiError SqliteConnection::error(std::string_view what) const {
+  // The detail (SQL, table and column names) goes to the log only; callers and clients get a
+  // message that says what happened without showing the schema.
   int code = sqlite3_extended_errcode(db_);
-  std::string msg = std::string(what) + ": " + sqlite3_errmsg(db_);
-  if ((code & 0xff) == SQLITE_CONSTRAINT) return {ErrorCode::kConflict, msg};
-  if ((code & 0xff) == SQLITE_BUSY) return {ErrorCode::kUnavailable, msg};
-  return ApiError::internal(msg);
+  log_error("database error", {{"what", what}, {"detail", std::string_view(sqlite3_errmsg(db_))},
+                               {"code", int64_t{code}}});
+  if ((code & 0xff) == SQLITE_CONSTRAINT) {
+    return {ErrorCode::kConflict, "The change conflicts with data that already exists."};
+  }
+  if ((code & 0xff) == SQLITE_BUSY) return {ErrorCode::kUnavailable, "The database is busy; retry."};
+  return ApiError::internal("The database failed to complete the request.");
 }
 
 Result<SqliteConnection::Prepared*> SqliteConnection::prepare(std::string_view sql) {

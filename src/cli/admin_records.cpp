@@ -4,6 +4,7 @@
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "core/time_format.h"
+#include "domain/lead_admin.h"
 #include "domain/records.h"
 
 namespace parley {
@@ -67,9 +68,16 @@ void add_admin_record_commands(CLI::App& admin, GlobalOptions& global, CommandRu
   lead->add_option("--source", a->source, "form or chat");
   lead->add_option("--conversation", a->conversation, "Conversation id");
   on_run(lead, global, run, [a](Services& s) -> Result<std::string> {
-    NewLead in{a->agent,         opt(a->email),   opt(a->phone), opt(a->name),
-               a->custom_fields, opt(a->form_id), a->source,     opt(a->conversation)};
-    PARLEY_ASSIGN_OR_RETURN(auto saved, record_lead(s, in));
+    NewLead in;
+    in.agent_id = a->agent;
+    in.source = a->source;
+    in.email = opt(a->email);
+    in.phone = opt(a->phone);
+    in.name = opt(a->name);
+    in.form_id = opt(a->form_id);
+    in.custom_fields = a->custom_fields;
+    in.conversation_id = opt(a->conversation);
+    PARLEY_ASSIGN_OR_RETURN(auto saved, admin_save_lead(s, in));
     JsonWriter w;
     w.begin_object()
         .key("id")

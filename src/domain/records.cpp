@@ -40,7 +40,7 @@ Result<void> outbox(Connection& c, Services& s, const AgentRecord& agent, std::s
 }
 }  // namespace
 
-Result<ConversationRecord> record_conversation(Services& s, const NewConversation& in) {
+Result<ConversationRecord> record_conversation(Services& s, const RecordedConversation& in) {
   if (in.channel != "widget" && in.channel != "api")
     return ApiError::invalid("'channel' must be widget or api.");
   ConversationRecord conv;
@@ -60,43 +60,6 @@ Result<ConversationRecord> record_conversation(Services& s, const NewConversatio
     return outbox(c, s, agent, "conversation.created", conv.id, now);
   }));
   return conv;
-}
-
-Result<LeadSaved> record_lead(Services& s, const NewLead& in) {
-  if (!in.email && !in.phone) return ApiError::invalid("A lead needs 'email' or 'phone'.");
-  if (in.source != "form" && in.source != "chat")
-    return ApiError::invalid("'source' must be form or chat.");
-  PARLEY_TRY(check_json_array(in.custom_fields, "customFields"));
-  LeadSaved saved;
-  PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
-    PARLEY_ASSIGN_OR_RETURN(auto agent, agent_of(c, in.agent_id));
-    PARLEY_TRY(check_conversation(c, in.conversation_id, agent));
-    LeadRecord l;
-    l.id = new_id(s.random, "lead_");
-    l.agent_id = agent.id;
-    l.account_id = agent.account_id;
-    if (in.email) {
-      l.person_key = *in.email;
-      std::transform(l.person_key.begin(), l.person_key.end(), l.person_key.begin(),
-                     [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    } else {
-      for (char ch : *in.phone)
-        if (ch >= '0' && ch <= '9') l.person_key += ch;
-    }
-    l.email = in.email;
-    l.phone = in.phone;
-    l.name = in.name;
-    l.custom_fields = in.custom_fields;
-    l.form_id = in.form_id;
-    l.source = in.source;
-    l.conversation_id = in.conversation_id;
-    l.collected_at = l.last_seen_at = s.clock.now_ms();
-    PARLEY_ASSIGN_OR_RETURN(saved, LeadRepo::save(c, l));
-    if (saved.created)
-      PARLEY_TRY(outbox(c, s, agent, "lead.created", saved.lead.id, saved.lead.collected_at));
-    return {};
-  }));
-  return saved;
 }
 
 Result<FormSubmissionRecord> record_form_submission(Services& s, FormSubmissionRecord in) {

@@ -14,26 +14,14 @@
 
 namespace parley {
 
-struct NewConversation {
+struct RecordedConversation {
   std::string agent_id;
   std::string channel = "widget";
   std::optional<std::string> page;
   std::optional<std::string> country;
 };
-Result<ConversationRecord> record_conversation(Services& s, const NewConversation& in);
+Result<ConversationRecord> record_conversation(Services& s, const RecordedConversation& in);
 
-struct NewLead {
-  std::string agent_id;
-  std::optional<std::string> email;
-  std::optional<std::string> phone;
-  std::optional<std::string> name;
-  std::string custom_fields = "[]";  // JSON array of {id, value}
-  std::optional<std::string> form_id;
-  std::string source = "form";
-  std::optional<std::string> conversation_id;
-};
-// Saves the lead; a new lead adds lead.created to the outbox.
-Result<LeadSaved> record_lead(Services& s, const NewLead& in);
 
 // The record's agent_id, fields and optional conversation_id are taken from the argument; id,
 // account and time are set here. Each adds its event to the outbox.

@@ -57,9 +57,53 @@ std::string_view kind_name(Kind kind) {
   return "";
 }
 
+const rapidjson::Value* find_action(const rapidjson::Value& actions, const rapidjson::Value& name) {
+  if (!actions.IsArray() || !name.IsString()) return nullptr;
+  for (const auto& a : actions.GetArray()) {
+    if (!a.IsObject()) continue;
+    auto n = a.FindMember("name");
+    if (n != a.MemberEnd() && n->value == name) return &a;
+  }
+  return nullptr;
+}
+
+bool is_redaction(const rapidjson::Value& v) {
+  return v.IsString() && std::string_view(v.GetString(), v.GetStringLength()) == kRedactedSecret;
+}
+
+// An `apiActions` update whose header values are the redaction marker keeps the stored values
+// of the action of the same name (headers usually carry the action's credentials).
+void keep_redacted_headers(const Result<rapidjson::Document>& current, rapidjson::Value& actions,
+                           rapidjson::Document::AllocatorType& alloc) {
+  const rapidjson::Value* stored_actions = nullptr;
+  if (current.ok() && current->IsObject()) {
+    auto it = current->FindMember("apiActions");
+    if (it != current->MemberEnd()) stored_actions = &it->value;
+  }
+  for (auto& action : actions.GetArray()) {
+    if (!action.IsObject()) continue;
+    auto headers = action.FindMember("headers");
+    if (headers == action.MemberEnd() || !headers->value.IsObject()) continue;
+    auto name = action.FindMember("name");
+    const rapidjson::Value* stored =
+        stored_actions && name != action.MemberEnd() ? find_action(*stored_actions, name->value) : nullptr;
+    const rapidjson::Value* stored_headers = nullptr;
+    if (stored) {
+      auto h = stored->FindMember("headers");
+      if (h != stored->MemberEnd() && h->value.IsObject()) stored_headers = &h->value;
+    }
+    for (auto h = headers->value.MemberBegin(); h != headers->value.MemberEnd(); ++h) {
+      if (!is_redaction(h->value)) continue;
+      auto old = stored_headers ? stored_headers->FindMember(h->name) : rapidjson::Value::ConstMemberIterator();
+      if (stored_headers && old != stored_headers->MemberEnd()) h->value.CopyFrom(old->value, alloc);
+    }
+  }
+}
+
 // An `llm` update whose apiKey is the redaction marker keeps the stored key.
 void keep_redacted_secret(const Result<rapidjson::Document>& current, const std::string& name,
                           rapidjson::Value& value, rapidjson::Document::AllocatorType& alloc) {
+  if (name == "apiActions" && value.IsArray()) return keep_redacted_headers(current, value, alloc);
   if (name != "llm" || !value.IsObject()) return;
   auto key = value.FindMember("apiKey");
   if (key == value.MemberEnd() || !key->value.IsString() ||
@@ -79,12 +123,25 @@ std::string redact_agent_settings(std::string_view settings_json) {
   rapidjson::Document doc;
   doc.Parse(settings_json.data(), settings_json.size());
   if (doc.HasParseError() || !doc.IsObject()) return settings_json.empty() ? "{}" : std::string(settings_json);
+  auto& alloc = doc.GetAllocator();
+  const auto marker = [&] {
+    return rapidjson::Value(kRedactedSecret.data(), static_cast<rapidjson::SizeType>(kRedactedSecret.size()),
+                            alloc);
+  };
   auto llm = doc.FindMember("llm");
-  if (llm == doc.MemberEnd() || !llm->value.IsObject()) return std::string(settings_json);
-  auto key = llm->value.FindMember("apiKey");
-  if (key == llm->value.MemberEnd()) return std::string(settings_json);
-  key->value.SetString(kRedactedSecret.data(), static_cast<rapidjson::SizeType>(kRedactedSecret.size()),
-                       doc.GetAllocator());
+  if (llm != doc.MemberEnd() && llm->value.IsObject()) {
+    auto key = llm->value.FindMember("apiKey");
+    if (key != llm->value.MemberEnd()) key->value = marker();
+  }
+  auto actions = doc.FindMember("apiActions");
+  if (actions != doc.MemberEnd() && actions->value.IsArray()) {
+    for (auto& action : actions->value.GetArray()) {
+      if (!action.IsObject()) continue;
+      auto headers = action.FindMember("headers");
+      if (headers == action.MemberEnd() || !headers->value.IsObject()) continue;
+      for (auto h = headers->value.MemberBegin(); h != headers->value.MemberEnd(); ++h) h->value = marker();
+    }
+  }
   return to_json(doc);
 }
 

@@ -17,7 +17,7 @@ Result<std::string> merge_agent_settings(std::string_view current_json, std::str
 std::string known_agent_settings();
 
 // The settings as shown to people (console, admin CLI): secrets (the provider key in
-// `llm.apiKey`) replaced by kRedactedSecret. Sending kRedactedSecret back in an update keeps the
+// `llm.apiKey`, the header values of `apiActions`) replaced by kRedactedSecret. Sending kRedactedSecret back in an update keeps the
 // stored secret, so a settings object read and written back loses nothing.
 std::string redact_agent_settings(std::string_view settings_json);
 inline constexpr std::string_view kRedactedSecret = "********";

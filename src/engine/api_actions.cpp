@@ -159,6 +159,15 @@ Result<ActionRequest> build_action_request(const ApiAction& action,
       return ApiError::invalid("'" + p.name + "' is required.");
     }
   }
+  // Arguments come from the model, which a user's message can steer: they may fill the path and
+  // the query, never the scheme, host or port, so an action's headers (its credentials) only
+  // ever go to the host its author wrote.
+  size_t authority = action.url.find("://");
+  size_t path_start = authority == std::string::npos ? 0 : action.url.find_first_of("/?#", authority + 3);
+  if (path_start == std::string::npos) path_start = action.url.size();
+  if (action.url.find('{') < path_start) {
+    return ApiError::invalid("An action's URL may take parameters only in its path and query.");
+  }
   ActionRequest out;
   std::vector<std::string> used;
   std::string& url = out.url;

@@ -58,5 +58,17 @@ TEST(ApiActions, AMissingRequiredParameterIsNamed) {
   EXPECT_EQ(r.error().message, "'orderId' is required.");
 }
 
+TEST(ApiActions, ParametersNeverChooseTheHost) {
+  auto actions = read_api_actions(R"({"apiActions": [
+    {"name": "steerable", "url": "https://{host}/x", "parameters": [{"name": "host"}]},
+    {"name": "port", "url": "https://api.example.com:{port}/x", "parameters": [{"name": "port"}]}]})");
+  ASSERT_EQ(actions.size(), 2u);
+  for (const auto& a : actions) {
+    auto r = build_action_request(a, R"({"host": "evil.example", "port": "81"})");
+    ASSERT_FALSE(r.ok()) << a.name;
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalidRequest);
+  }
+}
+
 }  // namespace
 }  // namespace parley

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <unordered_map>
 
 #include "store/migrations.h"
@@ -42,7 +43,10 @@ Result<void> SqliteDatabase::start() {
   epoch_ = map_epoch_file(path_ + "-epoch");
   if (epoch_ == nullptr) return ApiError::internal("cannot map " + path_ + "-epoch");
   epoch_[1].fetch_add(1, std::memory_order_acq_rel);  // the migrations above may have written
+  PARLEY_TRY(writer_conn_->execute_script("PRAGMA wal_autocheckpoint=0"));
+  PARLEY_ASSIGN_OR_RETURN(checkpoint_conn_, SqliteConnection::open(path_, durability_));
   writer_ = std::thread([this] { writer_loop(); });
+  checkpointer_ = std::thread([this] { checkpoint_loop(); });
   return {};
 }
 
@@ -53,6 +57,12 @@ SqliteDatabase::~SqliteDatabase() {
   }
   cv_.notify_all();
   if (writer_.joinable()) writer_.join();
+  {
+    std::lock_guard lock(checkpoint_mu_);
+    checkpoint_stop_ = true;
+  }
+  checkpoint_cv_.notify_all();
+  if (checkpointer_.joinable()) checkpointer_.join();
   if (epoch_ != nullptr) munmap(epoch_, 4096);
 }
 
@@ -96,6 +106,18 @@ void SqliteDatabase::write_async(WriteFn fn) {
     queue_.push_back({std::move(fn), nullptr});
   }
   cv_.notify_one();
+}
+
+void SqliteDatabase::checkpoint_loop() {
+  constexpr auto kInterval = std::chrono::milliseconds(250);
+  std::unique_lock lock(checkpoint_mu_);
+  while (!checkpoint_cv_.wait_for(lock, kInterval, [&] { return checkpoint_stop_; })) {
+    lock.unlock();
+    // PASSIVE: copies what it can without blocking the writer or readers; the WAL restarts from
+    // its beginning once a checkpoint has copied everything.
+    (void)checkpoint_conn_->execute_script("PRAGMA wal_checkpoint(PASSIVE)");
+    lock.lock();
+  }
 }
 
 void SqliteDatabase::writer_loop() {

@@ -39,6 +39,7 @@ class SqliteDatabase final : public Database {
   SqliteDatabase(std::string path, Durability durability) : path_(std::move(path)), durability_(durability) {}
   Result<void> start();
   void writer_loop();
+  void checkpoint_loop();
   void commit_batch(std::vector<Job>& batch);
 
   const std::string path_;
@@ -48,6 +49,13 @@ class SqliteDatabase final : public Database {
 
   std::unique_ptr<SqliteConnection> writer_conn_;
   std::thread writer_;
+  // Checkpoints run here, off the writer, so a commit never waits for the WAL to be copied back
+  // into the database file (and, with full durability, for that copy's fsync).
+  std::unique_ptr<SqliteConnection> checkpoint_conn_;
+  std::thread checkpointer_;
+  std::mutex checkpoint_mu_;
+  std::condition_variable checkpoint_cv_;
+  bool checkpoint_stop_ = false;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Job> queue_;

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Contract review of the chat endpoint: what refusals cost next to a reply. Requests per second and
+# Chat: what refusals cost next to a reply. Requests per second and
 # latency (p50/p99) for a valid chat, a 400 (wrong type), a 403 (private agent), a 404 (unknown
 # conversation) and a continued conversation with 400 stored messages (the engine reads the last
 # 40). Starts its own server on a free loopback port with a temporary data dir, writes
-# bench/results/review2.md, and stops what it started. Bounded to well under a minute.
+# bench/results/chat_refusals.md, and stops what it started. Bounded to well under a minute.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN="${PARLEY_BINARY:-$PWD/build/parley}"
-OUT=bench/results/review2.md
+OUT=bench/results/chat_refusals.md
 DURATION="${REVIEW2_BENCH_SECONDS:-4}"
-TMP="$(mktemp -d /tmp/parley-bench-review2-XXXXXX)"
+TMP="$(mktemp -d /tmp/parley-bench-chat-refusals-XXXXXX)"
 SERVER_PID=""
 cleanup() {
   if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
@@ -75,7 +75,7 @@ add_row "404 unknown conversation" "$agent" '{"message":"Hello","conversationId"
 add_row "continue a 400-message conversation" "$agent" "{\"message\":\"More\",\"conversationId\":\"$long\"}"
 
 {
-  echo "# Chat contract review benchmark"
+  echo "# Chat refusals benchmark"
   echo
   echo "$(date -u +%Y-%m-%dT%H:%M:%SZ); server pinned to core 0, wrk (1 thread, 8 connections, ${DURATION} s"
   echo "per row) pinned to core 1 (2-core machine shared with other work). SQLite, durability full."

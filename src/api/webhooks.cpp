@@ -6,25 +6,13 @@
 namespace parley {
 
 namespace {
-Result<std::vector<std::string>> read_events(const FieldReader& fields) {
-  const rapidjson::Value* v = fields.get("events");
-  if (v == nullptr || v->IsNull()) return ApiError::invalid("'events' is required.");
-  if (!v->IsArray()) return ApiError::invalid("'events' must be an array of event names.");
-  std::vector<std::string> out;
-  for (const auto& e : v->GetArray()) {
-    if (!e.IsString()) return ApiError::invalid("'events' must be an array of event names.");
-    out.emplace_back(e.GetString(), e.GetStringLength());
-  }
-  return out;
-}
-
 Result<Response> subscribe(ApiCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto body, json_body(call.req));
   FieldReader fields(body);
   NewWebhook in;
   in.agent_id = std::string(call.param(0));
   PARLEY_ASSIGN_OR_RETURN(in.url, fields.required_string("url"));
-  PARLEY_ASSIGN_OR_RETURN(in.events, read_events(fields));
+  PARLEY_ASSIGN_OR_RETURN(in.events, read_webhook_events(fields));
   PARLEY_ASSIGN_OR_RETURN(auto source, fields.optional_string("source"));
   in.source = source.value_or("api");
   in.origin = "api";

@@ -14,43 +14,14 @@ namespace parley {
 namespace {
 constexpr int64_t kDeliveriesListed = 50;
 
-// The console's view: the Webhook subscription plus where it was added and whether it is paused.
-void write_console_webhook_json(JsonWriter& w, const WebhookRecord& h, bool with_secret) {
-  w.begin_object();
-  w.key("id").string(h.id);
-  w.key("agentId").string(h.agent_id);
-  w.key("url").string(h.url);
-  w.key("events").begin_array();
-  for (const auto& e : h.events) w.string(e);
-  w.end_array();
-  w.key("source").string(h.source);
-  w.key("addedIn").string(h.origin);
-  w.key("paused").boolean(h.paused);
-  if (with_secret) w.key("secret").string(h.secret);
-  w.key("createdAt").timestamp(h.created_at);
-  w.end_object();
-}
-
 Response webhook_response(int status, const WebhookRecord& h, bool with_secret) {
   JsonWriter w;
   w.begin_object().key("data");
-  write_console_webhook_json(w, h, with_secret);
+  write_webhook_json(w, h, with_secret, WebhookView::kConsole);
   w.end_object();
   Response res = json_response(status, w);
   if (with_secret) res.header("Cache-Control", "no-store");
   return res;
-}
-
-Result<std::vector<std::string>> read_events(const FieldReader& f) {
-  const rapidjson::Value* v = f.get("events");
-  if (v == nullptr || v->IsNull()) return ApiError::invalid("'events' is required.");
-  if (!v->IsArray()) return ApiError::invalid("'events' must be an array of event names.");
-  std::vector<std::string> out;
-  for (const auto& e : v->GetArray()) {
-    if (!e.IsString()) return ApiError::invalid("'events' must be an array of event names.");
-    out.emplace_back(e.GetString(), e.GetStringLength());
-  }
-  return out;
 }
 
 Result<Response> list(ConsoleCall& call) {
@@ -60,7 +31,7 @@ Result<Response> list(ConsoleCall& call) {
   JsonWriter w;
   w.begin_object().key("data").begin_array();
   // Newest first, like every list.
-  for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) write_console_webhook_json(w, *it, false);
+  for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) write_webhook_json(w, *it, false, WebhookView::kConsole);
   w.end_array().end_object();
   return json_response(200, w);
 }
@@ -71,7 +42,7 @@ Result<Response> add(ConsoleCall& call) {
   NewWebhook in;
   in.agent_id = std::string(call.param(0));
   PARLEY_ASSIGN_OR_RETURN(in.url, f.required_string("url"));
-  PARLEY_ASSIGN_OR_RETURN(in.events, read_events(f));
+  PARLEY_ASSIGN_OR_RETURN(in.events, read_webhook_events(f));
   in.origin = "dashboard";
   in.source = "api";
   if (call.app.webhook_policy == nullptr) return ApiError::internal("Webhooks are not configured.");

@@ -112,7 +112,8 @@ Result<void> remove_account_webhook(Services& s, std::string_view account_id,
   });
 }
 
-void write_webhook_json(JsonWriter& w, const WebhookRecord& h, bool with_secret) {
+void write_webhook_json(JsonWriter& w, const WebhookRecord& h, bool with_secret,
+                        WebhookView view) {
   w.begin_object();
   w.key("id").string(h.id);
   w.key("agentId").string(h.agent_id);
@@ -121,9 +122,25 @@ void write_webhook_json(JsonWriter& w, const WebhookRecord& h, bool with_secret)
   for (const auto& e : h.events) w.string(e);
   w.end_array();
   w.key("source").string(h.source);
+  if (view == WebhookView::kConsole) {
+    w.key("addedIn").string(h.origin);
+    w.key("paused").boolean(h.paused);
+  }
   if (with_secret) w.key("secret").string(h.secret);
   w.key("createdAt").timestamp(h.created_at);
   w.end_object();
+}
+
+Result<std::vector<std::string>> read_webhook_events(const FieldReader& fields) {
+  const rapidjson::Value* v = fields.get("events");
+  if (v == nullptr || v->IsNull()) return ApiError::invalid("'events' is required.");
+  if (!v->IsArray()) return ApiError::invalid("'events' must be an array of event names.");
+  std::vector<std::string> out;
+  for (const auto& e : v->GetArray()) {
+    if (!e.IsString()) return ApiError::invalid("'events' must be an array of event names.");
+    out.emplace_back(e.GetString(), e.GetStringLength());
+  }
+  return out;
 }
 
 }  // namespace parley

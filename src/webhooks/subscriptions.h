@@ -56,6 +56,13 @@ Result<void> remove_account_webhook(Services& s, std::string_view account_id,
                                     std::string_view webhook_id);
 
 // The Webhook subscription resource; the secret only when `with_secret` (right after creation).
-void write_webhook_json(JsonWriter& w, const WebhookRecord& h, bool with_secret);
+// The Webhook subscription resource; the console's view adds where it was added (`addedIn`) and
+// whether it is paused.
+enum class WebhookView { kApi, kConsole };
+void write_webhook_json(JsonWriter& w, const WebhookRecord& h, bool with_secret,
+                        WebhookView view = WebhookView::kApi);
+
+// The `events` member of a subscribe request: a non-empty check is left to subscribe_webhook.
+Result<std::vector<std::string>> read_webhook_events(const FieldReader& fields);
 
 }  // namespace parley

@@ -42,7 +42,8 @@ Response stream_head(const ChatTurn& turn) {
 // The reply as chunked text/plain, written as the engine writes it. The engine runs on the reply
 // pool; this waits for its first piece so that an error or the deadline coming first is still
 // a JSON response with its status. The exchange is stored once the engine has finished, before
-// the last chunk; a failure after text was sent ends the stream early and nothing is stored.
+// the last chunk; a failure after text was sent cuts the stream short (no terminating chunk) and
+// nothing is stored.
 Result<Response> stream_reply(std::shared_ptr<ChatTurn> turn, const Clock& clock,
                               ThreadPool& pool) {
   if (turn->paused()) {
@@ -70,12 +71,16 @@ Result<Response> stream_reply(std::shared_ptr<ChatTurn> turn, const Clock& clock
     while (auto piece = channel->next()) {
       if (listening && !out.write(*piece)) listening = false;
     }
-    if (!channel->outcome().ok()) return;
+    // A failure after text was sent: the reply is cut short (no terminating chunk), so the
+    // client can tell it from a complete one.
+    if (!channel->outcome().ok()) return out.abort();
     // Stored before the last chunk, so a client that read the whole reply finds it stored.
     auto stored = turn->commit();
-    if (!stored.ok())
+    if (!stored.ok()) {
       log_error("streamed chat reply not stored",
                 {{"error", std::string_view(stored.error().message)}});
+      out.abort();
+    }
   };
   return res;
 }

@@ -42,6 +42,9 @@ class ChunkWriter {
  public:
   virtual ~ChunkWriter() = default;
   virtual bool write(std::string_view chunk) = 0;
+  // Ends the body without its terminating chunk and closes the connection, so the client sees a
+  // reply cut short instead of a complete one (for failures after text was sent).
+  virtual void abort() = 0;
 };
 
 struct Response {

@@ -235,17 +235,19 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       Stream& s;
       beast::error_code& ec;
       Writer(Stream& s, beast::error_code& ec) : s(s), ec(ec) {}
+      bool aborted = false;
       bool write(std::string_view chunk) override {
-        if (ec) return false;
+        if (ec || aborted) return false;
         if (chunk.empty()) return true;
         net::write(s, http::make_chunk(net::const_buffer(chunk.data(), chunk.size())), ec);
         return !ec;
       }
+      void abort() override { aborted = true; }
     } writer(stream_, ec);
     if (!ec) r.stream(writer);
-    if (!ec) net::write(stream_, http::make_chunk_last(), ec);
+    if (!ec && !writer.aborted) net::write(stream_, http::make_chunk_last(), ec);
     auto self = this->shared_from_this();
-    bool ok = !ec;
+    bool ok = !ec && !writer.aborted;
     net::post(stream_.get_executor(), [self, ok, alive] { self->after_response(ok && alive); });
   }
 

@@ -1,6 +1,10 @@
 // Chat through the `openai` engine against a real loopback provider speaking the protocol: the
 // prompt sent (instructions, knowledge, history), the agent's provider settings, text relayed as
 // the chat stream, sources cited back, provider errors and a stall past the deadline.
+#include <unistd.h>
+
+#include <fstream>
+
 #include "chat_llm_support.h"
 
 namespace parley::e2e {
@@ -159,6 +163,28 @@ TEST_F(ChatLlm, AProviderStallingPastTheDeadlineIs504AndNothingIsStored) {
   auto streamed = chat(s(), c, {{"message", "hi"}, {"stream", true}});
   EXPECT_EQ(streamed.status, 504) << streamed.body;
   EXPECT_EQ(streamed.error_code(), "timeout");
+  expect_nothing_stored(c);
+}
+
+TEST_F(ChatLlm, AStreamThatFailsAfterTextIsCutShortAndNothingIsStored) {
+  // The provider sends some text, then stalls past the chat deadline: the client has the 200 and
+  // the text already, and must be able to tell the reply is incomplete (no terminating chunk).
+  auto c = chat_setup(s(), kOpenAi);
+  llm_->script({{200, "text/event-stream", {sse_body({text_chunk("Partial ")}, false)}, 0, 5000}});
+  char tpl[] = "/tmp/parley-cut-XXXXXX";
+  int fd = mkstemp(tpl);
+  close(fd);
+  auto r = run_process({"/usr/bin/curl", "-s", "-o", tpl, "-w", "%{http_code}", "-X", "POST",
+                        "-H", "Authorization: Bearer " + c.key, "-H", "Content-Type: application/json",
+                        "--data", R"({"message": "hi", "stream": true})",
+                        s().base_url() + "/api/v1/agents/" + c.agent + "/chat"},
+                       {});
+  EXPECT_EQ(r.out, "200");
+  EXPECT_EQ(r.exit_code, 18) << "curl should report a transfer cut short";  // CURLE_PARTIAL_FILE
+  std::ifstream body(tpl);
+  std::string text((std::istreambuf_iterator<char>(body)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "Partial ");
+  unlink(tpl);
   expect_nothing_stored(c);
 }
 

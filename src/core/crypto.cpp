@@ -5,11 +5,23 @@
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 
+#include <memory>
+
 namespace parley {
 
 Sha256Digest sha256(std::string_view data) {
+  // SHA256() looks the algorithm up in OpenSSL 3's provider tables on every call; the digest is
+  // fetched once and each thread reuses its own context (this runs on every API request).
+  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  thread_local std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(),
+                                                                          &EVP_MD_CTX_free);
   Sha256Digest out;
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data());
+  unsigned int len = 0;
+  if (md == nullptr || ctx == nullptr || EVP_DigestInit_ex2(ctx.get(), md, nullptr) != 1 ||
+      EVP_DigestUpdate(ctx.get(), data.data(), data.size()) != 1 ||
+      EVP_DigestFinal_ex(ctx.get(), out.data(), &len) != 1) {
+    SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data());
+  }
   return out;
 }
 

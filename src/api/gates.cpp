@@ -1,5 +1,4 @@
 // The gate chain in front of every public API route (see api/app.h).
-#include <cctype>
 #include <string>
 
 #include "api/app.h"
@@ -14,27 +13,9 @@ void add_rate_headers(Response& r, const RateDecision& d) {
   r.header("X-RateLimit-Reset", std::to_string(d.reset_unix_s));
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
 // The presented key, or the 401 explaining why there is none.
 Result<std::string_view> bearer_key(const Request& req) {
-  std::string_view h = req.header("Authorization");
-  if (h.empty()) {
-    return ApiError{ErrorCode::kUnauthorized,
-                    "Missing API key. Send it in the Authorization header as 'Bearer <API_KEY>'."};
-  }
-  size_t space = h.find(' ');
-  if (space == std::string_view::npos || !iequals(h.substr(0, space), "Bearer")) {
-    return ApiError{ErrorCode::kUnauthorized, "The Authorization header must use the Bearer scheme."};
-  }
-  std::string_view key = h.substr(space + 1);
-  while (!key.empty() && key.front() == ' ') key.remove_prefix(1);
-  while (!key.empty() && key.back() == ' ') key.remove_suffix(1);
+  PARLEY_ASSIGN_OR_RETURN(std::string_view key, bearer_credentials(req, "API key"));
   if (!is_well_formed_key(key)) return ApiError{ErrorCode::kUnauthorized, "The API key is malformed."};
   return key;
 }

@@ -25,4 +25,25 @@ Result<rapidjson::Document> json_body(const Request& req) {
   return parse_json_object(req.body);
 }
 
+Result<std::string_view> bearer_credentials(const Request& req, std::string_view what) {
+  std::string_view h = req.header("Authorization");
+  if (h.empty()) {
+    return ApiError{ErrorCode::kUnauthorized, "Missing " + std::string(what) +
+                                                  ". Send it in the Authorization header as 'Bearer <" +
+                                                  std::string(what) + ">'."};
+  }
+  constexpr std::string_view kBearer = "bearer";
+  size_t space = h.find(' ');
+  bool bearer = space == kBearer.size();
+  for (size_t i = 0; bearer && i < space; ++i)
+    bearer = std::tolower(static_cast<unsigned char>(h[i])) == kBearer[i];
+  if (!bearer) {
+    return ApiError{ErrorCode::kUnauthorized, "The Authorization header must use the Bearer scheme."};
+  }
+  std::string_view credentials = h.substr(space + 1);
+  while (!credentials.empty() && credentials.front() == ' ') credentials.remove_prefix(1);
+  while (!credentials.empty() && credentials.back() == ' ') credentials.remove_suffix(1);
+  return credentials;
+}
+
 }  // namespace parley

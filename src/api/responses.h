@@ -11,6 +11,11 @@
 namespace parley {
 
 Response error_response(const ApiError& error);
+
+// The credentials of an `Authorization: Bearer <credentials>` header (scheme case-insensitive,
+// surrounding spaces ignored), or the 401 naming what is missing; `what` names the credential
+// in the message ("API key", "console token").
+Result<std::string_view> bearer_credentials(const Request& req, std::string_view what);
 Response json_response(int status, const JsonWriter& body);
 
 // The body as a JSON object; 400 invalid_request when the content type is not JSON or the body

@@ -1,6 +1,5 @@
 #include "console/gate.h"
 
-#include <cctype>
 #include <string>
 
 #include "api/responses.h"
@@ -8,31 +7,11 @@
 namespace parley {
 
 namespace {
-bool is_bearer_scheme(std::string_view s) {
-  constexpr std::string_view kBearer = "bearer";
-  if (s.size() != kBearer.size()) return false;
-  for (size_t i = 0; i < s.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(s[i])) != kBearer[i]) return false;
-  return true;
-}
-
 std::string article(Role r) { return r == Role::kAdmin || r == Role::kOwner ? "an " : "a "; }
 }  // namespace
 
 Result<std::string_view> console_bearer_token(const Request& req) {
-  std::string_view h = req.header("Authorization");
-  if (h.empty()) {
-    return ApiError{ErrorCode::kUnauthorized,
-                    "Missing console token. Send it in the Authorization header as 'Bearer <token>'."};
-  }
-  size_t space = h.find(' ');
-  if (space == std::string_view::npos || !is_bearer_scheme(h.substr(0, space))) {
-    return ApiError{ErrorCode::kUnauthorized, "The Authorization header must use the Bearer scheme."};
-  }
-  std::string_view token = h.substr(space + 1);
-  while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
-  while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
-  return token;
+  return bearer_credentials(req, "console token");
 }
 
 void add_console_route(Router& router, App& app, std::string_view method, std::string_view pattern, Role min_role,

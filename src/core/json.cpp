@@ -168,4 +168,10 @@ Result<void> FieldReader::only(std::initializer_list<std::string_view> allowed) 
   return {};
 }
 
+bool is_blank(std::string_view s) {
+  for (char c : s)
+    if (!(c == ' ' || (c >= '\t' && c <= '\r'))) return false;
+  return true;
+}
+
 }  // namespace parley

@@ -89,4 +89,7 @@ class FieldReader {
 // Number of Unicode code points in valid UTF-8 (invalid bytes count one each).
 size_t utf8_length(std::string_view s);
 
+// True when the text is empty or only ASCII white space (how required text fields are checked).
+bool is_blank(std::string_view s);
+
 }  // namespace parley

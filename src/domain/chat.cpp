@@ -21,12 +21,6 @@
 namespace parley {
 
 namespace {
-bool is_blank(std::string_view s) {
-  for (unsigned char c : s)
-    if (!std::isspace(c)) return false;
-  return true;
-}
-
 ApiError api_only(std::string_view field) {
   return ApiError::invalid("'" + std::string(field) +
                            "' names a conversation started in the chat widget; only conversations "

@@ -1,5 +1,7 @@
 #include "domain/conversation_admin.h"
 
+#include "store/conversation_repo.h"
+
 #include <charconv>
 
 #include "core/time_format.h"
@@ -11,7 +13,7 @@ namespace parley {
 
 namespace {
 Result<ConversationRecord> find_conversation(Connection& c, std::string_view id) {
-  PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationQueries::find_any(c, id));
+  PARLEY_ASSIGN_OR_RETURN(auto conv, find_conversation_any(c, id));
   if (!conv) return ApiError::not_found("No conversation " + std::string(id) + ".");
   return std::move(*conv);
 }

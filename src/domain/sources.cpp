@@ -7,12 +7,6 @@
 namespace parley {
 
 namespace {
-bool is_blank(std::string_view s) {
-  for (char c : s)
-    if (!(c == ' ' || (c >= '\t' && c <= '\r'))) return false;
-  return true;
-}
-
 Result<void> check_text(const std::optional<std::string>& value, std::string_view field, size_t max_chars) {
   if (!value) return ApiError::invalid("'" + std::string(field) + "' is required.");
   if (is_blank(*value)) return ApiError::invalid("'" + std::string(field) + "' must not be empty.");

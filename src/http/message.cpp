@@ -11,12 +11,15 @@ int hex(char c) {
 }
 }  // namespace
 
-std::string url_decode(std::string_view s) {
+namespace {
+// %XX decoding; a query component also reads '+' as a space, a path does not.
+enum class Plus { kSpace, kLiteral };
+std::string percent_decode(std::string_view s, Plus plus) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
-    if (c == '+') {
+    if (c == '+' && plus == Plus::kSpace) {
       out.push_back(' ');
     } else if (c == '%' && i + 2 < s.size() && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
       out.push_back(static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2])));
@@ -27,20 +30,13 @@ std::string url_decode(std::string_view s) {
   }
   return out;
 }
+}  // namespace
+
+std::string url_decode(std::string_view s) { return percent_decode(s, Plus::kSpace); }
 
 std::string path_decode(std::string_view s) {
   if (s.find('%') == std::string_view::npos) return std::string(s);
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
+  return percent_decode(s, Plus::kLiteral);
 }
 
 std::string Request::query_param(std::string_view name, bool* found) const {

@@ -13,15 +13,6 @@ Result<Page<ConversationRecord>> ConversationQueries::list(Connection& c, std::s
   return finish_page(std::move(rows), q.limit);
 }
 
-Result<std::optional<ConversationRecord>> ConversationQueries::find_any(Connection& c,
-                                                                        std::string_view id) {
-  std::optional<ConversationRecord> out;
-  std::string sql =
-      "SELECT " + std::string(ConversationRepo::columns()) + " FROM conversations WHERE id = $1";
-  PARLEY_TRY(c.query(sql, {id}, [&](const Row& r) { out = ConversationRepo::read_row(r); }));
-  return out;
-}
-
 Result<void> ConversationQueries::set_analysis(Connection& c, std::string_view id,
                                                std::string_view topics_json,
                                                const std::optional<std::string>& sentiment) {

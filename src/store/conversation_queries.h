@@ -17,8 +17,6 @@ class ConversationQueries {
   // The agent's conversations newest first (created_at, id); `since` filters on last activity.
   static Result<Page<ConversationRecord>> list(Connection& c, std::string_view agent_id,
                                                const PageQuery& q);
-  // Any account's conversation (operator tools).
-  static Result<std::optional<ConversationRecord>> find_any(Connection& c, std::string_view id);
   static Result<void> set_analysis(Connection& c, std::string_view id, std::string_view topics_json,
                                    const std::optional<std::string>& sentiment);
 };

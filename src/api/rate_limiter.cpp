@@ -15,7 +15,7 @@ RateDecision RateLimiter::hit(std::string_view key_id) {
   int64_t count;
   {
     std::lock_guard lock(shard.mu);
-    auto it = shard.windows.find(std::string(key_id));
+    auto it = shard.windows.find(key_id);
     if (it == shard.windows.end()) it = shard.windows.emplace(std::string(key_id), State{}).first;
     State& s = it->second;
     if (s.window_start_ms != window) {

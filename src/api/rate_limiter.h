@@ -3,6 +3,8 @@
 // Thread-safe; sharded to keep contention low.
 #pragma once
 
+#include "core/string_map.h"
+
 #include <array>
 #include <cstdint>
 #include <mutex>
@@ -47,7 +49,7 @@ class RateLimiter {
   };
   struct Shard {
     std::mutex mu;
-    std::unordered_map<std::string, State> windows;
+    StringMap<State> windows;
   };
   Shard& shard_for(std::string_view key_id);
 

@@ -14,7 +14,7 @@ Result<std::shared_ptr<const AgentRecord>> AgentCache::get(std::string_view acco
   std::shared_ptr<const AgentRecord> agent;
   {
     std::shared_lock lock(mu_);
-    auto it = entries_.find(std::string(agent_id));
+    auto it = entries_.find(agent_id);
     if (it != entries_.end() && it->second.epoch == epoch) agent = it->second.agent;
   }
   if (!agent) {

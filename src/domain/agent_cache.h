@@ -5,6 +5,8 @@
 // Thread-safe.
 #pragma once
 
+#include "core/string_map.h"
+
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -32,7 +34,7 @@ class AgentCache {
 
   Database& db_;
   std::shared_mutex mu_;
-  std::unordered_map<std::string, Entry> entries_;  // by agent id
+  StringMap<Entry> entries_;  // by agent id
 };
 
 }  // namespace parley

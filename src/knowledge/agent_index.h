@@ -5,6 +5,8 @@
 // (searches may share it; changes take it alone).
 #pragma once
 
+#include "core/string_map.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -72,10 +74,6 @@ class AgentIndex {
     std::string key;                 // normalize_for_match(question)
     std::vector<std::string> words;  // sorted, unique
   };
-  struct StringHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
 
   // The term ids of the title and text, sorted (repeats kept: a run's length is the term's
   // frequency). Unknown terms get ids when `create`, else are left out. Returns the token count.
@@ -83,11 +81,11 @@ class AgentIndex {
                      std::vector<uint32_t>& ids, bool create);
   void compact();
 
-  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> term_ids_;
+  StringMap<uint32_t> term_ids_;
   std::vector<Term> terms_;
   std::vector<Chunk> chunks_;
   std::vector<Source> sources_;
-  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> source_ids_;
+  StringMap<uint32_t> source_ids_;
   size_t live_chunks_ = 0;
   size_t dead_chunks_ = 0;
   uint64_t live_length_ = 0;

@@ -64,7 +64,7 @@ ApiError SqliteConnection::error(std::string_view what) const {
 }
 
 Result<SqliteConnection::Prepared*> SqliteConnection::prepare(std::string_view sql) {
-  auto it = cache_.find(std::string(sql));
+  auto it = cache_.find(sql);
   if (it != cache_.end()) return &it->second;
   Prepared p;
   if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,

@@ -3,6 +3,8 @@
 // Not thread-safe: one thread uses a connection at a time.
 #pragma once
 
+#include "core/string_map.h"
+
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -39,7 +41,7 @@ class SqliteConnection final : public Connection {
   ApiError error(std::string_view what) const;
 
   sqlite3* db_;
-  std::unordered_map<std::string, Prepared> cache_;
+  StringMap<Prepared> cache_;
 };
 
 }  // namespace parley

@@ -168,6 +168,11 @@ TEST_F(Auth, LastUsedIsRecorded) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   EXPECT_FALSE(after["lastUsedAt"].is_null());
+  // At most once a minute: a later request within the minute leaves the recorded time as it is.
+  ASSERT_EQ(server_->get("/api/v1/agents", key).status, 200);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  auto again = server_->admin({"key", "list", "--account", account_})["data"][0];
+  EXPECT_EQ(again["lastUsedAt"], after["lastUsedAt"]);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@ namespace parley {
 
 namespace {
 void add_rate_headers(Response& r, const RateDecision& d) {
+  r.headers.reserve(r.headers.size() + 3);
   r.header("X-RateLimit-Limit", std::to_string(d.limit));
   r.header("X-RateLimit-Remaining", std::to_string(d.remaining));
   r.header("X-RateLimit-Reset", std::to_string(d.reset_unix_s));

@@ -154,7 +154,10 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   ServerHooks hooks;
   hooks.on_error = [](const ApiError& e, Request&) { return error_response(e); };
   FastRandom request_ids(random);
-  hooks.new_request_id = [&request_ids] { return new_id(request_ids, "req_"); };
+  hooks.new_request_id = [&request_ids](std::string& id) {
+    id.append("req_");
+    append_random_base62(request_ids, 22, id);
+  };
   hooks.on_logged = [](const RequestLog& l) {
     log_info("request", {{"method", l.method}, {"path", l.path}, {"status", int64_t{l.status}},
                          {"ms", l.duration_ms}, {"requestId", l.request_id}, {"remote", l.remote}});

@@ -3,36 +3,81 @@
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <string>
 #include <thread>
 
 #include "core/clock.h"
-#include "core/json.h"
+#include "core/time_format.h"
 
 namespace parley {
 
 namespace {
+// A JSON string: quotes, backslashes and control characters escaped, other bytes as they are.
+void append_string(std::string& out, std::string_view s) {
+  out.push_back('"');
+  size_t plain = 0;  // start of the run not yet copied
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + plain, i - plain);
+    plain = i + 1;
+    switch (c) {
+      case '"': out.append("\\\""); break;
+      case '\\': out.append("\\\\"); break;
+      case '\n': out.append("\\n"); break;
+      case '\r': out.append("\\r"); break;
+      case '\t': out.append("\\t"); break;
+      default: {
+        static constexpr char kHex[] = "0123456789abcdef";
+        char escaped[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        out.append(escaped, sizeof escaped);
+      }
+    }
+  }
+  out.append(s.data() + plain, s.size() - plain);
+  out.push_back('"');
+}
+
+template <typename T>
+void append_number(std::string& out, T value) {
+  char digits[32];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+  out.append(digits, end);
+}
+
+// Formats the line by hand into a per-thread buffer: this runs once per request, and a general
+// JSON writer costs several times more.
 void emit(spdlog::level::level_enum level, std::string_view level_name, std::string_view msg,
           std::initializer_list<LogField> fields) {
   static const SystemClock clock;
-  JsonWriter w;
-  w.begin_object();
-  w.key("time").timestamp(clock.now_ms());
-  w.key("level").string(level_name);
-  w.key("msg").string(msg);
+  thread_local std::string line;
+  line.clear();
+  char time[24];
+  format_timestamp_to(clock.now_ms(), time);
+  line.append("{\"time\":\"").append(time, sizeof time).append("\",\"level\":");
+  append_string(line, level_name);
+  line.append(",\"msg\":");
+  append_string(line, msg);
   for (const auto& [k, v] : fields) {
-    w.key(k);
+    line.push_back(',');
+    append_string(line, k);
+    line.push_back(':');
     std::visit([&](const auto& x) {
       using T = std::decay_t<decltype(x)>;
-      if constexpr (std::is_same_v<T, std::string_view>) w.string(x);
-      else if constexpr (std::is_same_v<T, int64_t>) w.integer(x);
-      else if constexpr (std::is_same_v<T, double>) w.number(x);
-      else w.boolean(x);
+      if constexpr (std::is_same_v<T, std::string_view>) append_string(line, x);
+      else if constexpr (std::is_same_v<T, bool>) line.append(x ? "true" : "false");
+      else if constexpr (std::is_same_v<T, double>) {
+        if (std::isfinite(x)) append_number(line, x); else line.append("null");
+      }
+      else append_number(line, x);
     }, v);
   }
-  w.end_object();
-  spdlog::log(level, "{}", w.view());
+  line.push_back('}');
+  spdlog::default_logger_raw()->log(level, spdlog::string_view_t(line.data(), line.size()));
 }
 
 // Writes each line to stderr through stdio, flushing only when asked: spdlog's own stderr sink

@@ -45,26 +45,33 @@ void FastRandom::fill(uint8_t* out, size_t n) {
   }
 }
 
-std::string random_base62(Random& random, size_t n) {
+void append_random_base62(Random& random, size_t n, std::string& out) {
   static constexpr char kAlphabet[] =
       "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  std::string out;
-  out.reserve(n);
-  uint8_t buf[64];
-  while (out.size() < n) {
+  size_t end = out.size() + n;
+  out.reserve(end);
+  uint8_t buf[32];
+  while (out.size() < end) {
     random.fill(buf, sizeof buf);
     for (uint8_t b : buf) {
       if (b >= 248) continue;  // 248 = 4 * 62: keeps the draw uniform
       out.push_back(kAlphabet[b % 62]);
-      if (out.size() == n) break;
+      if (out.size() == end) break;
     }
   }
+}
+
+std::string random_base62(Random& random, size_t n) {
+  std::string out;
+  append_random_base62(random, n, out);
   return out;
 }
 
 std::string new_id(Random& random, std::string_view prefix) {
-  std::string id(prefix);
-  id += random_base62(random, 22);
+  std::string id;
+  id.reserve(prefix.size() + 22);
+  id.append(prefix);
+  append_random_base62(random, 22, id);
   return id;
 }
 

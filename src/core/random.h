@@ -23,6 +23,9 @@ class SecureRandom final : public Random {
 // `n` characters drawn uniformly from [0-9A-Za-z] (rejection sampling, no modulo bias).
 std::string random_base62(Random& random, size_t n);
 
+// Appends `n` such characters to `out`.
+void append_random_base62(Random& random, size_t n, std::string& out);
+
 // An identifier: a type prefix ("agt_", "key_", ...) and 22 random base62 characters.
 std::string new_id(Random& random, std::string_view prefix);
 

@@ -49,15 +49,16 @@ class ChunkWriter {
 
 struct Response {
   int status = 200;
-  std::string content_type = "application/json";
+  std::string_view content_type = "application/json";  // a string literal
   std::string body;
-  std::vector<std::pair<std::string, std::string>> headers;
+  std::vector<std::pair<std::string_view, std::string>> headers;  // names are string literals
   // When set, the body is produced by this function as chunked transfer encoding after the
   // headers are sent; `body` is ignored. It runs on a blocking-pool thread.
   std::function<void(ChunkWriter&)> stream;
 
-  Response& header(std::string name, std::string value) {
-    headers.emplace_back(std::move(name), std::move(value));
+  // `name` must be a string literal (or otherwise outlive the response).
+  Response& header(std::string_view name, std::string value) {
+    headers.emplace_back(name, std::move(value));
     return *this;
   }
   static Response json(int status, std::string body) {

@@ -1,20 +1,28 @@
-// The only translation unit that includes Boost.Beast and Asio.
+// The only translation unit that includes Boost.Beast and Asio. Beast parses requests; Asio does
+// the I/O; the response head is written by http/wire.
+//
+// Each I/O thread runs its own io_context, and a connection lives on one of them for its whole
+// life, so a session's handlers never run concurrently and need no strand. Timeouts are one lazy
+// timer per connection: moving a deadline is a store, and the timer, when it fires, either closes
+// the connection or waits again until the deadline now set.
 #include <utility>  // must precede Asio under C++20 with Boost 1.74
 
 #include "http/server.h"
 
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
+#include <boost/beast/http/basic_parser.hpp>
+#include <boost/beast/http/error.hpp>
 
+#include <array>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <optional>
 #include <thread>
 
 #include "core/thread_pool.h"
+#include "http/wire.h"
 
 namespace parley {
 
@@ -23,16 +31,91 @@ namespace http = beast::http;
 namespace net = boost::asio;
 namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
-using BeastRequest = http::request<http::string_body>;
+using Clock = std::chrono::steady_clock;
+using error_code = boost::system::error_code;
 
 namespace {
 
-std::string_view lookup_header(const void* native, std::string_view name) {
-  const auto& m = *static_cast<const BeastRequest*>(native);
-  auto it = m.find(beast::string_view(name.data(), name.size()));
-  if (it == m.end()) return {};
-  return {it->value().data(), it->value().size()};
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
 }
+
+// One parsed request: method, target, headers and body, in storage reused from request to
+// request so that a kept-alive connection stops allocating once it has seen its largest request.
+struct Message {
+  struct Field {
+    uint32_t name_at, name_size, value_at, value_size;
+  };
+  std::string method;
+  std::string target;
+  std::string text;  // header names and values, back to back
+  std::vector<Field> fields;
+  std::string body;
+  int version = 11;
+
+  void clear() {
+    method.clear();
+    target.clear();
+    text.clear();
+    fields.clear();
+    body.clear();
+  }
+  std::string_view header(std::string_view name) const {
+    for (const Field& f : fields) {
+      if (iequals({text.data() + f.name_at, f.name_size}, name)) return {text.data() + f.value_at, f.value_size};
+    }
+    return {};
+  }
+};
+
+std::string_view lookup_header(const void* native, std::string_view name) {
+  return static_cast<const Message*>(native)->header(name);
+}
+
+// Beast's request parser, feeding a Message.
+class Parser final : public http::basic_parser<true> {
+ public:
+  explicit Parser(Message& m) : m_(m) {}
+
+ private:
+  void on_request_impl(http::verb, beast::string_view method, beast::string_view target, int version,
+                       error_code&) override {
+    m_.method.assign(method.data(), method.size());
+    m_.target.assign(target.data(), target.size());
+    m_.version = version;
+  }
+  void on_response_impl(int, beast::string_view, int, error_code&) override {}
+  void on_field_impl(http::field, beast::string_view name, beast::string_view value, error_code&) override {
+    auto at = static_cast<uint32_t>(m_.text.size());
+    m_.text.append(name.data(), name.size());
+    m_.text.append(value.data(), value.size());
+    m_.fields.push_back({at, static_cast<uint32_t>(name.size()), at + static_cast<uint32_t>(name.size()),
+                         static_cast<uint32_t>(value.size())});
+  }
+  void on_header_impl(error_code&) override {}
+  void on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) override {
+    if (length) m_.body.reserve(static_cast<size_t>(*length));  // within the body limit, checked first
+  }
+  size_t on_body_impl(beast::string_view s, error_code&) override {
+    m_.body.append(s.data(), s.size());
+    return s.size();
+  }
+  void on_chunk_header_impl(std::uint64_t, beast::string_view, error_code&) override {}
+  size_t on_chunk_body_impl(std::uint64_t, beast::string_view s, error_code&) override {
+    m_.body.append(s.data(), s.size());
+    return s.size();
+  }
+  void on_finish_impl(error_code&) override {}
+
+  Message& m_;
+};
 
 // State every session shares.
 struct Shared {
@@ -50,72 +133,118 @@ struct Shared {
 
 template <typename Stream>
 class Session : public std::enable_shared_from_this<Session<Stream>> {
-  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+  static constexpr bool kTls = !std::is_same_v<Stream, tcp::socket>;
+  static constexpr size_t kReadSize = 8 * 1024;
 
  public:
   template <typename... Args>
   Session(Shared& shared, tcp::socket&& socket, Args&&... args)
-      : shared_(shared), stream_(std::move(socket), std::forward<Args>(args)...) {}
+      : shared_(shared), stream_(std::move(socket), std::forward<Args>(args)...), timer_(socket_().get_executor()) {}
 
+  // Runs on the connection's own I/O thread.
   void start() {
-    auto self = this->shared_from_this();
-    net::dispatch(stream_.get_executor(), [self] {
-      if constexpr (kTls) {
-        beast::get_lowest_layer(self->stream_).expires_after(std::chrono::seconds(self->shared_.options.read_timeout_s));
-        self->stream_.async_handshake(ssl::stream_base::server, [self](beast::error_code ec) {
-          if (ec) return self->close();
-          self->read_header();
-        });
-      } else {
-        self->read_header();
-      }
-    });
+    deadline_ = Clock::now() + std::chrono::seconds(shared_.options.read_timeout_s);
+    wait_deadline();
+    if constexpr (kTls) {
+      stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](error_code ec) {
+        if (ec) return self->close();
+        self->next_request();
+      });
+    } else {
+      next_request();
+    }
   }
 
  private:
-  void read_header() {
-    parser_.emplace();
+  tcp::socket& socket_() {
+    if constexpr (kTls) {
+      return stream_.next_layer();
+    } else {
+      return stream_;
+    }
+  }
+
+  // The lazy deadline timer: it wakes at the deadline it last saw and compares with the current one.
+  void wait_deadline() {
+    auto at = deadline_ == Clock::time_point::max()
+                  ? Clock::now() + std::chrono::seconds(shared_.options.idle_timeout_s)
+                  : deadline_;
+    timer_.expires_at(at);
+    timer_.async_wait([self = this->shared_from_this()](error_code ec) {
+      if (ec || self->closed_) return;
+      if (Clock::now() >= self->deadline_) return self->close();
+      self->wait_deadline();
+    });
+  }
+
+  void next_request() {
+    message_.clear();
+    parser_.emplace(message_);
     parser_->header_limit(static_cast<std::uint32_t>(shared_.options.header_limit));
     parser_->body_limit(shared_.options.body_limit);
-    lowest().expires_after(std::chrono::seconds(shared_.options.idle_timeout_s));
-    http::async_read_header(stream_, buffer_, *parser_,
-                            [self = this->shared_from_this()](beast::error_code ec, size_t) {
-                              self->on_header(ec);
-                            });
+    parser_->eager(true);
+    continue_sent_ = false;
+    if (begin_ < end_) return parse();  // a pipelined request is already here
+    read_more();
   }
 
-  void on_header(beast::error_code ec) {
-    if (ec) return on_read_error(ec);
-    started_ = std::chrono::steady_clock::now();
-    auto& msg = parser_->get();
-    auto expect = msg[http::field::expect];
-    if (beast::iequals(expect, "100-continue") && !parser_->is_done()) {
-      static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-      net::async_write(stream_, net::buffer(kContinue),
-                       [self = this->shared_from_this()](beast::error_code ec, size_t) {
-                         if (ec) return self->close();
-                         self->read_body();
-                       });
-      return;
+  void read_more() {
+    if (begin_ == end_) begin_ = end_ = 0;
+    if (in_.size() - end_ < kReadSize / 2) {
+      if (begin_ > 0) {
+        std::memmove(in_.data(), in_.data() + begin_, end_ - begin_);
+        end_ -= begin_;
+        begin_ = 0;
+      }
+      if (in_.size() - end_ < kReadSize / 2) in_.resize(std::max(in_.size() * 2, kReadSize));
     }
-    read_body();
+    bool idle = !parser_->got_some() && begin_ == end_;
+    deadline_ = Clock::now() + std::chrono::seconds(idle ? shared_.options.idle_timeout_s
+                                                         : shared_.options.read_timeout_s);
+    stream_.async_read_some(net::buffer(in_.data() + end_, in_.size() - end_),
+                            [self = this->shared_from_this()](error_code ec, size_t n) { self->on_read(ec, n); });
   }
 
-  void read_body() {
-    lowest().expires_after(std::chrono::seconds(shared_.options.read_timeout_s));
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = this->shared_from_this()](beast::error_code ec, size_t) {
-                       if (ec) return self->on_read_error(ec);
-                       self->process();
-                     });
-  }
-
-  void on_read_error(beast::error_code ec) {
-    if (ec == http::error::end_of_stream || ec == net::error::eof || ec == beast::error::timeout ||
-        ec == net::error::operation_aborted || ec == net::error::connection_reset) {
+  void on_read(error_code ec, size_t n) {
+    if (ec) {
+      if (closed_) return;
+      bool partial = parser_->got_some() || begin_ < end_;
+      if (ec == net::error::eof && partial) {
+        error_code eof_ec;
+        parser_->put_eof(eof_ec);
+        if (eof_ec) return fail(eof_ec);
+      }
       return close();
     }
-    if (started_ == std::chrono::steady_clock::time_point{}) started_ = std::chrono::steady_clock::now();
+    end_ += n;
+    parse();
+  }
+
+  void parse() {
+    error_code ec;
+    size_t used = parser_->put(net::buffer(in_.data() + begin_, end_ - begin_), ec);
+    begin_ += used;
+    if (ec == http::error::need_more) {
+      if (parser_->is_header_done() && !continue_sent_ && iequals(message_.header("Expect"), "100-continue")) {
+        continue_sent_ = true;
+        static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+        net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
+                         [self = this->shared_from_this()](error_code ec, size_t) {
+                           if (ec) return self->close();
+                           self->read_more();
+                         });
+        return;
+      }
+      return read_more();
+    }
+    if (ec) return fail(ec);
+    if (parser_->is_done()) return process();
+    read_more();
+  }
+
+  // A request the parser refused: answered, then the connection is closed.
+  void fail(error_code ec) {
+    started_ = Clock::now();
     keep_alive_ = false;
     prepare_request();
     if (ec == http::error::body_limit) {
@@ -129,32 +258,32 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     reply_error(ApiError::invalid("Malformed HTTP request."));
   }
 
-  // Fills request_ from the parsed message (also after a failed read, for the error reply).
+  // Fills request_ from the parsed message (also after a failed parse, for the error reply).
   void prepare_request() {
-    auto& msg = parser_->get();
-    target_ = std::string(msg.target());
-    method_ = std::string(msg.method_string());
-    std::string_view t = target_;
+    std::string_view t = message_.target;
     size_t q = t.find('?');
-    request_.method = method_;
+    request_.method = message_.method;
     // Path parameters are matched decoded, so an id sent percent-encoded names the same item.
     path_ = path_decode(t.substr(0, q));
     request_.path = path_;
     request_.query = q == std::string_view::npos ? std::string_view() : t.substr(q + 1);
-    request_.set_header_source(&msg, &lookup_header);
-    request_.request_id = shared_.hooks.new_request_id();
+    request_.set_header_source(&message_, &lookup_header);
+    request_.request_id.clear();
+    shared_.hooks.new_request_id(request_.request_id);
     if (remote_address_.empty()) {
-      beast::error_code ec;
-      auto ep = lowest().socket().remote_endpoint(ec);
+      error_code ec;
+      auto ep = socket_().remote_endpoint(ec);
       remote_address_ = ec ? std::string("unknown") : ep.address().to_string();
     }
     request_.remote_address = remote_address_;
   }
 
   void process() {
-    keep_alive_ = parser_->get().keep_alive();
+    started_ = Clock::now();
+    deadline_ = Clock::time_point::max();  // the handler's time is not the client's
+    keep_alive_ = parser_->keep_alive();
     prepare_request();
-    request_.body = std::move(parser_->get().body());
+    request_.body.swap(message_.body);  // both keep their storage for the next request
     shared_.in_flight++;
     counted_ = true;
     // HEAD is GET without the body (RFC 9110 9.3.2); send() drops the body.
@@ -175,15 +304,15 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (target->execution == Execution::kInline) {
       Response r = call(*target);
       if (!r.stream) return send(std::move(r));
-      auto self = this->shared_from_this();
-      shared_.pool->post([self, r = std::move(r)]() mutable { self->stream_response(std::move(r)); });
+      shared_.pool->post([self = this->shared_from_this(), r = std::move(r)]() mutable {
+        self->stream_response(std::move(r));
+      });
       return;
     }
-    auto self = this->shared_from_this();
-    shared_.pool->post([self, target] {
+    shared_.pool->post([self = this->shared_from_this(), target] {
       Response r = self->call(*target);
       if (r.stream) return self->stream_response(std::move(r));
-      net::post(self->stream_.get_executor(), [self, r = std::move(r)]() mutable { self->send(std::move(r)); });
+      net::post(self->socket_().get_executor(), [self, r = std::move(r)]() mutable { self->send(std::move(r)); });
     });
   }
 
@@ -197,58 +326,69 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   void reply_error(const ApiError& error) { send(shared_.hooks.on_error(error, request_)); }
 
-  void fill_headers(http::response_header<>& h, const Response& r) {
-    h.result(static_cast<unsigned>(r.status));
-    h.version(11);
-    h.set(http::field::content_type, r.content_type);
-    h.set("X-Request-Id", request_.request_id);
-    for (auto& [k, v] : r.headers) h.set(k, v);
-    if (!keep_alive_ || shared_.draining) h.set(http::field::connection, "close");
+  bool keep_alive() const { return keep_alive_ && !shared_.draining; }
+
+  ResponseHead head_of(const Response& r, bool alive) const {
+    ResponseHead h;
+    h.status = r.status;
+    h.content_type = status_has_body(r.status) ? std::string_view(r.content_type) : std::string_view();
+    h.request_id = request_.request_id;
+    h.headers = &r.headers;
+    h.close = !alive;
+    h.http10_keep_alive = alive && message_.version < 11;
+    return h;
   }
 
   void send(Response r) {
-    res_.emplace();
-    fill_headers(res_->base(), r);
-    res_->body() = std::move(r.body);
-    res_->keep_alive(keep_alive_ && !shared_.draining);
-    res_->prepare_payload();
-    if (method_ == "HEAD") res_->body().clear();  // Content-Length stays that of the GET body
     status_ = r.status;
-    http::async_write(stream_, *res_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
-      self->after_response(!ec && self->res_->keep_alive());
+    bool alive = keep_alive();
+    ResponseHead h = head_of(r, alive);
+    h.content_length = r.body.size();
+    out_.clear();
+    write_response_head(out_, h);
+    body_ = std::move(r.body);
+    bool with_body = status_has_body(r.status) && request_.method != "HEAD";
+    std::array<net::const_buffer, 2> buffers{net::buffer(out_), net::buffer(body_.data(), with_body ? body_.size() : 0)};
+    deadline_ = Clock::now() + std::chrono::seconds(shared_.options.read_timeout_s);
+    net::async_write(stream_, buffers, [self = this->shared_from_this(), alive](error_code ec, size_t) {
+      self->after_response(!ec && alive);
     });
   }
 
-  // Runs on a pool thread; the session has no other operation pending, so synchronous writes on
-  // the stream are safe.
+  // Runs on a pool thread; the session has no other operation pending and its deadline is
+  // suspended, so synchronous writes on the stream are safe.
   void stream_response(Response r) {
     status_ = r.status;
-    http::response<http::empty_body> h;
-    fill_headers(h.base(), r);
-    h.chunked(true);
-    bool alive = keep_alive_ && !shared_.draining;
-    h.keep_alive(alive);
-    http::response_serializer<http::empty_body> sr{h};
-    beast::error_code ec;
-    http::write_header(stream_, sr, ec);
+    bool alive = keep_alive();
+    ResponseHead h = head_of(r, alive);
+    h.chunked = true;
+    std::string head;
+    write_response_head(head, h);
+    error_code ec;
+    net::write(stream_, net::buffer(head), ec);
     struct Writer final : ChunkWriter {
       Stream& s;
-      beast::error_code& ec;
-      Writer(Stream& s, beast::error_code& ec) : s(s), ec(ec) {}
+      error_code& ec;
+      std::string size_line;
       bool aborted = false;
+      Writer(Stream& s, error_code& ec) : s(s), ec(ec) {}
       bool write(std::string_view chunk) override {
         if (ec || aborted) return false;
         if (chunk.empty()) return true;
-        net::write(s, http::make_chunk(net::const_buffer(chunk.data(), chunk.size())), ec);
+        size_line.clear();
+        append_chunk_size(size_line, chunk.size());
+        std::array<net::const_buffer, 3> parts{net::buffer(size_line), net::buffer(chunk.data(), chunk.size()),
+                                               net::buffer("\r\n", 2)};
+        net::write(s, parts, ec);
         return !ec;
       }
       void abort() override { aborted = true; }
     } writer(stream_, ec);
     if (!ec) r.stream(writer);
-    if (!ec && !writer.aborted) net::write(stream_, http::make_chunk_last(), ec);
-    auto self = this->shared_from_this();
+    if (!ec && !writer.aborted) net::write(stream_, net::buffer("0\r\n\r\n", 5), ec);
     bool ok = !ec && !writer.aborted;
-    net::post(stream_.get_executor(), [self, ok, alive] { self->after_response(ok && alive); });
+    net::post(socket_().get_executor(),
+              [self = this->shared_from_this(), ok, alive] { self->after_response(ok && alive); });
   }
 
   void after_response(bool keep_going) {
@@ -257,67 +397,94 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       counted_ = false;
     }
     if (shared_.hooks.on_logged) {
-      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count();
+      double ms = std::chrono::duration<double, std::milli>(Clock::now() - started_).count();
       shared_.hooks.on_logged({request_.method, request_.path, status_, ms, request_.request_id,
                                request_.remote_address});
     }
-    res_.reset();
-    request_ = Request();
-    started_ = {};
+    reset_request();
     if (!keep_going || shared_.draining) return close();
-    read_header();
+    next_request();
+  }
+
+  // Empties request_ for the next request, keeping the storage of its strings unless a large
+  // body made it big.
+  void reset_request() {
+    constexpr size_t kKeep = 64 * 1024;
+    request_.method = {};
+    request_.path = {};
+    request_.query = {};
+    request_.params.clear();
+    if (request_.body.capacity() > kKeep) std::string().swap(request_.body);
+    if (message_.body.capacity() > kKeep) std::string().swap(message_.body);
+    request_.body.clear();
+    request_.set_header_source(nullptr, [](const void*, std::string_view) { return std::string_view(); });
   }
 
   void close() {
-    beast::error_code ec;
-    lowest().socket().shutdown(tcp::socket::shutdown_both, ec);
-    lowest().close();
+    if (closed_) return;
+    closed_ = true;
+    timer_.cancel();
+    error_code ec;
+    socket_().shutdown(tcp::socket::shutdown_both, ec);
+    socket_().close(ec);
   }
-
-  beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
 
   Shared& shared_;
   Stream stream_;
-  beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
-  std::optional<http::response<http::string_body>> res_;
+  net::steady_timer timer_;
+  Clock::time_point deadline_ = Clock::time_point::max();
+  std::vector<char> in_;  // bytes read and not yet parsed are [begin_, end_)
+  size_t begin_ = 0;
+  size_t end_ = 0;
+  Message message_;
+  std::optional<Parser> parser_;
+  bool continue_sent_ = false;
+  std::string out_;   // the response head being written
+  std::string body_;  // the response body being written
   Request request_;
-  std::string target_;
-  std::string method_;
   std::string path_;
   std::string remote_address_;  // the peer's address, looked up once per connection
   bool keep_alive_ = true;
   bool counted_ = false;
+  bool closed_ = false;
   int status_ = 0;
-  std::chrono::steady_clock::time_point started_{};
+  Clock::time_point started_{};
+};
+
+// One I/O thread's event loop.
+struct Worker {
+  net::io_context ioc{1};
+  net::executor_work_guard<net::io_context::executor_type> guard{ioc.get_executor()};
 };
 
 }  // namespace
 
 struct HttpServer::Impl {
   Impl(ServerOptions o, const Router& r, ServerHooks h)
-      : shared(std::make_unique<Shared>(std::move(o), r, std::move(h))),
-        ioc(static_cast<int>(threads())),
-        acceptor(net::make_strand(ioc)),
-        signals(ioc, SIGINT, SIGTERM) {}
-
-  size_t threads() const {
+      : shared(std::make_unique<Shared>(std::move(o), r, std::move(h))) {
     size_t n = shared->options.io_threads;
     if (n == 0) n = std::max(1u, std::thread::hardware_concurrency());
-    return n;
+    for (size_t i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker>());
+    acceptor.emplace(workers[0]->ioc);
+    signals.emplace(workers[0]->ioc, SIGINT, SIGTERM);
   }
 
+  net::io_context& main() { return workers[0]->ioc; }
+
   void accept() {
-    acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+    Worker& w = *workers[next_worker++ % workers.size()];
+    acceptor->async_accept(w.ioc, [this, &w](error_code ec, tcp::socket socket) {
       if (ec) {
-        if (!acceptor.is_open()) return;
+        if (!acceptor->is_open()) return;
         return accept();
       }
       socket.set_option(tcp::no_delay(true), ec);
       if (shared->tls) {
-        std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(*shared, std::move(socket), *shared->tls)->start();
+        auto s = std::make_shared<Session<ssl::stream<tcp::socket>>>(*shared, std::move(socket), *shared->tls);
+        net::post(w.ioc, [s] { s->start(); });
       } else {
-        std::make_shared<Session<beast::tcp_stream>>(*shared, std::move(socket))->start();
+        auto s = std::make_shared<Session<tcp::socket>>(*shared, std::move(socket));
+        net::post(w.ioc, [s] { s->start(); });
       }
       accept();
     });
@@ -325,28 +492,29 @@ struct HttpServer::Impl {
 
   void begin_shutdown() {
     if (shared->draining.exchange(true)) return;
-    beast::error_code ec;
-    acceptor.close(ec);
-    deadline = std::chrono::steady_clock::now() + std::chrono::seconds(shared->options.shutdown_grace_s);
-    drain_timer.emplace(ioc);
+    error_code ec;
+    acceptor->close(ec);
+    deadline = Clock::now() + std::chrono::seconds(shared->options.shutdown_grace_s);
+    drain_timer.emplace(main());
     wait_drained();
   }
 
   void wait_drained() {
-    if (shared->in_flight.load() == 0 || std::chrono::steady_clock::now() >= deadline) {
-      ioc.stop();
+    if (shared->in_flight.load() == 0 || Clock::now() >= deadline) {
+      for (auto& w : workers) w->ioc.stop();
       return;
     }
     drain_timer->expires_after(std::chrono::milliseconds(10));
-    drain_timer->async_wait([this](beast::error_code) { wait_drained(); });
+    drain_timer->async_wait([this](error_code) { wait_drained(); });
   }
 
   std::unique_ptr<Shared> shared;
-  net::io_context ioc;
-  tcp::acceptor acceptor;
-  net::signal_set signals;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::optional<tcp::acceptor> acceptor;
+  std::optional<net::signal_set> signals;
+  size_t next_worker = 0;
   std::optional<net::steady_timer> drain_timer;
-  std::chrono::steady_clock::time_point deadline;
+  Clock::time_point deadline;
 };
 
 HttpServer::HttpServer(ServerOptions options, const Router& router, ServerHooks hooks)
@@ -366,7 +534,7 @@ uint16_t HttpServer::listen() {
   }
   auto address = net::ip::make_address(o.host);
   tcp::endpoint ep(address, o.port);
-  auto& a = impl_->acceptor;
+  auto& a = *impl_->acceptor;
   a.open(ep.protocol());
   a.set_option(net::socket_base::reuse_address(true));
   a.bind(ep);
@@ -376,20 +544,19 @@ uint16_t HttpServer::listen() {
 
 void HttpServer::run() {
   auto& impl = *impl_;
-  impl.signals.async_wait([&impl](beast::error_code ec, int) {
+  impl.signals->async_wait([&impl](error_code ec, int) {
     if (!ec) impl.begin_shutdown();
   });
   impl.accept();
   std::vector<std::thread> threads;
-  size_t n = impl.threads();
-  for (size_t i = 1; i < n; ++i) threads.emplace_back([&impl] { impl.ioc.run(); });
-  impl.ioc.run();
+  for (size_t i = 1; i < impl.workers.size(); ++i) threads.emplace_back([w = impl.workers[i].get()] { w->ioc.run(); });
+  impl.main().run();
   for (auto& t : threads) t.join();
   impl.shared->pool.reset();  // finishes any work still queued before sessions are destroyed
 }
 
 void HttpServer::stop() {
-  net::post(impl_->ioc, [this] { impl_->begin_shutdown(); });
+  net::post(impl_->main(), [this] { impl_->begin_shutdown(); });
 }
 
 }  // namespace parley

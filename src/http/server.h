@@ -43,8 +43,8 @@ struct ServerHooks {
   // Builds the error response for failures the server detects before any handler runs.
   std::function<Response(const ApiError&, Request&)> on_error;
   std::function<void(const RequestLog&)> on_logged;
-  // Gives each request its id.
-  std::function<std::string()> new_request_id;
+  // Writes each request's id into `id` (empty on entry; its storage is reused between requests).
+  std::function<void(std::string& id)> new_request_id;
 };
 
 class HttpServer {

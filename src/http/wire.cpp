@@ -1,0 +1,112 @@
+#include "http/wire.h"
+
+#include <charconv>
+#include <ctime>
+
+namespace parley {
+
+std::string_view reason_phrase(int status) {
+  switch (status) {
+    case 100: return "Continue";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 301: return "Moved Permanently";
+    case 302: return "Found";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 402: return "Payment Required";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 410: return "Gone";
+    case 411: return "Length Required";
+    case 412: return "Precondition Failed";
+    case 413: return "Content Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Content";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    default: return "Unknown";
+  }
+}
+
+std::string_view http_date() {
+  thread_local std::time_t formatted_at = -1;
+  thread_local char text[32];
+  thread_local size_t length = 0;
+  std::time_t now = std::time(nullptr);
+  if (now != formatted_at) {
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    length = std::strftime(text, sizeof text, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    formatted_at = now;
+  }
+  return {text, length};
+}
+
+namespace {
+
+void append_number(std::string& out, size_t n, int base = 10) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n, base);
+  out.append(digits, end);
+}
+
+void append_field(std::string& out, std::string_view name, std::string_view value) {
+  out.append(name);
+  out.append(": ", 2);
+  size_t at = out.size();
+  out.append(value);
+  for (size_t i = at; i < out.size(); ++i) {
+    if (out[i] == '\r' || out[i] == '\n') out[i] = ' ';
+  }
+  out.append("\r\n", 2);
+}
+
+}  // namespace
+
+bool status_has_body(int status) { return status >= 200 && status != 204 && status != 304; }
+
+void write_response_head(std::string& out, const ResponseHead& head) {
+  out.append("HTTP/1.1 ", 9);
+  append_number(out, static_cast<size_t>(head.status));
+  out.push_back(' ');
+  out.append(reason_phrase(head.status));
+  out.append("\r\n", 2);
+  append_field(out, "Date", http_date());
+  if (!head.content_type.empty()) append_field(out, "Content-Type", head.content_type);
+  if (head.chunked) {
+    out.append("Transfer-Encoding: chunked\r\n");
+  } else if (status_has_body(head.status)) {
+    out.append("Content-Length: ");
+    append_number(out, head.content_length);
+    out.append("\r\n", 2);
+  }
+  append_field(out, "X-Request-Id", head.request_id);
+  if (head.headers) {
+    for (const auto& [name, value] : *head.headers) append_field(out, name, value);
+  }
+  if (head.close) {
+    out.append("Connection: close\r\n");
+  } else if (head.http10_keep_alive) {
+    out.append("Connection: keep-alive\r\n");
+  }
+  out.append("\r\n", 2);
+}
+
+void append_chunk_size(std::string& out, size_t size) {
+  append_number(out, size, 16);
+  out.append("\r\n", 2);
+}
+
+}  // namespace parley

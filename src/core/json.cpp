@@ -3,6 +3,7 @@
 #include <rapidjson/error/en.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "core/time_format.h"
@@ -26,13 +27,49 @@ JsonWriter& JsonWriter::value(const rapidjson::Value& v) {
   return *this;
 }
 
+namespace {
+constexpr std::array<bool, 256> kEscaped = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 0x20; ++c) t[c] = true;
+  t['"'] = t['\\'] = true;
+  return t;
+}();
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view s) {
+  out.push_back('"');
+  size_t plain = 0;  // start of the run not yet copied
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (!kEscaped[c]) continue;
+    out.append(s.data() + plain, i - plain);
+    plain = i + 1;
+    switch (c) {
+      case '"': out.append("\\\""); break;
+      case '\\': out.append("\\\\"); break;
+      case '\n': out.append("\\n"); break;
+      case '\r': out.append("\\r"); break;
+      case '\t': out.append("\\t"); break;
+      default: {
+        static constexpr char kHex[] = "0123456789abcdef";
+        char escaped[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        out.append(escaped, sizeof escaped);
+      }
+    }
+  }
+  out.append(s.data() + plain, s.size() - plain);
+  out.push_back('"');
+}
+
 std::string error_body(const ApiError& error) {
-  JsonWriter w;
-  w.begin_object().key("error").begin_object();
-  w.key("code").string(error_code_name(error.code));
-  w.key("message").string(error.message);
-  w.end_object().end_object();
-  return w.str();
+  std::string body;
+  body.reserve(48 + error.message.size());
+  body.append(R"({"error":{"code":)");
+  append_json_string(body, error_code_name(error.code));
+  body.append(R"(,"message":)");
+  append_json_string(body, error.message);
+  body.append("}}");
+  return body;
 }
 
 namespace {

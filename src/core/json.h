@@ -54,6 +54,10 @@ class JsonWriter {
   rapidjson::Writer<rapidjson::StringBuffer> writer_;
 };
 
+// Appends `s` as a JSON string: quotes, backslashes and control characters escaped, other bytes
+// as they are (as JsonWriter writes them).
+void append_json_string(std::string& out, std::string_view s);
+
 // The spec's error body: {"error": {"code": ..., "message": ...}}.
 std::string error_body(const ApiError& error);
 

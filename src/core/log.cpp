@@ -11,37 +11,12 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/json.h"
 #include "core/time_format.h"
 
 namespace parley {
 
 namespace {
-// A JSON string: quotes, backslashes and control characters escaped, other bytes as they are.
-void append_string(std::string& out, std::string_view s) {
-  out.push_back('"');
-  size_t plain = 0;  // start of the run not yet copied
-  for (size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + plain, i - plain);
-    plain = i + 1;
-    switch (c) {
-      case '"': out.append("\\\""); break;
-      case '\\': out.append("\\\\"); break;
-      case '\n': out.append("\\n"); break;
-      case '\r': out.append("\\r"); break;
-      case '\t': out.append("\\t"); break;
-      default: {
-        static constexpr char kHex[] = "0123456789abcdef";
-        char escaped[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-        out.append(escaped, sizeof escaped);
-      }
-    }
-  }
-  out.append(s.data() + plain, s.size() - plain);
-  out.push_back('"');
-}
-
 template <typename T>
 void append_number(std::string& out, T value) {
   char digits[32];
@@ -59,16 +34,16 @@ void emit(spdlog::level::level_enum level, std::string_view level_name, std::str
   char time[24];
   format_timestamp_to(clock.now_ms(), time);
   line.append("{\"time\":\"").append(time, sizeof time).append("\",\"level\":");
-  append_string(line, level_name);
+  append_json_string(line, level_name);
   line.append(",\"msg\":");
-  append_string(line, msg);
+  append_json_string(line, msg);
   for (const auto& [k, v] : fields) {
     line.push_back(',');
-    append_string(line, k);
+    append_json_string(line, k);
     line.push_back(':');
     std::visit([&](const auto& x) {
       using T = std::decay_t<decltype(x)>;
-      if constexpr (std::is_same_v<T, std::string_view>) append_string(line, x);
+      if constexpr (std::is_same_v<T, std::string_view>) append_json_string(line, x);
       else if constexpr (std::is_same_v<T, bool>) line.append(x ? "true" : "false");
       else if constexpr (std::is_same_v<T, double>) {
         if (std::isfinite(x)) append_number(line, x); else line.append("null");

@@ -177,7 +177,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     });
   }
 
-  void next_request() {
+  void next_request(Clock::time_point now = Clock::now()) {
     message_.clear();
     parser_.emplace(message_);
     parser_->header_limit(static_cast<std::uint32_t>(shared_.options.header_limit));
@@ -185,10 +185,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     parser_->eager(true);
     continue_sent_ = false;
     if (begin_ < end_) return parse();  // a pipelined request is already here
-    read_more();
+    read_more(now);
   }
 
-  void read_more() {
+  // `now` is the caller's clock reading when it has a fresh one (saves a clock call per request).
+  void read_more(Clock::time_point now = Clock::now()) {
     if (begin_ == end_) begin_ = end_ = 0;
     if (in_.size() - end_ < kReadSize / 2) {
       if (begin_ > 0) {
@@ -199,8 +200,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       if (in_.size() - end_ < kReadSize / 2) in_.resize(std::max(in_.size() * 2, kReadSize));
     }
     bool idle = !parser_->got_some() && begin_ == end_;
-    deadline_ = Clock::now() + std::chrono::seconds(idle ? shared_.options.idle_timeout_s
-                                                         : shared_.options.read_timeout_s);
+    deadline_ = now + std::chrono::seconds(idle ? shared_.options.idle_timeout_s : shared_.options.read_timeout_s);
     stream_.async_read_some(net::buffer(in_.data() + end_, in_.size() - end_),
                             [self = this->shared_from_this()](error_code ec, size_t n) { self->on_read(ec, n); });
   }
@@ -245,6 +245,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // A request the parser refused: answered, then the connection is closed.
   void fail(error_code ec) {
     started_ = Clock::now();
+    handled_inline_ = true;
     keep_alive_ = false;
     prepare_request();
     if (ec == http::error::body_limit) {
@@ -280,6 +281,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   void process() {
     started_ = Clock::now();
+    handled_inline_ = true;
     deadline_ = Clock::time_point::max();  // the handler's time is not the client's
     keep_alive_ = parser_->keep_alive();
     prepare_request();
@@ -309,6 +311,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       });
       return;
     }
+    handled_inline_ = false;
     shared_.pool->post([self = this->shared_from_this(), target] {
       Response r = self->call(*target);
       if (r.stream) return self->stream_response(std::move(r));
@@ -349,7 +352,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     body_ = std::move(r.body);
     bool with_body = status_has_body(r.status) && request_.method != "HEAD";
     std::array<net::const_buffer, 2> buffers{net::buffer(out_), net::buffer(body_.data(), with_body ? body_.size() : 0)};
-    deadline_ = Clock::now() + std::chrono::seconds(shared_.options.read_timeout_s);
+    // An inline handler has just run, so the request's start time is fresh enough.
+    deadline_ = (handled_inline_ ? started_ : Clock::now()) + std::chrono::seconds(shared_.options.read_timeout_s);
     net::async_write(stream_, buffers, [self = this->shared_from_this(), alive](error_code ec, size_t) {
       self->after_response(!ec && alive);
     });
@@ -396,14 +400,15 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       shared_.in_flight--;
       counted_ = false;
     }
+    auto now = Clock::now();
     if (shared_.hooks.on_logged) {
-      double ms = std::chrono::duration<double, std::milli>(Clock::now() - started_).count();
+      double ms = std::chrono::duration<double, std::milli>(now - started_).count();
       shared_.hooks.on_logged({request_.method, request_.path, status_, ms, request_.request_id,
                                request_.remote_address});
     }
     reset_request();
     if (!keep_going || shared_.draining) return close();
-    next_request();
+    next_request(now);
   }
 
   // Empties request_ for the next request, keeping the storage of its strings unless a large
@@ -445,6 +450,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::string path_;
   std::string remote_address_;  // the peer's address, looked up once per connection
   bool keep_alive_ = true;
+  bool handled_inline_ = true;  // false while a pool thread runs the handler
   bool counted_ = false;
   bool closed_ = false;
   int status_ = 0;

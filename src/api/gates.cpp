@@ -35,10 +35,12 @@ void add_api_route(Router& router, App& app, std::string_view method, std::strin
                 RateDecision rate = app.limiter.hit(entry->key_id);
                 Response r;
                 if (!rate.allowed) {
-                  r = error_response({ErrorCode::kRateLimited,
-                                      "Rate limit of " + std::to_string(rate.limit) +
-                                          " requests per minute exceeded; retry in " +
-                                          std::to_string(rate.retry_after_s) + " seconds."});
+                  std::string message;
+                  message.reserve(96);
+                  message.append("Rate limit of ").append(std::to_string(rate.limit));
+                  message.append(" requests per minute exceeded; retry in ");
+                  message.append(std::to_string(rate.retry_after_s)).append(" seconds.");
+                  r = error_response({ErrorCode::kRateLimited, std::move(message)});
                   r.header("Retry-After", std::to_string(rate.retry_after_s));
                 } else {
                   app.keys.record_use(*entry);

@@ -27,6 +27,8 @@ struct ServeOptions {
   std::string listen = "127.0.0.1:8080";
   int log_flush_ms = 200;
   size_t threads = 0;
+  int idle_timeout_s = 60;
+  int read_timeout_s = 30;
   std::string tls_cert;
   std::string tls_key;
   int64_t rate_limit_per_minute = 60;
@@ -149,6 +151,8 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   so.host = hp->first;
   so.port = hp->second;
   so.io_threads = o.threads;
+  so.idle_timeout_s = o.idle_timeout_s;
+  so.read_timeout_s = o.read_timeout_s;
   so.tls_cert_file = o.tls_cert;
   so.tls_key_file = o.tls_key;
   ServerHooks hooks;
@@ -200,6 +204,15 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--threads", o->threads, "I/O threads (default: one per core)")->envname("PARLEY_THREADS");
+  cmd->add_option("--idle-timeout-s", o->idle_timeout_s, "Close a kept-alive connection idle this long")
+      ->envname("PARLEY_IDLE_TIMEOUT_S")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--read-timeout-s", o->read_timeout_s,
+                  "Close a connection that takes longer to send a request, or to take a response")
+      ->envname("PARLEY_READ_TIMEOUT_S")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--tls-cert", o->tls_cert, "PEM certificate chain; serves HTTPS with --tls-key")
       ->envname("PARLEY_TLS_CERT");
   cmd->add_option("--tls-key", o->tls_key, "PEM private key")->envname("PARLEY_TLS_KEY");

@@ -3,6 +3,7 @@
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -17,6 +18,8 @@
 namespace parley {
 
 namespace {
+std::atomic<bool> g_buffered{false};
+
 template <typename T>
 void append_number(std::string& out, T value) {
   char digits[32];
@@ -30,17 +33,20 @@ void emit(spdlog::level::level_enum level, std::string_view level_name, std::str
           std::initializer_list<LogField> fields) {
   static const SystemClock clock;
   thread_local std::string line;
+  thread_local int64_t time_ms = -1;
+  thread_local char time[24];
   line.clear();
-  char time[24];
-  format_timestamp_to(clock.now_ms(), time);
+  int64_t now = clock.now_ms();
+  if (now != time_ms) {
+    format_timestamp_to(now, time);
+    time_ms = now;
+  }
   line.append("{\"time\":\"").append(time, sizeof time).append("\",\"level\":");
   append_json_string(line, level_name);
   line.append(",\"msg\":");
   append_json_string(line, msg);
   for (const auto& [k, v] : fields) {
-    line.push_back(',');
-    append_json_string(line, k);
-    line.push_back(':');
+    line.append(",\"").append(k).append("\":");  // field names are plain identifiers
     std::visit([&](const auto& x) {
       using T = std::decay_t<decltype(x)>;
       if constexpr (std::is_same_v<T, std::string_view>) append_json_string(line, x);
@@ -52,6 +58,14 @@ void emit(spdlog::level::level_enum level, std::string_view level_name, std::str
     }, v);
   }
   line.push_back('}');
+  if (level == spdlog::level::info && g_buffered.load(std::memory_order_relaxed)) {
+    // Buffered info lines go straight into stderr's buffer: the FILE lock orders them with the
+    // lines spdlog writes, and the flusher or the next warning writes them out.
+    if (!spdlog::default_logger_raw()->should_log(level)) return;
+    line.push_back('\n');
+    std::fwrite(line.data(), 1, line.size(), stderr);
+    return;
+  }
   spdlog::default_logger_raw()->log(level, spdlog::string_view_t(line.data(), line.size()));
 }
 
@@ -84,6 +98,7 @@ void buffer_logging(int interval_ms) {
   std::fflush(stderr);
   std::setvbuf(stderr, buffer, _IOFBF, sizeof buffer);
   spdlog::default_logger()->flush_on(spdlog::level::warn);
+  g_buffered = true;
   // Detached on purpose: it only ever flushes, and lives as long as the process.
   std::thread([interval_ms] {
     for (;;) {

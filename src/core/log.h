@@ -11,6 +11,7 @@
 namespace parley {
 
 using LogValue = std::variant<std::string_view, int64_t, double, bool>;
+// A field: its name (a plain identifier, written as it is) and its value.
 using LogField = std::pair<std::string_view, LogValue>;
 
 void init_logging();

@@ -224,21 +224,19 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     error_code ec;
     size_t used = parser_->put(net::buffer(in_.data() + begin_, end_ - begin_), ec);
     begin_ += used;
-    if (ec == http::error::need_more) {
-      if (parser_->is_header_done() && !continue_sent_ && iequals(message_.header("Expect"), "100-continue")) {
-        continue_sent_ = true;
-        static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-        net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
-                         [self = this->shared_from_this()](error_code ec, size_t) {
-                           if (ec) return self->close();
-                           self->read_more();
-                         });
-        return;
-      }
-      return read_more();
-    }
-    if (ec) return fail(ec);
+    if (ec && ec != http::error::need_more) return fail(ec);
     if (parser_->is_done()) return process();
+    // The client waits for this before it sends the body (RFC 9110 10.1.1).
+    if (parser_->is_header_done() && !continue_sent_ && iequals(message_.header("Expect"), "100-continue")) {
+      continue_sent_ = true;
+      static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+      net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
+                       [self = this->shared_from_this()](error_code ec, size_t) {
+                         if (ec) return self->close();
+                         self->read_more();
+                       });
+      return;
+    }
     read_more();
   }
 

@@ -25,7 +25,7 @@ struct ServerOptions {
   size_t header_limit = 16 * 1024;
   size_t body_limit = 1024 * 1024;
   int idle_timeout_s = 60;      // waiting for the next request on a kept-alive connection
-  int read_timeout_s = 30;      // reading one request's body
+  int read_timeout_s = 30;      // reading the rest of a request, a TLS handshake, writing a response
   int shutdown_grace_s = 60;    // how long in-flight requests may take to finish on SIGTERM
 };
 

@@ -1,7 +1,10 @@
 #include "http/wire.h"
 
 #include <charconv>
+#include <cstdio>
 #include <ctime>
+
+#include "core/swar.h"
 
 namespace parley {
 
@@ -46,9 +49,15 @@ std::string_view http_date() {
   thread_local size_t length = 0;
   std::time_t now = std::time(nullptr);
   if (now != formatted_at) {
+    // By hand, not strftime: the names must be English whatever the process locale.
+    static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                              "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
     std::tm tm{};
     gmtime_r(&now, &tm);
-    length = std::strftime(text, sizeof text, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    int n = std::snprintf(text, sizeof text, "%s, %02d %s %04d %02d:%02d:%02d GMT", kDays[tm.tm_wday], tm.tm_mday,
+                          kMonths[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    length = n > 0 ? static_cast<size_t>(n) : 0;
     formatted_at = now;
   }
   return {text, length};
@@ -68,6 +77,12 @@ void append_field(std::string& out, std::string_view name, std::string_view valu
   size_t at = out.size();
   out.append(value);
   for (size_t i = at; i < out.size(); ++i) {
+    while (i + 8 <= out.size()) {  // eight bytes at a time while there is no CR or LF
+      uint64_t w = swar::load(out.data() + i);
+      if (swar::maybe_has(w, '\r') || swar::maybe_has(w, '\n')) break;
+      i += 8;
+    }
+    if (i == out.size()) break;
     if (out[i] == '\r' || out[i] == '\n') out[i] = ' ';
   }
   out.append("\r\n", 2);

@@ -1,6 +1,10 @@
 #include "core/json.h"
 
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <string>
+#include <vector>
 
 namespace parley {
 namespace {
@@ -62,6 +66,48 @@ TEST(Json, RefusesDuplicateMemberNamesAtAnyDepth) {
 TEST(Json, ErrorBodyHasTheSpecShape) {
   EXPECT_EQ(error_body({ErrorCode::kNotFound, "No agent \"x\"."}),
             R"({"error":{"code":"not_found","message":"No agent \"x\"."}})");
+}
+
+}  // namespace
+}  // namespace parley
+
+namespace parley {
+namespace {
+
+// Whatever the string, the output parses back to it, and only what JSON requires is escaped.
+TEST(AppendJsonString, RoundTripsEveryByteAtEveryPosition) {
+  std::vector<std::string> inputs = {"", "plain", "exactly8", "sixteen chars ok", "héllo wörld — ünïcode"};
+  for (int c = 0; c < 0x20; ++c) {
+    for (size_t at : {0, 3, 7, 8, 9, 15, 16, 23}) {
+      std::string s(24, 'x');
+      s[at] = static_cast<char>(c);
+      inputs.push_back(s);
+    }
+  }
+  for (char special : {'"', '\\'}) {
+    for (size_t at : {0, 5, 8, 17}) {
+      std::string s(20, 'y');
+      s[at] = special;
+      inputs.push_back(s);
+    }
+  }
+  for (const auto& input : inputs) {
+    std::string out;
+    append_json_string(out, input);
+    rapidjson::Document doc;
+    doc.Parse(out.data(), out.size());
+    ASSERT_FALSE(doc.HasParseError()) << out;
+    ASSERT_TRUE(doc.IsString());
+    EXPECT_EQ(std::string(doc.GetString(), doc.GetStringLength()), input) << out;
+  }
+  std::string out;
+  append_json_string(out, "a\"b\\c\nd\te\x01");
+  EXPECT_EQ(out, R"("a\"b\\c\nd\te\u0001")");
+}
+
+TEST(ErrorBody, IsTheSpecShapeWithTheMessageEscaped) {
+  EXPECT_EQ(error_body(ApiError::invalid("Field 'x' must be \"short\".")),
+            R"({"error":{"code":"invalid_request","message":"Field 'x' must be \"short\"."}})");
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 // life, so a session's handlers never run concurrently and need no strand. Timeouts are one lazy
 // timer per connection: moving a deadline is a store, and the timer, when it fires, either closes
 // the connection or waits again until the deadline now set.
+#include <sys/socket.h>
+
 #include <utility>  // must precede Asio under C++20 with Boost 1.74
 
 #include "http/server.h"
@@ -165,14 +167,23 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   }
 
   // The lazy deadline timer: it wakes at the deadline it last saw and compares with the current one.
+  // While a handler runs there is no deadline, and the timer only looks every read timeout at
+  // whether a streamed reply's client has stopped taking it.
   void wait_deadline() {
     auto at = deadline_ == Clock::time_point::max()
-                  ? Clock::now() + std::chrono::seconds(shared_.options.idle_timeout_s)
+                  ? Clock::now() + std::chrono::seconds(shared_.options.read_timeout_s)
                   : deadline_;
     timer_.expires_at(at);
     timer_.async_wait([self = this->shared_from_this()](error_code ec) {
       if (ec || self->closed_) return;
-      if (Clock::now() >= self->deadline_) return self->close();
+      auto now = Clock::now();
+      if (now >= self->deadline_) return self->close();
+      auto stream_deadline = self->stream_deadline_.load();
+      if (stream_deadline != 0 && now.time_since_epoch().count() >= stream_deadline) {
+        // The pool thread is blocked writing to a client that reads nothing: shutting the socket
+        // down (safe from this thread, unlike closing it) makes that write fail.
+        ::shutdown(self->socket_().native_handle(), SHUT_RDWR);
+      }
       self->wait_deadline();
     });
   }
@@ -367,13 +378,13 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     std::string head;
     write_response_head(head, h);
     error_code ec;
-    net::write(stream_, net::buffer(head), ec);
+    write_streamed(net::buffer(head), ec);
     struct Writer final : ChunkWriter {
-      Stream& s;
+      Session& session;
       error_code& ec;
       std::string size_line;
       bool aborted = false;
-      Writer(Stream& s, error_code& ec) : s(s), ec(ec) {}
+      Writer(Session& s, error_code& ec) : session(s), ec(ec) {}
       bool write(std::string_view chunk) override {
         if (ec || aborted) return false;
         if (chunk.empty()) return true;
@@ -381,16 +392,26 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
         append_chunk_size(size_line, chunk.size());
         std::array<net::const_buffer, 3> parts{net::buffer(size_line), net::buffer(chunk.data(), chunk.size()),
                                                net::buffer("\r\n", 2)};
-        net::write(s, parts, ec);
+        session.write_streamed(parts, ec);
         return !ec;
       }
       void abort() override { aborted = true; }
-    } writer(stream_, ec);
+    } writer(*this, ec);
     if (!ec) r.stream(writer);
-    if (!ec && !writer.aborted) net::write(stream_, net::buffer("0\r\n\r\n", 5), ec);
+    if (!ec && !writer.aborted) write_streamed(net::buffer("0\r\n\r\n", 5), ec);
     bool ok = !ec && !writer.aborted;
     net::post(socket_().get_executor(),
               [self = this->shared_from_this(), ok, alive] { self->after_response(ok && alive); });
+  }
+
+  // A blocking write of part of a streamed reply, which the timer cuts short if the client takes
+  // longer than the read timeout to take it.
+  template <typename Buffers>
+  void write_streamed(const Buffers& buffers, error_code& ec) {
+    auto limit = Clock::now() + std::chrono::seconds(shared_.options.read_timeout_s);
+    stream_deadline_.store(limit.time_since_epoch().count());
+    net::write(stream_, buffers, ec);
+    stream_deadline_.store(0);  // waiting for the engine's next piece is not the client's time
   }
 
   void after_response(bool keep_going) {
@@ -436,6 +457,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   Stream stream_;
   net::steady_timer timer_;
   Clock::time_point deadline_ = Clock::time_point::max();
+  // When the streamed reply's write under way must have finished (steady clock ticks), or 0 when
+  // none is under way. Set by the pool thread, read by the timer.
+  std::atomic<Clock::rep> stream_deadline_{0};
   std::vector<char> in_;  // bytes read and not yet parsed are [begin_, end_)
   size_t begin_ = 0;
   size_t end_ = 0;

@@ -20,6 +20,7 @@ bool is_param(const std::string& s) { return s.size() > 2 && s.front() == '{' &&
 void Router::add(std::string_view method, std::string_view pattern, RouteTarget target) {
   Route r;
   r.method = std::string(method);
+  r.pattern = std::string(pattern);
   std::vector<std::string_view> parts;
   split_path(pattern, parts);
   for (auto p : parts) r.segments.emplace_back(p);
@@ -47,6 +48,7 @@ Router::Match Router::match(std::string_view method, std::string_view path,
         if (is_param(r.segments[i])) params.push_back(parts[i]);
       m.outcome = Outcome::kFound;
       m.target = &r.target;
+      m.route = static_cast<size_t>(&r - routes_.data());
       return m;
     }
     if (m.allow.find(r.method) == std::string::npos) {
@@ -56,6 +58,12 @@ Router::Match Router::match(std::string_view method, std::string_view path,
     m.outcome = Outcome::kNoMethod;
   }
   return m;
+}
+
+std::vector<std::string> Router::route_names() const {
+  std::vector<std::string> names;
+  for (const auto& r : routes_) names.push_back(r.method + " " + r.pattern);
+  return names;
 }
 
 }  // namespace parley

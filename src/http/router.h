@@ -31,15 +31,19 @@ class Router {
   struct Match {
     Outcome outcome = Outcome::kNoPath;
     const RouteTarget* target = nullptr;
+    size_t route = 0;   // for kFound: the route's index in route_names()
     std::string allow;  // for kNoMethod: "GET, POST"
   };
   // Fills `params` with the path parameters of the matching route.
   Match match(std::string_view method, std::string_view path,
               std::vector<std::string_view>& params) const;
+  // "GET /api/v1/agents/{agentId}" for each route, in the order they were added.
+  std::vector<std::string> route_names() const;
 
  private:
   struct Route {
     std::string method;
+    std::string pattern;
     std::vector<std::string> segments;  // "{x}" marks a parameter
     RouteTarget target;
   };

@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "core/thread_pool.h"
+#include "http/metrics.h"
 #include "http/wire.h"
 
 namespace parley {
@@ -120,13 +121,21 @@ class Parser final : public http::basic_parser<true> {
 };
 
 // State every session shares.
+std::vector<std::string> metric_routes(const Router& router) {
+  auto names = router.route_names();
+  names.push_back("GET /metrics");
+  return names;
+}
+
 struct Shared {
   Shared(ServerOptions o, const Router& r, ServerHooks h)
-      : options(std::move(o)), router(r), hooks(std::move(h)),
-        pool(std::make_unique<ThreadPool>(options.blocking_threads)) {}
+      : options(std::move(o)), router(r), hooks(std::move(h)), metrics(metric_routes(r)),
+        metrics_route(metrics.unmatched() - 1), pool(std::make_unique<ThreadPool>(options.blocking_threads)) {}
   ServerOptions options;
   const Router& router;
   ServerHooks hooks;
+  HttpMetrics metrics;
+  size_t metrics_route;  // the series of GET /metrics itself
   std::unique_ptr<ThreadPool> pool;  // reset once the I/O threads have stopped
   std::optional<ssl::context> tls;
   std::atomic<int> in_flight{0};
@@ -141,7 +150,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
  public:
   template <typename... Args>
   Session(Shared& shared, tcp::socket&& socket, Args&&... args)
-      : shared_(shared), stream_(std::move(socket), std::forward<Args>(args)...), timer_(socket_().get_executor()) {}
+      : shared_(shared), stream_(std::move(socket), std::forward<Args>(args)...), timer_(socket_().get_executor()) {
+    shared_.metrics.connection_opened();
+  }
+  ~Session() { shared_.metrics.connection_closed(); }
 
   // Runs on the connection's own I/O thread.
   void start() {
@@ -254,6 +266,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // A request the parser refused: answered, then the connection is closed.
   void fail(error_code ec) {
     started_ = Clock::now();
+    route_ = shared_.metrics.unmatched();
     handled_inline_ = true;
     keep_alive_ = false;
     prepare_request();
@@ -299,7 +312,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     counted_ = true;
     // HEAD is GET without the body (RFC 9110 9.3.2); send() drops the body.
     std::string_view route_method = request_.method == "HEAD" ? "GET" : request_.method;
+    route_ = shared_.metrics.unmatched();
+    if (request_.path == "/metrics") return serve_metrics(route_method);
     auto m = shared_.router.match(route_method, request_.path, request_.params);
+    route_ = m.outcome == Router::Outcome::kFound ? m.route : shared_.metrics.unmatched();
     if (m.outcome == Router::Outcome::kNoPath) {
       return reply_error(ApiError::not_found("No route matches " + std::string(request_.method) + " " +
                                              std::string(request_.path) + "."));
@@ -326,6 +342,21 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       if (r.stream) return self->stream_response(std::move(r));
       net::post(self->socket_().get_executor(), [self, r = std::move(r)]() mutable { self->send(std::move(r)); });
     });
+  }
+
+  void serve_metrics(std::string_view method) {
+    if (method != "GET") {
+      auto r = shared_.hooks.on_error({ErrorCode::kMethodNotAllowed, "Method " + std::string(request_.method) +
+                                                                         " is not allowed here; use GET."},
+                                      request_);
+      r.header("Allow", "GET");
+      return send(std::move(r));
+    }
+    route_ = shared_.metrics_route;
+    Response r;
+    r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+    shared_.metrics.write(r.body, shared_.in_flight.load());
+    send(std::move(r));
   }
 
   Response call(const RouteTarget& target) {
@@ -420,8 +451,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       counted_ = false;
     }
     auto now = Clock::now();
+    double seconds = std::chrono::duration<double>(now - started_).count();
+    shared_.metrics.record(route_, status_, seconds);
     if (shared_.hooks.on_logged) {
-      double ms = std::chrono::duration<double, std::milli>(now - started_).count();
+      double ms = seconds * 1000;
       shared_.hooks.on_logged({request_.method, request_.path, status_, ms, request_.request_id,
                                request_.remote_address});
     }
@@ -471,6 +504,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   Request request_;
   std::string path_;
   std::string remote_address_;  // the peer's address, looked up once per connection
+  size_t route_ = 0;  // the metrics series of the request being answered
   bool keep_alive_ = true;
   bool handled_inline_ = true;  // false while a pool thread runs the handler
   bool counted_ = false;

@@ -1,0 +1,69 @@
+// GET /metrics: Prometheus text with requests by route pattern and status, latency histograms,
+// connections, requests in flight and process figures; no key needed, no id in any label.
+#include <regex>
+
+#include "harness.h"
+
+namespace parley::e2e {
+namespace {
+
+// The value of the sample line starting with `series` (labels included), or -1.
+double sample(const std::string& text, const std::string& series) {
+  size_t at = text.find("\n" + series + " ");
+  if (at == std::string::npos) return -1;
+  return std::stod(text.substr(at + series.size() + 2));
+}
+
+TEST(Metrics, CountRequestsByRoutePatternAndStatus) {
+  Server server(unlimited());
+  std::string account = server.create_account();
+  std::string key = server.create_key(account);
+  std::string agent = server.create_agent(account);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(server.get("/api/v1/agents/" + agent, key).status, 200);
+  ASSERT_EQ(server.get("/api/v1/agents/agt_missing", key).status, 404);
+  ASSERT_EQ(server.get("/api/v1/agents/" + agent, "pk_bad").status, 401);
+  ASSERT_EQ(server.get("/no/such/route", key).status, 404);
+
+  auto r = server.request({"GET", "/metrics", "", {}});
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("content-type"), "text/plain; version=0.0.4; charset=utf-8");
+  const std::string& m = r.body;
+  std::string route = "route=\"GET /api/v1/agents/{agentId}\"";
+  EXPECT_EQ(sample(m, "parley_http_requests_total{" + route + ",status=\"200\"}"), 3) << m;
+  EXPECT_EQ(sample(m, "parley_http_requests_total{" + route + ",status=\"404\"}"), 1);
+  EXPECT_EQ(sample(m, "parley_http_requests_total{" + route + ",status=\"401\"}"), 1);
+  EXPECT_EQ(sample(m, "parley_http_requests_total{route=\"unmatched\",status=\"404\"}"), 1);
+  EXPECT_EQ(sample(m, "parley_http_request_duration_seconds_count{" + route + "}"), 5);
+  EXPECT_EQ(sample(m, "parley_http_request_duration_seconds_bucket{" + route + ",le=\"+Inf\"}"), 5);
+  EXPECT_GE(sample(m, "parley_http_request_duration_seconds_bucket{" + route + ",le=\"30\"}"), 5);
+  EXPECT_NE(m.find("le=\"0.0005\""), std::string::npos);
+  EXPECT_GE(sample(m, "parley_http_connections"), 1);
+  EXPECT_EQ(sample(m, "parley_http_requests_in_flight"), 1);  // this one
+  EXPECT_GT(sample(m, "process_resident_memory_bytes"), 1e6);
+  EXPECT_GE(sample(m, "process_cpu_seconds_total"), 0);
+  EXPECT_GT(sample(m, "process_open_fds"), 3);
+  EXPECT_GT(sample(m, "process_start_time_seconds"), 1.6e9);
+  // Patterns, never paths: no id, key or account in any label.
+  EXPECT_EQ(m.find(agent), std::string::npos);
+  EXPECT_EQ(m.find(account), std::string::npos);
+  EXPECT_EQ(m.find(key), std::string::npos);
+  EXPECT_EQ(m.find("agt_missing"), std::string::npos);
+
+  // The scrape itself is counted on the next one.
+  auto again = server.request({"GET", "/metrics", "", {}});
+  EXPECT_EQ(sample(again.body, "parley_http_requests_total{route=\"GET /metrics\",status=\"200\"}"), 1);
+}
+
+TEST(Metrics, OnlyGetAndHead) {
+  Server server;
+  auto post = server.request({"POST", "/metrics", "{}", {}});
+  EXPECT_EQ(post.status, 405);
+  EXPECT_EQ(post.error_code(), "method_not_allowed");
+  EXPECT_EQ(post.header("allow"), "GET");
+  auto head = server.request({"HEAD", "/metrics", "", {}});
+  EXPECT_EQ(head.status, 200);
+  EXPECT_TRUE(head.body.empty());
+}
+
+}  // namespace
+}  // namespace parley::e2e

@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -13,19 +12,13 @@
 
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/text_append.h"
 #include "core/time_format.h"
 
 namespace parley {
 
 namespace {
 std::atomic<bool> g_buffered{false};
-
-template <typename T>
-void append_number(std::string& out, T value) {
-  char digits[32];
-  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
-  out.append(digits, end);
-}
 
 // Formats the line by hand into a per-thread buffer: this runs once per request, and a general
 // JSON writer costs several times more.
@@ -52,9 +45,9 @@ void emit(spdlog::level::level_enum level, std::string_view level_name, std::str
       if constexpr (std::is_same_v<T, std::string_view>) append_json_string(line, x);
       else if constexpr (std::is_same_v<T, bool>) line.append(x ? "true" : "false");
       else if constexpr (std::is_same_v<T, double>) {
-        if (std::isfinite(x)) append_number(line, x); else line.append("null");
+        if (std::isfinite(x)) append_double(line, x); else line.append("null");
       }
-      else append_number(line, x);
+      else append_integer(line, x);
     }, v);
   }
   line.push_back('}');

@@ -3,10 +3,11 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+
+#include "core/text_append.h"
 
 namespace parley {
 
@@ -41,17 +42,8 @@ std::string label(std::string_view v) {
   return out;
 }
 
-void append_double(std::string& out, double v) {
-  char buf[352];  // the longest fixed rendering of a double
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
-  out.append(buf, end);
-}
-
-void append_int(std::string& out, int64_t v) {
-  char buf[24];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, end);
-}
+// Fixed notation: Prometheus reads it, and bucket bounds read as written ("0.0005", not "5e-04").
+void append_fixed(std::string& out, double v) { append_double(out, v, std::chars_format::fixed); }
 
 void header(std::string& out, const char* name, const char* type, const char* help) {
   out.append("# HELP ").append(name).append(" ").append(help).append("\n");
@@ -74,11 +66,11 @@ void process_metrics(std::string& out) {
     double cpu = (std::stod(f[11]) + std::stod(f[12])) / static_cast<double>(ticks);
     header(out, "process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.");
     out.append("process_cpu_seconds_total ");
-    append_double(out, cpu);
+    append_fixed(out, cpu);
     out.push_back('\n');
     header(out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
     out.append("process_resident_memory_bytes ");
-    append_int(out, std::stoll(f[21]) * page);
+    append_integer(out, std::stoll(f[21]) * page);
     out.push_back('\n');
     std::ifstream up("/proc/stat");
     for (std::string l; std::getline(up, l);) {
@@ -86,7 +78,7 @@ void process_metrics(std::string& out) {
         double start = std::stod(l.substr(6)) + std::stod(f[19]) / static_cast<double>(ticks);
         header(out, "process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch, in seconds.");
         out.append("process_start_time_seconds ");
-        append_double(out, start);
+        append_fixed(out, start);
         out.push_back('\n');
         break;
       }
@@ -98,7 +90,7 @@ void process_metrics(std::string& out) {
     closedir(d);
     header(out, "process_open_fds", "gauge", "Open file descriptors.");
     out.append("process_open_fds ");
-    append_int(out, fds - 1);  // less the one reading the directory
+    append_integer(out, fds - 1);  // less the one reading the directory
     out.push_back('\n');
   }
 }
@@ -113,9 +105,9 @@ void HttpMetrics::write(std::string& out, int64_t in_flight) const {
       uint64_t n = series_[r].by_status[i].load(std::memory_order_relaxed);
       if (n == 0) continue;
       out.append("parley_http_requests_total{route=\"").append(route).append("\",status=\"");
-      append_int(out, static_cast<int64_t>(i + 100));
+      append_integer(out, static_cast<int64_t>(i + 100));
       out.append("\"} ");
-      append_int(out, static_cast<int64_t>(n));
+      append_integer(out, static_cast<int64_t>(n));
       out.push_back('\n');
     }
   }
@@ -131,25 +123,25 @@ void HttpMetrics::write(std::string& out, int64_t in_flight) const {
     for (size_t b = 0; b <= kBuckets.size(); ++b) {
       cumulative += s.buckets[b].load(std::memory_order_relaxed);
       out.append("parley_http_request_duration_seconds_bucket{route=\"").append(route).append("\",le=\"");
-      if (b < kBuckets.size()) append_double(out, kBuckets[b]); else out.append("+Inf");
+      if (b < kBuckets.size()) append_fixed(out, kBuckets[b]); else out.append("+Inf");
       out.append("\"} ");
-      append_int(out, static_cast<int64_t>(cumulative));
+      append_integer(out, static_cast<int64_t>(cumulative));
       out.push_back('\n');
     }
     out.append("parley_http_request_duration_seconds_sum{route=\"").append(route).append("\"} ");
-    append_double(out, static_cast<double>(s.sum_us.load(std::memory_order_relaxed)) / 1e6);
+    append_fixed(out, static_cast<double>(s.sum_us.load(std::memory_order_relaxed)) / 1e6);
     out.push_back('\n');
     out.append("parley_http_request_duration_seconds_count{route=\"").append(route).append("\"} ");
-    append_int(out, static_cast<int64_t>(cumulative));
+    append_integer(out, static_cast<int64_t>(cumulative));
     out.push_back('\n');
   }
   header(out, "parley_http_connections", "gauge", "Open client connections.");
   out.append("parley_http_connections ");
-  append_int(out, connections_.load(std::memory_order_relaxed));
+  append_integer(out, connections_.load(std::memory_order_relaxed));
   out.push_back('\n');
   header(out, "parley_http_requests_in_flight", "gauge", "Requests being handled.");
   out.append("parley_http_requests_in_flight ");
-  append_int(out, in_flight);
+  append_integer(out, in_flight);
   out.push_back('\n');
   process_metrics(out);
 }

@@ -1,5 +1,5 @@
-// The only translation unit that includes Boost.Beast and Asio. Beast parses requests; Asio does
-// the I/O; the response head is written by http/wire.
+// Connections: Asio does the I/O, http/request_reader parses requests with Beast, http/wire writes
+// the response head. With request_reader.cpp, the only translation unit that includes Beast or Asio.
 //
 // Each I/O thread runs its own io_context, and a connection lives on one of them for its whole
 // life, so a session's handlers never run concurrently and need no strand. Timeouts are one lazy
@@ -13,7 +13,7 @@
 
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
-#include <boost/beast/http/basic_parser.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 
 #include <array>
@@ -25,6 +25,7 @@
 
 #include "core/thread_pool.h"
 #include "http/metrics.h"
+#include "http/request_reader.h"
 #include "http/wire.h"
 
 namespace parley {
@@ -39,94 +40,13 @@ using error_code = boost::system::error_code;
 
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-// One parsed request: method, target, headers and body, in storage reused from request to
-// request so that a kept-alive connection stops allocating once it has seen its largest request.
-struct Message {
-  struct Field {
-    uint32_t name_at, name_size, value_at, value_size;
-  };
-  std::string method;
-  std::string target;
-  std::string text;  // header names and values, back to back
-  std::vector<Field> fields;
-  std::string body;
-  int version = 11;
-
-  void clear() {
-    method.clear();
-    target.clear();
-    text.clear();
-    fields.clear();
-    body.clear();
-  }
-  std::string_view header(std::string_view name) const {
-    for (const Field& f : fields) {
-      if (iequals({text.data() + f.name_at, f.name_size}, name)) return {text.data() + f.value_at, f.value_size};
-    }
-    return {};
-  }
-};
-
-std::string_view lookup_header(const void* native, std::string_view name) {
-  return static_cast<const Message*>(native)->header(name);
-}
-
-// Beast's request parser, feeding a Message.
-class Parser final : public http::basic_parser<true> {
- public:
-  explicit Parser(Message& m) : m_(m) {}
-
- private:
-  void on_request_impl(http::verb, beast::string_view method, beast::string_view target, int version,
-                       error_code&) override {
-    m_.method.assign(method.data(), method.size());
-    m_.target.assign(target.data(), target.size());
-    m_.version = version;
-  }
-  void on_response_impl(int, beast::string_view, int, error_code&) override {}
-  void on_field_impl(http::field, beast::string_view name, beast::string_view value, error_code&) override {
-    auto at = static_cast<uint32_t>(m_.text.size());
-    m_.text.append(name.data(), name.size());
-    m_.text.append(value.data(), value.size());
-    m_.fields.push_back({at, static_cast<uint32_t>(name.size()), at + static_cast<uint32_t>(name.size()),
-                         static_cast<uint32_t>(value.size())});
-  }
-  void on_header_impl(error_code&) override {}
-  void on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) override {
-    if (length) m_.body.reserve(static_cast<size_t>(*length));  // within the body limit, checked first
-  }
-  size_t on_body_impl(beast::string_view s, error_code&) override {
-    m_.body.append(s.data(), s.size());
-    return s.size();
-  }
-  void on_chunk_header_impl(std::uint64_t, beast::string_view, error_code&) override {}
-  size_t on_chunk_body_impl(std::uint64_t, beast::string_view s, error_code&) override {
-    m_.body.append(s.data(), s.size());
-    return s.size();
-  }
-  void on_finish_impl(error_code&) override {}
-
-  Message& m_;
-};
-
-// State every session shares.
 std::vector<std::string> metric_routes(const Router& router) {
   auto names = router.route_names();
   names.push_back("GET /metrics");
   return names;
 }
 
+// State every session shares.
 struct Shared {
   Shared(ServerOptions o, const Router& r, ServerHooks h)
       : options(std::move(o)), router(r), hooks(std::move(h)), metrics(metric_routes(r)),
@@ -250,7 +170,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (ec && ec != http::error::need_more) return fail(ec);
     if (parser_->is_done()) return process();
     // The client waits for this before it sends the body (RFC 9110 10.1.1).
-    if (parser_->is_header_done() && !continue_sent_ && iequals(message_.header("Expect"), "100-continue")) {
+    if (parser_->is_header_done() && !continue_sent_ && expects_continue()) {
       continue_sent_ = true;
       static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
       net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
@@ -261,6 +181,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       return;
     }
     read_more();
+  }
+
+  bool expects_continue() const {
+    std::string_view expect = message_.header("Expect");
+    return beast::iequals(beast::string_view(expect.data(), expect.size()), "100-continue");
   }
 
   // A request the parser refused: answered, then the connection is closed.
@@ -290,7 +215,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     path_ = path_decode(t.substr(0, q));
     request_.path = path_;
     request_.query = q == std::string_view::npos ? std::string_view() : t.substr(q + 1);
-    request_.set_header_source(&message_, &lookup_header);
+    request_.set_header_source(&message_, &lookup_message_header);
     request_.request_id.clear();
     shared_.hooks.new_request_id(request_.request_id);
     if (remote_address_.empty()) {
@@ -320,13 +245,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       return reply_error(ApiError::not_found("No route matches " + std::string(request_.method) + " " +
                                              std::string(request_.path) + "."));
     }
-    if (m.outcome == Router::Outcome::kNoMethod) {
-      auto r = shared_.hooks.on_error({ErrorCode::kMethodNotAllowed, "Method " + std::string(request_.method) +
-                                                                         " is not allowed here; use " + m.allow + "."},
-                                      request_);
-      r.header("Allow", m.allow);
-      return send(std::move(r));
-    }
+    if (m.outcome == Router::Outcome::kNoMethod) return reply_method_not_allowed(std::move(m.allow));
     const RouteTarget* target = m.target;
     if (target->execution == Execution::kInline) {
       Response r = call(*target);
@@ -345,13 +264,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   }
 
   void serve_metrics(std::string_view method) {
-    if (method != "GET") {
-      auto r = shared_.hooks.on_error({ErrorCode::kMethodNotAllowed, "Method " + std::string(request_.method) +
-                                                                         " is not allowed here; use GET."},
-                                      request_);
-      r.header("Allow", "GET");
-      return send(std::move(r));
-    }
+    if (method != "GET") return reply_method_not_allowed("GET");
     route_ = shared_.metrics_route;
     Response r;
     r.content_type = "text/plain; version=0.0.4; charset=utf-8";
@@ -368,6 +281,15 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   }
 
   void reply_error(const ApiError& error) { send(shared_.hooks.on_error(error, request_)); }
+
+  // 405 with the methods the path takes ("GET, POST") in the message and in Allow.
+  void reply_method_not_allowed(std::string allow) {
+    auto r = shared_.hooks.on_error(
+        {ErrorCode::kMethodNotAllowed, "Method " + std::string(request_.method) + " is not allowed here; use " + allow + "."},
+        request_);
+    r.header("Allow", std::move(allow));
+    send(std::move(r));
+  }
 
   bool keep_alive() const { return keep_alive_ && !shared_.draining; }
 
@@ -497,7 +419,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   size_t begin_ = 0;
   size_t end_ = 0;
   Message message_;
-  std::optional<Parser> parser_;
+  std::optional<RequestParser> parser_;
   bool continue_sent_ = false;
   std::string out_;   // the response head being written
   std::string body_;  // the response body being written

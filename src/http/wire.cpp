@@ -1,10 +1,10 @@
 #include "http/wire.h"
 
-#include <charconv>
 #include <cstdio>
 #include <ctime>
 
 #include "core/swar.h"
+#include "core/text_append.h"
 
 namespace parley {
 
@@ -65,12 +65,6 @@ std::string_view http_date() {
 
 namespace {
 
-void append_number(std::string& out, size_t n, int base = 10) {
-  char digits[24];
-  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n, base);
-  out.append(digits, end);
-}
-
 void append_field(std::string& out, std::string_view name, std::string_view value) {
   out.append(name);
   out.append(": ", 2);
@@ -94,7 +88,7 @@ bool status_has_body(int status) { return status >= 200 && status != 204 && stat
 
 void write_response_head(std::string& out, const ResponseHead& head) {
   out.append("HTTP/1.1 ", 9);
-  append_number(out, static_cast<size_t>(head.status));
+  append_integer(out, head.status);
   out.push_back(' ');
   out.append(reason_phrase(head.status));
   out.append("\r\n", 2);
@@ -104,7 +98,7 @@ void write_response_head(std::string& out, const ResponseHead& head) {
     out.append("Transfer-Encoding: chunked\r\n");
   } else if (status_has_body(head.status)) {
     out.append("Content-Length: ");
-    append_number(out, head.content_length);
+    append_integer(out, head.content_length);
     out.append("\r\n", 2);
   }
   append_field(out, "X-Request-Id", head.request_id);
@@ -120,7 +114,7 @@ void write_response_head(std::string& out, const ResponseHead& head) {
 }
 
 void append_chunk_size(std::string& out, size_t size) {
-  append_number(out, size, 16);
+  append_integer(out, size, 16);
   out.append("\r\n", 2);
 }
 

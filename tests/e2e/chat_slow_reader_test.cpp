@@ -1,9 +1,6 @@
 // A client that asks for a streamed reply and then reads nothing: once the socket's buffers are
 // full the server's write cannot finish, and after the read timeout the server gives up on the
 // connection, so the thread writing the reply is not held for ever.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -27,14 +24,8 @@ TEST(ChatSlowReader, AStreamedReplyNobodyReadsIsAbandonedAfterTheReadTimeout) {
   chunks.push_back(finish_chunk("stop"));
   llm.script({{200, "text/event-stream", split_every(sse_body(chunks), 1 << 20)}});
 
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  int small = 4096;
-  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(server.port());
-  inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  int fd = connect_loopback(server.port(), 4096);  // a small receive buffer fills sooner
+  ASSERT_GE(fd, 0);
   std::string body = R"({"message":"Tell me everything","stream":true})";
   std::string request = "POST /api/v1/agents/" + c.agent + "/chat HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
                         c.key + "\r\nContent-Type: application/json\r\nContent-Length: " +

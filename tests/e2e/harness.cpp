@@ -1,7 +1,9 @@
 #include "harness.h"
 
 #include <curl/curl.h>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,6 +42,21 @@ std::string HttpResponse::error_message() const {
   auto j = Json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("error")) return "";
   return j["error"].value("message", "");
+}
+
+int connect_loopback(uint16_t port, int receive_buffer) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  if (receive_buffer > 0) setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
 }
 
 std::string bearer(const std::string& key) { return "Authorization: Bearer " + key; }

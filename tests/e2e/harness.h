@@ -96,6 +96,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::map<s
 
 std::string bearer(const std::string& key);
 
+// A TCP socket connected to 127.0.0.1:port, or -1. `receive_buffer` > 0 sets SO_RCVBUF before
+// connecting. For tests that speak raw bytes; the caller closes it.
+int connect_loopback(uint16_t port, int receive_buffer = 0);
+
 using Env = std::map<std::string, std::string>;
 // The environment of a server whose rate limit will not get in a test's way.
 inline Env unlimited() { return Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "1000000"}}; }

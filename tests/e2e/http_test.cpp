@@ -1,7 +1,5 @@
 // The HTTP layer: JSON errors for unknown routes, wrong methods, oversized and malformed requests;
 // no CORS headers anywhere; request ids; health and readiness; graceful shutdown.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -40,12 +38,8 @@ void expect_no_cors(const HttpResponse& r) {
 
 // Sends raw bytes and returns what the server answered before closing or going quiet.
 std::string raw_exchange(uint16_t port, const std::string& bytes) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return "";
+  int fd = connect_loopback(port);
+  if (fd < 0) return "";
   timeval tv{2, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   (void)!write(fd, bytes.data(), bytes.size());

@@ -1,10 +1,7 @@
 // HTTP/1.1 on the wire, spoken byte by byte over a raw socket: Expect: 100-continue, chunked
 // request bodies, pipelining, requests split across many writes, HTTP/1.0 keep-alive, HEAD,
 // the Date header, and the idle and read timeouts.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -20,16 +17,11 @@ using namespace std::chrono_literals;
 // One client connection, read with deadlines.
 class Connection {
  public:
-  explicit Connection(uint16_t port) {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-    connected_ = connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  explicit Connection(uint16_t port) : fd_(connect_loopback(port)) {}
+  ~Connection() {
+    if (fd_ >= 0) close(fd_);
   }
-  ~Connection() { close(fd_); }
-  bool connected() const { return connected_; }
+  bool connected() const { return fd_ >= 0; }
 
   void send(const std::string& bytes) { (void)!write(fd_, bytes.data(), bytes.size()); }
 
@@ -92,7 +84,6 @@ class Connection {
     return n;
   }
   int fd_ = -1;
-  bool connected_ = false;
   bool closed_ = false;
   std::string data_;
 };

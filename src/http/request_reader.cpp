@@ -1,0 +1,58 @@
+#include "http/request_reader.h"
+
+#include <boost/beast/core/string.hpp>
+
+namespace parley {
+
+void Message::clear() {
+  method.clear();
+  target.clear();
+  text.clear();
+  fields.clear();
+  body.clear();
+}
+
+std::string_view Message::header(std::string_view name) const {
+  boost::beast::string_view wanted(name.data(), name.size());
+  for (const Field& f : fields) {
+    if (boost::beast::iequals(boost::beast::string_view(text.data() + f.name_at, f.name_size), wanted)) {
+      return {text.data() + f.value_at, f.value_size};
+    }
+  }
+  return {};
+}
+
+std::string_view lookup_message_header(const void* message, std::string_view name) {
+  return static_cast<const Message*>(message)->header(name);
+}
+
+void RequestParser::on_request_impl(boost::beast::http::verb, string_view method, string_view target, int version,
+                                    error_code&) {
+  m_.method.assign(method.data(), method.size());
+  m_.target.assign(target.data(), target.size());
+  m_.version = version;
+}
+
+void RequestParser::on_field_impl(boost::beast::http::field, string_view name, string_view value, error_code&) {
+  auto at = static_cast<uint32_t>(m_.text.size());
+  m_.text.append(name.data(), name.size());
+  m_.text.append(value.data(), value.size());
+  m_.fields.push_back({at, static_cast<uint32_t>(name.size()), at + static_cast<uint32_t>(name.size()),
+                       static_cast<uint32_t>(value.size())});
+}
+
+void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) {
+  if (length) m_.body.reserve(static_cast<size_t>(*length));  // within the body limit, checked first
+}
+
+size_t RequestParser::on_body_impl(string_view s, error_code&) {
+  m_.body.append(s.data(), s.size());
+  return s.size();
+}
+
+size_t RequestParser::on_chunk_body_impl(std::uint64_t, string_view s, error_code&) {
+  m_.body.append(s.data(), s.size());
+  return s.size();
+}
+
+}  // namespace parley

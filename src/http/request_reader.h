@@ -1,0 +1,58 @@
+// Reading a request: Beast's parser feeding a Message, whose storage is reused from request to
+// request so that a kept-alive connection stops allocating once it has seen its largest request.
+// Included only by the HTTP server (it brings in Beast's parser).
+#pragma once
+
+#include <boost/beast/http/basic_parser.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parley {
+
+// One parsed request: method, target, headers and body.
+struct Message {
+  struct Field {
+    uint32_t name_at, name_size, value_at, value_size;
+  };
+  std::string method;
+  std::string target;
+  std::string text;  // header names and values, back to back
+  std::vector<Field> fields;
+  std::string body;
+  int version = 11;
+
+  void clear();
+  // The first header of that name (case-insensitive), or empty.
+  std::string_view header(std::string_view name) const;
+};
+
+// Request::HeaderLookup over a Message.
+std::string_view lookup_message_header(const void* message, std::string_view name);
+
+// Beast's request parser, feeding a Message. Made anew for each request (Beast's parsers cannot
+// be reset); it owns no storage of its own.
+class RequestParser final : public boost::beast::http::basic_parser<true> {
+ public:
+  using error_code = boost::beast::error_code;
+  using string_view = boost::beast::string_view;
+  explicit RequestParser(Message& m) : m_(m) {}
+
+ private:
+  void on_request_impl(boost::beast::http::verb, string_view method, string_view target, int version,
+                       error_code&) override;
+  void on_response_impl(int, string_view, int, error_code&) override {}
+  void on_field_impl(boost::beast::http::field, string_view name, string_view value, error_code&) override;
+  void on_header_impl(error_code&) override {}
+  void on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) override;
+  size_t on_body_impl(string_view s, error_code&) override;
+  void on_chunk_header_impl(std::uint64_t, string_view, error_code&) override {}
+  size_t on_chunk_body_impl(std::uint64_t, string_view s, error_code&) override;
+  void on_finish_impl(error_code&) override {}
+
+  Message& m_;
+};
+
+}  // namespace parley

@@ -81,8 +81,6 @@ std::string error_body(const ApiError& error) {
 }
 
 namespace {
-constexpr int kMaxDepth = 64;
-
 // The deepest nesting of arrays and objects in `body`, scanned without parsing so that a body
 // nested deeper than the recursive parser's stack can take is refused before it is parsed.
 int nesting_depth(std::string_view body) {
@@ -127,8 +125,8 @@ std::optional<std::string> duplicate_name(const rapidjson::Value& v) {
 }  // namespace
 
 Result<rapidjson::Document> parse_json_object(std::string_view body) {
-  if (nesting_depth(body) > kMaxDepth) {
-    return ApiError::invalid("Request body is nested more than " + std::to_string(kMaxDepth) +
+  if (nesting_depth(body) > kMaxJsonDepth) {
+    return ApiError::invalid("Request body is nested more than " + std::to_string(kMaxJsonDepth) +
                              " levels deep.");
   }
   rapidjson::Document doc;
@@ -142,6 +140,16 @@ Result<rapidjson::Document> parse_json_object(std::string_view body) {
   if (auto name = duplicate_name(doc)) {
     return ApiError::invalid("'" + *name + "' appears more than once in the request body.");
   }
+  return doc;
+}
+
+Result<rapidjson::Document> parse_json_value(std::string_view text) {
+  if (nesting_depth(text) > kMaxJsonDepth) {
+    return ApiError::invalid("JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep.");
+  }
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
+  if (doc.HasParseError()) return ApiError::invalid("Not valid JSON.");
   return doc;
 }
 

@@ -61,8 +61,17 @@ void append_json_string(std::string& out, std::string_view s);
 // The spec's error body: {"error": {"code": ..., "message": ...}}.
 std::string error_body(const ApiError& error);
 
+// The deepest nesting of arrays and objects any parse below accepts. RapidJSON's parser, its
+// writer and its destructor recurse once per level, so depth is what a hostile text attacks.
+inline constexpr int kMaxJsonDepth = 64;
+
 // Parses a request body that must be a JSON object.
 Result<rapidjson::Document> parse_json_object(std::string_view body);
+
+// Parses any JSON value from text that comes from outside the server (a provider's stream, the
+// arguments a model wrote for a tool). Text nested deeper than kMaxJsonDepth or not valid JSON is
+// an error; the message says only what was wrong, never quotes the text.
+Result<rapidjson::Document> parse_json_value(std::string_view text);
 
 // Serialises a parsed value back to compact JSON.
 std::string to_json(const rapidjson::Value& v);

@@ -150,9 +150,11 @@ ToolSpec api_action_tool(const ApiAction& action) {
 
 Result<ActionRequest> build_action_request(const ApiAction& action,
                                            std::string_view arguments_json) {
+  // The model writes the arguments; a user's message can steer it to write anything.
+  auto parsed = parse_json_value(arguments_json);
   rapidjson::Document args;
-  args.Parse(arguments_json.data(), arguments_json.size());
-  if (args.HasParseError() || !args.IsObject()) args.SetObject();
+  if (parsed.ok() && parsed->IsObject()) args.Swap(*parsed);
+  else args.SetObject();
   for (const auto& p : action.parameters) {
     auto it = args.FindMember(p.name.c_str());
     if (p.required && (it == args.MemberEnd() || it->value.IsNull())) {

@@ -2,9 +2,17 @@
 
 #include <rapidjson/document.h>
 
+#include "core/json.h"
+
 namespace parley {
 
 namespace {
+// No provider sends a chunk, or a whole reply, anywhere near these; a stream past them is not a
+// chat completion, and holding it would let one agent's provider take the server's memory.
+constexpr size_t kMaxLineBytes = 1u << 20;
+constexpr size_t kMaxEventBytes = 1u << 20;
+constexpr size_t kMaxCompletionBytes = 4u << 20;
+
 ApiError malformed(std::string_view what) {
   return ApiError::internal("The language model provider sent a malformed stream (" +
                             std::string(what) + ").");
@@ -23,7 +31,7 @@ Result<void> SseParser::feed(std::string_view bytes) {
     if (nl == std::string_view::npos) {
       pending_.append(bytes);
       // A line longer than any chunk a provider sends means the body is not an event stream.
-      if (pending_.size() > (8u << 20)) return malformed("line too long");
+      if (pending_.size() > kMaxLineBytes) return malformed("line too long");
       return ok_result();
     }
     std::string_view part = bytes.substr(0, nl);
@@ -59,6 +67,7 @@ Result<void> SseParser::line(std::string_view line) {
       colon == std::string_view::npos ? std::string_view{} : line.substr(colon + 1);
   if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   if (field != "data") return ok_result();  // event, id, retry: not used by the protocol
+  if (data_.size() + value.size() + 1 > kMaxEventBytes) return malformed("event too long");
   if (has_data_) data_ += '\n';
   data_.append(value);
   has_data_ = true;
@@ -79,9 +88,9 @@ Result<void> CompletionAssembler::apply(std::string_view data) {
     done_ = true;
     return ok_result();
   }
-  rapidjson::Document chunk;
-  chunk.Parse(data.data(), data.size());
-  if (chunk.HasParseError() || !chunk.IsObject()) return malformed("a chunk is not a JSON object");
+  auto parsed = parse_json_value(data);
+  if (!parsed.ok() || !parsed->IsObject()) return malformed("a chunk is not a JSON object");
+  const rapidjson::Document& chunk = *parsed;
   if (chunk.HasMember("error")) {
     return ApiError::internal("The language model provider reported an error during the reply.");
   }
@@ -99,6 +108,7 @@ Result<void> CompletionAssembler::apply(std::string_view data) {
     if (!delta->value.IsObject()) return malformed("'delta' is not an object");
     std::string_view text = string_member(delta->value, "content");
     if (!text.empty()) {
+      if (size() + text.size() > kMaxCompletionBytes) return malformed("reply too long");
       completion_.text.append(text);
       if (!on_text_(text)) {
         cancelled_ = true;
@@ -126,12 +136,21 @@ Result<void> CompletionAssembler::apply(std::string_view data) {
       if (!id.empty()) target.id = id;
       auto fn = call.FindMember("function");
       if (fn != call.MemberEnd() && fn->value.IsObject()) {
-        target.name.append(string_member(fn->value, "name"));
-        target.arguments.append(string_member(fn->value, "arguments"));
+        std::string_view name = string_member(fn->value, "name");
+        std::string_view arguments = string_member(fn->value, "arguments");
+        if (size() + name.size() + arguments.size() > kMaxCompletionBytes) return malformed("reply too long");
+        target.name.append(name);
+        target.arguments.append(arguments);
       }
     }
   }
   return ok_result();
+}
+
+size_t CompletionAssembler::size() const {
+  size_t n = completion_.text.size();
+  for (const auto& call : completion_.tool_calls) n += call.id.size() + call.name.size() + call.arguments.size();
+  return n;
 }
 
 }  // namespace parley

@@ -34,7 +34,8 @@ class SseParser {
   using DataHandler = std::function<Result<void>(std::string_view data)>;
   explicit SseParser(DataHandler on_data) : on_data_(std::move(on_data)) {}
 
-  // Feeds the next bytes of the body; an error from the handler stops the stream.
+  // Feeds the next bytes of the body; an error from the handler stops the stream, as does a line
+  // or an event's data past 1 MiB.
   Result<void> feed(std::string_view bytes);
   // The body ended: a last event without its blank line is still delivered.
   Result<void> finish();
@@ -55,9 +56,10 @@ class CompletionAssembler {
   using TextHandler = std::function<bool(std::string_view piece)>;
   explicit CompletionAssembler(TextHandler on_text) : on_text_(std::move(on_text)) {}
 
-  // Applies one event's data: a chunk object, or the `[DONE]` marker. A chunk that is not JSON,
-  // or an error object inside the stream, is an internal error (the provider's words are not
-  // passed on: they may quote the request).
+  // Applies one event's data: a chunk object, or the `[DONE]` marker. A chunk that is not JSON
+  // (or nested deeper than kMaxJsonDepth), a reply past 4 MiB, or an error object inside the
+  // stream, is an internal error (the provider's words are not passed on: they may quote the
+  // request).
   Result<void> apply(std::string_view data);
 
   bool done() const { return done_; }
@@ -66,6 +68,8 @@ class CompletionAssembler {
   Completion take() { return std::move(completion_); }
 
  private:
+  size_t size() const;  // bytes of text and tool calls assembled so far
+
   TextHandler on_text_;
   Completion completion_;
   bool done_ = false;

@@ -55,9 +55,9 @@ ToolSpec choice_tool(std::string_view name, std::string_view description,
 // The `names` the model passed to a choice tool.
 std::vector<std::string> chosen(std::string_view arguments) {
   std::vector<std::string> out;
-  rapidjson::Document args;
-  args.Parse(arguments.data(), arguments.size());
-  if (args.HasParseError() || !args.IsObject()) return out;
+  auto parsed = parse_json_value(arguments);
+  if (!parsed.ok() || !parsed->IsObject()) return out;
+  const rapidjson::Document& args = *parsed;
   auto names = args.FindMember("names");
   if (names == args.MemberEnd() || !names->value.IsArray()) return out;
   for (const auto& n : names->value.GetArray())

@@ -188,5 +188,34 @@ TEST_F(ChatLlm, AStreamThatFailsAfterTextIsCutShortAndNothingIsStored) {
   expect_nothing_stored(c);
 }
 
+TEST_F(ChatLlm, AHostileProviderStreamIsRefusedAndTheServerKeepsServing) {
+  // A provider an editor points an agent at may send anything: chunks nested a million levels
+  // deep (a recursive parser's stack overflow), tool arguments nested as deep, or one event's data
+  // lines that never end. Each reply fails with 500 and the server goes on answering.
+  auto c = chat_setup(s(), kOpenAi);
+  std::string deep = std::string(300'000, '[') + std::string(300'000, ']');
+  std::string deep_arguments = std::string(200'000, '[');
+  std::string endless_event;
+  for (int i = 0; i < 40'000; ++i) endless_event += "data: " + std::string(100, 'x') + "\n";
+  for (const auto& body : {"data: " + deep + "\n\n", endless_event,
+                           sse_body({tool_chunk(0, "call_1", "show_buttons", deep_arguments),
+                                     finish_chunk("tool_calls")})}) {
+    llm_->script({{200, "text/event-stream", split_every(body, 64 * 1024)}});
+    auto r = chat(s(), c, {{"message", "hi"}});
+    EXPECT_TRUE(r.status == 500 || r.status == 200) << r.status << " " << r.body.substr(0, 200);
+    if (r.status == 500) EXPECT_EQ(r.error_code(), "internal_error");
+    auto streamed = chat(s(), c, {{"message", "hi"}, {"stream", true}});
+    EXPECT_NE(streamed.status, 0);
+  }
+  llm_->script({{200, "text/event-stream", {"data: " + deep + "\n\n"}}});
+  auto r = chat(s(), c, {{"message", "hi"}});
+  EXPECT_EQ(r.status, 500) << r.body.substr(0, 200);
+  EXPECT_EQ(r.error_code(), "internal_error");
+  say({"Still ", "here."});
+  auto after = chat(s(), c, {{"message", "hi"}});
+  EXPECT_EQ(after.status, 200) << after.body;
+  EXPECT_EQ(after.json()["reply"], "Still here.");
+}
+
 }  // namespace
 }  // namespace parley::e2e

@@ -68,6 +68,7 @@ TEST(Json, ErrorBodyHasTheSpecShape) {
             R"({"error":{"code":"not_found","message":"No agent \"x\"."}})");
 }
 
+
 }  // namespace
 }  // namespace parley
 
@@ -108,6 +109,20 @@ TEST(AppendJsonString, RoundTripsEveryByteAtEveryPosition) {
 TEST(ErrorBody, IsTheSpecShapeWithTheMessageEscaped) {
   EXPECT_EQ(error_body(ApiError::invalid("Field 'x' must be \"short\".")),
             R"({"error":{"code":"invalid_request","message":"Field 'x' must be \"short\"."}})");
+}
+
+
+TEST(Json, ParsesOutsideValuesOfAnyTypeButNotDeeperThanTheLimit) {
+  auto array = parse_json_value("[1,2]");
+  ASSERT_TRUE(array.ok());
+  EXPECT_TRUE(array->IsArray());
+  EXPECT_TRUE(parse_json_value(std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']')).ok());
+  auto deep = parse_json_value(std::string(1'000'000, '[') + std::string(1'000'000, ']'));
+  ASSERT_FALSE(deep.ok());
+  EXPECT_NE(deep.error().message.find("64 levels"), std::string::npos);
+  auto broken = parse_json_value(R"({"secret": "sk-1")");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.error().message.find("sk-1"), std::string::npos);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/json.h"
+
 namespace parley {
 namespace {
 
@@ -107,6 +109,48 @@ TEST(CompletionAssembler, RemembersWhenTheListenerLeft) {
   CompletionAssembler a([](std::string_view) { return false; });
   ASSERT_TRUE(a.apply(R"({"choices":[{"delta":{"content":"x"}}]})").ok());
   EXPECT_TRUE(a.cancelled());
+}
+
+
+TEST(SseParser, RefusesAnEventWhoseDataLinesNeverEnd) {
+  SseParser parser([](std::string_view) { return ok_result(); });
+  std::string line = "data: " + std::string(1000, 'x') + "\n";
+  Result<void> fed = ok_result();
+  for (int i = 0; i < 2000 && fed.ok(); ++i) fed = parser.feed(line);
+  ASSERT_FALSE(fed.ok());
+  EXPECT_NE(fed.error().message.find("event too long"), std::string::npos);
+}
+
+TEST(SseParser, RefusesALineThatNeverEnds) {
+  SseParser parser([](std::string_view) { return ok_result(); });
+  Result<void> fed = parser.feed("data: ");
+  for (int i = 0; i < 2000 && fed.ok(); ++i) fed = parser.feed(std::string(1000, '['));
+  ASSERT_FALSE(fed.ok());
+  EXPECT_NE(fed.error().message.find("line too long"), std::string::npos);
+}
+
+TEST(CompletionAssembler, RefusesAChunkNestedDeeperThanTheLimitWithoutRecursingIntoIt) {
+  CompletionAssembler a([](std::string_view) { return true; });
+  std::string deep = std::string(500'000, '[') + std::string(500'000, ']');
+  auto r = a.apply(deep);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kInternal);
+  EXPECT_NE(r.error().message.find("not a JSON object"), std::string::npos);
+  // 64 levels are still a chunk's business (and this one is simply not a completion chunk).
+  std::string ok = std::string(kMaxJsonDepth - 1, '[') + std::string(kMaxJsonDepth - 1, ']');
+  EXPECT_TRUE(a.apply(R"({"x":)" + ok + "}").ok());
+}
+
+TEST(CompletionAssembler, RefusesAReplyPastItsSizeLimit) {
+  CompletionAssembler a([](std::string_view) { return true; });
+  std::string piece(100'000, 'a');
+  std::string chunk = R"({"choices":[{"index":0,"delta":{"content":")" + piece + R"("}}]})";
+  Result<void> r = ok_result();
+  int applied = 0;
+  for (; applied < 100 && r.ok(); ++applied) r = a.apply(chunk);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("reply too long"), std::string::npos);
+  EXPECT_LE(applied, 43);
 }
 
 }  // namespace

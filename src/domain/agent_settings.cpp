@@ -1,6 +1,7 @@
 #include "domain/agent_settings.h"
 
 #include <array>
+#include <cctype>
 
 #include "core/json.h"
 
@@ -71,16 +72,56 @@ bool is_redaction(const rapidjson::Value& v) {
   return v.IsString() && std::string_view(v.GetString(), v.GetStringLength()) == kRedactedSecret;
 }
 
+// Where a URL sends its requests, compared to decide whether a stored secret may follow an
+// update: the scheme and host lower-cased, the port made explicit, any user part dropped. Text that
+// does not look like a URL is its own origin, so it only ever matches itself.
+std::string origin_of(std::string_view url) {
+  size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return std::string(url);
+  std::string scheme(url.substr(0, scheme_end));
+  std::string_view rest = url.substr(scheme_end + 3);
+  std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
+  if (size_t at = authority.rfind('@'); at != std::string_view::npos) authority.remove_prefix(at + 1);
+  std::string out = scheme + "://" + std::string(authority);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  scheme = out.substr(0, scheme_end);
+  size_t host_end = authority.rfind(']');  // an IPv6 literal's colons are not a port
+  bool has_port = authority.find(':', host_end == std::string_view::npos ? 0 : host_end) != std::string_view::npos;
+  if (!has_port) out += scheme == "http" ? ":80" : scheme == "https" ? ":443" : "";
+  return out;
+}
+
+std::string string_member(const rapidjson::Value& object, const char* name) {
+  if (!object.IsObject()) return "";
+  auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || !it->value.IsString()) return "";
+  return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+// A secret shown redacted may be written back as the marker only while it still goes where its
+// owner sent it: an editor who changes the destination must type the secret, or the stored one
+// would be handed to a server of the editor's choosing.
+Result<void> same_destination(const rapidjson::Value& stored, const rapidjson::Value& updated,
+                              const char* url_member, const std::string& secret, const std::string& url) {
+  if (origin_of(string_member(stored, url_member)) == origin_of(string_member(updated, url_member))) {
+    return ok_result();
+  }
+  return ApiError::invalid("'" + secret + "' must be given again when '" + url +
+                           "' points at another host: a stored secret is only kept for the host it was set for.");
+}
+
 // An `apiActions` update whose header values are the redaction marker keeps the stored values
-// of the action of the same name (headers usually carry the action's credentials).
-void keep_redacted_headers(const Result<rapidjson::Document>& current, rapidjson::Value& actions,
-                           rapidjson::Document::AllocatorType& alloc) {
+// of the action of the same name (headers usually carry the action's credentials), as long as the
+// action's URL keeps its host.
+Result<void> keep_redacted_headers(const Result<rapidjson::Document>& current, rapidjson::Value& actions,
+                                   rapidjson::Document::AllocatorType& alloc) {
   const rapidjson::Value* stored_actions = nullptr;
   if (current.ok() && current->IsObject()) {
-    auto it = current->FindMember("apiActions");
-    if (it != current->MemberEnd()) stored_actions = &it->value;
+    auto a = current->FindMember("apiActions");
+    if (a != current->MemberEnd()) stored_actions = &a->value;
   }
-  for (auto& action : actions.GetArray()) {
+  for (rapidjson::SizeType i = 0; i < actions.Size(); ++i) {
+    auto& action = actions[i];
     if (!action.IsObject()) continue;
     auto headers = action.FindMember("headers");
     if (headers == action.MemberEnd() || !headers->value.IsObject()) continue;
@@ -95,27 +136,34 @@ void keep_redacted_headers(const Result<rapidjson::Document>& current, rapidjson
     for (auto h = headers->value.MemberBegin(); h != headers->value.MemberEnd(); ++h) {
       if (!is_redaction(h->value)) continue;
       auto old = stored_headers ? stored_headers->FindMember(h->name) : rapidjson::Value::ConstMemberIterator();
-      if (stored_headers && old != stored_headers->MemberEnd()) h->value.CopyFrom(old->value, alloc);
+      if (!stored_headers || old == stored_headers->MemberEnd()) continue;
+      std::string at = "apiActions[" + std::to_string(i) + "]";
+      PARLEY_TRY(same_destination(*stored, action, "url",
+                                  at + ".headers." + std::string(h->name.GetString(), h->name.GetStringLength()),
+                                  at + ".url"));
+      h->value.CopyFrom(old->value, alloc);
     }
   }
+  return ok_result();
 }
 
-// An `llm` update whose apiKey is the redaction marker keeps the stored key.
-void keep_redacted_secret(const Result<rapidjson::Document>& current, const std::string& name,
-                          rapidjson::Value& value, rapidjson::Document::AllocatorType& alloc) {
+// An `llm` update whose apiKey is the redaction marker keeps the stored key, as long as
+// `baseUrl` keeps its host.
+Result<void> keep_redacted_secret(const Result<rapidjson::Document>& current, const std::string& name,
+                                  rapidjson::Value& value, rapidjson::Document::AllocatorType& alloc) {
   if (name == "apiActions" && value.IsArray()) return keep_redacted_headers(current, value, alloc);
-  if (name != "llm" || !value.IsObject()) return;
+  if (name != "llm" || !value.IsObject()) return ok_result();
   auto key = value.FindMember("apiKey");
-  if (key == value.MemberEnd() || !key->value.IsString() ||
-      std::string_view(key->value.GetString(), key->value.GetStringLength()) != kRedactedSecret)
-    return;
+  if (key == value.MemberEnd() || !is_redaction(key->value)) return ok_result();
   value.RemoveMember("apiKey");
-  if (!current.ok() || !current->IsObject()) return;
+  if (!current.ok() || !current->IsObject()) return ok_result();
   auto llm = current->FindMember("llm");
-  if (llm == current->MemberEnd() || !llm->value.IsObject()) return;
+  if (llm == current->MemberEnd() || !llm->value.IsObject()) return ok_result();
   auto stored = llm->value.FindMember("apiKey");
-  if (stored == llm->value.MemberEnd()) return;
+  if (stored == llm->value.MemberEnd()) return ok_result();
+  PARLEY_TRY(same_destination(llm->value, value, "baseUrl", "llm.apiKey", "llm.baseUrl"));
   value.AddMember("apiKey", rapidjson::Value(stored->value, alloc), alloc);
+  return ok_result();
 }
 }  // namespace
 
@@ -173,7 +221,7 @@ Result<std::string> merge_agent_settings(std::string_view current_json, std::str
     }
     rapidjson::Value key(name.c_str(), merged.GetAllocator());
     rapidjson::Value value(it->value, merged.GetAllocator());
-    keep_redacted_secret(current, name, value, merged.GetAllocator());
+    PARLEY_TRY(keep_redacted_secret(current, name, value, merged.GetAllocator()));
     merged.AddMember(key, value, merged.GetAllocator());
   }
   return to_json(merged);

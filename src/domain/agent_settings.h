@@ -17,8 +17,11 @@ Result<std::string> merge_agent_settings(std::string_view current_json, std::str
 std::string known_agent_settings();
 
 // The settings as shown to people (console, admin CLI): secrets (the provider key in
-// `llm.apiKey`, the header values of `apiActions`) replaced by kRedactedSecret. Sending kRedactedSecret back in an update keeps the
-// stored secret, so a settings object read and written back loses nothing.
+// `llm.apiKey`, the header values of `apiActions`) replaced by kRedactedSecret. Sending
+// kRedactedSecret back in an update keeps the stored secret, so a settings object read and written
+// back loses nothing, but only while the secret still goes to the same host (`llm.baseUrl`, the
+// action's `url`): an update that moves it elsewhere with the marker is refused, 400 naming the
+// secret, so nobody who may edit settings can send a key they were never shown to their own server.
 std::string redact_agent_settings(std::string_view settings_json);
 inline constexpr std::string_view kRedactedSecret = "********";
 

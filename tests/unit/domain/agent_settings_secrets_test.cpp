@@ -45,5 +45,50 @@ TEST(AgentSettingsSecrets, ApiActionHeaderValuesAreRedactedAndKeptOnWriteBack) {
   EXPECT_EQ(merged->find("********"), std::string::npos);
 }
 
+
+TEST(AgentSettingsSecrets, TheRedactedKeyDoesNotFollowTheProviderToAnotherHost) {
+  std::string stored = R"({"llm":{"baseUrl":"https://api.provider.example/v1","model":"m","apiKey":"sk-owner"}})";
+  auto moved = merge_agent_settings(stored, R"({"llm":{"baseUrl":"https://editor.example/v1","apiKey":"********"}})");
+  ASSERT_FALSE(moved.ok());
+  EXPECT_EQ(moved.error().code, ErrorCode::kInvalidRequest);
+  EXPECT_EQ(moved.error().message,
+            "'llm.apiKey' must be given again when 'llm.baseUrl' points at another host: a stored secret is only "
+            "kept for the host it was set for.");
+  // Dropping baseUrl sends the key to the server's default provider: another host too.
+  EXPECT_FALSE(merge_agent_settings(stored, R"({"llm":{"model":"m","apiKey":"********"}})").ok());
+  // Another port or scheme is another destination.
+  EXPECT_FALSE(
+      merge_agent_settings(stored, R"({"llm":{"baseUrl":"https://api.provider.example:8443/v1","apiKey":"********"}})")
+          .ok());
+  EXPECT_FALSE(
+      merge_agent_settings(stored, R"({"llm":{"baseUrl":"http://api.provider.example/v1","apiKey":"********"}})").ok());
+  // The same host (another path, case, explicit default port) keeps it; a new key may always be given.
+  auto same = merge_agent_settings(stored, R"({"llm":{"baseUrl":"HTTPS://API.provider.example:443/v2","apiKey":"********"}})");
+  ASSERT_TRUE(same.ok()) << same.error().message;
+  EXPECT_NE(same->find("sk-owner"), std::string::npos);
+  auto fresh = merge_agent_settings(stored, R"({"llm":{"baseUrl":"https://editor.example/v1","apiKey":"sk-new"}})");
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_EQ(fresh->find("sk-owner"), std::string::npos);
+}
+
+TEST(AgentSettingsSecrets, RedactedActionHeadersDoNotFollowTheActionToAnotherHost) {
+  std::string stored = R"({"apiActions":[{"name":"orders","url":"https://api.shop.example/o/{id}",
+                                          "headers":{"Authorization":"Bearer s3cret"}}]})";
+  auto moved = merge_agent_settings(stored, R"({"apiActions":[{"name":"orders","url":"https://editor.example/o/{id}",
+                                                               "headers":{"Authorization":"********"}}]})");
+  ASSERT_FALSE(moved.ok());
+  EXPECT_EQ(moved.error().message,
+            "'apiActions[0].headers.Authorization' must be given again when 'apiActions[0].url' points at another "
+            "host: a stored secret is only kept for the host it was set for.");
+  auto user_part = merge_agent_settings(
+      stored, R"({"apiActions":[{"name":"orders","url":"https://api.shop.example@editor.example/o/{id}",
+                                 "headers":{"Authorization":"********"}}]})");
+  EXPECT_FALSE(user_part.ok());
+  auto same = merge_agent_settings(stored, R"({"apiActions":[{"name":"orders","url":"https://api.shop.example/v2/{id}",
+                                                              "headers":{"Authorization":"********"}}]})");
+  ASSERT_TRUE(same.ok());
+  EXPECT_NE(same->find("Bearer s3cret"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace parley

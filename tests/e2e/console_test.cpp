@@ -372,6 +372,34 @@ TEST_F(ConsoleApi, EditorsCreateAndChangeAgentsViewersOnlyRead) {
   EXPECT_EQ(no_change.error_code(), "forbidden");
 }
 
+TEST_F(ConsoleApi, AnEditorCannotSendTheOwnersRedactedProviderKeyToAnotherHost) {
+  std::string owner = fresh_account();
+  std::string editor = member("editor");
+  auto created = server_->post(
+      "/console/v1/agents", owner,
+      R"({"name":"Support","settings":{"engine":"openai","llm":{"baseUrl":"https://api.provider.example/v1","model":"m","apiKey":"sk-owner-secret"}}})");
+  ASSERT_EQ(created.status, 201) << created.body;
+  std::string id = created.json()["data"]["id"];
+  auto shown = server_->get("/console/v1/agents/" + id, editor);
+  ASSERT_EQ(shown.status, 200);
+  EXPECT_EQ(shown.json()["data"]["settings"]["llm"]["apiKey"], "********");
+  EXPECT_EQ(shown.body.find("sk-owner-secret"), std::string::npos);
+
+  auto moved = server_->patch("/console/v1/agents/" + id, editor,
+                              R"({"settings":{"llm":{"baseUrl":"https://collector.example/v1","model":"m","apiKey":"********"}}})");
+  EXPECT_EQ(moved.status, 400) << moved.body;
+  EXPECT_EQ(moved.error_code(), "invalid_request");
+  EXPECT_EQ(moved.error_message(),
+            "'llm.apiKey' must be given again when 'llm.baseUrl' points at another host: a stored secret is only kept "
+            "for the host it was set for.");
+  // Nothing changed; the same host keeps the key (shown redacted as before).
+  auto same = server_->patch("/console/v1/agents/" + id, editor,
+                             R"({"settings":{"llm":{"baseUrl":"https://api.provider.example/v2","model":"m2","apiKey":"********"}}})");
+  ASSERT_EQ(same.status, 200) << same.body;
+  EXPECT_EQ(same.json()["data"]["settings"]["llm"]["apiKey"], "********");
+  EXPECT_EQ(same.json()["data"]["settings"]["llm"]["baseUrl"], "https://api.provider.example/v2");
+}
+
 TEST_F(ConsoleApi, AgentInputIsValidated) {
   std::string owner = fresh_account();
   auto unknown = server_->post("/console/v1/agents", owner, R"({"name":"A","settings":{"colour":"red"}})");

@@ -28,7 +28,9 @@ void add_api_route(Router& router, App& app, std::string_view method, std::strin
              {[&app, scope, handler = std::move(handler)](Request& req) -> Response {
                 auto key = bearer_key(req);
                 if (!key.ok()) return error_response(key.error());
-                auto entry = app.keys.find(*key);
+                auto found = app.keys.find(*key);
+                if (!found.ok()) return error_response(found.error());
+                auto entry = std::move(*found);
                 if (!entry) {
                   return error_response({ErrorCode::kUnauthorized, "The API key is unknown or has been revoked."});
                 }

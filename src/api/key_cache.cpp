@@ -36,18 +36,19 @@ bool is_well_formed_key(std::string_view key) {
   return true;
 }
 
-void KeyCache::reload_if_stale() {
+bool KeyCache::reload_if_stale() {
   uint64_t epoch = db_.auth_epoch();
-  if (epoch == loaded_epoch_.load(std::memory_order_acquire)) return;
+  if (epoch == loaded_epoch_.load(std::memory_order_acquire)) return true;
   std::unique_lock lock(mu_);
   epoch = db_.auth_epoch();  // read before loading: a change during the load forces another
-  if (epoch == loaded_epoch_.load()) return;
+  if (epoch == loaded_epoch_.load()) return true;
   auto& conn = db_.read();
   auto keys = KeyRepo::all_active(conn);
   auto accounts = AccountRepo::list(conn);
   if (!keys.ok() || !accounts.ok()) {
+    // The keys held may include revoked ones: they stay unused until a reload succeeds.
     log_error("key cache reload failed");
-    return;
+    return false;
   }
   std::unordered_map<std::string, Plan> plans;
   for (auto& a : *accounts) plans.emplace(a.id, a.plan);
@@ -65,14 +66,18 @@ void KeyCache::reload_if_stale() {
   }
   by_digest_.swap(fresh);
   loaded_epoch_.store(epoch, std::memory_order_release);
+  return true;
 }
 
-std::shared_ptr<const KeyEntry> KeyCache::find(std::string_view key) {
-  reload_if_stale();
+Result<std::shared_ptr<const KeyEntry>> KeyCache::find(std::string_view key) {
+  if (!reload_if_stale()) {
+    return ApiError{ErrorCode::kUnavailable, "API keys cannot be checked right now; retry."};
+  }
   std::string digest = digest_key(key);
   std::shared_lock lock(mu_);
   auto it = by_digest_.find(digest);
-  return it == by_digest_.end() ? nullptr : it->second;
+  if (it == by_digest_.end()) return std::shared_ptr<const KeyEntry>();
+  return it->second;
 }
 
 void KeyCache::record_use(const KeyEntry& entry) {

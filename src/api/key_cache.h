@@ -1,8 +1,9 @@
 // The in-memory view of every active API key, looked up by the SHA-256 of the presented key
 // (0.35 µs against 8 µs for a database lookup). It reloads from the database whenever the
 // database's auth epoch moves, which every process bumps after changing keys, accounts or plans,
-// so a revocation or plan change made by any process applies to the very next request.
-// Thread-safe.
+// so a revocation or plan change made by any process applies to the very next request. When the
+// epoch has moved and the reload fails, the cache fails closed: no key is accepted (503) until a
+// reload succeeds, since any of them may have been revoked. Thread-safe.
 #pragma once
 
 #include <atomic>
@@ -36,13 +37,15 @@ class KeyCache {
  public:
   KeyCache(Database& db, const Clock& clock) : db_(db), clock_(clock) {}
 
-  // The active key, or null when unknown or revoked.
-  std::shared_ptr<const KeyEntry> find(std::string_view key);
+  // The active key, or null when unknown or revoked; kUnavailable when the keys changed and could
+  // not be reloaded (every request retries the reload).
+  Result<std::shared_ptr<const KeyEntry>> find(std::string_view key);
   // Records a use; writes last_used_at at most once a minute per key, without waiting.
   void record_use(const KeyEntry& entry);
 
  private:
-  void reload_if_stale();
+  // False when the keys changed and the reload failed.
+  bool reload_if_stale();
 
   Database& db_;
   const Clock& clock_;

@@ -36,6 +36,7 @@ struct ServeOptions {
   int64_t console_session_hours = 12;
   int64_t console_login_failures_per_email = 5;
   int64_t console_login_failures_per_address = 50;
+  int64_t console_login_tracked_max = 100'000;
   WebhookServiceOptions webhooks;
   LlmServeOptions llm;
   ChatConfig chat;
@@ -123,6 +124,7 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   console_options.session_ttl_ms = o.console_session_hours * 60 * 60 * 1000;
   console_options.login.failures_per_email = o.console_login_failures_per_email;
   console_options.login.failures_per_address = o.console_login_failures_per_address;
+  console_options.login.max_subjects = o.console_login_tracked_max;
   ConsoleServices console(clock, console_options);
   RetrievalOptions retrieval;
   retrieval.delay_ms = o.engine_delay_ms;
@@ -241,6 +243,11 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   cmd->add_option("--console-login-failures-per-address", o->console_login_failures_per_address,
                   "Failed console logins per remote address before a 15-minute block")
       ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_ADDRESS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--console-login-tracked-max", o->console_login_tracked_max,
+                  "Emails (and, apart, addresses) the login throttle tracks at once; oldest evicted first")
+      ->envname("PARLEY_CONSOLE_LOGIN_TRACKED_MAX")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   add_webhook_serve_options(*cmd, o->webhooks);

@@ -2,15 +2,16 @@
 // remote address in fixed windows that start at the first counted attempt. Once either count
 // reaches its limit, every attempt for that email or from that address is refused until the
 // window ends, the correct password included, so guessing cannot continue at any speed.
+// A refused attempt adds nothing, and each table holds at most `max_subjects` windows (the oldest
+// evicted first), so a flood of distinct emails costs neither memory nor time per login.
 // Counts live in this process's memory (a restart forgets them). Thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <mutex>
-#include <string>
 #include <string_view>
-#include <unordered_map>
 
+#include "console/login_throttle_windows.h"
 #include "core/clock.h"
 
 namespace parley {
@@ -19,11 +20,13 @@ struct LoginLimits {
   int64_t failures_per_email = 5;
   int64_t failures_per_address = 50;
   int64_t window_ms = 15 * 60 * 1000;
+  // Emails (and, separately, addresses) tracked at once.
+  int64_t max_subjects = 100'000;
 };
 
 class LoginThrottle {
  public:
-  LoginThrottle(const Clock& clock, LoginLimits limits) : clock_(clock), limits_(limits) {}
+  LoginThrottle(const Clock& clock, LoginLimits limits);
 
   // Counts an attempt before the password is checked. Returns 0 when it may go ahead, else the
   // whole seconds (at least 1) until the blocking window ends; a refused attempt is not counted.
@@ -32,22 +35,15 @@ class LoginThrottle {
   void succeeded(std::string_view email, std::string_view address);
 
   const LoginLimits& limits() const { return limits_; }
+  // Windows held (emails + addresses), for tests and metrics.
+  size_t tracked() const;
 
  private:
-  struct Window {
-    int64_t start = 0;
-    int64_t count = 0;
-  };
-  using Windows = std::unordered_map<std::string, Window>;
-
-  Window& current(Windows& windows, std::string_view subject, int64_t now);
-  void prune(Windows& windows, int64_t now);
-
   const Clock& clock_;
   const LoginLimits limits_;
-  std::mutex mu_;
-  Windows by_email_;
-  Windows by_address_;
+  mutable std::mutex mu_;
+  LoginThrottleWindows by_email_;
+  LoginThrottleWindows by_address_;
 };
 
 }  // namespace parley

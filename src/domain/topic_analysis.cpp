@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
-#include <map>
+#include <unordered_map>
 
 #include "core/json.h"
 #include "store/conversation_queries.h"
@@ -54,36 +54,47 @@ std::vector<std::string> words_of(std::string_view text) {
 }
 }  // namespace
 
-TopicAnalysis analyze_topics(const std::vector<MessageRecord>& messages) {
-  TopicAnalysis out;
-  std::map<std::string, std::pair<int, size_t>> counts;  // word -> (count, first position)
-  size_t position = 0;
-  int positive = 0, negative = 0;
-  bool any_user = false;
+TopicDelta count_topics(const TopicState& state, const std::vector<MessageRecord>& messages) {
+  TopicDelta out{state, {}};
+  TopicState& st = out.state;
+  std::unordered_map<std::string, size_t> index;  // word -> its place in out.words
   for (const auto& m : messages) {
+    st.analysed_seq = std::max(st.analysed_seq, m.seq);
     if (m.role != "user") continue;
-    any_user = true;
+    st.any_user = true;
     auto words = words_of(m.content);
     for (size_t i = 0; i < words.size(); ++i) {
       const std::string& w = words[i];
       bool negated = i > 0 && contains(kNegations, words[i - 1]);
       bool pos = contains(kPositive, w), neg = contains(kNegative, w);
-      if (pos) (negated ? negative : positive) += 1;
-      if (neg) (negated ? positive : negative) += 1;
-      ++position;
+      if (pos) (negated ? st.negative : st.positive) += 1;
+      if (neg) (negated ? st.positive : st.negative) += 1;
+      ++st.words;
       if (pos || neg || w.size() < 4 || contains(kStopWords, w)) continue;
-      auto [it, inserted] = counts.try_emplace(w, 0, position);
-      it->second.first += 1;
+      auto [it, inserted] = index.try_emplace(w, out.words.size());
+      if (inserted) out.words.push_back({w, 0, st.words});
+      out.words[it->second].count += 1;
     }
   }
-  if (!any_user) return out;
-  std::vector<std::pair<std::string, std::pair<int, size_t>>> ranked(counts.begin(), counts.end());
-  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-    if (a.second.first != b.second.first) return a.second.first > b.second.first;
-    return a.second.second < b.second.second;
+  return out;
+}
+
+namespace {
+std::optional<std::string> sentiment_of(const TopicState& s) {
+  if (!s.any_user) return std::nullopt;
+  return s.positive > s.negative ? "positive" : s.negative > s.positive ? "negative" : "neutral";
+}
+}  // namespace
+
+TopicAnalysis analyze_topics(const std::vector<MessageRecord>& messages) {
+  TopicDelta d = count_topics(TopicState{}, messages);
+  TopicAnalysis out;
+  if (!d.state.any_user) return out;
+  std::stable_sort(d.words.begin(), d.words.end(), [](const auto& a, const auto& b) {
+    return a.count > b.count;  // ties keep first-appearance order
   });
-  for (size_t i = 0; i < ranked.size() && i < 3; ++i) out.topics.push_back(ranked[i].first);
-  out.sentiment = positive > negative ? "positive" : negative > positive ? "negative" : "neutral";
+  for (size_t i = 0; i < d.words.size() && i < 3; ++i) out.topics.push_back(d.words[i].word);
+  out.sentiment = sentiment_of(d.state);
   return out;
 }
 
@@ -98,8 +109,19 @@ bool topic_analysis_enabled(const AgentRecord& agent) {
 Result<void> refresh_topics(Connection& c, const AgentRecord& agent,
                             std::string_view conversation_id) {
   if (!topic_analysis_enabled(agent)) return {};
-  PARLEY_ASSIGN_OR_RETURN(auto messages, ConversationRepo::messages(c, conversation_id));
-  TopicAnalysis a = analyze_topics(messages);
+  PARLEY_ASSIGN_OR_RETURN(auto stored, TopicRepo::state(c, conversation_id));
+  TopicState state = stored.value_or(TopicState{});
+  PARLEY_ASSIGN_OR_RETURN(auto added,
+                          ConversationRepo::messages_after(c, conversation_id, state.analysed_seq));
+  if (stored && added.empty()) return {};
+  TopicDelta d = count_topics(state, added);
+  PARLEY_TRY(TopicRepo::add_words(c, conversation_id, d.words));
+  PARLEY_TRY(TopicRepo::save_state(c, conversation_id, d.state));
+  TopicAnalysis a;
+  if (d.state.any_user) {
+    PARLEY_ASSIGN_OR_RETURN(a.topics, TopicRepo::top_words(c, conversation_id, 3));
+  }
+  a.sentiment = sentiment_of(d.state);
   JsonWriter w;
   w.begin_array();
   for (const auto& t : a.topics) w.string(t);

@@ -1,7 +1,9 @@
 // Topic analysis: a small deterministic analysis of a conversation's visitor messages that gives
 // its topics (up to three keywords) and sentiment ("positive", "negative" or "neutral"). It runs
 // only for agents whose `topicAnalysis` setting is true; otherwise topics stay empty and sentiment
-// null. analyze_topics is a pure function; refresh_topics runs inside the caller's transaction.
+// null. analyze_topics is a pure function; refresh_topics runs inside the caller's transaction and
+// counts only the messages added since its last run (the running counts are stored with
+// TopicRepo), so a turn costs the same at the thousandth message as at the first.
 //
 // The analysis (docs/decisions/data.md): the text of the `user` messages is split into words of
 // ASCII letters and digits (other bytes separate words; letters lower-cased). Words shorter than
@@ -20,6 +22,7 @@
 
 #include "store/agent_repo.h"
 #include "store/conversation_repo.h"
+#include "store/topic_repo.h"
 
 namespace parley {
 
@@ -29,6 +32,14 @@ struct TopicAnalysis {
 };
 
 TopicAnalysis analyze_topics(const std::vector<MessageRecord>& messages);
+
+// What a run of messages adds to a conversation's running counts: sentiment tallies and the
+// candidate topic words, whose positions continue from `state.words`.
+struct TopicDelta {
+  TopicState state;                   // the running state with these messages counted
+  std::vector<TopicWordCount> words;  // candidate words, in order of first appearance
+};
+TopicDelta count_topics(const TopicState& state, const std::vector<MessageRecord>& messages);
 
 // Recomputes and stores the conversation's topics and sentiment when the agent's topicAnalysis
 // setting is true; does nothing otherwise.

@@ -134,6 +134,16 @@ Result<std::vector<MessageRecord>> ConversationRepo::messages(Connection& c,
   return out;
 }
 
+Result<std::vector<MessageRecord>> ConversationRepo::messages_after(Connection& c,
+                                                                    std::string_view conversation_id,
+                                                                    int64_t after) {
+  std::vector<MessageRecord> out;
+  PARLEY_TRY(c.query("SELECT " MESSAGE_COLUMNS
+                     " FROM messages WHERE conversation_id = $1 AND seq > $2 ORDER BY seq",
+                     {conversation_id, after}, [&](const Row& r) { out.push_back(read_message(r)); }));
+  return out;
+}
+
 Result<std::vector<MessageRecord>> ConversationRepo::last_messages(Connection& c,
                                                                    std::string_view conversation_id,
                                                                    size_t n) {

@@ -65,6 +65,10 @@ class ConversationRepo {
   static Result<MessageRecord> append_message(Connection& c, MessageRecord m);
   // The whole transcript, oldest first.
   static Result<std::vector<MessageRecord>> messages(Connection& c, std::string_view conversation_id);
+  // The messages after seq `after`, oldest first.
+  static Result<std::vector<MessageRecord>> messages_after(Connection& c,
+                                                           std::string_view conversation_id,
+                                                           int64_t after);
   // The last `n` messages, oldest first.
   static Result<std::vector<MessageRecord>> last_messages(Connection& c,
                                                           std::string_view conversation_id, size_t n);

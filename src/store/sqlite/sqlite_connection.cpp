@@ -86,6 +86,9 @@ Result<SqliteConnection::Prepared*> SqliteConnection::prepare(std::string_view s
 
 Result<void> SqliteConnection::run(std::string_view sql, const DbValue* params, size_t n,
                                    const RowFn* on_row, int64_t* changes) {
+  if (require_transaction_ && !in_transaction()) {
+    return ApiError{ErrorCode::kUnavailable, "The database could not store the change; retry."};
+  }
   PARLEY_ASSIGN_OR_RETURN(Prepared * p, prepare(sql));
   sqlite3_stmt* s = p->stmt;
   struct Reset {
@@ -143,7 +146,12 @@ Result<int64_t> SqliteConnection::execute(std::string_view sql, Params params) {
   return changes;
 }
 
+bool SqliteConnection::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
+
 Result<void> SqliteConnection::execute_script(std::string_view sql) {
+  if (require_transaction_ && !in_transaction()) {
+    return ApiError{ErrorCode::kUnavailable, "The database could not store the change; retry."};
+  }
   std::string text(sql);
   char* err = nullptr;
   if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {

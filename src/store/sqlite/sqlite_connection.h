@@ -28,6 +28,12 @@ class SqliteConnection final : public Connection {
   Result<int64_t> execute(std::string_view sql, Params params) override;
   Result<void> execute_script(std::string_view sql) override;
 
+  // True while a transaction is open (SQLite may end one by itself after some errors).
+  bool in_transaction() const;
+  // While on, statements are refused when no transaction is open, so that work meant for one
+  // transaction never commits piecemeal after SQLite rolled that transaction back.
+  void require_transaction(bool on) { require_transaction_ = on; }
+
  private:
   struct Prepared {
     sqlite3_stmt* stmt = nullptr;
@@ -41,6 +47,7 @@ class SqliteConnection final : public Connection {
   ApiError error(std::string_view what) const;
 
   sqlite3* db_;
+  bool require_transaction_ = false;
   StringMap<Prepared> cache_;
 };
 

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "store/migrations.h"
+#include "store/sqlite/group_commit.h"
 
 namespace parley {
 
@@ -138,34 +139,10 @@ void SqliteDatabase::writer_loop() {
 }
 
 void SqliteDatabase::commit_batch(std::vector<Job>& batch) {
-  std::vector<Result<void>> results;
-  results.reserve(batch.size());
-  auto& c = *writer_conn_;
-  auto begun = c.execute("BEGIN IMMEDIATE", {});
-  if (!begun.ok()) {
-    log_error("write transaction could not begin");
-    for (auto& job : batch)
-      if (job.done) job.done->set_value(ApiError{ErrorCode::kUnavailable, "The database is busy."});
-    return;
-  }
-  for (auto& job : batch) {
-    (void)c.execute("SAVEPOINT job", {});
-    Result<void> r;
-    try {
-      r = job.fn(c);
-    } catch (const std::exception& e) {
-      r = ApiError::internal(std::string("write failed: ") + e.what());
-    }
-    if (!r.ok()) (void)c.execute("ROLLBACK TO job", {});
-    (void)c.execute("RELEASE job", {});
-    results.push_back(std::move(r));
-  }
-  auto committed = c.execute("COMMIT", {});
-  if (!committed.ok()) {
-    (void)c.execute_script("ROLLBACK");
-    for (auto& r : results)
-      if (r.ok()) r = ApiError::internal("commit failed");
-  }
+  std::vector<const WriteFn*> fns;
+  fns.reserve(batch.size());
+  for (const auto& job : batch) fns.push_back(&job.fn);
+  std::vector<Result<void>> results = commit_group(*writer_conn_, fns);
   epoch_[1].fetch_add(1, std::memory_order_acq_rel);  // before any writer hears of its commit
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch[i].done) batch[i].done->set_value(std::move(results[i]));

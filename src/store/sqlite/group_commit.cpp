@@ -1,0 +1,81 @@
+#include "store/sqlite/group_commit.h"
+
+#include "core/log.h"
+
+namespace parley {
+
+namespace {
+ApiError not_stored() {
+  return {ErrorCode::kUnavailable, "The database could not store the change; retry."};
+}
+
+Result<void> run_guarded(SqliteConnection& c, const WriteFn& fn) {
+  c.require_transaction(true);
+  Result<void> r;
+  try {
+    r = fn(c);
+  } catch (const std::exception& e) {
+    r = ApiError::internal(std::string("write failed: ") + e.what());
+  }
+  c.require_transaction(false);
+  return r;
+}
+
+// Ends a transaction that can no longer be trusted (SQLite may already have ended it).
+void abandon(SqliteConnection& c) {
+  if (c.in_transaction()) (void)c.execute_script("ROLLBACK");
+}
+}  // namespace
+
+std::vector<Result<void>> commit_group(SqliteConnection& c, const std::vector<const WriteFn*>& jobs) {
+  std::vector<Result<void>> results(jobs.size());
+  size_t next = 0;
+  while (next < jobs.size()) {
+    if (!c.execute("BEGIN IMMEDIATE", {}).ok()) {
+      log_error("write transaction could not begin");
+      abandon(c);
+      for (; next < jobs.size(); ++next) {
+        results[next] = ApiError{ErrorCode::kUnavailable, "The database is busy; retry."};
+      }
+      break;
+    }
+    std::vector<size_t> held;  // jobs whose changes the open transaction holds
+    bool lost = false;
+    while (next < jobs.size() && !lost) {
+      size_t i = next;
+      ++next;
+      if (!c.execute("SAVEPOINT job", {}).ok()) {
+        // Nothing of this job has run; it fails alone, and takes the transaction's other jobs
+        // with it only when SQLite ended the transaction.
+        results[i] = not_stored();
+        if (c.in_transaction()) continue;
+        lost = true;
+        break;
+      }
+      Result<void> r = run_guarded(c, *jobs[i]);
+      if (!c.in_transaction()) {
+        lost = true;
+      } else if (!r.ok()) {
+        bool undone = c.execute("ROLLBACK TO job", {}).ok() && c.execute("RELEASE job", {}).ok();
+        // A job whose changes could not be undone must not be committed with the others.
+        if (!undone) lost = true;
+      } else if (!c.execute("RELEASE job", {}).ok()) {
+        lost = true;
+      }
+      if (lost) {
+        results[i] = r.ok() ? Result<void>(not_stored()) : std::move(r);
+        break;
+      }
+      results[i] = std::move(r);
+      if (results[i].ok()) held.push_back(i);
+    }
+    bool committed = !lost && c.execute("COMMIT", {}).ok();
+    if (committed) continue;
+    log_error("write transaction rolled back", {{"jobs", int64_t(held.size())}});
+    abandon(c);
+    for (size_t h : held) results[h] = not_stored();
+  }
+  return results;
+}
+
+}  // namespace parley

@@ -28,6 +28,16 @@ void add_webhook_serve_options(CLI::App& cmd, WebhookServiceOptions& o) {
       ->envname("PARLEY_WEBHOOK_CONCURRENCY")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd.add_option("--webhook-concurrency-per-endpoint", o.concurrency_per_endpoint,
+                 "Delivery attempts in flight to one webhook at most")
+      ->envname("PARLEY_WEBHOOK_CONCURRENCY_PER_ENDPOINT")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--webhook-concurrency-per-account", o.concurrency_per_account,
+                 "Delivery attempts in flight to one account's webhooks at most")
+      ->envname("PARLEY_WEBHOOK_CONCURRENCY_PER_ACCOUNT")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
 }
 
 }  // namespace parley

@@ -212,17 +212,13 @@ std::string ApiActionCaller::call(const ApiAction& action, std::string_view argu
   if (!request.ok()) return error_result(request.error().message);
   auto url = parse_webhook_url(request->url);
   if (!url.ok()) return error_result("The action's address is refused: it must be an https URL.");
-  auto address = address_for_delivery(*url, resolver_, options_.allow_private_targets);
-  if (!address.ok()) {
+  auto target = pin_target(*url, resolver_, options_.allow_private_targets);
+  if (!target.ok()) {
     log_warn("api_action_refused", {{"action", std::string_view(action.name)}});
     return error_result("The action's address is refused: it is not a public address.");
   }
   std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
   if (!curl) return error_result("The action could not be started.");
-  std::string host_port = url->host + ":" + std::to_string(url->port);
-  std::string pinned = address->family == 6 ? "[" + address->text() + "]" : address->text();
-  std::unique_ptr<curl_slist, SlistDeleter> resolve(
-      curl_slist_append(nullptr, (host_port + ":" + pinned).c_str()));
   curl_slist* raw = curl_slist_append(nullptr, "Accept: application/json");
   raw = curl_slist_append(raw, "Expect:");
   if (!request->body.empty()) raw = curl_slist_append(raw, "Content-Type: application/json");
@@ -233,12 +229,11 @@ std::string ApiActionCaller::call(const ApiAction& action, std::string_view argu
   Capture capture;
   capture.cap = options_.max_response_bytes;
   CURL* c = curl.get();
+  CurlPin pin(c, *target);
   curl_easy_setopt(c, CURLOPT_URL, request->url.c_str());
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https");
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_RESOLVE, resolve.get());
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout_ms));
   curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, action.method.c_str());
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
@@ -269,11 +264,20 @@ std::string ApiActionCaller::call(const ApiAction& action, std::string_view argu
   return w.str();
 }
 
-Result<void> ApiActionCaller::check_target(std::string_view url) const {
-  if (options_.allow_private_targets) return {};
-  auto checked = check_webhook_url(url, resolver_, false);
-  if (!checked.ok()) return ApiError::internal("The agent's LLM provider URL is refused: it must be https on a public address.");
-  return {};
+Result<PinnedTarget> ApiActionCaller::provider_target(std::string_view base_url) const {
+  // One message whatever the reason (malformed, internal name, private address, no address), so
+  // that the answer tells a team member nothing about the server's network or its resolver.
+  auto refused = [&](const ApiError& why) -> ApiError {
+    log_warn("llm_provider_refused", {{"reason", std::string_view(why.message)}});
+    return ApiError::internal(
+        "The agent's llm.baseUrl is refused: it must be an https URL whose host resolves only to "
+        "public addresses.");
+  };
+  auto url = parse_target_url(base_url, /*allow_http=*/options_.allow_private_targets);
+  if (!url.ok()) return refused(url.error());
+  auto target = pin_target(*url, resolver_, options_.allow_private_targets);
+  if (!target.ok()) return refused(target.error());
+  return std::move(*target);
 }
 
 }  // namespace parley

@@ -2,7 +2,8 @@
 // description, method, url template with {param} placeholders, parameters, headers) that the
 // `openai` engine offers the model as tools. A call goes through the webhooks' public-address
 // guard (https only; the host must resolve to public addresses only; the connection is pinned to
-// the checked address, no redirects, no proxy), with a short timeout and a response size cap.
+// the checked address by webhooks/pinned_curl.h; no redirects, no proxy), with a short timeout
+// and a response size cap.
 // Whatever happens, the model gets a JSON result (status and body, or an error), never the
 // reply's failure. Client-side actions (`clientActions`, run in a web page) are never offered.
 // ApiActionCaller is thread-safe when its Resolver is.
@@ -17,7 +18,7 @@
 
 #include "core/result.h"
 #include "engine/openai_client.h"
-#include "webhooks/url_guard.h"
+#include "webhooks/pinned_curl.h"
 
 namespace parley {
 
@@ -70,9 +71,11 @@ class ApiActionCaller {
   // cap, with "truncated": true) or {"error": "..."}.
   std::string call(const ApiAction& action, std::string_view arguments_json) const;
 
-  // The address guard for other URLs a team member configures (an agent's own LLM provider):
-  // https and public addresses only, unless private targets are allowed (tests, development).
-  Result<void> check_target(std::string_view url) const;
+  // The address guard for the other URL a team member configures, an agent's own LLM provider:
+  // https, an address checked once and to be pinned for the whole reply; with private targets
+  // allowed (tests, development) http and any address too. 500 internal_error naming
+  // `llm.baseUrl` when refused, the same message whatever the reason.
+  Result<PinnedTarget> provider_target(std::string_view base_url) const;
 
  private:
   Resolver& resolver_;

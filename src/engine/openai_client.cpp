@@ -76,6 +76,10 @@ void write_message(JsonWriter& w, const PromptMessage& m) {
 struct CurlDeleter {
   void operator()(CURL* c) const { curl_easy_cleanup(c); }
 };
+
+ApiError provider_failed() {
+  return ApiError::internal("The language model provider did not give a usable reply.");
+}
 struct SlistDeleter {
   void operator()(curl_slist* l) const { curl_slist_free_all(l); }
 };
@@ -135,6 +139,8 @@ Result<Completion> OpenAiClient::complete(
   std::unique_ptr<curl_slist, SlistDeleter> headers(raw_headers);
 
   CURL* c = curl.get();
+  std::optional<CurlPin> pin;
+  if (request.pin) pin.emplace(c, *request.pin);
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
@@ -158,7 +164,10 @@ Result<Completion> OpenAiClient::complete(
   long status = 0;
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 
-  if (state.error) return std::move(*state.error);
+  if (state.error) {
+    log_warn("llm_stream_malformed", {{"error", std::string_view(state.error->message)}});
+    return provider_failed();
+  }
   if (assembler.cancelled()) return assembler.take();
   if (rc == CURLE_OPERATION_TIMEDOUT) {
     log_warn("llm_timeout", {{"timeout_ms", request.timeout_ms}});
@@ -166,18 +175,21 @@ Result<Completion> OpenAiClient::complete(
   }
   if (rc != CURLE_OK) {
     log_warn("llm_request_failed", {{"curl_code", static_cast<int64_t>(rc)}});
-    return ApiError::internal("Could not reach the language model provider.");
+    return provider_failed();
   }
   if (status < 200 || status >= 300) {
     log_warn("llm_http_error", {{"status", static_cast<int64_t>(status)}});
-    return ApiError::internal("The language model provider answered with HTTP status " +
-                              std::to_string(status) + ".");
+    return provider_failed();
   }
   auto finished = parser.finish();
-  if (!finished.ok()) return std::move(finished).error();
+  if (!finished.ok()) {
+    log_warn("llm_stream_malformed", {{"error", std::string_view(finished.error().message)}});
+    return provider_failed();
+  }
   Completion completion = assembler.take();
   if (!assembler.done() && completion.finish_reason.empty()) {
-    return ApiError::internal("The language model provider ended the stream early.");
+    log_warn("llm_stream_cut_short", {});
+    return provider_failed();
   }
   return completion;
 }

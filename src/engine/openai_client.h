@@ -7,12 +7,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/result.h"
 #include "engine/completion_stream.h"
+#include "webhooks/pinned_curl.h"
 
 namespace parley {
 
@@ -39,6 +41,9 @@ struct CompletionRequest {
   std::vector<PromptMessage> messages;
   std::vector<ToolSpec> tools;
   int64_t timeout_ms = 55000;  // the whole call, connection included
+  // Set for a provider a team member configured (ApiActionCaller::provider_target): the call
+  // connects only to this checked address and never resolves the host itself.
+  std::optional<PinnedTarget> pin;
 };
 
 // The server-wide provider of `openai` agents; an agent's `llm` setting overrides each field.
@@ -58,8 +63,10 @@ class OpenAiClient {
  public:
   // Streams the completion: `on_text` receives each text delta and may return false to stop
   // (the call then ends early and returns what came so far). Errors: 504 timeout when the
-  // timeout passes first; 500 internal_error for a connection failure, an HTTP error status or a
-  // malformed stream, with a message that is safe to show.
+  // timeout passes first; 500 internal_error with one and the same message for every provider
+  // failure (no connection, an HTTP error status, a malformed or cut stream), so that the answer
+  // never tells whether something listened at the address nor what it said; the kind and the
+  // status go to the log.
   Result<Completion> complete(const CompletionRequest& request,
                               const std::function<bool(std::string_view)>& on_text) const;
 };

@@ -228,12 +228,13 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
   call.base_url = llm ? string_setting(*llm, "baseUrl") : "";
   call.model = llm ? string_setting(*llm, "model") : "";
   call.api_key = llm ? string_setting(*llm, "apiKey") : "";
-  // A provider a team member points the agent at passes the address guard, and never receives
-  // the server's own key: that goes only to the server's provider.
+  // A provider a team member points the agent at passes the address guard once per reply, every
+  // call of the reply is pinned to the address checked then, and it never receives the server's
+  // own key: that goes only to the server's provider.
   const bool own_provider = !call.base_url.empty() && call.base_url != defaults_.base_url;
   if (own_provider) {
-    if (actions_ == nullptr) return ApiError::internal("The agent's LLM provider URL is refused.");
-    PARLEY_TRY(actions_->check_target(call.base_url));
+    if (actions_ == nullptr) return ApiError::internal("The agent's llm.baseUrl is refused.");
+    PARLEY_ASSIGN_OR_RETURN(call.pin, actions_->provider_target(call.base_url));
   }
   if (call.base_url.empty()) call.base_url = defaults_.base_url;
   if (call.model.empty()) call.model = defaults_.model;

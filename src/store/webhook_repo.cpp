@@ -173,18 +173,22 @@ Result<void> WebhookRepo::insert_delivery(Connection& c, const DeliveryRecord& d
   return {};
 }
 
-Result<std::vector<DueDelivery>> WebhookRepo::due_deliveries(Connection& c, int64_t now,
-                                                             int64_t limit) {
+Result<std::vector<DueDelivery>> WebhookRepo::due_per_webhook(Connection& c, int64_t now,
+                                                              int64_t per_webhook) {
   std::vector<DueDelivery> out;
-  PARLEY_TRY(
-      c.query("SELECT d.id, d.webhook_id, d.outbox_id, d.event, d.event_id, d.payload, d.status, "
-              "d.attempts, d.next_attempt_at, d.event_created_at, d.created_at, d.completed_at, "
-              "w.url, w.secret FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
-              "WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND w.paused = 0 "
-              "ORDER BY d.next_attempt_at, d.id LIMIT $2",
-              {now, limit}, [&](const Row& r) {
-                out.push_back({read_delivery(r), r.text(12), r.text(13)});
-              }));
+  // For each webhook, a probe of the partial index of pending deliveries; the cross join keeps
+  // SQLite from reading a webhook's whole history to match the subquery's ids.
+  PARLEY_TRY(c.query(
+      "SELECT d.id, d.webhook_id, d.outbox_id, d.event, d.event_id, d.payload, d.status, "
+      "d.attempts, d.next_attempt_at, d.event_created_at, d.created_at, d.completed_at, "
+      "w.url, w.secret, w.account_id FROM webhooks w CROSS JOIN webhook_deliveries d "
+      "WHERE w.paused = 0 AND d.id IN (SELECT x.id FROM webhook_deliveries x "
+      "WHERE x.webhook_id = w.id AND x.status = 'pending' AND x.next_attempt_at <= $1 "
+      "ORDER BY x.next_attempt_at, x.id LIMIT $2) "
+      "ORDER BY d.next_attempt_at, d.id",
+      {now, per_webhook}, [&](const Row& r) {
+        out.push_back({read_delivery(r), r.text(12), r.text(13), r.text(14)});
+      }));
   return out;
 }
 

@@ -68,6 +68,7 @@ struct DueDelivery {
   DeliveryRecord delivery;
   std::string url;
   std::string secret;
+  std::string account_id;  // the webhook's account
 };
 
 class WebhookRepo {
@@ -94,8 +95,11 @@ class WebhookRepo {
   static Result<bool> mark_dispatched(Connection& c, std::string_view outbox_id, int64_t now);
 
   static Result<void> insert_delivery(Connection& c, const DeliveryRecord& d);
-  // Pending deliveries of unpaused webhooks due at `now`, earliest first.
-  static Result<std::vector<DueDelivery>> due_deliveries(Connection& c, int64_t now, int64_t limit);
+  // The earliest `per_webhook` pending deliveries due at `now` of every unpaused webhook, all of
+  // them earliest first. Bounded per webhook so that one webhook's backlog never hides another's
+  // (the cost grows with the number of webhooks, not with the backlog).
+  static Result<std::vector<DueDelivery>> due_per_webhook(Connection& c, int64_t now,
+                                                          int64_t per_webhook);
   // Pushes a due delivery's due time out to `until` so that no other worker takes it meanwhile;
   // false when another worker claimed it first (its due time is no longer `due_at`).
   static Result<bool> claim(Connection& c, std::string_view delivery_id, int64_t due_at,

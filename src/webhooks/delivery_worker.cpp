@@ -189,12 +189,21 @@ Result<int64_t> DeliveryWorker::dispatch() {
 
 Result<int64_t> DeliveryWorker::claim_and_send(size_t capacity) {
   std::vector<DueDelivery> due;
+  const auto& limits = options_.fair_share;
   PARLEY_TRY(db_.write([&](Connection& c) -> Result<void> {
     int64_t now = clock_.now_ms();
-    PARLEY_ASSIGN_OR_RETURN(auto candidates,
-                            WebhookRepo::due_deliveries(c, now, static_cast<int64_t>(capacity)));
+    PARLEY_ASSIGN_OR_RETURN(
+        auto candidates,
+        WebhookRepo::due_per_webhook(c, now, static_cast<int64_t>(limits.per_webhook)));
+    InFlight in_flight;
+    {
+      // Only this thread adds to the counts; senders finishing meanwhile only lower them.
+      std::lock_guard lock(mu_);
+      in_flight = in_flight_by_;
+    }
     due.clear();
-    for (auto& d : candidates) {
+    for (size_t i : pick_fairly(candidates, in_flight, limits, capacity)) {
+      auto& d = candidates[i];
       PARLEY_ASSIGN_OR_RETURN(bool mine,
                               WebhookRepo::claim(c, d.delivery.id, *d.delivery.next_attempt_at,
                                                  now + options_.lease_ms));
@@ -206,6 +215,7 @@ Result<int64_t> DeliveryWorker::claim_and_send(size_t capacity) {
     {
       std::lock_guard lock(mu_);
       ++in_flight_;
+      in_flight_by_.add(d);
     }
     pool_.post([this, d = std::move(d)]() mutable {
       SentDelivery sent;
@@ -227,6 +237,7 @@ Result<int64_t> DeliveryWorker::claim_and_send(size_t capacity) {
       // Notified under the lock so that the worker cannot see the count reach zero, and be
       // destroyed, before this task is done with it.
       std::lock_guard lock(mu_);
+      in_flight_by_.remove(sent.due);
       completed_.push_back(std::move(sent));
       --in_flight_;
       cv_.notify_all();

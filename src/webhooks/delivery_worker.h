@@ -7,7 +7,9 @@
 // database fan out and send each delivery once.
 //
 // Sending is pipelined: up to twice `concurrency` deliveries are in flight, and each finished one
-// frees a slot at once, so a slow receiver holds only its own slots, never a whole batch.
+// frees a slot at once. Slots are shared fairly (webhooks/fair_share.h): each webhook and each
+// account has a cap on its attempts in flight, and webhooks with due work take turns, so a slow
+// or unanswering receiver holds only its own few slots, never the others' (the caps are per node).
 //
 // Thread-safety: start/stop from the owning thread; the worker runs on its own threads.
 // run_once() is for tests and must not be called while the background loop runs.
@@ -27,6 +29,7 @@
 #include "core/thread_pool.h"
 #include "store/db.h"
 #include "store/webhook_repo.h"
+#include "webhooks/fair_share.h"
 #include "webhooks/http_sender.h"
 
 namespace parley {
@@ -39,6 +42,7 @@ struct DeliveryOptions {
   int64_t poll_ms = 100;      // how often the outbox and due deliveries are looked at when idle
   int64_t lease_ms = 60'000;  // a claimed delivery is not taken again before this
   size_t concurrency = 16;    // deliveries sent at the same time
+  FairShareLimits fair_share;  // attempts in flight per webhook and per account
   // Most deliveries claimed in one transaction (also bounded by the free slots). A claimed
   // delivery waits for a sender at most about twice the attempt timeout, well under the lease.
   int64_t batch = 64;
@@ -88,6 +92,7 @@ class DeliveryWorker {
   std::condition_variable cv_;
   bool stopping_ = false;
   size_t in_flight_ = 0;                // guarded by mu_
+  InFlight in_flight_by_;               // guarded by mu_
   std::deque<SentDelivery> completed_;  // guarded by mu_
   std::thread thread_;
   int64_t last_prune_ms_ = 0;

@@ -1,6 +1,5 @@
 #include "webhooks/http_sender.h"
 
-#include <arpa/inet.h>
 #include <curl/curl.h>
 
 #include <chrono>
@@ -8,6 +7,8 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+
+#include "webhooks/pinned_curl.h"
 
 namespace parley {
 
@@ -38,25 +39,6 @@ std::optional<std::string> read_text(const std::string& path) {
   return ss.str();
 }
 
-// Checked in the socket callback: the only address a connection may be opened to.
-struct Pin {
-  IpAddress address;
-};
-
-curl_socket_t open_pinned_socket(void* clientp, curlsocktype purpose, curl_sockaddr* addr) {
-  const auto* pin = static_cast<const Pin*>(clientp);
-  if (purpose != CURLSOCKTYPE_IPCXN) return CURL_SOCKET_BAD;
-  bool same = false;
-  if (addr->family == AF_INET && pin->address.family == 4) {
-    const auto* in = reinterpret_cast<const sockaddr_in*>(&addr->addr);
-    same = std::memcmp(&in->sin_addr, pin->address.bytes.data(), 4) == 0;
-  } else if (addr->family == AF_INET6 && pin->address.family == 6) {
-    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&addr->addr);
-    same = std::memcmp(&in6->sin6_addr, pin->address.bytes.data(), 16) == 0;
-  }
-  if (!same) return CURL_SOCKET_BAD;
-  return socket(addr->family, addr->socktype, addr->protocol);
-}
 }  // namespace
 
 Result<std::unique_ptr<CurlSender>> CurlSender::create(Resolver& resolver,
@@ -93,16 +75,11 @@ SendOutcome CurlSender::send(const SendRequest& request) {
     out.error = url.error().message;
     return finish(out);
   }
-  auto address = address_for_delivery(*url, resolver_, options_.allow_private_targets);
-  if (!address.ok()) {
-    out.error = address.error().message;
+  auto target = pin_target(*url, resolver_, options_.allow_private_targets);
+  if (!target.ok()) {
+    out.error = target.error().message;
     return finish(out);
   }
-  Pin pin{*address};
-  std::string host_port = url->host + ":" + std::to_string(url->port);
-  std::string pinned = address->family == 6 ? "[" + address->text() + "]" : address->text();
-  curl_slist* resolve = curl_slist_append(nullptr, ("-" + host_port).c_str());
-  resolve = curl_slist_append(resolve, (host_port + ":" + pinned).c_str());
   curl_slist* headers = nullptr;
   headers = curl_slist_append(headers, "Content-Type: application/json");
   headers = curl_slist_append(headers, "User-Agent: Parley-Webhooks/1");
@@ -111,14 +88,11 @@ SendOutcome CurlSender::send(const SendRequest& request) {
     headers = curl_slist_append(headers, (name + ": " + value).c_str());
 
   CURL* c = thread_handle();
+  CurlPin pin(c, *target);
   curl_easy_setopt(c, CURLOPT_URL, request.url.c_str());
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https");
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_RESOLVE, resolve);
-  curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_pinned_socket);
-  curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, &pin);
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout_ms));
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
@@ -139,12 +113,9 @@ SendOutcome CurlSender::send(const SendRequest& request) {
   } else {
     out.error = curl_easy_strerror(rc);
   }
-  // The handle is kept for reuse: drop what points into this call's memory.
+  // The handle is kept for reuse: drop what points into this call's memory (the pin drops its own).
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, nullptr);
-  curl_easy_setopt(c, CURLOPT_RESOLVE, nullptr);
-  curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, nullptr);
   curl_slist_free_all(headers);
-  curl_slist_free_all(resolve);
   return finish(out);
 }
 

@@ -1,7 +1,7 @@
 // Sends one webhook request over HTTPS with libcurl, connecting only to an address the URL guard
-// has just checked: the host is resolved and checked here, the connection is pinned to that
-// address (CURLOPT_RESOLVE), and the socket callback refuses any other address. No redirects are
-// followed, no proxy is used, and every request has connect and total timeouts.
+// has just checked: the host is resolved and checked here and the connection pinned to that
+// address (webhooks/pinned_curl.h). No redirects are followed, no proxy is used, and every request
+// has connect and total timeouts.
 //
 // Thread-safe: each calling thread uses its own curl handle (kept for connection reuse).
 #pragma once

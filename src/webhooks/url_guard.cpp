@@ -143,7 +143,9 @@ bool is_public_address(const IpAddress& ip) {
   return ip.family == 4 ? public_v4(ip.bytes.data()) : public_v6(ip.bytes);
 }
 
-Result<WebhookUrl> parse_webhook_url(std::string_view url) {
+Result<WebhookUrl> parse_webhook_url(std::string_view url) { return parse_target_url(url, false); }
+
+Result<WebhookUrl> parse_target_url(std::string_view url, bool allow_http) {
   if (url.empty()) return bad_url("must not be empty.");
   if (url.size() > 2048) return bad_url("must be at most 2048 characters.");
   for (unsigned char c : url) {
@@ -152,12 +154,20 @@ Result<WebhookUrl> parse_webhook_url(std::string_view url) {
       return bad_url("must be ASCII; write an international host name in its xn-- form.");
     if (c == '\\') return bad_url("must not contain backslashes.");
   }
-  constexpr std::string_view kScheme = "https://";
+  constexpr std::string_view kHttps = "https://";
+  constexpr std::string_view kHttp = "http://";
   std::string lower_start;
-  for (size_t i = 0; i < std::min(url.size(), kScheme.size()); ++i)
+  for (size_t i = 0; i < std::min(url.size(), kHttps.size()); ++i)
     lower_start += static_cast<char>(std::tolower(static_cast<unsigned char>(url[i])));
-  if (lower_start != kScheme) return bad_url("must start with https://.");
-  std::string_view rest = url.substr(kScheme.size());
+  WebhookUrl out;
+  size_t scheme_size = kHttps.size();
+  if (allow_http && lower_start.rfind(kHttp, 0) == 0) {
+    scheme_size = kHttp.size();
+    out.port = 80;
+  } else if (lower_start != kHttps) {
+    return bad_url("must start with https://.");
+  }
+  std::string_view rest = url.substr(scheme_size);
   size_t end = rest.find_first_of("/?#");
   std::string_view authority = rest.substr(0, end);
   if (authority.find('@') != std::string_view::npos)
@@ -166,7 +176,6 @@ Result<WebhookUrl> parse_webhook_url(std::string_view url) {
     return bad_url("host must not be percent-encoded.");
   if (authority.empty()) return bad_url("must name a host.");
 
-  WebhookUrl out;
   std::string_view host_part = authority;
   std::string_view port_part;
   if (authority.front() == '[') {
@@ -247,15 +256,20 @@ Result<std::vector<IpAddress>> SystemResolver::resolve(const std::string& host) 
   return out;
 }
 
-Result<WebhookUrl> check_webhook_url(std::string_view url, Resolver& resolver, bool allow_private) {
-  PARLEY_ASSIGN_OR_RETURN(auto parsed, parse_webhook_url(url));
-  if (allow_private) return parsed;
-  const std::string& host = parsed.host;
+Result<void> check_host_name(const WebhookUrl& url) {
+  const std::string& host = url.host;
   if (host == "localhost" || ends_with(host, ".localhost") || ends_with(host, ".local") ||
       ends_with(host, ".internal") || ends_with(host, ".home.arpa")) {
     return bad_url(
         "must point to a public server; private and internal network addresses are refused.");
   }
+  return {};
+}
+
+Result<WebhookUrl> check_webhook_url(std::string_view url, Resolver& resolver, bool allow_private) {
+  PARLEY_ASSIGN_OR_RETURN(auto parsed, parse_webhook_url(url));
+  if (allow_private) return parsed;
+  PARLEY_TRY(check_host_name(parsed));
   if (parsed.literal) {
     if (!is_public_address(*parsed.literal)) {
       return bad_url(

@@ -41,6 +41,12 @@ struct WebhookUrl {
 
 // Parses and checks the form of a webhook URL; errors are 400 invalid_request naming 'url'.
 Result<WebhookUrl> parse_webhook_url(std::string_view url);
+// The same form checks for another outbound URL; `allow_http` (only where private targets are
+// allowed: tests and local development) also accepts http:// (default port 80).
+Result<WebhookUrl> parse_target_url(std::string_view url, bool allow_http);
+
+// Refuses internal names (localhost, *.localhost, *.local, *.internal, *.home.arpa).
+Result<void> check_host_name(const WebhookUrl& url);
 
 class Resolver {
  public:

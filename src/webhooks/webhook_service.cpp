@@ -20,6 +20,8 @@ Result<std::unique_ptr<WebhookService>> WebhookService::create(
   delivery.retry_schedule_ms = std::move(schedule);
   delivery.poll_ms = options.poll_ms;
   delivery.concurrency = std::max<size_t>(1, options.concurrency);
+  delivery.fair_share.per_webhook = std::max<size_t>(1, options.concurrency_per_endpoint);
+  delivery.fair_share.per_account = std::max<size_t>(1, options.concurrency_per_account);
   service->worker_ =
       std::make_unique<DeliveryWorker>(db, clock, random, *service->sender_, std::move(delivery));
   if (options.allow_private_targets) {

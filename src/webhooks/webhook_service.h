@@ -23,6 +23,8 @@ struct WebhookServiceOptions {
   int64_t poll_ms = 100;
   int64_t timeout_ms = 10000;
   size_t concurrency = 16;
+  size_t concurrency_per_endpoint = 2;  // attempts in flight to one webhook at most
+  size_t concurrency_per_account = 4;   // attempts in flight to one account's webhooks at most
 };
 
 class WebhookService {

@@ -154,6 +154,24 @@ TEST_F(ChatLlm, AProviderErrorIs500AndNothingIsStored) {
   expect_nothing_stored(c);
 }
 
+TEST_F(ChatLlm, TheProvidersStatusIsNotEchoedToTheCaller) {
+  // Whatever the provider answers, the caller reads the same error: a status in the message would
+  // tell a team member what listens behind an llm.baseUrl (a port oracle).
+  auto c = chat_setup(s(), kOpenAi);
+  std::vector<std::string> bodies;
+  for (int status : {401, 404, 500}) {
+    llm_->script({{status, "text/plain", {"upstream says " + std::to_string(status)}}});
+    auto r = chat(s(), c, {{"message", "hi"}});
+    EXPECT_EQ(r.status, 500) << r.body;
+    EXPECT_EQ(r.error_code(), "internal_error");
+    EXPECT_EQ(r.body.find(std::to_string(status)), std::string::npos) << r.body;
+    bodies.push_back(r.error_message());
+  }
+  for (const auto& b : bodies)
+    EXPECT_EQ(b, "The language model provider did not give a usable reply.");
+  expect_nothing_stored(c);
+}
+
 TEST_F(ChatLlm, AProviderStallingPastTheDeadlineIs504AndNothingIsStored) {
   auto c = chat_setup(s(), kOpenAi);
   llm_->script({{200, "text/event-stream", {}, 0, 5000}});

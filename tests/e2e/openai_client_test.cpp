@@ -116,17 +116,50 @@ TEST_F(OpenAiClientTest, SendsToolResultsBack) {
   EXPECT_EQ(body["messages"][3]["tool_call_id"], "call_a");
 }
 
-TEST_F(OpenAiClientTest, AnErrorStatusIsAnInternalErrorWithoutTheKey) {
-  for (int status : {401, 429, 500, 503}) {
+TEST_F(OpenAiClientTest, EveryProviderFailureGivesTheSameMessage) {
+  // Neither the status nor whether anything answered at all reaches the caller: the message would
+  // otherwise tell a team member what listens at an address (a port oracle).
+  std::vector<std::string> messages;
+  for (int status : {401, 404, 500, 503}) {
     llm_.script({{status,
                   "application/json",
                   {R"({"error":{"message":"Incorrect API key provided: sk-test-secret-key"}})"}}});
     auto r = run(request());
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().code, ErrorCode::kInternal);
-    EXPECT_NE(r.error().message.find(std::to_string(status)), std::string::npos);
-    EXPECT_EQ(r.error().message.find("sk-test"), std::string::npos);
+    messages.push_back(r.error().message);
   }
+  auto refused = request();
+  refused.base_url = "http://127.0.0.1:1";
+  messages.push_back(run(refused).error().message);
+  llm_.script({{200, "text/event-stream", {"data: {\"choices\": [oops\n\n"}}});
+  messages.push_back(run(request()).error().message);
+  for (const auto& m : messages) {
+    EXPECT_EQ(m, "The language model provider did not give a usable reply.");
+    EXPECT_EQ(m.find("sk-test"), std::string::npos);
+  }
+}
+
+TEST_F(OpenAiClientTest, APinnedCallConnectsOnlyToThePinnedAddress) {
+  llm_.script({{200, "text/event-stream", {sse_body({text_chunk("pinned"), finish_chunk("stop")})}}});
+  std::string port = llm_.base_url().substr(llm_.base_url().rfind(':') + 1);
+  // A name that no resolver knows: only the pin can take the call to the provider.
+  auto r = request();
+  r.base_url = "http://llm.invalid:" + port;
+  r.pin = PinnedTarget{"llm.invalid", static_cast<uint16_t>(std::stoi(port)), *parse_ip("127.0.0.1")};
+  auto ok = run(r);
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_EQ(ok->text, "pinned");
+  ASSERT_EQ(llm_.requests().size(), 1u);
+  EXPECT_EQ(llm_.requests()[0].headers["host"], "llm.invalid:" + port);
+  // An address literal in the URL is connected to directly; the socket callback refuses it when
+  // it is not the pinned address.
+  auto other = request();
+  other.pin = PinnedTarget{"127.0.0.1", static_cast<uint16_t>(std::stoi(port)), *parse_ip("127.0.0.2")};
+  auto refused = run(other);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kInternal);
+  EXPECT_EQ(llm_.requests().size(), 1u);
 }
 
 TEST_F(OpenAiClientTest, AMalformedStreamIsAnInternalError) {

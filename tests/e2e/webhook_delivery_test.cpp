@@ -8,6 +8,7 @@
 #include "core/crypto.h"
 #include "harness.h"
 #include "https_receiver.h"
+#include "tarpit_server.h"
 
 namespace parley::e2e {
 namespace {
@@ -331,6 +332,50 @@ TEST(WebhookDeliveryGuard, NameResolvingToLoopbackAtDeliveryTimeIsRefused) {
                            .dump());
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.error_code(), "invalid_request");
+  std::error_code ec;
+  fs::remove_all(tls.dir, ec);
+}
+
+TEST(WebhookDeliveryFairness, ATarpitEndpointOfOneAccountDoesNotDelayAnother) {
+  char tpl[] = "/tmp/parley-tls-XXXXXX";
+  Tls tls{mkdtemp(tpl)};
+  make_self_signed_certificate(tls.dir);
+  HttpsReceiver receiver(tls.cert(), tls.key());
+  Env env = delivery_env(tls, true, "1h");
+  env["PARLEY_WEBHOOK_TIMEOUT_MS"] = "30000";  // the tarpit holds each attempt this long
+  Server server(env);
+  // Declared after the server so that it closes its connections first and the server then stops
+  // without waiting out the attempts in flight.
+  TarpitServer tarpit;
+
+  // Account A: five webhooks at the tarpit and a backlog of 40 deliveries due before B's.
+  auto a = server.create_account();
+  auto a_agent = server.create_agent(a);
+  for (int i = 0; i < 5; ++i) {
+    server.admin({"webhook", "add", "--agent", a_agent, "--url",
+                  "https://127.0.0.1:" + std::to_string(tarpit.port()) + "/h" + std::to_string(i),
+                  "--events", "form.submitted"});
+  }
+  server.admin({"record", "form", "--agent", a_agent, "--form", "f", "--repeat", "8"});
+  // A's attempts reach the tarpit, at most the per-account share of them (default 4) at once.
+  ASSERT_TRUE(tarpit.wait_accepted(4, 10000)) << tarpit.accepted();
+
+  // Account B: one webhook at a receiver that answers at once.
+  auto b = server.create_account();
+  auto b_agent = server.create_agent(b);
+  server.admin({"webhook", "add", "--agent", b_agent, "--url",
+                "https://127.0.0.1:" + std::to_string(receiver.port()) + "/fast", "--events",
+                "form.submitted"});
+  auto started = std::chrono::steady_clock::now();
+  auto form =
+      server.admin({"record", "form", "--agent", b_agent, "--form", "f"})["id"].get<std::string>();
+  bool arrived =
+      receiver.wait_until([&](auto& rs) { return count_id(rs, form) == 1; }, /*timeout_ms=*/2000);
+  auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::steady_clock::now() - started)
+                    .count();
+  EXPECT_TRUE(arrived) << "B's delivery waited behind A's tarpit for " << waited << " ms";
+  EXPECT_EQ(tarpit.accepted(), 4u) << "A's attempts in flight exceed its share";
   std::error_code ec;
   fs::remove_all(tls.dir, ec);
 }

@@ -1,10 +1,11 @@
 // The delivery worker against a real SQLite database, a fake sender and a manual clock: fan-out to
 // matching webhooks only, signed headers, the retry schedule to the final failure, frozen bodies,
-// and a webhook deleted while its delivery is due.
+// a webhook deleted while its delivery is due, and fair shares of the senders between accounts.
 #include "webhooks/delivery_worker.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
@@ -24,7 +25,12 @@ class FakeSender final : public WebhookSender {
  public:
   SendOutcome send(const SendRequest& r) override {
     std::unique_lock lock(mu);
-    if (r.url.find("slow") != std::string::npos) released.wait(lock, [&] { return release; });
+    if (r.url.find("slow") != std::string::npos) {
+      ++slow_now;
+      slow_most = std::max(slow_most, slow_now);
+      released.wait(lock, [&] { return release; });
+      --slow_now;
+    }
     requests.push_back(r);
     SendOutcome o;
     if (fail) {
@@ -39,6 +45,8 @@ class FakeSender final : public WebhookSender {
   bool release = false;
   std::vector<SendRequest> requests;
   bool fail = false;
+  int slow_now = 0;   // slow sends waiting for the release
+  int slow_most = 0;  // the most of them at once
 };
 
 class NoResolver final : public Resolver {
@@ -74,9 +82,12 @@ class DeliveryWorkerTest : public ::testing::Test {
   }
   Services services() { return Services{*db_, clock_, random_}; }
   WebhookRecord add_webhook(const std::vector<std::string>& events,
-                            const std::string& url = "https://hooks.example.com/x") {
+                            const std::string& url = "https://hooks.example.com/x",
+                            std::string account = "", std::string agent = "") {
     Services s = services();
-    auto h = subscribe_webhook(s, {resolver_, false}, account_, {agent_, url, events});
+    if (account.empty()) account = account_;
+    if (agent.empty()) agent = agent_;
+    auto h = subscribe_webhook(s, {resolver_, false}, account, {agent, url, events});
     EXPECT_TRUE(h.ok()) << h.error().message;
     return *h;
   }
@@ -214,6 +225,49 @@ TEST_F(DeliveryWorkerTest, ASlowReceiverDoesNotHoldOthersBack) {
   sender_.released.notify_all();
   worker_->stop();  // records the slow one before returning
   EXPECT_EQ(deliveries(slow.id)[0].status, "succeeded");
+}
+
+TEST_F(DeliveryWorkerTest, ABacklogAtSlowWebhooksHoldsOnlyItsAccountsShareOfTheSenders) {
+  DeliveryOptions options;
+  options.concurrency = 8;  // fair shares by default: 2 per webhook, 4 per account
+  worker_ = std::make_unique<DeliveryWorker>(*db_, clock_, random_, sender_, options);
+  // This account: three slow webhooks and 15 deliveries, all due before the other account's.
+  for (int i = 0; i < 3; ++i)
+    add_webhook({"form.submitted"}, "https://slow.example.com/" + std::to_string(i));
+  Services s = services();
+  FormSubmissionRecord f;
+  f.agent_id = agent_;
+  f.form_id = "contact";
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(record_form_submission(s, f).ok());
+  std::string other = create_account(s, "Other", "starter")->id;
+  std::string other_agent = create_agent(s, other, "Other helper", false, "{}")->id;
+  auto fast = add_webhook({"form.submitted"}, "https://fast.example.com/x", other, other_agent);
+  worker_->start();
+  for (int i = 0; i < 1000; ++i) {
+    {
+      std::lock_guard lock(sender_.mu);
+      if (sender_.slow_now >= 4) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  // The other account's event comes later: its delivery is due after all of the slow ones.
+  clock_.advance_ms(1);
+  f.agent_id = other_agent;
+  ASSERT_TRUE(record_form_submission(s, f).ok());
+  bool fast_done = false;
+  for (int i = 0; i < 1000 && !fast_done; ++i) {
+    auto d = deliveries(fast.id);
+    fast_done = !d.empty() && d[0].status == "succeeded";
+    if (!fast_done) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(fast_done) << "the other account waited for the slow webhooks";
+  {
+    std::lock_guard lock(sender_.mu);
+    EXPECT_EQ(sender_.slow_most, 4) << "the slow account's attempts in flight exceed its share";
+    sender_.release = true;
+  }
+  sender_.released.notify_all();
+  worker_->stop();
 }
 
 TEST(RetrySchedule, ParsesUnits) {

@@ -6,6 +6,8 @@
 
 #include <map>
 
+#include "webhooks/pinned_curl.h"
+
 namespace parley {
 namespace {
 
@@ -161,6 +163,34 @@ TEST(UrlGuard, PrivateTargetsAllowedOnlyWhenConfigured) {
   // The form is still checked.
   EXPECT_FALSE(check_webhook_url("http://127.0.0.1:9443/x", resolver, true).ok());
   EXPECT_FALSE(check_webhook_url("https://0x7f000001/", resolver, true).ok());
+}
+
+TEST(UrlGuard, HttpOnlyWhereAskedFor) {
+  EXPECT_FALSE(parse_target_url("http://llm.example.com/v1", false).ok());
+  auto plain = parse_target_url("http://llm.example.com/v1", true);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->port, 80);
+  auto local = parse_target_url("HTTP://127.0.0.1:8000/v1", true);
+  ASSERT_TRUE(local.ok());
+  EXPECT_EQ(local->port, 8000);
+  EXPECT_EQ(parse_target_url("https://llm.example.com/v1", true)->port, 443);
+  EXPECT_FALSE(parse_target_url("ftp://llm.example.com/", true).ok());
+}
+
+TEST(UrlGuard, APinnedTargetIsTheFirstCheckedAddress) {
+  FakeResolver resolver;
+  auto pinned = pin_target(*parse_webhook_url("https://dual.example.com:8443/x"), resolver, false);
+  ASSERT_TRUE(pinned.ok());
+  EXPECT_EQ(pinned->host, "dual.example.com");
+  EXPECT_EQ(pinned->port, 8443);
+  EXPECT_EQ(pinned->address.text(), "93.184.216.34");
+  for (std::string url : {"https://rebind.example.com/", "https://nowhere.example.com/",
+                          "https://internal.example.com/", "https://127.0.0.1/"})
+    EXPECT_FALSE(pin_target(*parse_webhook_url(url), resolver, false).ok()) << url;
+  // An internal name is refused even when it resolves to a public address.
+  resolver.names["hooks.internal"] = {"93.184.216.34"};
+  EXPECT_FALSE(pin_target(*parse_webhook_url("https://hooks.internal/"), resolver, false).ok());
+  EXPECT_TRUE(pin_target(*parse_webhook_url("https://127.0.0.1/"), resolver, true).ok());
 }
 
 }  // namespace

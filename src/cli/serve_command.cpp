@@ -5,6 +5,7 @@
 
 #include "api/app.h"
 #include "domain/agent_cache.h"
+#include "domain/chat_slots.h"
 #include "api/responses.h"
 #include "api/routes.h"
 #include "cli/commands.h"
@@ -41,7 +42,8 @@ struct ServeOptions {
   ChatConfig chat;
   WidgetOptions widget;
   int64_t engine_delay_ms = 0;
-  size_t reply_threads = 16;
+  size_t reply_threads = 32;
+  ChatSlotLimits chat_slots;  // `total` comes from reply_threads
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -135,10 +137,14 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   OpenAiEngine openai(clock, llm.llm, &actions);
   EngineRouter engines(clock, engine, openai);
   Mailer mailer(llm.mail);
+  ChatSlotLimits slot_limits = o.chat_slots;
+  slot_limits.total = static_cast<int64_t>(o.reply_threads);
+  ChatSlots chat_slots(slot_limits);  // before the pool: engines still running hold its slots
   ThreadPool reply_pool(o.reply_threads);
   App app{database, clock, random, keys, limiter, knowledge, trainer, console, engines, reply_pool, o.chat};
   AgentCache agent_cache(database);
   app.agent_cache = &agent_cache;
+  app.chat_slots = &chat_slots;
   app.mailer = &mailer;
   auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
   if (!webhooks.ok()) return print_error(webhooks.error());
@@ -155,6 +161,13 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   so.read_timeout_s = o.read_timeout_s;
   so.tls_cert_file = o.tls_cert;
   so.tls_key_file = o.tls_key;
+  // Handlers wait for engines, at most one per reply thread: fewer reply threads than handler
+  // threads keeps handler threads free for every other request whatever the engines do.
+  if (o.reply_threads >= so.blocking_threads) {
+    return print_error(ApiError::invalid("--reply-threads must be below " +
+                                         std::to_string(so.blocking_threads) +
+                                         ", the request handlers' threads"));
+  }
   ServerHooks hooks;
   hooks.on_error = [](const ApiError& e, Request&) { return error_response(e); };
   FastRandom request_ids(random);
@@ -257,8 +270,19 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   cmd->add_option("--country-header", o->widget.country_header,
                   "Trusted request header holding the widget visitor's country code (off when empty)")
       ->envname("PARLEY_COUNTRY_HEADER");
-  cmd->add_option("--reply-threads", o->reply_threads, "Threads running reply engines of streamed chats")
+  cmd->add_option("--reply-threads", o->reply_threads,
+                  "Threads running reply engines; also the most engines running at once (503 past it)")
       ->envname("PARLEY_REPLY_THREADS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--agent-concurrent-replies", o->chat_slots.per_agent,
+                  "Replies one agent's engine may write at once before 429 agent_busy")
+      ->envname("PARLEY_AGENT_CONCURRENT_REPLIES")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--account-concurrent-replies", o->chat_slots.per_account,
+                  "Replies the agents of one account may write at once before 429 agent_busy")
+      ->envname("PARLEY_ACCOUNT_CONCURRENT_REPLIES")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--engine-delay-ms", o->engine_delay_ms,

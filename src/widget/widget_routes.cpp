@@ -2,6 +2,7 @@
 // same flow as the API's (domain/chat.h, channel `widget`); the records a visitor makes go
 // through domain/records.h and domain/widget_actions.h. Every route is behind the widget gate.
 #include "api/chat_json.h"
+#include "api/chat_runner.h"
 #include "api/chat_services.h"
 #include "api/responses.h"
 #include "api/routes.h"
@@ -49,7 +50,10 @@ Result<Response> send_message(WidgetCall& call) {
   visitor.country = call.country;
   r.widget = std::move(visitor);
   ChatServices s = chat_services(call.app);
-  PARLEY_ASSIGN_OR_RETURN(auto reply, chat(s, call.agent.account_id, r));
+  PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.agent.account_id, r));
+  PARLEY_ASSIGN_OR_RETURN(auto reply,
+                          reply_within_deadline(std::make_shared<ChatTurn>(std::move(turn)),
+                                                call.app.clock, call.app.reply_pool));
   JsonWriter w;
   write_chat_reply_json(w, reply);
   return json_response(200, w);

@@ -25,6 +25,7 @@ namespace parley {
 
 struct WebhookPolicy;
 class AgentCache;
+class WidgetLimits;
 
 struct App {
   Database& db;
@@ -43,6 +44,7 @@ struct App {
   const Mailer* mailer = nullptr;  // hand-off mail; set by serve
   AgentCache* agent_cache = nullptr;  // GET /api/v1/agents/{agentId}; set by serve
   ChatSlots* chat_slots = nullptr;    // engine caps per agent, account and server; set by serve
+  WidgetLimits* widget_limits = nullptr;  // limits of the anonymous widget endpoints; set by serve
 };
 
 struct ApiCall {

@@ -20,6 +20,7 @@
 #include "engine/openai_engine.h"
 #include "engine/engine_router.h"
 #include "store/rate_window_repo.h"
+#include "widget/widget_limits.h"
 
 namespace parley {
 
@@ -150,6 +151,8 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   if (!webhooks.ok()) return print_error(webhooks.error());
   app.webhook_policy = &(*webhooks)->policy();
   app.widget = o.widget;
+  WidgetLimits widget_limits(clock, o.widget);
+  app.widget_limits = &widget_limits;
   Router router;
   register_routes(router, app);
 
@@ -270,6 +273,35 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   cmd->add_option("--country-header", o->widget.country_header,
                   "Trusted request header holding the widget visitor's country code (off when empty)")
       ->envname("PARLEY_COUNTRY_HEADER");
+  cmd->add_option("--client-address-header", o->widget.client_address_header,
+                  "Trusted request header holding the client's address, e.g. X-Forwarded-For "
+                  "(its last entry); empty: the peer's address")
+      ->envname("PARLEY_CLIENT_ADDRESS_HEADER");
+  struct WidgetLimitOption {
+    const char* flag;
+    const char* env;
+    int64_t* value;
+    const char* help;
+  };
+  for (const auto& w : std::initializer_list<WidgetLimitOption>{
+           {"--widget-requests-per-minute-per-address", "PARLEY_WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS",
+            &o->widget.requests_per_minute_per_address, "Widget requests per client address per minute"},
+           {"--widget-messages-per-minute-per-address", "PARLEY_WIDGET_MESSAGES_PER_MINUTE_PER_ADDRESS",
+            &o->widget.messages_per_minute_per_address, "Widget chat messages per client address per minute"},
+           {"--widget-visitors-per-address", "PARLEY_WIDGET_VISITORS_PER_ADDRESS",
+            &o->widget.visitors_per_address,
+            "How many times an agent's messagesPerVisitor one client address may use in a day"},
+           {"--widget-records-per-conversation-per-hour", "PARLEY_WIDGET_RECORDS_PER_CONVERSATION_PER_HOUR",
+            &o->widget.records_per_conversation_per_hour,
+            "Forms, bookings, return requests and contact details per widget conversation per hour"},
+           {"--widget-record-max-bytes", "PARLEY_WIDGET_RECORD_MAX_BYTES", &o->widget.record_max_bytes,
+            "Bytes of JSON in a widget form's fields or a contact's customFields"},
+           {"--widget-contacts-per-hour-per-address", "PARLEY_WIDGET_CONTACTS_PER_HOUR_PER_ADDRESS",
+            &o->widget.contacts_per_hour_per_address, "Widget contact details per client address per hour"},
+           {"--widget-contacts-per-hour-per-agent", "PARLEY_WIDGET_CONTACTS_PER_HOUR_PER_AGENT",
+            &o->widget.contacts_per_hour_per_agent, "Widget contact details per agent per hour"}}) {
+    cmd->add_option(w.flag, *w.value, w.help)->envname(w.env)->check(CLI::PositiveNumber)->capture_default_str();
+  }
   cmd->add_option("--reply-threads", o->reply_threads,
                   "Threads running reply engines; also the most engines running at once (503 past it)")
       ->envname("PARLEY_REPLY_THREADS")

@@ -25,6 +25,7 @@ namespace parley {
 
 struct WebhookPolicy;
 class AgentCache;
+class WidgetLimits;
 
 struct App {
   Database& db;
@@ -36,12 +37,14 @@ struct App {
   SourceListener& source_listener;   // the trainer and the index hear of source changes
   ConsoleServices& console;
   const ReplyEngine& engine;
-  ThreadPool& reply_pool;  // runs engines of streamed replies while the request waits for text
+  ThreadPool& reply_pool;  // runs reply engines while the request's handler waits (api/chat_runner.h)
   ChatConfig chat;
   WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions; set by serve
   WidgetOptions widget = {};                // the widget channel's options; set by serve
   const Mailer* mailer = nullptr;  // hand-off mail; set by serve
   AgentCache* agent_cache = nullptr;  // GET /api/v1/agents/{agentId}; set by serve
+  ChatSlots* chat_slots = nullptr;    // engine caps per agent, account and server; set by serve
+  WidgetLimits* widget_limits = nullptr;  // limits of the anonymous widget endpoints; set by serve
 };
 
 struct ApiCall {

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "api/chat_json.h"
+#include "api/chat_runner.h"
 #include "api/chat_services.h"
 #include "api/piece_channel.h"
 #include "api/responses.h"
@@ -93,12 +94,14 @@ void register_chat_routes(Router& router, App& app) {
         bool stream = false;
         PARLEY_ASSIGN_OR_RETURN(auto request, parse_chat_request(call.req, call.param(0), stream));
         ChatServices s = chat_services(call.app);
+        PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
         if (stream) {
-          PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
           return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock,
                               call.app.reply_pool);
         }
-        PARLEY_ASSIGN_OR_RETURN(auto reply, chat(s, call.account_id(), request));
+        PARLEY_ASSIGN_OR_RETURN(auto reply,
+                                reply_within_deadline(std::make_shared<ChatTurn>(std::move(turn)),
+                                                      call.app.clock, call.app.reply_pool));
         JsonWriter w;
         write_chat_reply_json(w, reply);
         return json_response(200, w);

@@ -10,6 +10,7 @@ namespace parley {
 inline ChatServices chat_services(App& app) {
   ChatServices s{app.db, app.clock, app.random, app.engine, app.retriever, app.chat};
   s.mailer = app.mailer;
+  s.slots = app.chat_slots;
   return s;
 }
 

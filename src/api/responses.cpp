@@ -7,6 +7,7 @@ namespace parley {
 Response error_response(const ApiError& error) {
   Response r = Response::json(http_status(error.code), error_body(error));
   if (error.code == ErrorCode::kUnauthorized) r.header("WWW-Authenticate", "Bearer");
+  if (error.retry_after_s > 0) r.header("Retry-After", std::to_string(error.retry_after_s));
   return r;
 }
 

@@ -5,6 +5,7 @@
 
 #include "api/app.h"
 #include "domain/agent_cache.h"
+#include "domain/chat_slots.h"
 #include "api/responses.h"
 #include "api/routes.h"
 #include "cli/commands.h"
@@ -19,6 +20,7 @@
 #include "engine/openai_engine.h"
 #include "engine/engine_router.h"
 #include "store/rate_window_repo.h"
+#include "widget/widget_limits.h"
 
 namespace parley {
 
@@ -42,7 +44,8 @@ struct ServeOptions {
   ChatConfig chat;
   WidgetOptions widget;
   int64_t engine_delay_ms = 0;
-  size_t reply_threads = 16;
+  size_t reply_threads = 32;
+  ChatSlotLimits chat_slots;  // `total` comes from reply_threads
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -137,15 +140,21 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   OpenAiEngine openai(clock, llm.llm, &actions);
   EngineRouter engines(clock, engine, openai);
   Mailer mailer(llm.mail);
+  ChatSlotLimits slot_limits = o.chat_slots;
+  slot_limits.total = static_cast<int64_t>(o.reply_threads);
+  ChatSlots chat_slots(slot_limits);  // before the pool: engines still running hold its slots
   ThreadPool reply_pool(o.reply_threads);
   App app{database, clock, random, keys, limiter, knowledge, trainer, console, engines, reply_pool, o.chat};
   AgentCache agent_cache(database);
   app.agent_cache = &agent_cache;
+  app.chat_slots = &chat_slots;
   app.mailer = &mailer;
   auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
   if (!webhooks.ok()) return print_error(webhooks.error());
   app.webhook_policy = &(*webhooks)->policy();
   app.widget = o.widget;
+  WidgetLimits widget_limits(clock, o.widget);
+  app.widget_limits = &widget_limits;
   Router router;
   register_routes(router, app);
 
@@ -157,6 +166,13 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   so.read_timeout_s = o.read_timeout_s;
   so.tls_cert_file = o.tls_cert;
   so.tls_key_file = o.tls_key;
+  // Handlers wait for engines, at most one per reply thread: fewer reply threads than handler
+  // threads keeps handler threads free for every other request whatever the engines do.
+  if (o.reply_threads >= so.blocking_threads) {
+    return print_error(ApiError::invalid("--reply-threads must be below " +
+                                         std::to_string(so.blocking_threads) +
+                                         ", the request handlers' threads"));
+  }
   ServerHooks hooks;
   hooks.on_error = [](const ApiError& e, Request&) { return error_response(e); };
   FastRandom request_ids(random);
@@ -264,8 +280,48 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   cmd->add_option("--country-header", o->widget.country_header,
                   "Trusted request header holding the widget visitor's country code (off when empty)")
       ->envname("PARLEY_COUNTRY_HEADER");
-  cmd->add_option("--reply-threads", o->reply_threads, "Threads running reply engines of streamed chats")
+  cmd->add_option("--client-address-header", o->widget.client_address_header,
+                  "Trusted request header holding the client's address, e.g. X-Forwarded-For "
+                  "(its last entry); empty: the peer's address")
+      ->envname("PARLEY_CLIENT_ADDRESS_HEADER");
+  struct WidgetLimitOption {
+    const char* flag;
+    const char* env;
+    int64_t* value;
+    const char* help;
+  };
+  for (const auto& w : std::initializer_list<WidgetLimitOption>{
+           {"--widget-requests-per-minute-per-address", "PARLEY_WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS",
+            &o->widget.requests_per_minute_per_address, "Widget requests per client address per minute"},
+           {"--widget-messages-per-minute-per-address", "PARLEY_WIDGET_MESSAGES_PER_MINUTE_PER_ADDRESS",
+            &o->widget.messages_per_minute_per_address, "Widget chat messages per client address per minute"},
+           {"--widget-visitors-per-address", "PARLEY_WIDGET_VISITORS_PER_ADDRESS",
+            &o->widget.visitors_per_address,
+            "How many times an agent's messagesPerVisitor one client address may use in a day"},
+           {"--widget-records-per-conversation-per-hour", "PARLEY_WIDGET_RECORDS_PER_CONVERSATION_PER_HOUR",
+            &o->widget.records_per_conversation_per_hour,
+            "Forms, bookings, return requests and contact details per widget conversation per hour"},
+           {"--widget-record-max-bytes", "PARLEY_WIDGET_RECORD_MAX_BYTES", &o->widget.record_max_bytes,
+            "Bytes of JSON in a widget form's fields or a contact's customFields"},
+           {"--widget-contacts-per-hour-per-address", "PARLEY_WIDGET_CONTACTS_PER_HOUR_PER_ADDRESS",
+            &o->widget.contacts_per_hour_per_address, "Widget contact details per client address per hour"},
+           {"--widget-contacts-per-hour-per-agent", "PARLEY_WIDGET_CONTACTS_PER_HOUR_PER_AGENT",
+            &o->widget.contacts_per_hour_per_agent, "Widget contact details per agent per hour"}}) {
+    cmd->add_option(w.flag, *w.value, w.help)->envname(w.env)->check(CLI::PositiveNumber)->capture_default_str();
+  }
+  cmd->add_option("--reply-threads", o->reply_threads,
+                  "Threads running reply engines; also the most engines running at once (503 past it)")
       ->envname("PARLEY_REPLY_THREADS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--agent-concurrent-replies", o->chat_slots.per_agent,
+                  "Replies one agent's engine may write at once before 429 agent_busy")
+      ->envname("PARLEY_AGENT_CONCURRENT_REPLIES")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--account-concurrent-replies", o->chat_slots.per_account,
+                  "Replies the agents of one account may write at once before 429 agent_busy")
+      ->envname("PARLEY_ACCOUNT_CONCURRENT_REPLIES")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--engine-delay-ms", o->engine_delay_ms,

@@ -2,6 +2,7 @@
 // one HTTP status and to the spec's stable error code string; the message is for people.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -38,6 +39,8 @@ enum class ErrorCode {
 struct ApiError {
   ErrorCode code;
   std::string message;
+  // Seconds the client should wait before retrying (a Retry-After header); 0: none given.
+  int64_t retry_after_s = 0;
 
   static ApiError invalid(std::string message) { return {ErrorCode::kInvalidRequest, std::move(message)}; }
   static ApiError not_found(std::string message) { return {ErrorCode::kNotFound, std::move(message)}; }

@@ -174,9 +174,19 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
     PARLEY_TRY(check_visitor_messages(read, widget_rules, t.agent_.id, r.widget->visitor_id,
                                       t.received_at_));
   }
-  // Refuse before running the engine; commit() checks again under the writer's lock.
-  if (!t.paused_)
+  // Refuse before running the engine; commit() checks the plan's messages again under the
+  // writer's lock. The hour is not checked again there: it counts engine runs, this one included,
+  // and the slots bound how far concurrent runs can go past it.
+  if (!t.paused_) {
     PARLEY_TRY(check_reply_allowed(read, account_id, t.agent_.id, t.limits_, t.received_at_));
+    if (s.slots) {
+      PARLEY_ASSIGN_OR_RETURN(t.slot_, s.slots->acquire(account_id, t.agent_.id));
+    }
+    // Written behind, so the chat does not wait for it; a run that fails or times out counts too.
+    s.db.write_async([agent_id = t.agent_.id, at = t.received_at_](Connection& c) {
+      return count_engine_run(c, agent_id, at);
+    });
+  }
   // Read here, on the request's thread: run() may be on a thread without a database connection.
   if (t.existing_ && !t.paused_) {
     PARLEY_ASSIGN_OR_RETURN(auto last,
@@ -187,6 +197,8 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
 }
 
 Result<void> ChatTurn::run(const TextSink& sink) {
+  // Given back when the engine has returned, whatever the outcome.
+  auto slot = std::move(slot_);
   if (paused_) return {};
   ReplyRequest er;
   er.agent_id = agent_.id;
@@ -255,7 +267,7 @@ Result<ChatReply> ChatTurn::commit() {
     bool paused =
         paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
     if (!paused) {
-      PARLEY_TRY(check_reply_allowed(c, account_id_, agent_id, limits_, replied_at));
+      PARLEY_TRY(check_plan_messages(c, account_id_, agent_id, limits_, replied_at));
       PARLEY_TRY(count_reply(c, account_id_, agent_id, replied_at));
     }
     MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",

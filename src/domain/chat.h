@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/random.h"
+#include "domain/chat_slots.h"
 #include "domain/usage.h"
 #include "engine/mailer.h"
 #include "engine/reply_engine.h"
@@ -34,6 +35,7 @@ struct ChatServices {
   const Retriever& retriever;
   ChatConfig config;
   const Mailer* mailer = nullptr;  // hand-off mail; null: hand-offs by email fail with 500
+  ChatSlots* slots = nullptr;      // engines in flight per agent and account; null: no caps
 };
 
 inline constexpr size_t kMaxMessageChars = 10'000;
@@ -83,6 +85,9 @@ std::string api_session_id(std::string_view agent_id, std::string_view caller_se
 // writes it: prepare() checks everything that can refuse the request (400/404/403/429) and finds
 // the conversation; run() writes the reply through the engine (504 past the deadline); commit()
 // stores the exchange in one transaction. A turn is used by one thread at a time.
+// Unless a team member has the conversation, prepare() takes an engine slot (chat_slots.h: 429
+// agent_busy past the agent's or account's cap) and counts the run on the agent's hour; the
+// slot is given back when run() returns, so a run its client stopped waiting for keeps it.
 class ChatTurn {
  public:
   static Result<ChatTurn> prepare(ChatServices& s, std::string_view account_id,
@@ -120,6 +125,7 @@ class ChatTurn {
   int64_t received_at_ = 0;
   int64_t deadline_ms_ = 0;
   ChatReply reply_;
+  std::unique_ptr<ChatSlots::Lease> slot_;  // held from prepare() until run() returns
 };
 
 // prepare(), run() collecting the text, commit().

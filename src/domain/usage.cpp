@@ -26,6 +26,13 @@ Result<int64_t> usage_count(Connection& c, std::string_view scope_id, std::strin
 Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
                                  std::string_view agent_id, const ReplyLimits& limits,
                                  int64_t now_ms) {
+  PARLEY_TRY(check_plan_messages(c, account_id, agent_id, limits, now_ms));
+  return check_agent_hour(c, agent_id, limits, now_ms);
+}
+
+Result<void> check_plan_messages(Connection& c, std::string_view account_id,
+                                 std::string_view agent_id, const ReplyLimits& limits,
+                                 int64_t now_ms) {
   std::string month = month_period(now_ms);
   PARLEY_ASSIGN_OR_RETURN(int64_t account_used, usage_count(c, account_id, month));
   if (account_used >= limits.account_messages_per_month) {
@@ -42,11 +49,20 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
                                                        " messages."};
     }
   }
+  return {};
+}
+
+Result<void> check_agent_hour(Connection& c, std::string_view agent_id, const ReplyLimits& limits,
+                              int64_t now_ms) {
   PARLEY_ASSIGN_OR_RETURN(int64_t hour_used, usage_count(c, agent_id, hour_period(now_ms)));
   if (hour_used >= limits.agent_replies_per_hour) {
-    return ApiError{ErrorCode::kAgentBusy, "The agent is answering too many messages (over " +
-                                               std::to_string(limits.agent_replies_per_hour) +
-                                               " per hour); try again later."};
+    constexpr int64_t kHourMs = 60 * 60 * 1000;
+    int64_t retry_after_s = (kHourMs - now_ms % kHourMs + 999) / 1000;
+    return ApiError{ErrorCode::kAgentBusy,
+                    "The agent is answering too many messages (over " +
+                        std::to_string(limits.agent_replies_per_hour) +
+                        " per hour); try again later.",
+                    retry_after_s};
   }
   return {};
 }
@@ -65,7 +81,10 @@ Result<void> count_reply(Connection& c, std::string_view account_id, std::string
                          int64_t now_ms) {
   std::string month = month_period(now_ms);
   PARLEY_TRY(add_one(c, account_id, month));
-  PARLEY_TRY(add_one(c, agent_id, month));
+  return add_one(c, agent_id, month);
+}
+
+Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms) {
   return add_one(c, agent_id, hour_period(now_ms));
 }
 

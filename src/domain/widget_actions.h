@@ -24,6 +24,9 @@ struct VisitorContact {
   std::optional<std::string> form_id;
 };
 
+// 400 naming `formId` unless the agent's `forms` setting has a form of that id.
+Result<void> check_form_id(std::string_view settings_json, std::string_view form_id);
+
 // 400 naming the field: neither email nor phone, an invalid email or phone, a name over 100.
 Result<LeadSaved> record_visitor_contact(Services& s, const ConversationRecord& conv,
                                          const VisitorContact& in);

@@ -1,6 +1,7 @@
 #include "widget/widget_gate.h"
 
 #include "api/responses.h"
+#include "widget/widget_limits.h"
 
 namespace parley {
 
@@ -46,7 +47,14 @@ void add_cors(Response& res, std::string_view origin) {
   res.header("Vary", "Origin");
 }
 
+Result<void> check_rate(WidgetCall& call) {
+  if (!call.app.widget_limits) return {};
+  call.address = call.app.widget_limits->client_address(call.req);
+  return call.app.widget_limits->check_request(call.address);
+}
+
 Result<Response> run(WidgetCall& call, const WidgetHandler& handler) {
+  PARLEY_TRY(check_rate(call));
   if (call.agent.is_private) {
     return ApiError{ErrorCode::kAgentPrivate,
                     "The agent is private; it answers only in the dashboard."};
@@ -94,6 +102,7 @@ void add_widget_route(Router& router, App& app, std::string_view method, std::st
                 std::string_view origin = req.header("Origin");
                 auto found = find_target(call, target);
                 if (found.ok()) found = check_origin(call.rules, origin);
+                if (found.ok()) found = check_rate(call);
                 if (!found.ok()) {
                   Response res = error_response(found.error());
                   res.header("Vary", "Origin");

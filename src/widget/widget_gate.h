@@ -4,8 +4,9 @@
 // countries, and answers CORS: Access-Control-Allow-Origin echoes an allowed origin on every
 // response after the origin check, with Vary: Origin, and an OPTIONS preflight is answered on
 // each widget path for allowed origins only. No other part of the server sends CORS headers.
-// Order: agent or conversation (404) -> origin (403 origin_not_allowed) -> private (403
-// agent_private) -> country (403 country_blocked) -> body (400) -> visitor (404) -> handler.
+// Order: agent or conversation (404) -> origin (403 origin_not_allowed) -> requests per client
+// address (429 rate_limited, widget/widget_limits.h) -> private (403 agent_private) -> country
+// (403 country_blocked) -> body (400) -> visitor (404) -> handler.
 #pragma once
 
 #include <functional>
@@ -36,6 +37,7 @@ struct WidgetCall {
   std::optional<std::string> country;             // from the trusted header, when configured
   std::optional<ConversationRecord> conversation;  // for WidgetTarget::kConversation
   rapidjson::Document body;                        // the JSON body of a POST
+  std::string address = {};                        // the client's (WidgetLimits::client_address)
 };
 
 using WidgetHandler = std::function<Result<Response>(WidgetCall&)>;

@@ -1,6 +1,7 @@
 // Settings of the widget channel fixed when `parley serve` starts. Immutable afterwards.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace parley {
@@ -9,6 +10,17 @@ struct WidgetOptions {
   // The request header a trusted proxy fills with the visitor's ISO country code
   // (e.g. "CF-IPCountry"); empty: countries are unknown (null) and none is blocked.
   std::string country_header;
+  // The request header a trusted proxy fills with the client's address ("X-Forwarded-For": its
+  // last entry is taken, the one the proxy added); empty: the peer's address.
+  std::string client_address_header;
+  // Limits of the anonymous endpoints (widget/widget_limits.h), each a `serve` setting.
+  int64_t requests_per_minute_per_address = 120;
+  int64_t messages_per_minute_per_address = 20;
+  int64_t visitors_per_address = 3;
+  int64_t records_per_conversation_per_hour = 10;
+  int64_t record_max_bytes = 8 * 1024;
+  int64_t contacts_per_hour_per_address = 5;
+  int64_t contacts_per_hour_per_agent = 60;
 };
 
 }  // namespace parley

@@ -2,6 +2,7 @@
 // same flow as the API's (domain/chat.h, channel `widget`); the records a visitor makes go
 // through domain/records.h and domain/widget_actions.h. Every route is behind the widget gate.
 #include "api/chat_json.h"
+#include "api/chat_runner.h"
 #include "api/chat_services.h"
 #include "api/responses.h"
 #include "api/routes.h"
@@ -12,6 +13,7 @@
 #include "domain/records.h"
 #include "domain/widget_actions.h"
 #include "widget/widget_gate.h"
+#include "widget/widget_limits.h"
 
 namespace parley {
 
@@ -26,6 +28,14 @@ Result<std::string> array_of(const FieldReader& f, std::string_view field) {
       return ApiError::invalid("Each item of '" + std::string(field) + "' needs a string 'id'.");
   }
   return to_json(*v);
+}
+
+// The limits every visitor record is held to: the size of its free-form JSON `field` (none when
+// empty), then the conversation's records per hour.
+Result<void> check_record(WidgetCall& call, std::string_view field, std::string_view json) {
+  if (!call.app.widget_limits) return {};
+  if (!field.empty()) PARLEY_TRY(call.app.widget_limits->check_record_size(field, json.size()));
+  return call.app.widget_limits->check_record(call.conversation->id);
 }
 
 Response created(std::string_view id, int64_t at, std::string_view kind) {
@@ -48,8 +58,15 @@ Result<Response> send_message(WidgetCall& call) {
   PARLEY_ASSIGN_OR_RETURN(visitor.page, f.optional_string("page"));
   visitor.country = call.country;
   r.widget = std::move(visitor);
+  if (call.app.widget_limits) {
+    PARLEY_TRY(call.app.widget_limits->check_message(call.address, call.agent.id,
+                                                     call.rules.messages_per_visitor));
+  }
   ChatServices s = chat_services(call.app);
-  PARLEY_ASSIGN_OR_RETURN(auto reply, chat(s, call.agent.account_id, r));
+  PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.agent.account_id, r));
+  PARLEY_ASSIGN_OR_RETURN(auto reply,
+                          reply_within_deadline(std::make_shared<ChatTurn>(std::move(turn)),
+                                                call.app.clock, call.app.reply_pool));
   JsonWriter w;
   write_chat_reply_json(w, reply);
   return json_response(200, w);
@@ -72,7 +89,9 @@ Result<Response> submit_form(WidgetCall& call) {
   in.agent_id = call.agent.id;
   in.conversation_id = call.conversation->id;
   PARLEY_ASSIGN_OR_RETURN(in.form_id, f.required_string("formId", 100));
+  PARLEY_TRY(check_form_id(call.agent.settings, in.form_id));
   PARLEY_ASSIGN_OR_RETURN(std::string fields, array_of(f, "fields"));
+  PARLEY_TRY(check_record(call, "fields", fields));
   // Labels are those the form has now, as for leads.
   FormLabels labels(call.agent.settings);
   rapidjson::Document given;
@@ -123,6 +142,7 @@ Result<Response> pick_slot(WidgetCall& call) {
     if (b.HasMember("eventLength") && b["eventLength"].IsInt64() && b["eventLength"].GetInt64() > 0)
       in.length_minutes = b["eventLength"].GetInt64();
   }
+  PARLEY_TRY(check_record(call, "", ""));
   PARLEY_ASSIGN_OR_RETURN(auto saved, record_booking(call.services, std::move(in)));
   return created(saved.id, saved.created_at, "booking");
 }
@@ -136,6 +156,7 @@ Result<Response> request_return(WidgetCall& call) {
   PARLEY_ASSIGN_OR_RETURN(in.email, f.optional_string("email", 254));
   PARLEY_ASSIGN_OR_RETURN(in.name, f.optional_string("name", 100));
   PARLEY_ASSIGN_OR_RETURN(in.reason, f.optional_string("reason", 1000));
+  PARLEY_TRY(check_record(call, "", ""));
   PARLEY_ASSIGN_OR_RETURN(auto saved, record_return_request(call.services, std::move(in)));
   return created(saved.id, saved.created_at, "return_request");
 }
@@ -148,6 +169,10 @@ Result<Response> give_contact(WidgetCall& call) {
   PARLEY_ASSIGN_OR_RETURN(in.name, f.optional_string("name"));
   PARLEY_ASSIGN_OR_RETURN(in.form_id, f.optional_string("formId", 100));
   PARLEY_ASSIGN_OR_RETURN(in.custom_fields, array_of(f, "customFields"));
+  if (in.form_id) PARLEY_TRY(check_form_id(call.agent.settings, *in.form_id));
+  PARLEY_TRY(check_record(call, "customFields", in.custom_fields));
+  if (call.app.widget_limits)
+    PARLEY_TRY(call.app.widget_limits->check_contact(call.address, call.agent.id));
   PARLEY_ASSIGN_OR_RETURN(auto saved,
                           record_visitor_contact(call.services, *call.conversation, in));
   JsonWriter w;

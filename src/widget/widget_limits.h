@@ -1,0 +1,54 @@
+// The limits of the widget's anonymous endpoints, where no key identifies the caller: requests
+// per client address on every endpoint; messages (engine runs) per address; the agent's
+// messages-per-visitor allowance held to the address as well as to the client-chosen visitorId;
+// records (forms, bookings, return requests, contact details) per conversation; contact
+// details per address and per agent, so that made-up emails cannot fill the plan's contacts.
+// Past a limit: 429 rate_limited (visitor_message_limit_reached for the visitor allowance) with
+// Retry-After and a message naming the limit. Counted in memory (widget/window_counter.h).
+// Thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/clock.h"
+#include "core/result.h"
+#include "http/message.h"
+#include "widget/widget_options.h"
+#include "widget/window_counter.h"
+
+namespace parley {
+
+class WidgetLimits {
+ public:
+  WidgetLimits(const Clock& clock, const WidgetOptions& options);
+
+  // The client's address: the trusted header's last entry when one is configured and sent,
+  // else the peer's address.
+  std::string client_address(const Request& req) const;
+
+  // Every widget request, OPTIONS included.
+  Result<void> check_request(std::string_view address);
+  // A chat message to the agent; `messages_per_visitor` is the agent's allowance per visitor in
+  // 24 hours (none: no allowance), which the address may use `visitors_per_address` times over.
+  Result<void> check_message(std::string_view address, std::string_view agent_id,
+                             std::optional<int64_t> messages_per_visitor);
+  // A record on the conversation (form, booking, return request, contact details).
+  Result<void> check_record(std::string_view conversation_id);
+  // Contact details given to the agent.
+  Result<void> check_contact(std::string_view address, std::string_view agent_id);
+  // 400 invalid_request naming `field` when its JSON is over the size cap.
+  Result<void> check_record_size(std::string_view field, size_t json_bytes) const;
+
+ private:
+  const WidgetOptions options_;
+  WindowCounter requests_;           // per address, per minute
+  WindowCounter messages_;           // per address, per minute
+  WindowCounter visitor_messages_;   // per agent and address, per UTC day
+  WindowCounter records_;            // per conversation, per hour
+  WindowCounter contacts_address_;   // per address, per hour
+  WindowCounter contacts_agent_;     // per agent, per hour
+};
+
+}  // namespace parley

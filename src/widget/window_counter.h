@@ -1,0 +1,44 @@
+// Counts events per key in fixed windows aligned to the clock (each minute, each hour, each UTC
+// day), in memory, for the widget's anonymous limits: one counter per limit, keyed by client
+// address, agent or conversation. A window's counts are dropped together when the next window
+// begins, and at most `max_keys` keys are tracked in one window, so memory stays bounded however
+// many addresses a client uses; a key beyond that is not held to this counter (the per-agent
+// counters still hold it). Counts are not kept across a restart. Thread-safe (one mutex).
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "core/clock.h"
+#include "core/string_map.h"
+
+namespace parley {
+
+struct WindowDecision {
+  bool allowed = true;
+  int64_t retry_after_s = 0;  // when refused: whole seconds until the window ends (at least 1)
+};
+
+class WindowCounter {
+ public:
+  WindowCounter(const Clock& clock, int64_t window_ms, size_t max_keys = 100'000)
+      : clock_(clock), window_ms_(window_ms), max_keys_(max_keys) {}
+  WindowCounter(const WindowCounter&) = delete;
+  WindowCounter& operator=(const WindowCounter&) = delete;
+
+  // Counts one event of `key` unless `limit` events were counted in this window already; a
+  // refused event is not counted.
+  WindowDecision hit(std::string_view key, int64_t limit);
+
+ private:
+  const Clock& clock_;
+  const int64_t window_ms_;
+  const size_t max_keys_;
+  std::mutex mu_;
+  int64_t window_start_ms_ = -1;
+  StringMap<int64_t> counts_;
+};
+
+}  // namespace parley

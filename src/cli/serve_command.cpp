@@ -9,6 +9,7 @@
 #include "api/responses.h"
 #include "api/routes.h"
 #include "cli/commands.h"
+#include "core/cpu_count.h"
 #include "core/log.h"
 #include "core/random.h"
 #include "engine/retrieval_engine.h"
@@ -46,6 +47,11 @@ struct ServeOptions {
   int64_t engine_delay_ms = 0;
   size_t reply_threads = 32;
   ChatSlotLimits chat_slots;  // `total` comes from reply_threads
+  size_t max_connections = 0;
+  size_t blocking_threads = 64;
+  size_t blocking_queue = 256;
+  int linger_ms = 5000;
+  size_t linger_bytes = 4 * 1024 * 1024;
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -161,7 +167,12 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   ServerOptions so;
   so.host = hp->first;
   so.port = hp->second;
-  so.io_threads = o.threads;
+  so.io_threads = o.threads != 0 ? o.threads : usable_cpu_count();
+  so.max_connections = o.max_connections != 0 ? o.max_connections : default_max_connections();
+  so.blocking_threads = o.blocking_threads;
+  so.blocking_queue = o.blocking_queue;
+  so.linger_ms = o.linger_ms;
+  so.linger_bytes = o.linger_bytes;
   so.idle_timeout_s = o.idle_timeout_s;
   so.read_timeout_s = o.read_timeout_s;
   so.tls_cert_file = o.tls_cert;
@@ -192,7 +203,9 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
                           std::to_string(port);
     log_info("listening", {{"address", std::string_view(address)}, {"tls", tls},
                            {"database", database.backend()},
-                           {"rateLimitPerMinute", o.rate_limit_per_minute}});
+                           {"rateLimitPerMinute", o.rate_limit_per_minute},
+                           {"ioThreads", static_cast<int64_t>(so.io_threads)},
+                           {"maxConnections", static_cast<int64_t>(so.max_connections)}});
     flush_logs();
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     Maintenance maintenance(database, limiter);
@@ -221,7 +234,30 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_LOG_FLUSH_MS")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd->add_option("--threads", o->threads, "I/O threads (default: one per core)")->envname("PARLEY_THREADS");
+  cmd->add_option("--threads", o->threads,
+                  "I/O threads (default: one per CPU the process may use: affinity mask and cgroup CPU quota)")
+      ->envname("PARLEY_THREADS");
+  cmd->add_option("--max-connections", o->max_connections,
+                  "Open connections before new ones get 503 (default: from the descriptor limit)")
+      ->envname("PARLEY_MAX_CONNECTIONS");
+  cmd->add_option("--blocking-threads", o->blocking_threads,
+                  "Threads running handlers that block (writes, chat replies)")
+      ->envname("PARLEY_BLOCKING_THREADS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--blocking-queue", o->blocking_queue,
+                  "Requests that may wait for a blocking worker before new ones get 503")
+      ->envname("PARLEY_BLOCKING_QUEUE")
+      ->capture_default_str();
+  cmd->add_option("--linger-ms", o->linger_ms,
+                  "After an early error reply, read and drop the rest of the request this long at most (0: off)")
+      ->envname("PARLEY_LINGER_MS")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--linger-bytes", o->linger_bytes,
+                  "After an early error reply, read and drop this many bytes at most before closing")
+      ->envname("PARLEY_LINGER_BYTES")
+      ->capture_default_str();
   cmd->add_option("--idle-timeout-s", o->idle_timeout_s, "Close a kept-alive connection idle this long")
       ->envname("PARLEY_IDLE_TIMEOUT_S")
       ->check(CLI::PositiveNumber)

@@ -25,12 +25,31 @@ void ThreadPool::post(std::function<void()> task) {
   cv_.notify_one();
 }
 
+bool ThreadPool::try_post(std::function<void()> task, size_t max_waiting) {
+  {
+    std::lock_guard lock(mu_);
+    // Tasks beyond the idle threads wait; refuse once that wait list is full.
+    size_t would_wait = tasks_.size() + 1 > idle_ ? tasks_.size() + 1 - idle_ : 0;
+    if (would_wait > max_waiting) return false;
+    tasks_.push_back(std::move(task));
+  }
+  cv_.notify_one();
+  return true;
+}
+
+size_t ThreadPool::waiting() const {
+  std::lock_guard lock(mu_);
+  return tasks_.size() > idle_ ? tasks_.size() - idle_ : 0;
+}
+
 void ThreadPool::run() {
   for (;;) {
     std::function<void()> task;
     {
       std::unique_lock lock(mu_);
+      ++idle_;
       cv_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
+      --idle_;
       if (tasks_.empty()) return;
       task = std::move(tasks_.front());
       tasks_.pop_front();

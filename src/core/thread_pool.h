@@ -1,5 +1,6 @@
 // A fixed pool of threads for blocking work (handlers that wait on a commit, reply engines,
-// streaming). post() is thread-safe; the destructor finishes queued work, then joins.
+// streaming). post() and try_post() are thread-safe; the destructor finishes queued work, then
+// joins.
 #pragma once
 
 #include <condition_variable>
@@ -19,13 +20,20 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   void post(std::function<void()> task);
+  // Runs `task` unless `max_waiting` tasks already wait for a thread (none free), in which case
+  // it returns false and drops the task: the caller answers "busy" at once instead of letting
+  // the queue grow without bound.
+  bool try_post(std::function<void()> task, size_t max_waiting);
+  // Tasks waiting for a thread (not counting the running ones).
+  size_t waiting() const;
 
  private:
   void run();
 
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> tasks_;
+  size_t idle_ = 0;  // threads waiting for a task
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };

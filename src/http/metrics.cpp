@@ -97,7 +97,7 @@ void process_metrics(std::string& out) {
 
 }  // namespace
 
-void HttpMetrics::write(std::string& out, int64_t in_flight) const {
+void HttpMetrics::write(std::string& out, int64_t in_flight, int64_t pool_waiting) const {
   header(out, "parley_http_requests_total", "counter", "HTTP requests answered, by route pattern and status.");
   for (size_t r = 0; r < routes_.size(); ++r) {
     std::string route = label(routes_[r]);
@@ -142,6 +142,17 @@ void HttpMetrics::write(std::string& out, int64_t in_flight) const {
   header(out, "parley_http_requests_in_flight", "gauge", "Requests being handled.");
   out.append("parley_http_requests_in_flight ");
   append_integer(out, in_flight);
+  out.push_back('\n');
+  header(out, "parley_http_pool_waiting", "gauge", "Requests waiting for a blocking thread.");
+  out.append("parley_http_pool_waiting ");
+  append_integer(out, pool_waiting);
+  out.push_back('\n');
+  header(out, "parley_http_refused_total", "counter",
+         "Connections and requests refused with 503 by the overload limits, by limit.");
+  out.append("parley_http_refused_total{limit=\"connections\"} ");
+  append_integer(out, static_cast<int64_t>(refused_connections_.load(std::memory_order_relaxed)));
+  out.append("\nparley_http_refused_total{limit=\"blocking_queue\"} ");
+  append_integer(out, static_cast<int64_t>(refused_busy_.load(std::memory_order_relaxed)));
   out.push_back('\n');
   process_metrics(out);
 }

@@ -5,6 +5,10 @@
 // life, so a session's handlers never run concurrently and need no strand. Timeouts are one lazy
 // timer per connection: moving a deadline is a store, and the timer, when it fires, either closes
 // the connection or waits again until the deadline now set.
+//
+// Overload: past the connection cap a new connection is answered 503 and closed; past the
+// blocking queue a request is answered 503 at once; a failing accept() pauses before the next.
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include <utility>  // must precede Asio under C++20 with Boost 1.74
@@ -23,6 +27,8 @@
 #include <optional>
 #include <thread>
 
+#include "core/cpu_count.h"
+#include "core/log.h"
 #include "core/thread_pool.h"
 #include "http/metrics.h"
 #include "http/request_reader.h"
@@ -60,7 +66,16 @@ struct Shared {
   std::optional<ssl::context> tls;
   std::atomic<int> in_flight{0};
   std::atomic<bool> draining{false};
+  std::atomic<size_t> connections{0};  // sessions serving requests (counted against the cap)
+  std::atomic<size_t> rejecting{0};    // sessions answering 503 past the cap
 };
+
+// A 503 for an overload limit, with Retry-After.
+Response unavailable(Shared& shared, Request& request, std::string message) {
+  Response r = shared.hooks.on_error({ErrorCode::kUnavailable, std::move(message)}, request);
+  r.header("Retry-After", "1");
+  return r;
+}
 
 template <typename Stream>
 class Session : public std::enable_shared_from_this<Session<Stream>> {
@@ -68,12 +83,18 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   static constexpr size_t kReadSize = 8 * 1024;
 
  public:
+  // `over_capacity`: the connection is past the cap and only gets a 503.
   template <typename... Args>
-  Session(Shared& shared, tcp::socket&& socket, Args&&... args)
-      : shared_(shared), stream_(std::move(socket), std::forward<Args>(args)...), timer_(socket_().get_executor()) {
+  Session(Shared& shared, bool over_capacity, tcp::socket&& socket, Args&&... args)
+      : shared_(shared), stream_(std::move(socket), std::forward<Args>(args)...), timer_(socket_().get_executor()),
+        over_capacity_(over_capacity) {
     shared_.metrics.connection_opened();
+    (over_capacity_ ? shared_.rejecting : shared_.connections)++;
   }
-  ~Session() { shared_.metrics.connection_closed(); }
+  ~Session() {
+    shared_.metrics.connection_closed();
+    (over_capacity_ ? shared_.rejecting : shared_.connections)--;
+  }
 
   // Runs on the connection's own I/O thread.
   void start() {
@@ -82,10 +103,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if constexpr (kTls) {
       stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](error_code ec) {
         if (ec) return self->close();
-        self->next_request();
+        self->first_request();
       });
     } else {
-      next_request();
+      first_request();
     }
   }
 
@@ -105,6 +126,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     auto at = deadline_ == Clock::time_point::max()
                   ? Clock::now() + std::chrono::seconds(shared_.options.read_timeout_s)
                   : deadline_;
+    timer_at_ = at;
     timer_.expires_at(at);
     timer_.async_wait([self = this->shared_from_this()](error_code ec) {
       if (ec || self->closed_) return;
@@ -120,7 +142,29 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     });
   }
 
+  // Moves the deadline earlier than the timer would look (the lazy timer only notices later
+  // deadlines in time): the timer is set again. Used where the time bound is the point.
+  void tighten_deadline(Clock::time_point at) {
+    deadline_ = at;
+    if (at < timer_at_ && !closed_) wait_deadline();  // cancels the wait under way
+  }
+
+  void first_request() {
+    if (!over_capacity_) return next_request();
+    // Answered without reading the request, which the lingering close then drains.
+    shared_.metrics.connection_refused();
+    started_ = Clock::now();
+    route_ = shared_.metrics.unmatched();
+    keep_alive_ = false;
+    linger_ = true;
+    prepare_request();
+    send(unavailable(shared_, request_,
+                     "The server has reached its limit of " + std::to_string(shared_.options.max_connections) +
+                         " connections (max_connections); retry later."));
+  }
+
   void next_request(Clock::time_point now = Clock::now()) {
+    request_deadline_ = Clock::time_point::max();
     message_.clear();
     parser_.emplace(message_);
     parser_->header_limit(static_cast<std::uint32_t>(shared_.options.header_limit));
@@ -143,7 +187,17 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       if (in_.size() - end_ < kReadSize / 2) in_.resize(std::max(in_.size() * 2, kReadSize));
     }
     bool idle = !parser_->got_some() && begin_ == end_;
-    deadline_ = now + std::chrono::seconds(idle ? shared_.options.idle_timeout_s : shared_.options.read_timeout_s);
+    if (idle) {
+      deadline_ = now + std::chrono::seconds(shared_.options.idle_timeout_s);
+    } else {
+      // The read timeout bounds the whole request from its first byte, so a client trickling
+      // its headers or body cannot hold the connection by sending a byte now and then.
+      if (request_deadline_ == Clock::time_point::max()) {
+        request_deadline_ = now + std::chrono::seconds(shared_.options.read_timeout_s);
+        tighten_deadline(request_deadline_);
+      }
+      deadline_ = request_deadline_;
+    }
     stream_.async_read_some(net::buffer(in_.data() + end_, in_.size() - end_),
                             [self = this->shared_from_this()](error_code ec, size_t n) { self->on_read(ec, n); });
   }
@@ -188,12 +242,14 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     return beast::iequals(beast::string_view(expect.data(), expect.size()), "100-continue");
   }
 
-  // A request the parser refused: answered, then the connection is closed.
+  // A request the parser refused: answered, then the connection is closed (lingering, as the
+  // client may still be sending the rest).
   void fail(error_code ec) {
     started_ = Clock::now();
     route_ = shared_.metrics.unmatched();
     handled_inline_ = true;
     keep_alive_ = false;
+    linger_ = true;
     prepare_request();
     if (ec == http::error::body_limit) {
       return reply_error({ErrorCode::kPayloadTooLarge, "The request body exceeds the limit of " +
@@ -211,9 +267,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     std::string_view t = message_.target;
     size_t q = t.find('?');
     request_.method = message_.method;
-    // Path parameters are matched decoded, so an id sent percent-encoded names the same item.
-    path_ = path_decode(t.substr(0, q));
-    request_.path = path_;
+    // Routing sees the path as sent: decoding first would let "/%6detrics" reach /metrics past a
+    // proxy's rule on the literal path. Path parameters are decoded after the match.
+    request_.path = t.substr(0, q);
     request_.query = q == std::string_view::npos ? std::string_view() : t.substr(q + 1);
     request_.set_header_source(&message_, &lookup_message_header);
     request_.request_id.clear();
@@ -241,26 +297,58 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (request_.path == "/metrics") return serve_metrics(route_method);
     auto m = shared_.router.match(route_method, request_.path, request_.params);
     route_ = m.outcome == Router::Outcome::kFound ? m.route : shared_.metrics.unmatched();
+    if (m.outcome == Router::Outcome::kFound) decode_params();
     if (m.outcome == Router::Outcome::kNoPath) {
       return reply_error(ApiError::not_found("No route matches " + std::string(request_.method) + " " +
                                              std::string(request_.path) + "."));
     }
     if (m.outcome == Router::Outcome::kNoMethod) return reply_method_not_allowed(std::move(m.allow));
     const RouteTarget* target = m.target;
+    size_t queue = shared_.options.blocking_queue;
     if (target->execution == Execution::kInline) {
       Response r = call(*target);
       if (!r.stream) return send(std::move(r));
-      shared_.pool->post([self = this->shared_from_this(), r = std::move(r)]() mutable {
+      bool posted = shared_.pool->try_post([self = this->shared_from_this(), r = std::move(r)]() mutable {
         self->stream_response(std::move(r));
-      });
+      }, queue);
+      if (!posted) reply_busy();
       return;
     }
     handled_inline_ = false;
-    shared_.pool->post([self = this->shared_from_this(), target] {
+    bool posted = shared_.pool->try_post([self = this->shared_from_this(), target] {
       Response r = self->call(*target);
       if (r.stream) return self->stream_response(std::move(r));
       net::post(self->socket_().get_executor(), [self, r = std::move(r)]() mutable { self->send(std::move(r)); });
-    });
+    }, queue);
+    if (!posted) {
+      handled_inline_ = true;
+      reply_busy();
+    }
+  }
+
+  // Every blocking thread is taken and the queue is full: a prompt 503 beats an unbounded wait.
+  void reply_busy() {
+    shared_.metrics.request_refused_busy();
+    send(unavailable(shared_, request_,
+                     "The server is busy: " + std::to_string(shared_.options.blocking_queue) +
+                         " requests already wait for a worker (blocking_queue); retry shortly."));
+  }
+
+  // Decodes %XX in the matched path parameters, so an id sent percent-encoded names the same
+  // item. The decoded text is never longer than the path, so reserving that much keeps the views
+  // into params_text_ valid.
+  void decode_params() {
+    bool encoded = false;
+    for (auto p : request_.params) encoded = encoded || p.find('%') != std::string_view::npos;
+    if (!encoded) return;
+    params_text_.clear();
+    params_text_.reserve(request_.path.size());
+    for (auto& p : request_.params) {
+      if (p.find('%') == std::string_view::npos) continue;
+      size_t at = params_text_.size();
+      params_text_ += path_decode(p);
+      p = std::string_view(params_text_.data() + at, params_text_.size() - at);
+    }
   }
 
   void serve_metrics(std::string_view method) {
@@ -268,7 +356,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     route_ = shared_.metrics_route;
     Response r;
     r.content_type = "text/plain; version=0.0.4; charset=utf-8";
-    shared_.metrics.write(r.body, shared_.in_flight.load());
+    shared_.metrics.write(r.body, shared_.in_flight.load(), static_cast<int64_t>(shared_.pool->waiting()));
     send(std::move(r));
   }
 
@@ -381,8 +469,33 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
                                request_.remote_address});
     }
     reset_request();
-    if (!keep_going || shared_.draining) return close();
+    if (!keep_going || shared_.draining) return linger_ ? linger() : close();
     next_request(now);
+  }
+
+  // The lingering close (as nginx's lingering_close): the reply has been written; stop writing,
+  // then read and drop what the client still sends until it closes, linger_bytes have come, or
+  // linger_ms have passed. The client, which may write its whole body before reading, then
+  // finds the reply instead of a reset connection.
+  void linger() {
+    if (closed_) return;
+    linger_left_ = shared_.options.linger_bytes;
+    error_code ec;
+    socket_().shutdown(tcp::socket::shutdown_send, ec);
+    if (ec || linger_left_ == 0 || shared_.options.linger_ms <= 0) return close();
+    tighten_deadline(Clock::now() + std::chrono::milliseconds(shared_.options.linger_ms));
+    if (in_.size() < kReadSize) in_.resize(kReadSize);
+    linger_read();
+  }
+
+  void linger_read() {
+    // Raw bytes, under TLS too: they are dropped unread.
+    socket_().async_read_some(net::buffer(in_.data(), std::min(in_.size(), linger_left_)),
+                              [self = this->shared_from_this()](error_code ec, size_t n) {
+                                if (ec || n >= self->linger_left_) return self->close();
+                                self->linger_left_ -= n;
+                                self->linger_read();
+                              });
   }
 
   // Empties request_ for the next request, keeping the storage of its strings unless a large
@@ -412,6 +525,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   Stream stream_;
   net::steady_timer timer_;
   Clock::time_point deadline_ = Clock::time_point::max();
+  Clock::time_point timer_at_ = Clock::time_point::max();  // when the timer will next look
   // When the streamed reply's write under way must have finished (steady clock ticks), or 0 when
   // none is under way. Set by the pool thread, read by the timer.
   std::atomic<Clock::rep> stream_deadline_{0};
@@ -424,10 +538,14 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::string out_;   // the response head being written
   std::string body_;  // the response body being written
   Request request_;
-  std::string path_;
+  std::string params_text_;  // decoded path parameters, when any was percent-encoded
   std::string remote_address_;  // the peer's address, looked up once per connection
   size_t route_ = 0;  // the metrics series of the request being answered
   bool keep_alive_ = true;
+  bool over_capacity_ = false;  // past the connection cap: answered 503 and closed
+  bool linger_ = false;         // close with linger(): the request may not have been read whole
+  size_t linger_left_ = 0;
+  Clock::time_point request_deadline_ = Clock::time_point::max();  // the current request's, once begun
   bool handled_inline_ = true;  // false while a pool thread runs the handler
   bool counted_ = false;
   bool closed_ = false;
@@ -446,8 +564,9 @@ struct Worker {
 struct HttpServer::Impl {
   Impl(ServerOptions o, const Router& r, ServerHooks h)
       : shared(std::make_unique<Shared>(std::move(o), r, std::move(h))) {
+    if (shared->options.max_connections == 0) shared->options.max_connections = default_max_connections();
     size_t n = shared->options.io_threads;
-    if (n == 0) n = std::max(1u, std::thread::hardware_concurrency());
+    if (n == 0) n = usable_cpu_count();
     for (size_t i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker>());
     acceptor.emplace(workers[0]->ioc);
     signals.emplace(workers[0]->ioc, SIGINT, SIGTERM);
@@ -460,16 +579,43 @@ struct HttpServer::Impl {
     acceptor->async_accept(w.ioc, [this, &w](error_code ec, tcp::socket socket) {
       if (ec) {
         if (!acceptor->is_open()) return;
+        if (ec == net::error::connection_aborted) return accept();  // that client gave up; next
+        return pause_accepting(ec);
+      }
+      accept_failing = false;
+      // Sessions are counted here, on the one thread that accepts, so the check cannot race
+      // another accept; closing only lowers the counts.
+      bool over = shared->connections.load() >= shared->options.max_connections;
+      if (over && shared->rejecting.load() >= kMaxRejecting) {
+        shared->metrics.connection_refused();
+        socket.close(ec);
         return accept();
       }
       socket.set_option(tcp::no_delay(true), ec);
       if (shared->tls) {
-        auto s = std::make_shared<Session<ssl::stream<tcp::socket>>>(*shared, std::move(socket), *shared->tls);
+        auto s = std::make_shared<Session<ssl::stream<tcp::socket>>>(*shared, over, std::move(socket), *shared->tls);
         net::post(w.ioc, [s] { s->start(); });
       } else {
-        auto s = std::make_shared<Session<tcp::socket>>(*shared, std::move(socket));
+        auto s = std::make_shared<Session<tcp::socket>>(*shared, over, std::move(socket));
         net::post(w.ioc, [s] { s->start(); });
       }
+      accept();
+    });
+  }
+
+  // accept() failed with no connection to show for it, most often out of descriptors (EMFILE,
+  // ENFILE) or buffers (ENOBUFS, ENOMEM): retrying at once would fail again and spin a CPU, so
+  // wait a little for descriptors to free up. The pending connection stays in the backlog.
+  void pause_accepting(error_code ec) {
+    if (!accept_failing) {
+      accept_failing = true;
+      log_warn("accept failed; pausing new connections",
+               {{"error", std::string_view(ec.message())}, {"pauseMs", int64_t{kAcceptPauseMs}}});
+    }
+    if (!accept_timer) accept_timer.emplace(main());
+    accept_timer->expires_after(std::chrono::milliseconds(kAcceptPauseMs));
+    accept_timer->async_wait([this](error_code e) {
+      if (e || !acceptor->is_open()) return;
       accept();
     });
   }
@@ -478,6 +624,7 @@ struct HttpServer::Impl {
     if (shared->draining.exchange(true)) return;
     error_code ec;
     acceptor->close(ec);
+    if (accept_timer) accept_timer->cancel();
     deadline = Clock::now() + std::chrono::seconds(shared->options.shutdown_grace_s);
     drain_timer.emplace(main());
     wait_drained();
@@ -497,9 +644,24 @@ struct HttpServer::Impl {
   std::optional<tcp::acceptor> acceptor;
   std::optional<net::signal_set> signals;
   size_t next_worker = 0;
+  static constexpr int kAcceptPauseMs = 100;
+  bool accept_failing = false;  // logged once per run of failures
+  std::optional<net::steady_timer> accept_timer;
   std::optional<net::steady_timer> drain_timer;
   Clock::time_point deadline;
 };
+
+size_t default_max_connections(uint64_t nofile_soft_limit) {
+  uint64_t reserve = std::clamp<uint64_t>(nofile_soft_limit / 4, 16, 1024);
+  if (nofile_soft_limit <= reserve + 16) return 16;
+  return static_cast<size_t>(std::min<uint64_t>(nofile_soft_limit - reserve, 1u << 30));
+}
+
+size_t default_max_connections() {
+  rlimit r{};
+  if (getrlimit(RLIMIT_NOFILE, &r) != 0) return default_max_connections(1024);
+  return default_max_connections(r.rlim_cur == RLIM_INFINITY ? uint64_t{1} << 30 : uint64_t{r.rlim_cur});
+}
 
 HttpServer::HttpServer(ServerOptions options, const Router& router, ServerHooks hooks)
     : impl_(std::make_unique<Impl>(std::move(options), router, std::move(hooks))) {}

@@ -18,8 +18,12 @@ namespace parley {
 struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;
-  size_t io_threads = 0;        // 0: one per core
+  size_t io_threads = 0;        // 0: one per usable CPU (core/cpu_count.h)
   size_t blocking_threads = 64;
+  // Requests that may wait for a free blocking thread; past it a request gets 503 at once.
+  size_t blocking_queue = 256;
+  // Open connections; past it a new connection gets 503 and is closed. 0: from RLIMIT_NOFILE.
+  size_t max_connections = 0;
   std::string tls_cert_file;    // PEM; both set for HTTPS
   std::string tls_key_file;
   size_t header_limit = 16 * 1024;
@@ -27,7 +31,22 @@ struct ServerOptions {
   int idle_timeout_s = 60;      // waiting for the next request on a kept-alive connection
   int read_timeout_s = 30;      // reading the rest of a request, a TLS handshake, writing a response
   int shutdown_grace_s = 60;    // how long in-flight requests may take to finish on SIGTERM
+  // After an error reply sent before the request was read (413, 431, 400, 503), the server stops
+  // writing and reads and drops what the client still sends, up to these bounds, before closing:
+  // closing with unread bytes would reset the connection and the client could lose the reply.
+  int linger_ms = 5000;
+  size_t linger_bytes = 4 * 1024 * 1024;
 };
+
+// Connections rejected with a 503 (and lingering) at once past the cap; beyond this many, further
+// ones are closed without a reply so rejecting costs a bounded number of descriptors.
+constexpr size_t kMaxRejecting = 64;
+
+// The default connection cap for a soft descriptor limit: the limit less a reserve for the
+// database, logs, outgoing HTTP and rejections (a quarter of it, between 16 and 1024).
+size_t default_max_connections(uint64_t nofile_soft_limit);
+// The same for this process's RLIMIT_NOFILE.
+size_t default_max_connections();
 
 // Called for every request after the response is known (for the request log).
 struct RequestLog {

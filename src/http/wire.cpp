@@ -71,13 +71,14 @@ void append_field(std::string& out, std::string_view name, std::string_view valu
   size_t at = out.size();
   out.append(value);
   for (size_t i = at; i < out.size(); ++i) {
-    while (i + 8 <= out.size()) {  // eight bytes at a time while there is no CR or LF
+    while (i + 8 <= out.size()) {  // eight bytes at a time while there is no control character
       uint64_t w = swar::load(out.data() + i);
-      if (swar::maybe_has(w, '\r') || swar::maybe_has(w, '\n')) break;
+      if (swar::maybe_below(w, 0x20) || swar::maybe_has(w, 0x7f)) break;
       i += 8;
     }
     if (i == out.size()) break;
-    if (out[i] == '\r' || out[i] == '\n') out[i] = ' ';
+    auto c = static_cast<unsigned char>(out[i]);
+    if ((c < 0x20 && c != '\t') || c == 0x7f) out[i] = ' ';
   }
   out.append("\r\n", 2);
 }

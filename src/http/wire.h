@@ -22,8 +22,10 @@ struct ResponseHead {
   bool http10_keep_alive = false;  // an HTTP/1.0 client asked to keep the connection
 };
 
-// Appends the status line, the headers and the blank line that ends them. Header values lose any
-// CR or LF, so no value can start a header of its own.
+// Appends the status line, the headers and the blank line that ends them. Every control
+// character in a header value but HTAB (CR, LF, NUL...; RFC 9110 5.5) becomes a space, here for
+// every header whatever set it, so no value can start a header of its own or carry a NUL that a
+// client or proxy would cut the value at.
 void write_response_head(std::string& out, const ResponseHead& head);
 
 // False for 1xx, 204 and 304, which carry neither a body nor a Content-Length (RFC 9110 8.6).

@@ -39,6 +39,18 @@ TEST(ResponseHead, LineBreaksInValuesCannotStartAHeader) {
   EXPECT_EQ(out.find("\r\nSet-Cookie"), std::string::npos);
 }
 
+TEST(ResponseHead, NulAndOtherControlCharactersInValuesBecomeSpaces) {
+  std::vector<std::pair<std::string_view, std::string>> headers = {
+      {"X-Session-Id", std::string("a\0b\x01" "c\x7f\td", 8)}, {"X-Long", std::string("0123456789\0abcdef\xc3\xa9", 19)}};
+  ResponseHead h;
+  h.headers = &headers;
+  std::string out;
+  write_response_head(out, h);
+  EXPECT_EQ(out.find('\0'), std::string::npos);
+  EXPECT_NE(out.find("\r\nX-Session-Id: a b c \td\r\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\r\nX-Long: 0123456789 abcdef\xc3\xa9\r\n"), std::string::npos) << out;
+}
+
 TEST(ResponseHead, ConnectionAndFraming) {
   ResponseHead h;
   h.status = 200;

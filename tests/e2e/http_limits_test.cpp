@@ -1,0 +1,297 @@
+// The HTTP server's defences against slow and greedy clients, over raw sockets against the real
+// binary: the read timeout bounds a whole request, the connection cap and the blocking queue
+// answer 503 with Retry-After, a failing accept() pauses instead of spinning, early error replies
+// linger so a client that writes its whole body first still reads them, routing sees the path as
+// sent, and no control character reaches a response header.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <memory>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "chat_support.h"
+#include "harness.h"
+#include "raw_connection.h"
+
+namespace parley::e2e {
+namespace {
+
+using namespace std::chrono_literals;
+using SteadyClock = std::chrono::steady_clock;
+
+std::string head_of(const std::string& response) {
+  size_t end = response.find("\r\n\r\n");
+  return end == std::string::npos ? response : response.substr(0, end + 2);
+}
+
+Json json_body(const std::string& response) {
+  std::string body = body_of(response);
+  return Json::parse(body, nullptr, false);
+}
+
+// The process's user and system CPU time, in seconds.
+double cpu_seconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(in, line);
+  std::istringstream rest(line.substr(line.rfind(')') + 2));
+  std::vector<std::string> f;
+  for (std::string x; rest >> x;) f.push_back(x);
+  return (std::stod(f[11]) + std::stod(f[12])) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+size_t open_fds(pid_t pid) {
+  size_t n = 0;
+  for (const auto& e :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd")) {
+    (void)e;
+    ++n;
+  }
+  return n;
+}
+
+// The newest `parley` process this test process started (the server under test).
+pid_t newest_server_child() {
+  pid_t best = -1;
+  unsigned long long best_start = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "stat");
+    std::string line;
+    if (!std::getline(in, line)) continue;
+    size_t open = line.find('('), close = line.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    if (line.substr(open + 1, close - open - 1) != "parley") continue;
+    std::istringstream rest(line.substr(close + 2));
+    std::vector<std::string> f;
+    for (std::string x; rest >> x;) f.push_back(x);
+    // f[1] is field 4 (ppid), f[19] field 22 (start time).
+    if (f.size() < 20 || std::stol(f[1]) != getpid()) continue;
+    unsigned long long start = std::stoull(f[19]);
+    if (best < 0 || start >= best_start) {
+      best = static_cast<pid_t>(std::stol(name));
+      best_start = start;
+    }
+  }
+  return best;
+}
+
+TEST(HttpReadTimeout, ABodyTrickledAByteAtATimeIsCutOffAtTheReadTimeout) {
+  Server server({}, {"--read-timeout-s", "2"});
+  Connection c(server.port());
+  ASSERT_TRUE(c.connected());
+  auto start = SteadyClock::now();
+  ASSERT_TRUE(c.send(
+      "POST /api/v1/agents/agt_x/contacts HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"));
+  // A byte every 250 ms would finish the body after 25 s; each byte used to move the deadline.
+  bool closed = false;
+  while (!closed && SteadyClock::now() - start < 8s) {
+    c.send("x");
+    closed = c.closed_by_peer(250ms);
+  }
+  auto took = SteadyClock::now() - start;
+  EXPECT_TRUE(closed);
+  EXPECT_GE(took, 1500ms);
+  EXPECT_LT(took, 5s);
+  EXPECT_EQ(c.read_until("never", 1, 10ms),
+            "");  // closed without an answer, as a half-sent request
+}
+
+TEST(HttpConnectionCap, ConnectionsPastTheCapGet503WithRetryAfter) {
+  Server server({}, {"--max-connections", "2"});
+  std::vector<std::unique_ptr<Connection>> held;
+  for (int i = 0; i < 2; ++i) {
+    held.push_back(std::make_unique<Connection>(server.port()));
+    held.back()->send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    ASSERT_EQ(held.back()->read_response().rfind("HTTP/1.1 200", 0), 0u);
+  }
+  Connection third(server.port());
+  third.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+  std::string r = third.read_response();
+  ASSERT_EQ(r.rfind("HTTP/1.1 503 Service Unavailable\r\n", 0), 0u) << r;
+  EXPECT_NE(r.find("\r\nRetry-After: 1\r\n"), std::string::npos) << r;
+  EXPECT_NE(r.find("\r\nConnection: close\r\n"), std::string::npos) << r;
+  Json e = json_body(r);
+  EXPECT_EQ(e["error"]["code"], "unavailable");
+  EXPECT_EQ(e["error"]["message"],
+            "The server has reached its limit of 2 connections (max_connections); retry later.");
+  EXPECT_TRUE(third.closed_by_peer(2000ms));
+
+  // Once a held connection closes, a new one is served again.
+  held.pop_back();
+  std::string again;
+  for (auto until = SteadyClock::now() + 3s; SteadyClock::now() < until;) {
+    Connection next(server.port());
+    next.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    again = next.read_response();
+    if (again.rfind("HTTP/1.1 200", 0) == 0) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(again.rfind("HTTP/1.1 200", 0), 0u) << again;
+  auto metrics = server.get("/metrics", "");
+  EXPECT_NE(metrics.body.find("parley_http_refused_total{limit=\"connections\"} "),
+            std::string::npos);
+}
+
+TEST(HttpBlockingQueue, RequestsPastTheQueueGet503AtOnce) {
+  Server server(unlimited(),
+                {"--blocking-threads", "1", "--blocking-queue", "1", "--engine-delay-ms", "1500"});
+  ChatSetup c = chat_setup(server);
+  std::string body = R"({"message":"hi"})";
+  std::string request =
+      "POST /api/v1/agents/" + c.agent + "/chat HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+      c.key +
+      "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+      "\r\n\r\n" + body;
+  // The first takes the one thread, the second waits in the queue.
+  Connection running(server.port()), waiting(server.port());
+  running.send(request);
+  std::this_thread::sleep_for(200ms);
+  waiting.send(request);
+  std::this_thread::sleep_for(200ms);
+  Connection refused(server.port());
+  auto start = SteadyClock::now();
+  refused.send(request);
+  std::string r = refused.read_response();
+  EXPECT_LT(SteadyClock::now() - start, 1000ms);  // not after the engine's 1.5 s
+  ASSERT_EQ(r.rfind("HTTP/1.1 503", 0), 0u) << r;
+  EXPECT_NE(r.find("\r\nRetry-After: 1\r\n"), std::string::npos) << r;
+  Json e = json_body(r);
+  EXPECT_EQ(e["error"]["code"], "unavailable");
+  EXPECT_EQ(
+      e["error"]["message"],
+      "The server is busy: 1 requests already wait for a worker (blocking_queue); retry shortly.");
+  // The two accepted ones are answered.
+  EXPECT_EQ(running.read_response().rfind("HTTP/1.1 200", 0), 0u);
+  std::string second = waiting.read_until("\r\n\r\n", 1, 5000ms);
+  EXPECT_EQ(second.rfind("HTTP/1.1 200", 0), 0u) << second;
+  auto metrics = server.get("/metrics", "");
+  EXPECT_NE(metrics.body.find("parley_http_refused_total{limit=\"blocking_queue\"} 1\n"),
+            std::string::npos);
+  EXPECT_NE(metrics.body.find("parley_http_pool_waiting 0\n"), std::string::npos);
+}
+
+TEST(HttpAccept, RunningOutOfDescriptorsPausesAcceptingInsteadOfSpinning) {
+  Server server;
+  pid_t pid = newest_server_child();
+  ASSERT_GT(pid, 0);
+  rlimit old{};
+  ASSERT_EQ(prlimit(pid, RLIMIT_NOFILE, nullptr, &old), 0);
+  rlimit low = old;
+  low.rlim_cur = open_fds(pid) + 2;
+  ASSERT_EQ(prlimit(pid, RLIMIT_NOFILE, &low, nullptr), 0);
+  std::vector<std::unique_ptr<Connection>> clients;
+  for (int i = 0; i < 8; ++i) {
+    clients.push_back(std::make_unique<Connection>(server.port()));
+    clients.back()->send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+  }
+  std::this_thread::sleep_for(300ms);
+  double before = cpu_seconds(pid);
+  std::this_thread::sleep_for(1500ms);
+  double used = cpu_seconds(pid) - before;
+  EXPECT_LT(used, 0.3) << "CPU seconds used in 1.5 s while out of descriptors";
+
+  ASSERT_EQ(prlimit(pid, RLIMIT_NOFILE, &old, nullptr), 0);
+  // Every client that waited in the backlog is served once descriptors are back.
+  for (auto& c : clients) {
+    std::string r = c->read_response();
+    EXPECT_EQ(r.rfind("HTTP/1.1 200", 0), 0u) << r;
+  }
+  EXPECT_NE(server.log().find("\"msg\":\"accept failed; pausing new connections\""),
+            std::string::npos);
+}
+
+TEST(HttpLinger, A413ForADeclaredLargeBodyIsReadableAfterTheWholeBodyIsWritten) {
+  Server server(unlimited());
+  Connection c(server.port());
+  const size_t size = 2 * 1024 * 1024;
+  // As Python's http.client: the head, then the whole body, before reading anything. The server
+  // has answered (and used to close) by the time the body comes.
+  ASSERT_TRUE(c.send(
+      "POST /api/v1/agents/agt_x/contacts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+      "Content-Length: " +
+      std::to_string(size) + "\r\n\r\n"));
+  std::this_thread::sleep_for(200ms);
+  bool written = c.send(std::string(size, 'a'));
+  EXPECT_TRUE(written) << "the server reset the connection while the body was being written";
+  std::string r = c.read_response();
+  ASSERT_EQ(r.rfind("HTTP/1.1 413", 0), 0u) << r.substr(0, 200);
+  Json e = json_body(r);
+  EXPECT_EQ(e["error"]["code"], "payload_too_large");
+  EXPECT_EQ(e["error"]["message"], "The request body exceeds the limit of 1048576 bytes.");
+  EXPECT_TRUE(c.closed_by_peer(2000ms));
+}
+
+TEST(HttpLinger, A400IsReadableAfterTheRestOfTheRequestIsWritten) {
+  Server server;
+  Connection c(server.port());
+  ASSERT_TRUE(c.send("GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header: x\r\n\r\n"));
+  std::this_thread::sleep_for(200ms);
+  bool written = c.send(std::string(1024 * 1024, 'z'));
+  EXPECT_TRUE(written);
+  std::string r = c.read_response();
+  ASSERT_EQ(r.rfind("HTTP/1.1 400", 0), 0u) << r.substr(0, 200);
+  EXPECT_EQ(json_body(r)["error"]["code"], "invalid_request");
+}
+
+class HttpPaths : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_ = new Server(unlimited());
+    chat_ = new ChatSetup(chat_setup(*server_));
+  }
+  static void TearDownTestSuite() {
+    delete chat_;
+    delete server_;
+  }
+  static Server* server_;
+  static ChatSetup* chat_;
+};
+Server* HttpPaths::server_ = nullptr;
+ChatSetup* HttpPaths::chat_ = nullptr;
+
+TEST_F(HttpPaths, AnEncodedPathIsRoutedAsSentNotDecoded) {
+  Connection c(server_->port());
+  c.send("GET /%6detrics HTTP/1.1\r\nHost: x\r\n\r\n");
+  std::string r = c.read_response();
+  ASSERT_EQ(r.rfind("HTTP/1.1 404", 0), 0u) << r;
+  Json e = json_body(r);
+  EXPECT_EQ(e["error"]["code"], "not_found");
+  EXPECT_EQ(e["error"]["message"], "No route matches GET /%6detrics.");
+  c.send("GET /api/v1/%61gents/" + chat_->agent + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+         chat_->key + "\r\n\r\n");
+  EXPECT_EQ(c.read_response().rfind("HTTP/1.1 404", 0), 0u);
+}
+
+TEST_F(HttpPaths, AnEncodedPathParameterStillNamesTheItem) {
+  std::string encoded = chat_->agent;
+  encoded.replace(encoded.find('_'), 1, "%5F");
+  auto r = server_->get("/api/v1/agents/" + encoded, chat_->key);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.json()["data"]["id"], chat_->agent);
+}
+
+TEST_F(HttpPaths, NulInAHeaderValueNeverReachesTheWire) {
+  Connection c(server_->port());
+  // A streamed reply names its session in X-Session-Id; a caller's session id that begins with
+  // "svcapi" is kept as given.
+  std::string body = R"({"message":"hi","stream":true,"sessionId":"svcapi_s\u0000x\u0001y"})";
+  c.send("POST /api/v1/agents/" + chat_->agent +
+         "/chat HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + chat_->key +
+         "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\n\r\n" + body);
+  std::string head = c.read_until("\r\n\r\n");
+  ASSERT_EQ(head.rfind("HTTP/1.1 200", 0), 0u) << head;
+  EXPECT_EQ(head.find('\0'), std::string::npos);
+  EXPECT_EQ(head.find('\x01'), std::string::npos);
+  EXPECT_NE(head.find("\r\nX-Session-Id: svcapi_s x y\r\n"), std::string::npos) << head;
+}
+
+}  // namespace
+}  // namespace parley::e2e

@@ -2,8 +2,9 @@
 SHELL := /bin/bash
 BUILD_DIR := build
 LISTEN ?= 127.0.0.1:8080
+FUZZ_SECONDS ?= 600
 
-.PHONY: all deps configure build run test bench format lint clean
+.PHONY: all deps configure build run test test-sanitize fuzz bench format lint clean
 
 all: build
 
@@ -22,6 +23,13 @@ run: build
 test: build
 	@bash scripts/test.sh
 
+test-sanitize: deps
+	@bash scripts/test-sanitize.sh
+
+# Each fuzz target for FUZZ_SECONDS (make fuzz FUZZ_SECONDS=3600).
+fuzz: deps
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
+
 bench: build
 	@bash bench/run.sh
 
@@ -32,4 +40,4 @@ lint: configure
 	@git ls-files 'src/*.cpp' | xargs clang-tidy -p $(BUILD_DIR) --quiet
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) build-asan

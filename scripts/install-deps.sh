@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config
+  clang-14 libclang-rt-14-dev lld-14 llvm-14
   libboost-dev libssl-dev libsqlite3-dev sqlite3 libpq-dev
   rapidjson-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
   libicu-dev libcurl4-openssl-dev libargon2-dev

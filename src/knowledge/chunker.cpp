@@ -25,8 +25,13 @@ size_t cut_point(std::string_view s, size_t target) {
   }
   if (sentence) return sentence;
   if (space) return space;
+  auto inside_character = [&](size_t i) { return (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80; };
   size_t cut = target;
-  while (cut > 1 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  while (cut > 0 && inside_character(cut)) --cut;
+  // A first character longer than the target is kept whole rather than split.
+  if (cut == 0)
+    for (cut = 1; cut < s.size() && inside_character(cut); ++cut) {
+    }
   return cut;
 }
 }  // namespace

@@ -125,6 +125,8 @@ std::string IpAddress::text() const {
 }
 
 std::optional<IpAddress> parse_ip(std::string_view text) {
+  // inet_pton reads a C string: a NUL would end the text early ("1.2.3.4\0junk").
+  if (text.find('\0') != std::string_view::npos) return std::nullopt;
   std::string t(text);
   IpAddress ip;
   // inet_pton's AF_INET form accepts exactly four decimal parts, no octal or hex.

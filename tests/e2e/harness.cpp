@@ -156,7 +156,8 @@ void Server::start() {
     _exit(127);
   }
   std::regex listening(R"re("msg":"listening","address":"[^"]*:(\d+)")re");
-  for (int i = 0; i < 500; ++i) {
+  // Up to 30 s: a sanitizer build on a loaded machine starts far slower than a release one.
+  for (int i = 0; i < 3000; ++i) {
     std::smatch m;
     std::string log_text = read_file(log_path_);
     if (std::regex_search(log_text, m, listening)) {

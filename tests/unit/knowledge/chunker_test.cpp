@@ -48,5 +48,14 @@ TEST(Chunker, NeverCutsInsideACharacter) {
   EXPECT_EQ(total, text.size());
 }
 
+TEST(Chunker, KeepsACharacterLongerThanTheTargetWhole) {
+  // Three-byte characters with a two-byte target: each is its own chunk, never a byte of one.
+  auto chunks = chunk_text("\xEF\xBC\xA6\xEF\xBC\xB5\xEF\xBC\xAC", 2);
+  ASSERT_EQ(chunks.size(), 3u);
+  EXPECT_EQ(chunks[0], "\xEF\xBC\xA6");
+  EXPECT_EQ(chunks[1], "\xEF\xBC\xB5");
+  EXPECT_EQ(chunks[2], "\xEF\xBC\xAC");
+}
+
 }  // namespace
 }  // namespace parley

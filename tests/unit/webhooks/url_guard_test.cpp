@@ -114,6 +114,14 @@ INSTANTIATE_TEST_SUITE_P(
         RefusedCase{"https://printer.local/", ".local"},
         RefusedCase{"https://db.internal/", ".internal"}));
 
+TEST(UrlGuard, ParseIpTakesTheWholeText) {
+  using namespace std::string_view_literals;
+  EXPECT_FALSE(parse_ip("1.2.3.4\0"sv).has_value());
+  EXPECT_FALSE(parse_ip("1.2.3.4\0junk"sv).has_value());
+  EXPECT_FALSE(parse_ip("::1\0"sv).has_value());
+  EXPECT_TRUE(parse_ip("1.2.3.4"sv).has_value());
+}
+
 TEST(UrlGuard, PublicUrlsPass) {
   FakeResolver resolver;
   for (const char* url :

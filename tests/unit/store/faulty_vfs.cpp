@@ -18,7 +18,10 @@ int x_write(sqlite3_file* f, const void* p, int n, sqlite3_int64 off) {
   return real(f)->pMethods->xWrite(real(f), p, n, off);
 }
 int x_truncate(sqlite3_file* f, sqlite3_int64 size) { return real(f)->pMethods->xTruncate(real(f), size); }
-int x_sync(sqlite3_file* f, int flags) { return real(f)->pMethods->xSync(real(f), flags); }
+int x_sync(sqlite3_file* f, int flags) {
+  if (FaultyVfs::fail_syncs) return SQLITE_IOERR_FSYNC;
+  return real(f)->pMethods->xSync(real(f), flags);
+}
 int x_file_size(sqlite3_file* f, sqlite3_int64* size) { return real(f)->pMethods->xFileSize(real(f), size); }
 int x_lock(sqlite3_file* f, int level) { return real(f)->pMethods->xLock(real(f), level); }
 int x_unlock(sqlite3_file* f, int level) { return real(f)->pMethods->xUnlock(real(f), level); }
@@ -59,6 +62,7 @@ FaultyVfs::FaultyVfs() {
 
 FaultyVfs::~FaultyVfs() {
   fail_writes = false;
+  fail_syncs = false;
   sqlite3_vfs_unregister(&vfs_);
   sqlite3_vfs_register(real_vfs, 1);
 }

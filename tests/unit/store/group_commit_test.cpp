@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 
 #include "faulty_vfs.h"
@@ -143,6 +145,40 @@ TEST(GroupCommitIoError, AFailedCommitReportsEveryJobAsNotStored) {
     WriteFn again = [](Connection& c) { return done(c.execute("INSERT INTO t (name) VALUES ('again')", {})); };
     EXPECT_TRUE(commit_group(c, {&again})[0].ok());
   }
+  std::filesystem::remove_all(dir);
+}
+
+// After a failed fsync the commit frame is in the WAL: the writer's process sees the batch as
+// rolled back while recovery after a crash would replay it, so the process stops rather than
+// answer; the next open finds the batch stored, and no caller was told otherwise.
+TEST(GroupCommitIoErrorDeathTest, AFailedFsyncStopsTheProcessAndRecoveryKeepsTheBatch) {
+  // "fast": the child forks here and keeps this test's directory.
+  GTEST_FLAG_SET(death_test_style, "fast");
+  char dir_template[] = "/tmp/parley_group_commit_fsync_XXXXXX";
+  std::string dir = mkdtemp(dir_template);
+  {
+    auto conn = SqliteConnection::open(dir + "/t.db", Durability::kFull);
+    ASSERT_TRUE(conn.ok());
+    ASSERT_TRUE((*conn)->execute_script("CREATE TABLE t (name TEXT PRIMARY KEY); INSERT INTO t VALUES ('first')").ok());
+  }
+  EXPECT_EXIT(
+      {
+        FaultyVfs vfs;
+        auto conn = SqliteConnection::open(dir + "/t.db", Durability::kFull);
+        WriteFn warm = [](Connection& c) { return done(c.execute("INSERT INTO t (name) VALUES ('w')", {})); };
+        (void)commit_group(**conn, {&warm});  // the WAL now has its header and frames
+        WriteFn a = [](Connection& c) { return done(c.execute("INSERT INTO t (name) VALUES ('a')", {})); };
+        FaultyVfs::fail_syncs = true;
+        (void)commit_group(**conn, {&a});
+        std::_Exit(0);  // not reached: the commit stops the process
+      },
+      ::testing::KilledBySignal(SIGABRT), "");
+  auto conn = SqliteConnection::open(dir + "/t.db", Durability::kFull);
+  ASSERT_TRUE(conn.ok());
+  auto n = (*conn)->query_int("SELECT count(*) FROM t WHERE name = 'a'", {});
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(n->value_or(-1), 1);
+  conn->reset();
   std::filesystem::remove_all(dir);
 }
 

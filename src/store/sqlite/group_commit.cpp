@@ -1,5 +1,9 @@
 #include "store/sqlite/group_commit.h"
 
+#include <sqlite3.h>
+
+#include <cstdlib>
+
 #include "core/log.h"
 
 namespace parley {
@@ -19,6 +23,21 @@ Result<void> run_guarded(SqliteConnection& c, const WriteFn& fn) {
   }
   c.require_transaction(false);
   return r;
+}
+
+// A COMMIT whose fsync failed has written the commit frame to the WAL: this process then sees the
+// transaction as rolled back, but recovery after a crash replays it, so no answer given now could
+// be trusted (and a retried fsync may report success for pages the kernel already dropped). The
+// process stops instead, like PostgreSQL's PANIC on fsync failure: its clients get no answer
+// rather than a wrong one, and the next start's recovery decides what was stored. Other commit
+// failures (SQLITE_FULL, write errors, busy) happen before the commit frame and are certain.
+void stop_if_outcome_unknown(SqliteConnection& c) {
+  int code = c.last_error_code();
+  if (code != SQLITE_IOERR_FSYNC && code != SQLITE_IOERR_DIR_FSYNC) return;
+  log_error("commit fsync failed; stopping so that recovery decides what was stored",
+            {{"code", int64_t{code}}});
+  flush_logs();
+  std::abort();
 }
 
 // Ends a transaction that can no longer be trusted (SQLite may already have ended it).
@@ -71,6 +90,7 @@ std::vector<Result<void>> commit_group(SqliteConnection& c, const std::vector<co
     }
     bool committed = !lost && c.execute("COMMIT", {}).ok();
     if (committed) continue;
+    if (!lost) stop_if_outcome_unknown(c);
     log_error("write transaction rolled back", {{"jobs", int64_t(held.size())}});
     abandon(c);
     for (size_t h : held) results[h] = not_stored();

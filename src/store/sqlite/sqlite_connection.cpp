@@ -146,6 +146,8 @@ Result<int64_t> SqliteConnection::execute(std::string_view sql, Params params) {
   return changes;
 }
 
+int SqliteConnection::last_error_code() const { return sqlite3_extended_errcode(db_); }
+
 bool SqliteConnection::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
 
 Result<void> SqliteConnection::execute_script(std::string_view sql) {

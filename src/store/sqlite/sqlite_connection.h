@@ -28,6 +28,8 @@ class SqliteConnection final : public Connection {
   Result<int64_t> execute(std::string_view sql, Params params) override;
   Result<void> execute_script(std::string_view sql) override;
 
+  // The extended result code of the last statement that failed on this connection.
+  int last_error_code() const;
   // True while a transaction is open (SQLite may end one by itself after some errors).
   bool in_transaction() const;
   // While on, statements are refused when no transaction is open, so that work meant for one

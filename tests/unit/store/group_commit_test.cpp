@@ -1,12 +1,16 @@
 // Group commit when SQLite ends the transaction by itself: a database capped with
 // PRAGMA max_page_count makes a write fail with SQLITE_FULL in the middle of a batch, which rolls
 // back the whole transaction. Every job's result must then tell the truth (ok exactly when its
-// rows are stored), no job may be half stored, and the jobs after the failure still run.
+// rows are stored), no job may be half stored, and the jobs after the failure still run. And an
+// I/O error while the batch commits (a VFS that fails writes) reports every job as not stored.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 
+#include "faulty_vfs.h"
 #include "store/sqlite/group_commit.h"
 
 namespace parley {
@@ -105,6 +109,77 @@ TEST_F(GroupCommitFull, AFailingJobRollsBackOnlyItselfWhileTheTransactionLives) 
   EXPECT_TRUE(results[2].ok());
   EXPECT_TRUE(stored("one"));
   EXPECT_TRUE(stored("two"));
+}
+
+Result<void> done(const Result<int64_t>& r) {
+  if (!r.ok()) return r.error();
+  return {};
+}
+
+TEST(GroupCommitIoError, AFailedCommitReportsEveryJobAsNotStored) {
+  char dir_template[] = "/tmp/parley_group_commit_io_XXXXXX";
+  std::string dir = mkdtemp(dir_template);
+  {
+    FaultyVfs vfs;
+    auto conn = SqliteConnection::open(dir + "/t.db", Durability::kFull);
+    ASSERT_TRUE(conn.ok());
+    auto& c = **conn;
+    ASSERT_TRUE(c.execute_script("CREATE TABLE t (name TEXT PRIMARY KEY)").ok());
+    WriteFn a = [](Connection& c) { return done(c.execute("INSERT INTO t (name) VALUES ('a')", {})); };
+    WriteFn b = [](Connection& c) -> Result<void> {
+      // The pages stay in SQLite's cache until COMMIT writes them to the WAL, which now fails.
+      FaultyVfs::fail_writes = true;
+      return done(c.execute("INSERT INTO t (name) VALUES ('b')", {}));
+    };
+    auto results = commit_group(c, {&a, &b});
+    FaultyVfs::fail_writes = false;
+    ASSERT_FALSE(results[0].ok());
+    EXPECT_EQ(results[0].error().code, ErrorCode::kUnavailable);
+    ASSERT_FALSE(results[1].ok());
+    EXPECT_EQ(results[1].error().code, ErrorCode::kUnavailable);
+    EXPECT_FALSE(c.in_transaction());
+    auto n = c.query_int("SELECT count(*) FROM t", {});
+    ASSERT_TRUE(n.ok());
+    EXPECT_EQ(n->value_or(-1), 0);
+    // The writer goes on: the next batch commits.
+    WriteFn again = [](Connection& c) { return done(c.execute("INSERT INTO t (name) VALUES ('again')", {})); };
+    EXPECT_TRUE(commit_group(c, {&again})[0].ok());
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// After a failed fsync the commit frame is in the WAL: the writer's process sees the batch as
+// rolled back while recovery after a crash would replay it, so the process stops rather than
+// answer; the next open finds the batch stored, and no caller was told otherwise.
+TEST(GroupCommitIoErrorDeathTest, AFailedFsyncStopsTheProcessAndRecoveryKeepsTheBatch) {
+  // "fast": the child forks here and keeps this test's directory.
+  GTEST_FLAG_SET(death_test_style, "fast");
+  char dir_template[] = "/tmp/parley_group_commit_fsync_XXXXXX";
+  std::string dir = mkdtemp(dir_template);
+  {
+    auto conn = SqliteConnection::open(dir + "/t.db", Durability::kFull);
+    ASSERT_TRUE(conn.ok());
+    ASSERT_TRUE((*conn)->execute_script("CREATE TABLE t (name TEXT PRIMARY KEY); INSERT INTO t VALUES ('first')").ok());
+  }
+  EXPECT_EXIT(
+      {
+        FaultyVfs vfs;
+        auto conn = SqliteConnection::open(dir + "/t.db", Durability::kFull);
+        WriteFn warm = [](Connection& c) { return done(c.execute("INSERT INTO t (name) VALUES ('w')", {})); };
+        (void)commit_group(**conn, {&warm});  // the WAL now has its header and frames
+        WriteFn a = [](Connection& c) { return done(c.execute("INSERT INTO t (name) VALUES ('a')", {})); };
+        FaultyVfs::fail_syncs = true;
+        (void)commit_group(**conn, {&a});
+        std::_Exit(0);  // not reached: the commit stops the process
+      },
+      ::testing::KilledBySignal(SIGABRT), "");
+  auto conn = SqliteConnection::open(dir + "/t.db", Durability::kFull);
+  ASSERT_TRUE(conn.ok());
+  auto n = (*conn)->query_int("SELECT count(*) FROM t WHERE name = 'a'", {});
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(n->value_or(-1), 1);
+  conn->reset();
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

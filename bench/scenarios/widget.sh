@@ -20,7 +20,8 @@ agent=$(admin agent create --account "$account" --name Shop \
 key=$(admin key create --account "$account" --name bench | json_field '["key"]')
 port=$(free_port)
 start_parley "$BENCH_DATA" "$port" 0 --threads 1 --country-header X-Country --agent-replies-per-hour 100000000 --rate-limit-per-minute 100000000 \
-  --widget-requests-per-minute-per-address 100000000 --widget-messages-per-minute-per-address 100000000
+  --widget-requests-per-minute-per-address 100000000 --widget-messages-per-minute-per-address 100000000 \
+  --agent-concurrent-replies 16 --account-concurrent-replies 16
 base="http://127.0.0.1:$port"
 
 # Every request is a new visitor starting a conversation (the count of a visitor's messages then

@@ -2,7 +2,10 @@
 // concurrent-replies cap get 429 agent_busy at once, an account's agents together stop at the
 // account's cap, the server stops at its reply threads with 503, and another account's writes
 // stay fast; replies that time out count toward the agent's hourly busy limit.
+#include <stdlib.h>
+
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "chat_support.h"
@@ -144,6 +147,24 @@ TEST_F(ChatIsolation, RepliesThatTimeOutCountTowardTheHourlyBusyLimit) {
   EXPECT_EQ(w.status, 429) << w.body;
   EXPECT_EQ(w.error_code(), "agent_busy");
   EXPECT_EQ(llm_.requests().size(), 2u);
+}
+
+}  // namespace
+}  // namespace parley::e2e
+
+namespace parley::e2e {
+namespace {
+
+TEST(ChatIsolationSettings, ReplyThreadsMustLeaveRequestHandlerThreadsFree) {
+  char dir[] = "/tmp/parley-reply-threads-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  auto r = run_process({PARLEY_BINARY, "serve", "--listen", "127.0.0.1:0", "--reply-threads", "64"},
+                       {{"PARLEY_DATA_DIR", dir}});
+  EXPECT_EQ(r.exit_code, 1);
+  auto error = Json::parse(r.err.substr(r.err.find("{\"error\"")))["error"];
+  EXPECT_EQ(error["code"], "invalid_request");
+  EXPECT_EQ(error["message"], "--reply-threads must be below 64, the request handlers' threads");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

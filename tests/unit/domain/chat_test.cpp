@@ -137,6 +137,22 @@ TEST_F(ChatFlowTest, BusyBeyondTheHourlyLimitUntilTheNextHour) {
   EXPECT_TRUE(send({.message = "4"}).ok());
 }
 
+TEST_F(ChatFlowTest, RunsThatTimeOutCountOnTheHourAndBusyTellsWhenToRetry) {
+  config_.replies_per_agent_hour = 2;
+  config_.timeout_ms = 1000;
+  engine_.takes_ms = 1001;
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(send({.message = "slow"}).error().code, ErrorCode::kTimeout);
+  // The runs are counted behind; a write queued after them has them committed.
+  ASSERT_TRUE(db_->write([](Connection&) -> Result<void> { return {}; }).ok());
+  engine_.takes_ms = 1;
+  auto r = send({.message = "fast"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kAgentBusy);
+  // 11:06:14.125 now: 3225.875 s to the next hour.
+  EXPECT_EQ(r.error().retry_after_s, 3226);
+  EXPECT_EQ(engine_.calls, 2);
+}
+
 TEST_F(ChatFlowTest, TimeoutStoresNothing) {
   config_.timeout_ms = 1000;
   engine_.takes_ms = 1001;

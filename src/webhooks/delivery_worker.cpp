@@ -179,27 +179,21 @@ Result<int64_t> DeliveryWorker::dispatch() {
   return static_cast<int64_t>(waiting.size()) + created;
 }
 
-Result<void> DeliveryWorker::claim(Connection& c, size_t capacity,
-                                   std::vector<DueDelivery>& due) {
+Result<std::vector<DueDelivery>> DeliveryWorker::pick(size_t capacity) {
   const auto& limits = options_.fair_share;
-  int64_t now = clock_.now_ms();
-  PARLEY_ASSIGN_OR_RETURN(
-      auto candidates,
-      WebhookRepo::due_per_webhook(c, now, static_cast<int64_t>(limits.per_webhook)));
+  PARLEY_ASSIGN_OR_RETURN(auto candidates,
+                          WebhookRepo::due_per_webhook(db_.read(), clock_.now_ms(),
+                                                       static_cast<int64_t>(limits.per_webhook)));
   InFlight in_flight;
   {
     // Only the worker's thread adds to the counts; senders finishing meanwhile only lower them.
     std::lock_guard lock(mu_);
     in_flight = in_flight_by_;
   }
-  for (size_t i : pick_fairly(candidates, in_flight, limits, capacity)) {
-    auto& d = candidates[i];
-    PARLEY_ASSIGN_OR_RETURN(bool mine, WebhookRepo::claim(c, d.delivery.id,
-                                                          *d.delivery.next_attempt_at,
-                                                          now + options_.lease_ms));
-    if (mine) due.push_back(std::move(d));
-  }
-  return {};
+  std::vector<DueDelivery> picked;
+  for (size_t i : pick_fairly(candidates, in_flight, limits, capacity))
+    picked.push_back(std::move(candidates[i]));
+  return picked;
 }
 
 void DeliveryWorker::send(std::vector<DueDelivery> due) {
@@ -247,14 +241,31 @@ int64_t DeliveryWorker::settle_and_claim(size_t capacity) {
     }
   }
   capacity = std::min(capacity, static_cast<size_t>(options_.batch));
-  if (done.empty() && capacity == 0) return 0;
+  // Chosen on a read: a round with nothing finished and nothing to start (every webhook with due
+  // work at its cap) then costs no commit. The claims below are compare-and-set, so a delivery
+  // another node took meanwhile is skipped.
+  std::vector<DueDelivery> picked;
+  if (capacity > 0) {
+    auto p = pick(capacity);
+    if (p.ok())
+      picked = std::move(*p);
+    else
+      log_error("webhook delivery failed", {{"error", std::string_view(p.error().message)}});
+  }
+  if (done.empty() && picked.empty()) return 0;
   std::vector<DueDelivery> due;
   // One transaction (one commit) records the finished attempts and claims the next ones, so that
   // a webhook's few slots are refilled at the cost of one commit per round.
   auto r = db_.write([&](Connection& c) -> Result<void> {
     due.clear();
     PARLEY_TRY(record(c, done));
-    if (capacity > 0) PARLEY_TRY(claim(c, capacity, due));
+    int64_t now = clock_.now_ms();
+    for (const auto& d : picked) {
+      PARLEY_ASSIGN_OR_RETURN(bool mine, WebhookRepo::claim(c, d.delivery.id,
+                                                            *d.delivery.next_attempt_at,
+                                                            now + options_.lease_ms));
+      if (mine) due.push_back(d);
+    }
     return {};
   });
   // On failure the claims' leases expire and the deliveries are sent again: at least once.

@@ -76,11 +76,12 @@ class DeliveryWorker {
   Result<int64_t> dispatch();
   int64_t dispatch_logged();
   // One round in one write transaction: records the outcomes the senders have finished and
-  // claims up to `capacity` due deliveries, fairly, then hands those to the senders. Returns how
-  // many were recorded and claimed.
+  // claims up to `capacity` due deliveries, picked fairly, then hands those to the senders.
+  // Returns how many were recorded and claimed.
   int64_t settle_and_claim(size_t capacity);
   Result<void> record(Connection& c, const std::vector<SentDelivery>& done);
-  Result<void> claim(Connection& c, size_t capacity, std::vector<DueDelivery>& due);
+  // Up to `capacity` due deliveries to start, chosen fairly (webhooks/fair_share.h).
+  Result<std::vector<DueDelivery>> pick(size_t capacity);
   void send(std::vector<DueDelivery> due);
   // Deletes old fanned-out outbox rows and old finished deliveries, at most once a minute.
   void prune();

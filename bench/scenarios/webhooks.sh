@@ -116,7 +116,7 @@ with open(out.replace(".md", ".json"), "w") as f:
     json.dump(figures, f, indent=2)
 with open(out, "w") as f:
     f.write("# Webhooks benchmark\n\n")
-    f.write("One `parley serve` (SQLite, `synchronous=FULL`, 16 concurrent senders) delivering to nginx over HTTPS on\n")
+    f.write("One `parley serve` (SQLite, `synchronous=FULL`, 32 concurrent senders, fair shares of 4 per webhook and 8 per account) delivering to nginx over HTTPS on\n")
     f.write("loopback (2-core machine shared with other work). Figures from the delivery history.\n\n")
     f.write("| figure | value | target |\n|---|---|---|\n")
     f.write(f"| delivery throughput, backlog of {int(backlog):,} events | {int(throughput):,} events/s | ≥ 1,000/s |\n")

@@ -75,7 +75,6 @@ void DeliveryWorker::stop() {
 
 void DeliveryWorker::loop() {
   while (true) {
-    int64_t done = record_completed();
     bool stopping = false;
     size_t in_flight = 0;
     {
@@ -83,13 +82,13 @@ void DeliveryWorker::loop() {
       stopping = stopping_;
       in_flight = in_flight_;
     }
+    int64_t done = 0;
+    if (!stopping) done += dispatch_logged();
+    size_t capacity = stopping || in_flight >= max_in_flight() ? 0 : max_in_flight() - in_flight;
+    done += settle_and_claim(capacity);
+    // Nothing was in flight when the round began and it recorded nothing: all is recorded.
     if (stopping && in_flight == 0 && done == 0) break;
-    if (!stopping) {
-      done += dispatch_logged();
-      size_t capacity = max_in_flight() > in_flight ? max_in_flight() - in_flight : 0;
-      if (capacity > 0) done += send_logged(capacity);
-      prune();
-    }
+    if (!stopping) prune();
     std::unique_lock lock(mu_);
     if (done == 0 && completed_.empty()) {
       cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms),
@@ -100,12 +99,12 @@ void DeliveryWorker::loop() {
 
 int64_t DeliveryWorker::run_once() {
   int64_t done = dispatch_logged();
-  done += send_logged(static_cast<size_t>(options_.batch));
+  done += settle_and_claim(static_cast<size_t>(options_.batch));
   {
     std::unique_lock lock(mu_);
     cv_.wait(lock, [&] { return in_flight_ == 0; });
   }
-  done += record_completed();
+  done += settle_and_claim(0);
   prune();
   return done;
 }
@@ -114,13 +113,6 @@ int64_t DeliveryWorker::dispatch_logged() {
   auto d = dispatch();
   if (d.ok()) return *d;
   log_error("webhook dispatch failed", {{"error", std::string_view(d.error().message)}});
-  return 0;
-}
-
-int64_t DeliveryWorker::send_logged(size_t capacity) {
-  auto s = claim_and_send(std::min(capacity, static_cast<size_t>(options_.batch)));
-  if (s.ok()) return *s;
-  log_error("webhook delivery failed", {{"error", std::string_view(s.error().message)}});
   return 0;
 }
 
@@ -187,30 +179,24 @@ Result<int64_t> DeliveryWorker::dispatch() {
   return static_cast<int64_t>(waiting.size()) + created;
 }
 
-Result<int64_t> DeliveryWorker::claim_and_send(size_t capacity) {
-  std::vector<DueDelivery> due;
+Result<std::vector<DueDelivery>> DeliveryWorker::pick(size_t capacity) {
   const auto& limits = options_.fair_share;
-  PARLEY_TRY(db_.write([&](Connection& c) -> Result<void> {
-    int64_t now = clock_.now_ms();
-    PARLEY_ASSIGN_OR_RETURN(
-        auto candidates,
-        WebhookRepo::due_per_webhook(c, now, static_cast<int64_t>(limits.per_webhook)));
-    InFlight in_flight;
-    {
-      // Only this thread adds to the counts; senders finishing meanwhile only lower them.
-      std::lock_guard lock(mu_);
-      in_flight = in_flight_by_;
-    }
-    due.clear();
-    for (size_t i : pick_fairly(candidates, in_flight, limits, capacity)) {
-      auto& d = candidates[i];
-      PARLEY_ASSIGN_OR_RETURN(bool mine,
-                              WebhookRepo::claim(c, d.delivery.id, *d.delivery.next_attempt_at,
-                                                 now + options_.lease_ms));
-      if (mine) due.push_back(std::move(d));
-    }
-    return {};
-  }));
+  PARLEY_ASSIGN_OR_RETURN(auto candidates,
+                          WebhookRepo::due_per_webhook(db_.read(), clock_.now_ms(),
+                                                       static_cast<int64_t>(limits.per_webhook)));
+  InFlight in_flight;
+  {
+    // Only the worker's thread adds to the counts; senders finishing meanwhile only lower them.
+    std::lock_guard lock(mu_);
+    in_flight = in_flight_by_;
+  }
+  std::vector<DueDelivery> picked;
+  for (size_t i : pick_fairly(candidates, in_flight, limits, capacity))
+    picked.push_back(std::move(candidates[i]));
+  return picked;
+}
+
+void DeliveryWorker::send(std::vector<DueDelivery> due) {
   for (auto& d : due) {
     {
       std::lock_guard lock(mu_);
@@ -243,10 +229,9 @@ Result<int64_t> DeliveryWorker::claim_and_send(size_t capacity) {
       cv_.notify_all();
     });
   }
-  return static_cast<int64_t>(due.size());
 }
 
-int64_t DeliveryWorker::record_completed() {
+int64_t DeliveryWorker::settle_and_claim(size_t capacity) {
   std::vector<SentDelivery> done;
   {
     std::lock_guard lock(mu_);
@@ -255,39 +240,70 @@ int64_t DeliveryWorker::record_completed() {
       completed_.pop_front();
     }
   }
-  if (done.empty()) return 0;
+  capacity = std::min(capacity, static_cast<size_t>(options_.batch));
+  // Chosen on a read: a round with nothing finished and nothing to start (every webhook with due
+  // work at its cap) then costs no commit. The claims below are compare-and-set, so a delivery
+  // another node took meanwhile is skipped.
+  std::vector<DueDelivery> picked;
+  if (capacity > 0) {
+    auto p = pick(capacity);
+    if (p.ok())
+      picked = std::move(*p);
+    else
+      log_error("webhook delivery failed", {{"error", std::string_view(p.error().message)}});
+  }
+  if (done.empty() && picked.empty()) return 0;
+  std::vector<DueDelivery> due;
+  // One transaction (one commit) records the finished attempts and claims the next ones, so that
+  // a webhook's few slots are refilled at the cost of one commit per round.
   auto r = db_.write([&](Connection& c) -> Result<void> {
+    due.clear();
+    PARLEY_TRY(record(c, done));
     int64_t now = clock_.now_ms();
-    for (const auto& sent : done) {
-      const auto& d = sent.due.delivery;
-      const auto& o = sent.outcome;
-      AttemptRecord a;
-      a.id = new_id(random_, "att_");
-      a.delivery_id = d.id;
-      a.webhook_id = d.webhook_id;
-      a.attempt = d.attempts + 1;
-      a.started_at = sent.started_at;
-      a.duration_ms = o.duration_ms;
-      a.response_code = o.status;
-      a.error = o.error;
-      a.succeeded = o.succeeded();
-      size_t retries_used = static_cast<size_t>(d.attempts);
-      if (a.succeeded) {
-        PARLEY_TRY(WebhookRepo::record_attempt(c, a, "succeeded", std::nullopt, now));
-      } else if (retries_used < options_.retry_schedule_ms.size()) {
-        PARLEY_TRY(WebhookRepo::record_attempt(
-            c, a, "pending", now + options_.retry_schedule_ms[retries_used], std::nullopt));
-      } else {
-        PARLEY_TRY(WebhookRepo::record_attempt(c, a, "failed", std::nullopt, now));
-      }
+    for (const auto& d : picked) {
+      PARLEY_ASSIGN_OR_RETURN(bool mine, WebhookRepo::claim(c, d.delivery.id,
+                                                            *d.delivery.next_attempt_at,
+                                                            now + options_.lease_ms));
+      if (mine) due.push_back(d);
     }
     return {};
   });
   // On failure the claims' leases expire and the deliveries are sent again: at least once.
-  if (!r.ok())
-    log_error("recording webhook attempts failed",
-              {{"error", std::string_view(r.error().message)}});
-  return static_cast<int64_t>(done.size());
+  if (!r.ok()) {
+    log_error("webhook delivery round failed", {{"error", std::string_view(r.error().message)}});
+    return static_cast<int64_t>(done.size());
+  }
+  int64_t claimed = static_cast<int64_t>(due.size());
+  send(std::move(due));
+  return static_cast<int64_t>(done.size()) + claimed;
+}
+
+Result<void> DeliveryWorker::record(Connection& c, const std::vector<SentDelivery>& done) {
+  int64_t now = clock_.now_ms();
+  for (const auto& sent : done) {
+    const auto& d = sent.due.delivery;
+    const auto& o = sent.outcome;
+    AttemptRecord a;
+    a.id = new_id(random_, "att_");
+    a.delivery_id = d.id;
+    a.webhook_id = d.webhook_id;
+    a.attempt = d.attempts + 1;
+    a.started_at = sent.started_at;
+    a.duration_ms = o.duration_ms;
+    a.response_code = o.status;
+    a.error = o.error;
+    a.succeeded = o.succeeded();
+    size_t retries_used = static_cast<size_t>(d.attempts);
+    if (a.succeeded) {
+      PARLEY_TRY(WebhookRepo::record_attempt(c, a, "succeeded", std::nullopt, now));
+    } else if (retries_used < options_.retry_schedule_ms.size()) {
+      PARLEY_TRY(WebhookRepo::record_attempt(
+          c, a, "pending", now + options_.retry_schedule_ms[retries_used], std::nullopt));
+    } else {
+      PARLEY_TRY(WebhookRepo::record_attempt(c, a, "failed", std::nullopt, now));
+    }
+  }
+  return {};
 }
 
 }  // namespace parley

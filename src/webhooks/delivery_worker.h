@@ -41,7 +41,7 @@ struct DeliveryOptions {
                                             18'000'000, 36'000'000, 36'000'000};
   int64_t poll_ms = 100;      // how often the outbox and due deliveries are looked at when idle
   int64_t lease_ms = 60'000;  // a claimed delivery is not taken again before this
-  size_t concurrency = 16;    // deliveries sent at the same time
+  size_t concurrency = 32;    // deliveries sent at the same time
   FairShareLimits fair_share;  // attempts in flight per webhook and per account
   // Most deliveries claimed in one transaction (also bounded by the free slots). A claimed
   // delivery waits for a sender at most about twice the attempt timeout, well under the lease.
@@ -75,11 +75,14 @@ class DeliveryWorker {
   size_t max_in_flight() const { return options_.concurrency * 2; }
   Result<int64_t> dispatch();
   int64_t dispatch_logged();
-  // Claims up to `capacity` due deliveries and hands them to the senders; returns how many.
-  Result<int64_t> claim_and_send(size_t capacity);
-  int64_t send_logged(size_t capacity);
-  // Records the outcomes the senders have finished, in one transaction; returns how many.
-  int64_t record_completed();
+  // One round in one write transaction: records the outcomes the senders have finished and
+  // claims up to `capacity` due deliveries, picked fairly, then hands those to the senders.
+  // Returns how many were recorded and claimed.
+  int64_t settle_and_claim(size_t capacity);
+  Result<void> record(Connection& c, const std::vector<SentDelivery>& done);
+  // Up to `capacity` due deliveries to start, chosen fairly (webhooks/fair_share.h).
+  Result<std::vector<DueDelivery>> pick(size_t capacity);
+  void send(std::vector<DueDelivery> due);
   // Deletes old fanned-out outbox rows and old finished deliveries, at most once a minute.
   void prune();
   Database& db_;

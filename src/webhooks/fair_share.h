@@ -18,8 +18,8 @@
 namespace parley {
 
 struct FairShareLimits {
-  size_t per_webhook = 2;  // --webhook-concurrency-per-endpoint
-  size_t per_account = 4;  // --webhook-concurrency-per-account
+  size_t per_webhook = 4;  // --webhook-concurrency-per-endpoint
+  size_t per_account = 8;  // --webhook-concurrency-per-account
 };
 
 // Attempts in flight, by webhook id and by account id.

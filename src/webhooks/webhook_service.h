@@ -22,9 +22,9 @@ struct WebhookServiceOptions {
   std::string retry_schedule = "5s,5m,30m,2h,5h,10h,10h";
   int64_t poll_ms = 100;
   int64_t timeout_ms = 10000;
-  size_t concurrency = 16;
-  size_t concurrency_per_endpoint = 2;  // attempts in flight to one webhook at most
-  size_t concurrency_per_account = 4;   // attempts in flight to one account's webhooks at most
+  size_t concurrency = 32;
+  size_t concurrency_per_endpoint = 4;  // attempts in flight to one webhook at most
+  size_t concurrency_per_account = 8;   // attempts in flight to one account's webhooks at most
 };
 
 class WebhookService {

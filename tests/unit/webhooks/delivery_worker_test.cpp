@@ -229,7 +229,8 @@ TEST_F(DeliveryWorkerTest, ASlowReceiverDoesNotHoldOthersBack) {
 
 TEST_F(DeliveryWorkerTest, ABacklogAtSlowWebhooksHoldsOnlyItsAccountsShareOfTheSenders) {
   DeliveryOptions options;
-  options.concurrency = 8;  // fair shares by default: 2 per webhook, 4 per account
+  options.concurrency = 8;
+  options.fair_share = {/*per_webhook=*/2, /*per_account=*/4};
   worker_ = std::make_unique<DeliveryWorker>(*db_, clock_, random_, sender_, options);
   // This account: three slow webhooks and 15 deliveries, all due before the other account's.
   for (int i = 0; i < 3; ++i)

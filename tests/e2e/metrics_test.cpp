@@ -1,6 +1,8 @@
 // GET /metrics: Prometheus text with requests by route pattern and status, latency histograms,
 // connections, requests in flight and process figures; no key needed, no id in any label.
+#include <chrono>
 #include <regex>
+#include <thread>
 
 #include "harness.h"
 
@@ -24,7 +26,15 @@ TEST(Metrics, CountRequestsByRoutePatternAndStatus) {
   ASSERT_EQ(server.get("/api/v1/agents/" + agent, "pk_bad").status, 401);
   ASSERT_EQ(server.get("/no/such/route", key).status, 404);
 
-  auto r = server.request({"GET", "/metrics", "", {}});
+  // A request is counted once its response's last byte is written, which the server may finish
+  // just after the client has read it: the scrape waits (briefly) until the last one is in.
+  std::string unmatched = "parley_http_requests_total{route=\"unmatched\",status=\"404\"}";
+  HttpResponse r;
+  for (int i = 0; i < 100; ++i) {
+    r = server.request({"GET", "/metrics", "", {}});
+    if (sample(r.body, unmatched) == 1 && sample(r.body, "parley_http_requests_in_flight") == 1) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.header("content-type"), "text/plain; version=0.0.4; charset=utf-8");
   const std::string& m = r.body;

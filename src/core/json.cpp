@@ -153,6 +153,13 @@ Result<rapidjson::Document> parse_json_value(std::string_view text) {
   return doc;
 }
 
+std::string_view string_member(const rapidjson::Value& object, const char* name) {
+  if (!object.IsObject()) return {};
+  auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || !it->value.IsString()) return {};
+  return {it->value.GetString(), it->value.GetStringLength()};
+}
+
 std::string to_json(const rapidjson::Value& v) {
   JsonWriter w;
   w.value(v);

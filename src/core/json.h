@@ -73,6 +73,10 @@ Result<rapidjson::Document> parse_json_object(std::string_view body);
 // an error; the message says only what was wrong, never quotes the text.
 Result<rapidjson::Document> parse_json_value(std::string_view text);
 
+// The string member `name` of `object`; empty when `object` is not an object, has no such member,
+// or the member is not a string. The view points into `object`.
+std::string_view string_member(const rapidjson::Value& object, const char* name);
+
 // Serialises a parsed value back to compact JSON.
 std::string to_json(const rapidjson::Value& v);
 

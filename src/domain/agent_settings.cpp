@@ -91,13 +91,6 @@ std::string origin_of(std::string_view url) {
   return out;
 }
 
-std::string string_member(const rapidjson::Value& object, const char* name) {
-  if (!object.IsObject()) return "";
-  auto it = object.FindMember(name);
-  if (it == object.MemberEnd() || !it->value.IsString()) return "";
-  return {it->value.GetString(), it->value.GetStringLength()};
-}
-
 // A secret shown redacted may be written back as the marker only while it still goes where its
 // owner sent it: an editor who changes the destination must type the secret, or the stored one
 // would be handed to a server of the editor's choosing.

@@ -18,11 +18,6 @@ ApiError malformed(std::string_view what) {
                             std::string(what) + ").");
 }
 
-std::string_view string_member(const rapidjson::Value& object, const char* name) {
-  auto it = object.FindMember(name);
-  if (it == object.MemberEnd() || !it->value.IsString()) return {};
-  return {it->value.GetString(), it->value.GetStringLength()};
-}
 }  // namespace
 
 Result<void> SseParser::feed(std::string_view bytes) {

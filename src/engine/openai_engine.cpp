@@ -65,12 +65,6 @@ std::vector<std::string> chosen(std::string_view arguments) {
   return out;
 }
 
-std::string string_setting(const rapidjson::Value& object, const char* name) {
-  if (!object.IsObject()) return "";
-  auto it = object.FindMember(name);
-  if (it == object.MemberEnd() || !it->value.IsString()) return "";
-  return {it->value.GetString(), it->value.GetStringLength()};
-}
 
 // Which numbered knowledge items ("[1]", "[2]") the reply cites.
 std::set<size_t> citations(std::string_view text, size_t count) {
@@ -225,9 +219,9 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
     llm = &it->value;
 
   CompletionRequest call;
-  call.base_url = llm ? string_setting(*llm, "baseUrl") : "";
-  call.model = llm ? string_setting(*llm, "model") : "";
-  call.api_key = llm ? string_setting(*llm, "apiKey") : "";
+  call.base_url = llm ? std::string(string_member(*llm, "baseUrl")) : "";
+  call.model = llm ? std::string(string_member(*llm, "model")) : "";
+  call.api_key = llm ? std::string(string_member(*llm, "apiKey")) : "";
   // A provider a team member points the agent at passes the address guard once per reply, every
   // call of the reply is pinned to the address checked then, and it never receives the server's
   // own key: that goes only to the server's provider.
@@ -241,7 +235,7 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
   if (call.api_key.empty() && !own_provider) call.api_key = defaults_.api_key;
 
   std::vector<SourceRef> knowledge;
-  call.messages = build_prompt(request, string_setting(settings, "instructions"), knowledge);
+  call.messages = build_prompt(request, std::string(string_member(settings, "instructions")), knowledge);
   Toolbox tools{request, clock_, actions_, read_handoff_settings(request.settings_json)};
   tools.has_booking = settings.HasMember("booking") && settings["booking"].IsObject();
   tools.forms = form_names(request.settings_json);

@@ -23,12 +23,6 @@ void begin_event(JsonWriter& w, std::string_view id, EventKind kind, int64_t cre
 
 void end_event(JsonWriter& w) { w.end_object().end_object(); }
 
-std::string string_member(const rapidjson::Value& v, const char* name) {
-  if (!v.IsObject()) return {};
-  auto it = v.FindMember(name);
-  return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString())
-                                                     : std::string();
-}
 
 // The label a form field has now: the agent's form with this id (or its lead form), else the id.
 std::string current_label(const rapidjson::Document& settings,
@@ -38,7 +32,7 @@ std::string current_label(const rapidjson::Document& settings,
     auto fields = form.FindMember("fields");
     if (fields == form.MemberEnd() || !fields->value.IsArray()) return {};
     for (const auto& f : fields->value.GetArray())
-      if (string_member(f, "id") == field_id) return string_member(f, "label");
+      if (string_member(f, "id") == field_id) return std::string(string_member(f, "label"));
     return {};
   };
   if (settings.IsObject()) {
@@ -67,7 +61,7 @@ void write_custom_fields(JsonWriter& w, const EventAgent& agent,
   if (!fields.HasParseError() && fields.IsArray()) {
     for (const auto& f : fields.GetArray()) {
       if (!f.IsObject()) continue;
-      std::string id = string_member(f, "id");
+      std::string id(string_member(f, "id"));
       w.begin_object().key("id").string(id).key("label").string(
           current_label(settings, form_id, id));
       w.key("value");

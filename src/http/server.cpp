@@ -582,7 +582,6 @@ struct HttpServer::Impl {
         if (ec == net::error::connection_aborted) return accept();  // that client gave up; next
         return pause_accepting(ec);
       }
-      accept_failing = false;
       // Sessions are counted here, on the one thread that accepts, so the check cannot race
       // another accept; closing only lowers the counts.
       bool over = shared->connections.load() >= shared->options.max_connections;
@@ -607,8 +606,9 @@ struct HttpServer::Impl {
   // ENFILE) or buffers (ENOBUFS, ENOMEM): retrying at once would fail again and spin a CPU, so
   // wait a little for descriptors to free up. The pending connection stays in the backlog.
   void pause_accepting(error_code ec) {
-    if (!accept_failing) {
-      accept_failing = true;
+    auto now = Clock::now();
+    if (now - last_accept_warning >= std::chrono::seconds(10)) {  // a line per episode, not per try
+      last_accept_warning = now;
       log_warn("accept failed; pausing new connections",
                {{"error", std::string_view(ec.message())}, {"pauseMs", int64_t{kAcceptPauseMs}}});
     }
@@ -645,7 +645,7 @@ struct HttpServer::Impl {
   std::optional<net::signal_set> signals;
   size_t next_worker = 0;
   static constexpr int kAcceptPauseMs = 100;
-  bool accept_failing = false;  // logged once per run of failures
+  Clock::time_point last_accept_warning{};  // accept failures are logged at most every 10 s
   std::optional<net::steady_timer> accept_timer;
   std::optional<net::steady_timer> drain_timer;
   Clock::time_point deadline;

@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <thread>
 
@@ -651,16 +652,19 @@ struct HttpServer::Impl {
   Clock::time_point deadline;
 };
 
-size_t default_max_connections(uint64_t nofile_soft_limit) {
-  uint64_t reserve = std::clamp<uint64_t>(nofile_soft_limit / 4, 16, 1024);
-  if (nofile_soft_limit <= reserve + 16) return 16;
+size_t default_max_connections(uint64_t nofile_soft_limit, size_t open_now) {
+  uint64_t reserve = std::clamp<uint64_t>(nofile_soft_limit / 4, 16, 1024) + open_now;
+  if (nofile_soft_limit <= reserve) return 1;
   return static_cast<size_t>(std::min<uint64_t>(nofile_soft_limit - reserve, 1u << 30));
 }
 
 size_t default_max_connections() {
+  size_t open_now = 0;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it("/proc/self/fd", ec), end; !ec && it != end; it.increment(ec)) ++open_now;
   rlimit r{};
-  if (getrlimit(RLIMIT_NOFILE, &r) != 0) return default_max_connections(1024);
-  return default_max_connections(r.rlim_cur == RLIM_INFINITY ? uint64_t{1} << 30 : uint64_t{r.rlim_cur});
+  if (getrlimit(RLIMIT_NOFILE, &r) != 0) return default_max_connections(1024, open_now);
+  return default_max_connections(r.rlim_cur == RLIM_INFINITY ? uint64_t{1} << 30 : uint64_t{r.rlim_cur}, open_now);
 }
 
 HttpServer::HttpServer(ServerOptions options, const Router& router, ServerHooks hooks)

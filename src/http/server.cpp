@@ -608,7 +608,7 @@ struct HttpServer::Impl {
   // wait a little for descriptors to free up. The pending connection stays in the backlog.
   void pause_accepting(error_code ec) {
     auto now = Clock::now();
-    if (now - last_accept_warning >= std::chrono::seconds(10)) {  // a line per episode, not per try
+    if (!last_accept_warning || now - *last_accept_warning >= std::chrono::seconds(10)) {  // not per try
       last_accept_warning = now;
       log_warn("accept failed; pausing new connections",
                {{"error", std::string_view(ec.message())}, {"pauseMs", int64_t{kAcceptPauseMs}}});
@@ -646,7 +646,7 @@ struct HttpServer::Impl {
   std::optional<net::signal_set> signals;
   size_t next_worker = 0;
   static constexpr int kAcceptPauseMs = 100;
-  Clock::time_point last_accept_warning{};  // accept failures are logged at most every 10 s
+  std::optional<Clock::time_point> last_accept_warning;  // accept failures are logged at most every 10 s
   std::optional<net::steady_timer> accept_timer;
   std::optional<net::steady_timer> drain_timer;
   Clock::time_point deadline;

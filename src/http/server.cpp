@@ -554,10 +554,27 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   Clock::time_point started_{};
 };
 
+// Runs an event loop until it is stopped. A handler that throws is logged and the loop goes on:
+// left to escape, the exception would end the thread and with it the process.
+void run_loop(net::io_context& ioc) {
+  for (;;) {
+    try {
+      ioc.run();
+      return;
+    } catch (const std::exception& e) {
+      log_error("connection handler failed", {{"error", std::string_view(e.what())}});
+    }
+  }
+}
+
 // One I/O thread's event loop.
 struct Worker {
   net::io_context ioc{1};
   net::executor_work_guard<net::io_context::executor_type> guard{ioc.get_executor()};
+  // Makes the loop's reactor (its epoll, eventfd and timerfd descriptors) now: Asio makes it on
+  // first use, which for a worker can be the first connection it is given, and when descriptors
+  // have run out by then, that throws from the accept handler.
+  net::steady_timer reactor_made_at_start{ioc};
 };
 
 }  // namespace
@@ -699,8 +716,8 @@ void HttpServer::run() {
   });
   impl.accept();
   std::vector<std::thread> threads;
-  for (size_t i = 1; i < impl.workers.size(); ++i) threads.emplace_back([w = impl.workers[i].get()] { w->ioc.run(); });
-  impl.main().run();
+  for (size_t i = 1; i < impl.workers.size(); ++i) threads.emplace_back([w = impl.workers[i].get()] { run_loop(w->ioc); });
+  run_loop(impl.main());
   for (auto& t : threads) t.join();
   impl.shared->pool.reset();  // finishes any work still queued before sessions are destroyed
 }

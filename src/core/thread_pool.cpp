@@ -28,8 +28,9 @@ void ThreadPool::post(std::function<void()> task) {
 bool ThreadPool::try_post(std::function<void()> task, size_t max_waiting) {
   {
     std::lock_guard lock(mu_);
-    // Tasks beyond the idle threads wait; refuse once that wait list is full.
-    size_t would_wait = tasks_.size() + 1 > idle_ ? tasks_.size() + 1 - idle_ : 0;
+    // Tasks beyond the free threads wait; refuse once that wait list is full.
+    size_t free = threads_.size() - busy_;
+    size_t would_wait = tasks_.size() + 1 > free ? tasks_.size() + 1 - free : 0;
     if (would_wait > max_waiting) return false;
     tasks_.push_back(std::move(task));
   }
@@ -39,7 +40,8 @@ bool ThreadPool::try_post(std::function<void()> task, size_t max_waiting) {
 
 size_t ThreadPool::waiting() const {
   std::lock_guard lock(mu_);
-  return tasks_.size() > idle_ ? tasks_.size() - idle_ : 0;
+  size_t free = threads_.size() - busy_;
+  return tasks_.size() > free ? tasks_.size() - free : 0;
 }
 
 void ThreadPool::run() {
@@ -47,12 +49,11 @@ void ThreadPool::run() {
     std::function<void()> task;
     {
       std::unique_lock lock(mu_);
-      ++idle_;
       cv_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
-      --idle_;
       if (tasks_.empty()) return;
       task = std::move(tasks_.front());
       tasks_.pop_front();
+      ++busy_;
     }
     // A task that throws must not take the process down (std::thread would terminate).
     try {
@@ -62,6 +63,9 @@ void ThreadPool::run() {
     } catch (...) {
       log_error("background task failed");
     }
+    task = nullptr;  // what the task held goes before the thread counts as free
+    std::lock_guard lock(mu_);
+    --busy_;
   }
 }
 

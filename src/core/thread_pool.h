@@ -33,7 +33,7 @@ class ThreadPool {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> tasks_;
-  size_t idle_ = 0;  // threads waiting for a task
+  size_t busy_ = 0;  // threads running a task
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };

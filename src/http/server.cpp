@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <thread>
 
@@ -553,10 +554,27 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   Clock::time_point started_{};
 };
 
+// Runs an event loop until it is stopped. A handler that throws is logged and the loop goes on:
+// left to escape, the exception would end the thread and with it the process.
+void run_loop(net::io_context& ioc) {
+  for (;;) {
+    try {
+      ioc.run();
+      return;
+    } catch (const std::exception& e) {
+      log_error("connection handler failed", {{"error", std::string_view(e.what())}});
+    }
+  }
+}
+
 // One I/O thread's event loop.
 struct Worker {
   net::io_context ioc{1};
   net::executor_work_guard<net::io_context::executor_type> guard{ioc.get_executor()};
+  // Makes the loop's reactor (its epoll, eventfd and timerfd descriptors) now: Asio makes it on
+  // first use, which for a worker can be the first connection it is given, and when descriptors
+  // have run out by then, that throws from the accept handler.
+  net::steady_timer reactor_made_at_start{ioc};
 };
 
 }  // namespace
@@ -582,7 +600,6 @@ struct HttpServer::Impl {
         if (ec == net::error::connection_aborted) return accept();  // that client gave up; next
         return pause_accepting(ec);
       }
-      accept_failing = false;
       // Sessions are counted here, on the one thread that accepts, so the check cannot race
       // another accept; closing only lowers the counts.
       bool over = shared->connections.load() >= shared->options.max_connections;
@@ -607,8 +624,9 @@ struct HttpServer::Impl {
   // ENFILE) or buffers (ENOBUFS, ENOMEM): retrying at once would fail again and spin a CPU, so
   // wait a little for descriptors to free up. The pending connection stays in the backlog.
   void pause_accepting(error_code ec) {
-    if (!accept_failing) {
-      accept_failing = true;
+    auto now = Clock::now();
+    if (!last_accept_warning || now - *last_accept_warning >= std::chrono::seconds(10)) {  // not per try
+      last_accept_warning = now;
       log_warn("accept failed; pausing new connections",
                {{"error", std::string_view(ec.message())}, {"pauseMs", int64_t{kAcceptPauseMs}}});
     }
@@ -645,22 +663,25 @@ struct HttpServer::Impl {
   std::optional<net::signal_set> signals;
   size_t next_worker = 0;
   static constexpr int kAcceptPauseMs = 100;
-  bool accept_failing = false;  // logged once per run of failures
+  std::optional<Clock::time_point> last_accept_warning;  // accept failures are logged at most every 10 s
   std::optional<net::steady_timer> accept_timer;
   std::optional<net::steady_timer> drain_timer;
   Clock::time_point deadline;
 };
 
-size_t default_max_connections(uint64_t nofile_soft_limit) {
-  uint64_t reserve = std::clamp<uint64_t>(nofile_soft_limit / 4, 16, 1024);
-  if (nofile_soft_limit <= reserve + 16) return 16;
+size_t default_max_connections(uint64_t nofile_soft_limit, size_t open_now) {
+  uint64_t reserve = std::clamp<uint64_t>(nofile_soft_limit / 4, 16, 1024) + open_now;
+  if (nofile_soft_limit <= reserve) return 1;
   return static_cast<size_t>(std::min<uint64_t>(nofile_soft_limit - reserve, 1u << 30));
 }
 
 size_t default_max_connections() {
+  size_t open_now = 0;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it("/proc/self/fd", ec), end; !ec && it != end; it.increment(ec)) ++open_now;
   rlimit r{};
-  if (getrlimit(RLIMIT_NOFILE, &r) != 0) return default_max_connections(1024);
-  return default_max_connections(r.rlim_cur == RLIM_INFINITY ? uint64_t{1} << 30 : uint64_t{r.rlim_cur});
+  if (getrlimit(RLIMIT_NOFILE, &r) != 0) return default_max_connections(1024, open_now);
+  return default_max_connections(r.rlim_cur == RLIM_INFINITY ? uint64_t{1} << 30 : uint64_t{r.rlim_cur}, open_now);
 }
 
 HttpServer::HttpServer(ServerOptions options, const Router& router, ServerHooks hooks)
@@ -695,8 +716,8 @@ void HttpServer::run() {
   });
   impl.accept();
   std::vector<std::thread> threads;
-  for (size_t i = 1; i < impl.workers.size(); ++i) threads.emplace_back([w = impl.workers[i].get()] { w->ioc.run(); });
-  impl.main().run();
+  for (size_t i = 1; i < impl.workers.size(); ++i) threads.emplace_back([w = impl.workers[i].get()] { run_loop(w->ioc); });
+  run_loop(impl.main());
   for (auto& t : threads) t.join();
   impl.shared->pool.reset();  // finishes any work still queued before sessions are destroyed
 }

@@ -42,10 +42,11 @@ struct ServerOptions {
 // ones are closed without a reply so rejecting costs a bounded number of descriptors.
 constexpr size_t kMaxRejecting = 64;
 
-// The default connection cap for a soft descriptor limit: the limit less a reserve for the
-// database, logs, outgoing HTTP and rejections (a quarter of it, between 16 and 1024).
-size_t default_max_connections(uint64_t nofile_soft_limit);
-// The same for this process's RLIMIT_NOFILE.
+// The default connection cap for a soft descriptor limit: the limit less the descriptors already
+// open (database, logs, listener) and a reserve for outgoing HTTP, files opened later and
+// rejections (a quarter of the limit, between 16 and 1024); at least 1.
+size_t default_max_connections(uint64_t nofile_soft_limit, size_t open_now);
+// The same for this process's RLIMIT_NOFILE and open descriptors.
 size_t default_max_connections();
 
 // Called for every request after the response is known (for the request log).

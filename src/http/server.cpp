@@ -331,8 +331,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void reply_busy() {
     shared_.metrics.request_refused_busy();
     send(unavailable(shared_, request_,
-                     "The server is busy: " + std::to_string(shared_.options.blocking_queue) +
-                         " requests already wait for a worker (blocking_queue); retry shortly."));
+                     "The server is busy: every worker is taken and its queue of " +
+                         std::to_string(shared_.options.blocking_queue) +
+                         " waiting requests (blocking_queue) is full; retry shortly."));
   }
 
   // Decodes %XX in the matched path parameters, so an id sent percent-encoded names the same

@@ -3,6 +3,7 @@
 // answer 503 with Retry-After, a failing accept() pauses instead of spinning, early error replies
 // linger so a client that writes its whole body first still reads them, routing sees the path as
 // sent, and no control character reaches a response header.
+#include <sqlite3.h>
 #include <sys/resource.h>
 
 #include <chrono>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "chat_support.h"
+
 #include "harness.h"
 #include "raw_connection.h"
 
@@ -146,40 +148,47 @@ TEST(HttpConnectionCap, ConnectionsPastTheCapGet503WithRetryAfter) {
 }
 
 TEST(HttpBlockingQueue, RequestsPastTheQueueGet503AtOnce) {
-  Server server(unlimited(),
-                {"--blocking-threads", "1", "--blocking-queue", "1", "--engine-delay-ms", "2500"});
-  ChatSetup c = chat_setup(server);
-  std::string body = R"({"message":"hi"})";
-  std::string request =
-      "POST /api/v1/agents/" + c.agent + "/chat HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
-      c.key +
-      "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
-      "\r\n\r\n" + body;
-  // The first takes the one thread, the second waits in the queue.
-  Connection running(server.port()), waiting(server.port());
-  running.send(request);
+  Server server(unlimited(), {"--blocking-threads", "2", "--reply-threads", "1", "--blocking-queue", "1"});
+  std::string account = server.create_account();
+  std::string key = server.create_key(account);
+  std::string agent = server.create_agent(account);
+  auto contact = [&](int i) {
+    std::string body = R"({"external_id":"q-)" + std::to_string(i) + R"("})";
+    return "POST /api/v1/agents/" + agent + "/contacts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+           key + "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\n\r\n" + body;
+  };
+  // Another process's connection holds the database's write lock, so writes wait for their commit
+  // on the two handler threads: the first two take them, the third waits in the queue.
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open((server.data_dir() + "/parley.db").c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  Connection first(server.port()), second(server.port()), waiting(server.port());
+  first.send(contact(1));
+  second.send(contact(2));
   std::this_thread::sleep_for(300ms);
-  waiting.send(request);
+  waiting.send(contact(3));
   std::this_thread::sleep_for(300ms);
   Connection refused(server.port());
   auto start = SteadyClock::now();
-  refused.send(request);
+  refused.send(contact(4));
   std::string r = refused.read_response();
-  EXPECT_LT(SteadyClock::now() - start, 1000ms);  // not after the engine's 2.5 s
+  EXPECT_LT(SteadyClock::now() - start, 1000ms);  // at once, not when the lock is released
   ASSERT_EQ(r.rfind("HTTP/1.1 503", 0), 0u) << r;
   EXPECT_NE(r.find("\r\nRetry-After: 1\r\n"), std::string::npos) << r;
   Json e = json_body(r);
   EXPECT_EQ(e["error"]["code"], "unavailable");
-  EXPECT_EQ(
-      e["error"]["message"],
-      "The server is busy: 1 requests already wait for a worker (blocking_queue); retry shortly.");
-  // The two accepted ones are answered.
-  EXPECT_EQ(running.read_response().rfind("HTTP/1.1 200", 0), 0u);
-  std::string second = waiting.read_until("\r\n\r\n", 1, 8000ms);
-  EXPECT_EQ(second.rfind("HTTP/1.1 200", 0), 0u) << second;
+  EXPECT_EQ(e["error"]["message"],
+            "The server is busy: every worker is taken and its queue of 1 waiting requests (blocking_queue) is full; "
+            "retry shortly.");
+  ASSERT_EQ(sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(other);
+  // The three accepted ones are answered once the lock is gone.
+  for (Connection* c : {&first, &second}) EXPECT_EQ(c->read_response().rfind("HTTP/1.1 201", 0), 0u);
+  std::string third = waiting.read_until("\r\n\r\n", 1, 8000ms);
+  EXPECT_EQ(third.rfind("HTTP/1.1 201", 0), 0u) << third;
   auto metrics = server.get("/metrics", "");
-  EXPECT_NE(metrics.body.find("parley_http_refused_total{limit=\"blocking_queue\"} 1\n"),
-            std::string::npos);
+  EXPECT_NE(metrics.body.find("parley_http_refused_total{limit=\"blocking_queue\"} 1\n"), std::string::npos);
   EXPECT_NE(metrics.body.find("parley_http_pool_waiting 0\n"), std::string::npos);
 }
 

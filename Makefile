@@ -20,8 +20,11 @@ build: configure
 run: build
 	@bash scripts/run.sh $(LISTEN)
 
+# The release suite, then the same suite under ASan+UBSan with each fuzz corpus replayed and each
+# fuzz target run briefly.
 test: build
 	@bash scripts/test.sh
+	@bash scripts/test-sanitize.sh
 
 test-sanitize: deps
 	@bash scripts/test-sanitize.sh

@@ -23,7 +23,9 @@ Result<std::string> merge_attributes(std::string_view stored, const ContactInput
       attrs.emplace_back(std::string(it->name.GetString(), it->name.GetStringLength()),
                          to_json(it->value));
   }
-  for (const auto& [name, value] : in.attributes) {
+  for (const auto& attribute : in.attributes) {
+    const auto& name = attribute.first;  // not a structured binding: clang 14 cannot capture one
+    const auto& value = attribute.second;
     auto it =
         std::find_if(attrs.begin(), attrs.end(), [&](const auto& a) { return a.first == name; });
     if (!value) {

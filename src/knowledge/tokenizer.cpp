@@ -93,7 +93,9 @@ void ascii_tokens(std::string_view s, const std::function<void(std::string_view)
         auto next = static_cast<unsigned char>(s[i + 1]);
         bool mid_letter = c == '.' || c == '\'';
         bool mid_num = c == ',' || c == ';' || c == '.' || c == '\'';
-        if ((mid_letter && is_letter(prev) && is_letter(next)) || (mid_num && is_digit(prev) && is_digit(next))) {
+        // ICU's rules count '@' as a letter here too ("me@.example" is one word).
+        auto letter = [](unsigned char x) { return is_letter(x) || x == '@'; };
+        if ((mid_letter && letter(prev) && letter(next)) || (mid_num && is_digit(prev) && is_digit(next))) {
           word.push_back(static_cast<char>(c));
           ++i;
           continue;
@@ -175,11 +177,12 @@ bool has_token(std::string_view text) {
       ++i;
     }
     if (alnum) return true;
-    if (!ascii) {
-      bool found = false;
-      icu_tokens(text.substr(start, i - start), [&](std::string_view) { found = true; });
-      if (found) return true;
-    }
+    // Without a letter or digit a run can still hold a word ("@@"): ask the tokeniser itself.
+    bool found = false;
+    auto seen = [&](std::string_view) { found = true; };
+    if (ascii) ascii_tokens(text.substr(start, i - start), seen);
+    else icu_tokens(text.substr(start, i - start), seen);
+    if (found) return true;
   }
   return false;
 }

@@ -231,7 +231,9 @@ TEST_F(SpecChat, PathForms) {
 
 TEST_F(SpecChat, ControlCharactersRoundTrip) {
   auto c = chat_setup(s());
-  std::string message("a\0b\x01 \"quoted\" \\ line\nnext", 27);
+  // Sized by the literal itself: a NUL inside ends it for a plain constructor.
+  static constexpr char kMessage[] = "a\0b\x01 \"quoted\" \\ line\nnext";
+  std::string message(kMessage, sizeof kMessage - 1);
   auto r = chat(s(), c, {{"message", message}});
   ASSERT_EQ(r.status, 200) << r.body;
   auto conv = s().get("/api/v1/conversations/" + r.json()["conversationId"].get<std::string>(),

@@ -81,8 +81,11 @@ struct Endpoint {
 std::string json_member(const std::string& body, const char* name) {
   rapidjson::Document d;
   d.Parse(body.data(), body.size());
-  if (d.HasParseError() || !d.IsObject() || !d.HasMember(name) || !d[name].IsString()) return "";
-  return d[name].GetString();
+  if (d.HasParseError() || !d.IsObject()) return "";
+  // A member of the object, or of its "data" envelope.
+  const rapidjson::Value& v = d.HasMember("data") && d["data"].IsObject() ? d["data"] : d;
+  if (!v.HasMember(name) || !v[name].IsString()) return "";
+  return v[name].GetString();
 }
 
 // The server, built once per process as `parley serve` builds it, minus sockets and threads
@@ -118,23 +121,14 @@ class Fixture {
     settings_ = console_agent.settings;
 
     std::string visitor_message = R"({"visitorId":")" + std::string(kVisitor) + R"(","message":"Hello"})";
-    std::string api_conversation = json_member(
-        call("POST", "/widget/v1/agents/" + api_agent.id + "/messages", "", visitor_message).body,
-        "conversationId");
-    std::string console_conversation = json_member(
-        call("POST", "/widget/v1/agents/" + console_agent.id + "/messages", "", visitor_message).body,
-        "conversationId");
-    std::string contact = json_member(
-        call("POST", "/api/v1/agents/" + api_agent.id + "/contacts", key, R"({"email":"a@example.com"})").body,
-        "id");
-    std::string webhook = json_member(
-        call("POST", "/console/v1/agents/" + console_agent.id + "/webhooks", member,
-             R"({"url":"https://example.com/hook","events":["contact.created"]})")
-            .body,
-        "id");
-    check(!api_conversation.empty() && !console_conversation.empty() && !contact.empty() &&
-              !webhook.empty(),
-          "setup: a fixture request failed");
+    std::string api_conversation = made("POST", "/widget/v1/agents/" + api_agent.id + "/messages", "",
+                                        visitor_message, "conversationId");
+    std::string console_conversation = made("POST", "/widget/v1/agents/" + console_agent.id + "/messages",
+                                            "", visitor_message, "conversationId");
+    std::string contact = made("POST", "/api/v1/agents/" + api_agent.id + "/contacts", key,
+                               R"({"email":"a@example.com"})", "id");
+    std::string webhook = made("POST", "/console/v1/agents/" + console_agent.id + "/webhooks", member,
+                               R"({"url":"https://example.com/hook","events":["lead.created"]})", "id");
 
     std::string api = "/api/v1/agents/" + api_agent.id;
     std::string widget = "/widget/v1/conversations/" + api_conversation;
@@ -208,6 +202,19 @@ class Fixture {
     auto m = router_.match(req.method, req.path, req.params);
     check(m.outcome == Router::Outcome::kFound, "a fixture route is missing");
     return m.target->handler(req);
+  }
+
+  // A setup request: the string member `field` of its answer.
+  std::string made(const char* method, const std::string& path, const std::string& token,
+                   const std::string& body, const char* field) {
+    Response res = call(method, path, token, body);
+    std::string value = json_member(res.body, field);
+    if (value.empty()) {
+      std::fprintf(stderr, "endpoint_json_fuzz setup: %s %s answered %d %s\n", method, path.c_str(),
+                   res.status, res.body.c_str());
+      std::abort();
+    }
+    return value;
   }
 
   // The console's settings update, on its own: merged into the agent's settings as stored, and

@@ -42,6 +42,7 @@ TEST(Tokenizer, AsciiFastPathMatchesIcu) {
       "a-b a/b a+b a@b.com #tag 50% 3rd 2nd... ''quoted'' 'single' 1'000 1;2 a;b 1:2",
       "MixedCASE words, TABS\tand\nnewlines\r\n  trailing   ",
       "mail me@example.com or @handle; a @ b @@ _ __ a_b",
+      "me@.example.com a.@b @.b @'b b'@ @.@ _.b 1.@ @.1",
   };
   for (const char* s : samples) EXPECT_EQ(tokenize_unstemmed(s), tokenize_with_icu(s)) << s;
   // Every ASCII punctuation between letters, between digits, and mixed.
@@ -64,6 +65,12 @@ TEST(Tokenizer, HasToken) {
   EXPECT_TRUE(has_token("¡¿ 抹茶"));
   EXPECT_FALSE(has_token(" !!! ??? — … 🙂 "));
   EXPECT_FALSE(has_token(""));
+  // Whatever tokenize finds a word in, has_token does too: a run of '@' is a word for both.
+  for (std::string_view s : {std::string_view("@"), std::string_view("!@@!"), std::string_view("_ _"),
+                             std::string_view("\x07\0@\0", 4)}) {
+    EXPECT_EQ(has_token(s), !tokenize(s).empty()) << s;
+  }
+  EXPECT_TRUE(has_token("@"));
 }
 
 TEST(Tokenizer, NormalizeForMatchIgnoresCasePunctuationAndSpacing) {

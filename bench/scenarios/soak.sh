@@ -111,7 +111,7 @@ contact upsert (2,000 distinct contacts), conversation list page, widget message
 | socket errors | ${errors#Socket errors: } |
 | verdict (0 5xx, RSS within 20% + 8 MB, descriptors within 4) | $verdict |
 
-Samples every 30 s (seconds, RSS kB, descriptors):
+Samples every 15 s (seconds, RSS kB, descriptors):
 
 \`\`\`
 $(cat "$samples")

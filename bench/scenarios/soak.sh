@@ -38,7 +38,7 @@ local agent, key = "$agent", "$key"
 local n = 0
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
-function init(args) s2, s4, s5, other = 0, 0, 0, 0 end
+function init(args) s2, s4, s429, s5, other = 0, 0, 0, 0, 0 end
 local auth = {["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json"}
 local widget = {["Content-Type"] = "application/json", ["Origin"] = "https://shop.example.com"}
 function request()
@@ -61,12 +61,14 @@ function request()
   end
 end
 function response(status, headers, body)
-  if status >= 500 then s5 = s5 + 1 elseif status >= 400 then s4 = s4 + 1 elseif status >= 200 then s2 = s2 + 1 else other = other + 1 end
+  if status >= 500 then s5 = s5 + 1 elseif status == 429 then s429 = s429 + 1 elseif status >= 400 then s4 = s4 + 1 elseif status >= 200 then s2 = s2 + 1 else other = other + 1 end
 end
 function done(summary, latency, requests)
-  local t2, t4, t5 = 0, 0, 0
-  for _, t in ipairs(threads) do t2 = t2 + t:get("s2"); t4 = t4 + t:get("s4"); t5 = t5 + t:get("s5") end
-  io.write(string.format("STATUS 2xx=%d 4xx=%d 5xx=%d\n", t2, t4, t5))
+  local t2, t4, t429, t5 = 0, 0, 0, 0
+  for _, t in ipairs(threads) do
+    t2 = t2 + t:get("s2"); t4 = t4 + t:get("s4"); t429 = t429 + t:get("s429"); t5 = t5 + t:get("s5")
+  end
+  io.write(string.format("STATUS 2xx=%d 429=%d other4xx=%d 5xx=%d\n", t2, t429, t4, t5))
 end
 LUA
 

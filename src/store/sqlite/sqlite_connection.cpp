@@ -48,7 +48,7 @@ Result<std::unique_ptr<SqliteConnection>> SqliteConnection::open(const std::stri
 Result<int> SqliteConnection::checkpoint(Checkpoint mode) {
   int frames = 0, copied = 0;
   int rc = sqlite3_wal_checkpoint_v2(
-      db_, nullptr, mode == Checkpoint::kPassive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_TRUNCATE,
+      db_, nullptr, mode == Checkpoint::kPassive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_RESTART,
       &frames, &copied);
   if (rc != SQLITE_OK && rc != SQLITE_BUSY) return error("checkpoint");
   return frames;

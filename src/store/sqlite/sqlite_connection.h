@@ -30,10 +30,10 @@ class SqliteConnection final : public Connection {
 
   // The extended result code of the last statement that failed on this connection.
   int last_error_code() const;
-  // Copies committed WAL frames back into the database file. PASSIVE never waits; TRUNCATE waits
-  // (through the busy handler) for readers of old frames and holds new writers off meanwhile, then
-  // restarts the WAL and cuts its file to nothing. Returns the WAL's frames before the call.
-  enum class Checkpoint { kPassive, kTruncate };
+  // Copies committed WAL frames back into the database file. PASSIVE never waits; RESTART waits
+  // (through the busy handler) for readers of old frames and holds new writers off meanwhile, so
+  // that the next write starts the WAL from its beginning. Returns the WAL's frames before the call.
+  enum class Checkpoint { kPassive, kRestart };
   Result<int> checkpoint(Checkpoint mode);
   // True while a transaction is open (SQLite may end one by itself after some errors).
   bool in_transaction() const;

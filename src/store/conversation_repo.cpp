@@ -128,10 +128,7 @@ Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRec
 
 Result<std::vector<MessageRecord>> ConversationRepo::messages(Connection& c,
                                                               std::string_view conversation_id) {
-  std::vector<MessageRecord> out;
-  PARLEY_TRY(c.query("SELECT " MESSAGE_COLUMNS " FROM messages WHERE conversation_id = $1 ORDER BY seq",
-                     {conversation_id}, [&](const Row& r) { out.push_back(read_message(r)); }));
-  return out;
+  return messages_after(c, conversation_id, 0);  // seq counts from 1
 }
 
 Result<std::vector<MessageRecord>> ConversationRepo::messages_after(Connection& c,

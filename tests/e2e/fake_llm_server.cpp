@@ -11,6 +11,8 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "loopback_listener.h"
+
 namespace parley::e2e {
 
 namespace {
@@ -95,18 +97,9 @@ std::vector<std::string> split_every(const std::string& body, size_t size) {
 }
 
 FakeLlmServer::FakeLlmServer() {
-  listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-  int one = 1;
-  ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  ::listen(listen_fd_, 64);
-  socklen_t len = sizeof addr;
-  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-  port_ = ntohs(addr.sin_port);
+  auto listener = listen_on_loopback(64);
+  listen_fd_ = listener.fd;
+  port_ = listener.port;
   acceptor_ = std::thread([this] { accept_loop(); });
 }
 

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "loopback_listener.h"
+
 namespace parley::e2e {
 
 namespace {
@@ -51,17 +53,9 @@ bool read_line(int fd, std::string& buffer, std::string& line) {
 }  // namespace
 
 FakeSmtpServer::FakeSmtpServer() {
-  listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-  int one = 1;
-  ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  ::listen(listen_fd_, 16);
-  socklen_t len = sizeof addr;
-  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-  port_ = ntohs(addr.sin_port);
+  auto listener = listen_on_loopback(16);
+  listen_fd_ = listener.fd;
+  port_ = listener.port;
   acceptor_ = std::thread([this] { accept_loop(); });
 }
 

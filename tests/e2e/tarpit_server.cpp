@@ -9,21 +9,14 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "loopback_listener.h"
+
 namespace parley::e2e {
 
 TarpitServer::TarpitServer() {
-  listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-  int one = 1;
-  ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::listen(listen_fd_, 128) != 0)
-    throw std::runtime_error("tarpit: cannot listen");
-  socklen_t len = sizeof addr;
-  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-  port_ = ntohs(addr.sin_port);
+  auto listener = listen_on_loopback(128);
+  listen_fd_ = listener.fd;
+  port_ = listener.port;
   acceptor_ = std::thread([this] { accept_loop(); });
 }
 

@@ -169,15 +169,12 @@ bool has_token(std::string_view text) {
     while (i < n && is_ascii_space(static_cast<unsigned char>(text[i]))) ++i;
     size_t start = i;
     bool ascii = true;
-    bool alnum = false;
     while (i < n && !is_ascii_space(static_cast<unsigned char>(text[i]))) {
-      auto c = static_cast<unsigned char>(text[i]);
-      ascii &= c < 0x80;
-      alnum |= is_letter(c) || is_digit(c);
+      ascii &= static_cast<unsigned char>(text[i]) < 0x80;
       ++i;
     }
-    if (alnum) return true;
-    // Without a letter or digit a run can still hold a word ("@@"): ask the tokeniser itself.
+    // The tokeniser itself decides: a run without a letter can hold a word ("@@"), and one with a
+    // letter can hold none (ICU joins "__O__" with a following mark into a token it drops).
     bool found = false;
     auto seen = [&](std::string_view) { found = true; };
     if (ascii) ascii_tokens(text.substr(start, i - start), seen);

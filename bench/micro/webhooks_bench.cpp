@@ -6,7 +6,7 @@
 
 #include "events/event_body.h"
 #include "webhooks/signer.h"
-#include "webhooks/url_guard.h"
+#include "net/url_guard.h"
 
 namespace parley {
 namespace {

@@ -1,6 +1,6 @@
 // GET /api/v1/agents and GET /api/v1/agents/{agentId}.
 #include "api/routes.h"
-#include "api/responses.h"
+#include "http/responses.h"
 #include "domain/agent_cache.h"
 #include "domain/agents.h"
 

@@ -1,6 +1,6 @@
 // What the public API's handlers are given: the services of the running server, and for each
 // request the call (request, authenticated key, path parameters). Handlers return Result<Response>;
-// an ApiError becomes the spec's error body with its status in one place (api/responses.h).
+// an ApiError becomes the spec's error body with its status in one place (http/responses.h).
 #pragma once
 
 #include <functional>
@@ -37,7 +37,7 @@ struct App {
   SourceListener& source_listener;   // the trainer and the index hear of source changes
   ConsoleServices& console;
   const ReplyEngine& engine;
-  ThreadPool& reply_pool;  // runs reply engines while the request's handler waits (api/chat_runner.h)
+  ThreadPool& reply_pool;  // runs reply engines while the request's handler waits (domain/chat_runner.h)
   ChatConfig chat;
   WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions; set by serve
   WidgetOptions widget = {};                // the widget channel's options; set by serve

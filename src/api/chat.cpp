@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <memory>
 
-#include "api/chat_json.h"
-#include "api/chat_runner.h"
+#include "views/chat_json.h"
+#include "domain/chat_runner.h"
 #include "api/chat_services.h"
 #include "api/piece_channel.h"
-#include "api/responses.h"
+#include "http/responses.h"
 #include "api/routes.h"
 #include "core/log.h"
 #include "domain/chat.h"

@@ -1,7 +1,7 @@
 // GET /api/v1/agents/{agentId}/events/{event} and .../events/{event}/samples.
 #include <charconv>
 
-#include "api/responses.h"
+#include "http/responses.h"
 #include "api/routes.h"
 #include "domain/agents.h"
 #include "events/event_query.h"

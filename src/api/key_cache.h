@@ -13,8 +13,8 @@
 #include <unordered_map>
 
 #include "core/clock.h"
-#include "domain/plans.h"
-#include "domain/scopes.h"
+#include "model/plans.h"
+#include "model/scopes.h"
 #include "store/db.h"
 
 namespace parley {

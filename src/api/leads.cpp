@@ -2,7 +2,7 @@
 #include "domain/leads.h"
 
 #include "api/pagination.h"
-#include "api/responses.h"
+#include "http/responses.h"
 #include "api/routes.h"
 #include "domain/agents.h"
 #include "store/lead_queries.h"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "model/rate_window.h"
 
 namespace parley {
 
@@ -22,12 +23,6 @@ struct RateDecision {
   int64_t remaining;
   int64_t reset_unix_s;   // when the current window ends
   int64_t retry_after_s;  // whole seconds until then (at least 1)
-};
-
-struct RateWindow {
-  std::string key_id;
-  int64_t window_start_ms;
-  int64_t count;
 };
 
 class RateLimiter {

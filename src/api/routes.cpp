@@ -1,6 +1,6 @@
 #include "api/routes.h"
 
-#include "api/responses.h"
+#include "http/responses.h"
 
 namespace parley {
 

@@ -1,7 +1,7 @@
 // GET and POST /api/v1/agents/{agentId}/sources, DELETE /api/v1/agents/{agentId}/sources/{sourceId}.
-#include "api/responses.h"
+#include "http/responses.h"
 #include "api/routes.h"
-#include "domain/context.h"
+#include "store/services.h"
 #include "domain/sources.h"
 
 namespace parley {

@@ -1,5 +1,5 @@
 // POST /api/v1/agents/{agentId}/webhooks and DELETE /api/v1/webhooks/{webhookId}.
-#include "api/responses.h"
+#include "http/responses.h"
 #include "api/routes.h"
 #include "webhooks/subscriptions.h"
 

@@ -6,7 +6,7 @@
 
 #include "cli/options.h"
 #include "core/json.h"
-#include "domain/context.h"
+#include "store/services.h"
 
 namespace parley {
 

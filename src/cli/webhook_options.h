@@ -3,7 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "webhooks/webhook_service.h"
+#include "workers/webhook_service.h"
 
 namespace parley {
 

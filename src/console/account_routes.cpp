@@ -1,5 +1,5 @@
 // GET /console/v1/account, and PUT or PATCH /console/v1/account {plan} (owners only).
-#include "api/responses.h"
+#include "http/responses.h"
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"

@@ -1,7 +1,7 @@
 // GET, POST /console/v1/agents and GET, PATCH /console/v1/agents/{agentId}: agents with their
 // settings. Creation and changes go through domain/agents.h; settings merge through
 // merge_agent_settings (null removes a setting).
-#include "api/responses.h"
+#include "http/responses.h"
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "api/responses.h"
+#include "http/responses.h"
 
 namespace parley {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "api/app.h"
-#include "domain/context.h"
+#include "store/services.h"
 #include "domain/members.h"
 
 namespace parley {

@@ -1,7 +1,7 @@
 // GET, POST /console/v1/keys and DELETE /console/v1/keys/{keyId}: the account's API keys. The
 // life cycle is domain/keys.h's (shared with the admin CLI); this file only checks input and
 // shapes what each role may see.
-#include "api/responses.h"
+#include "http/responses.h"
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"

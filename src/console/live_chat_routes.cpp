@@ -2,7 +2,7 @@
 // reply's authorName is the member's first name), end the live chat. The flow is
 // domain/team_takeover.h; while taken over, chat messages from the API or the widget are saved
 // without a reply (liveChat `paused`). Editors and above act; viewers read.
-#include "api/responses.h"
+#include "http/responses.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
 #include "domain/conversations.h"

@@ -1,5 +1,5 @@
 // GET /console/v1/members and DELETE /console/v1/members/{memberId}.
-#include "api/responses.h"
+#include "http/responses.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
 

@@ -1,7 +1,7 @@
 // POST /console/v1/login, POST /console/v1/logout, GET /console/v1/me.
 #include <string>
 
-#include "api/responses.h"
+#include "http/responses.h"
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"

@@ -3,7 +3,7 @@
 // removing any of them, and a webhook's latest deliveries. A paused webhook receives nothing:
 // the delivery worker neither fans events out to it nor sends its pending deliveries.
 // Owners and admins change webhooks; every member lists them.
-#include "api/responses.h"
+#include "http/responses.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
 #include "domain/agents.h"

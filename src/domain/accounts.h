@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/json.h"
-#include "domain/context.h"
+#include "store/services.h"
 #include "store/account_repo.h"
 
 namespace parley {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/json.h"
-#include "domain/context.h"
+#include "store/services.h"
 #include "store/agent_repo.h"
 
 namespace parley {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/json.h"
-#include "domain/context.h"
+#include "store/services.h"
 #include "store/agent_repo.h"
 #include "store/contact_repo.h"
 #include "store/lead_repo.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "domain/context.h"
+#include "store/services.h"
 #include "domain/conversations.h"
 
 namespace parley {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "domain/context.h"
+#include "store/services.h"
 #include "store/key_repo.h"
 
 namespace parley {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "domain/context.h"
+#include "store/services.h"
 #include "store/lead_repo.h"
 
 namespace parley {

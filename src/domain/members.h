@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/json.h"
-#include "domain/context.h"
+#include "store/services.h"
 #include "store/member_repo.h"
 
 namespace parley {

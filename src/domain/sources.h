@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/json.h"
-#include "domain/context.h"
+#include "store/services.h"
 #include "knowledge/source_listener.h"
 #include "store/source_repo.h"
 

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "domain/context.h"
+#include "store/services.h"
 #include "store/conversation_repo.h"
 
 namespace parley {

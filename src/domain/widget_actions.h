@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "domain/context.h"
+#include "store/services.h"
 #include "store/conversation_repo.h"
 #include "store/lead_repo.h"
 

@@ -2,7 +2,7 @@
 // description, method, url template with {param} placeholders, parameters, headers) that the
 // `openai` engine offers the model as tools. A call goes through the webhooks' public-address
 // guard (https only; the host must resolve to public addresses only; the connection is pinned to
-// the checked address by webhooks/pinned_curl.h; no redirects, no proxy), with a short timeout
+// the checked address by net/pinned_curl.h; no redirects, no proxy), with a short timeout
 // and a response size cap.
 // Whatever happens, the model gets a JSON result (status and body, or an error), never the
 // reply's failure. Client-side actions (`clientActions`, run in a web page) are never offered.
@@ -18,7 +18,7 @@
 
 #include "core/result.h"
 #include "engine/openai_client.h"
-#include "webhooks/pinned_curl.h"
+#include "net/pinned_curl.h"
 
 namespace parley {
 

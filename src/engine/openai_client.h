@@ -14,7 +14,7 @@
 
 #include "core/result.h"
 #include "engine/completion_stream.h"
-#include "webhooks/pinned_curl.h"
+#include "net/pinned_curl.h"
 
 namespace parley {
 

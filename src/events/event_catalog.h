@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "domain/scopes.h"
+#include "model/scopes.h"
 
 namespace parley {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "domain/plans.h"
+#include "model/plans.h"
 #include "store/db.h"
 
 namespace parley {
@@ -14,11 +14,9 @@ struct Account {
   std::string id;
   std::string name;
   Plan plan = Plan::kFree;
-  std::string limits;  // JSON overrides, empty when none
+  std::string limits;  // JSON overrides, empty when none (model/plans.h effective_limits)
   int64_t created_at = 0;
   int64_t updated_at = 0;
-
-  PlanLimits effective() const { return effective_limits(plan, limits); }
 };
 
 class AccountRepo {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "domain/scopes.h"
+#include "model/scopes.h"
 #include "store/db.h"
 
 namespace parley {

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "api/rate_limiter.h"
+#include "model/rate_window.h"
 #include "store/db.h"
 
 namespace parley {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "core/json.h"
-#include "domain/context.h"
+#include "store/services.h"
 #include "store/webhook_repo.h"
-#include "webhooks/url_guard.h"
+#include "net/url_guard.h"
 
 namespace parley {
 

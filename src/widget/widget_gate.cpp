@@ -1,6 +1,6 @@
 #include "widget/widget_gate.h"
 
-#include "api/responses.h"
+#include "http/responses.h"
 #include "widget/widget_limits.h"
 
 namespace parley {

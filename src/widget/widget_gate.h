@@ -17,7 +17,7 @@
 #include <rapidjson/document.h>
 
 #include "api/app.h"
-#include "domain/context.h"
+#include "store/services.h"
 #include "domain/widget_rules.h"
 #include "store/agent_repo.h"
 #include "store/conversation_repo.h"

@@ -1,10 +1,10 @@
 // The widget channel (/widget/v1): a website visitor's side of an agent. Chat goes through the
 // same flow as the API's (domain/chat.h, channel `widget`); the records a visitor makes go
 // through domain/records.h and domain/widget_actions.h. Every route is behind the widget gate.
-#include "api/chat_json.h"
-#include "api/chat_runner.h"
+#include "views/chat_json.h"
+#include "domain/chat_runner.h"
 #include "api/chat_services.h"
-#include "api/responses.h"
+#include "http/responses.h"
 #include "api/routes.h"
 #include "core/time_format.h"
 #include "domain/chat.h"

@@ -29,7 +29,7 @@
 #include "engine/retrieval_engine.h"
 #include "knowledge/knowledge_index.h"
 #include "webhooks/subscriptions.h"
-#include "webhooks/url_guard.h"
+#include "net/url_guard.h"
 
 namespace {
 

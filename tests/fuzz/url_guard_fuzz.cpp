@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "webhooks/url_guard.h"
+#include "net/url_guard.h"
 #include "fuzz_check.h"
 
 namespace {

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "api/key_cache.h"
-#include "domain/plans.h"
-#include "domain/scopes.h"
+#include "model/plans.h"
+#include "model/scopes.h"
 
 namespace parley {
 namespace {

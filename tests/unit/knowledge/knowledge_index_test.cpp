@@ -12,7 +12,7 @@
 #include "domain/accounts.h"
 #include "domain/agents.h"
 #include "domain/sources.h"
-#include "knowledge/trainer.h"
+#include "workers/trainer.h"
 
 namespace parley {
 namespace {

@@ -1,4 +1,4 @@
-#include "webhooks/delivery_worker.h"
+#include "workers/delivery_worker.h"
 
 #include <algorithm>
 #include <map>

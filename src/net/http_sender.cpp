@@ -1,4 +1,4 @@
-#include "webhooks/http_sender.h"
+#include "net/http_sender.h"
 
 #include <curl/curl.h>
 
@@ -8,7 +8,7 @@
 #include <memory>
 #include <sstream>
 
-#include "webhooks/pinned_curl.h"
+#include "net/pinned_curl.h"
 
 namespace parley {
 

@@ -1,4 +1,4 @@
-#include "knowledge/trainer.h"
+#include "workers/trainer.h"
 
 #include <chrono>
 

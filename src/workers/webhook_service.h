@@ -10,8 +10,8 @@
 #include "core/clock.h"
 #include "core/random.h"
 #include "store/db.h"
-#include "webhooks/delivery_worker.h"
-#include "webhooks/http_sender.h"
+#include "workers/delivery_worker.h"
+#include "net/http_sender.h"
 #include "webhooks/subscriptions.h"
 
 namespace parley {

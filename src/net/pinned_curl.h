@@ -14,7 +14,7 @@
 #include <string>
 
 #include "core/result.h"
-#include "webhooks/url_guard.h"
+#include "net/url_guard.h"
 
 namespace parley {
 

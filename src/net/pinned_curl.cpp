@@ -1,4 +1,4 @@
-#include "webhooks/pinned_curl.h"
+#include "net/pinned_curl.h"
 
 #include <arpa/inet.h>
 #include <sys/socket.h>

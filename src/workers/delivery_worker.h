@@ -30,7 +30,7 @@
 #include "store/db.h"
 #include "store/webhook_repo.h"
 #include "webhooks/fair_share.h"
-#include "webhooks/http_sender.h"
+#include "net/http_sender.h"
 
 namespace parley {
 

@@ -1,7 +1,7 @@
 // The delivery worker against a real SQLite database, a fake sender and a manual clock: fan-out to
 // matching webhooks only, signed headers, the retry schedule to the final failure, frozen bodies,
 // a webhook deleted while its delivery is due, and fair shares of the senders between accounts.
-#include "webhooks/delivery_worker.h"
+#include "workers/delivery_worker.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "api/chat_json.h"
+#include "views/chat_json.h"
 
 namespace parley {
 

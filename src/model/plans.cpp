@@ -1,4 +1,4 @@
-#include "domain/plans.h"
+#include "model/plans.h"
 
 #include <rapidjson/document.h>
 

@@ -1,6 +1,6 @@
 // Sends one webhook request over HTTPS with libcurl, connecting only to an address the URL guard
 // has just checked: the host is resolved and checked here and the connection pinned to that
-// address (webhooks/pinned_curl.h). No redirects are followed, no proxy is used, and every request
+// address (net/pinned_curl.h). No redirects are followed, no proxy is used, and every request
 // has connect and total timeouts.
 //
 // Thread-safe: each calling thread uses its own curl handle (kept for connection reuse).
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "webhooks/url_guard.h"
+#include "net/url_guard.h"
 
 namespace parley {
 

@@ -1,4 +1,4 @@
-#include "webhooks/url_guard.h"
+#include "net/url_guard.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>

@@ -1,4 +1,4 @@
-#include "webhooks/webhook_service.h"
+#include "workers/webhook_service.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "api/chat_runner.h"
+#include "domain/chat_runner.h"
 
 #include <algorithm>
 #include <chrono>

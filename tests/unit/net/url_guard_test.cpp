@@ -1,12 +1,12 @@
 // The SSRF guard: URLs that must be refused (every trick of the issue) and public ones that pass,
 // with a fake resolver so that no test depends on the network.
-#include "webhooks/url_guard.h"
+#include "net/url_guard.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "webhooks/pinned_curl.h"
+#include "net/pinned_curl.h"
 
 namespace parley {
 namespace {

@@ -1,4 +1,4 @@
-#include "api/responses.h"
+#include "http/responses.h"
 
 #include <cctype>
 

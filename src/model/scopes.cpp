@@ -1,4 +1,4 @@
-#include "domain/scopes.h"
+#include "model/scopes.h"
 
 #include <array>
 

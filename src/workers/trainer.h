@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "domain/context.h"
+#include "store/services.h"
 #include "knowledge/knowledge_index.h"
 #include "knowledge/source_listener.h"
 

@@ -31,7 +31,7 @@ Result<Response> get_agent_handler(ApiCall& call) {
 }
 }  // namespace
 
-void register_agent_routes(Router& router, App& app) {
+void register_agent_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "GET", "/api/v1/agents", Scope::kAgentsRead, Execution::kInline, list_agents);
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}", Scope::kAgentsRead, Execution::kInline,
                 get_agent_handler);

@@ -5,7 +5,6 @@
 
 #include "views/chat_json.h"
 #include "domain/chat_runner.h"
-#include "api/chat_services.h"
 #include "api/piece_channel.h"
 #include "http/responses.h"
 #include "api/routes.h"
@@ -87,13 +86,13 @@ Result<Response> stream_reply(std::shared_ptr<ChatTurn> turn, const Clock& clock
 }
 }  // namespace
 
-void register_chat_routes(Router& router, App& app) {
+void register_chat_routes(Router& router, ApiContext& app) {
   add_api_route(
       router, app, "POST", "/api/v1/agents/{agentId}/chat", Scope::kChat, Execution::kPool,
       [](ApiCall& call) -> Result<Response> {
         bool stream = false;
         PARLEY_ASSIGN_OR_RETURN(auto request, parse_chat_request(call.req, call.param(0), stream));
-        ChatServices s = chat_services(call.app);
+        ChatServices s = call.app.chat;
         PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
         if (stream) {
           return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock,

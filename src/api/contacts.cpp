@@ -89,7 +89,7 @@ Result<Response> delete_contact_handler(ApiCall& call) {
 }
 }  // namespace
 
-void register_contact_routes(Router& router, App& app) {
+void register_contact_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/contacts", Scope::kLeadsRead,
                 Execution::kInline, list_contacts);
   add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/contacts", Scope::kContactsWrite,

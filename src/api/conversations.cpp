@@ -34,7 +34,7 @@ Result<Response> get_conversation_handler(ApiCall& call) {
 }
 }  // namespace
 
-void register_conversation_routes(Router& router, App& app) {
+void register_conversation_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/conversations",
                 Scope::kConversationsRead, Execution::kInline, list_conversations);
   add_api_route(router, app, "GET", "/api/v1/conversations/{conversationId}",

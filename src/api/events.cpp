@@ -70,7 +70,7 @@ Result<Response> sample_events(ApiCall& call) {
 }
 }  // namespace
 
-void register_event_routes(Router& router, App& app) {
+void register_event_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/events/{event}", Scope::kAgentsRead,
                 Execution::kInline, list_events);
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/events/{event}/samples",

@@ -1,7 +1,7 @@
-// The gate chain in front of every public API route (see api/app.h).
+// The gate chain in front of every public API route (see api/api_context.h).
 #include <string>
 
-#include "api/app.h"
+#include "api/api_context.h"
 #include "http/responses.h"
 
 namespace parley {
@@ -22,7 +22,7 @@ Result<std::string_view> bearer_key(const Request& req) {
 }
 }  // namespace
 
-void add_api_route(Router& router, App& app, std::string_view method, std::string_view pattern,
+void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
                    Scope scope, Execution execution, ApiHandler handler) {
   router.add(method, pattern,
              {[&app, scope, handler = std::move(handler)](Request& req) -> Response {

@@ -27,7 +27,7 @@ Result<Response> list_leads(ApiCall& call) {
 }
 }  // namespace
 
-void register_lead_routes(Router& router, App& app) {
+void register_lead_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/leads", Scope::kLeadsRead,
                 Execution::kInline, list_leads);
 }

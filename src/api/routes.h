@@ -1,26 +1,22 @@
-// Every route of the server: the public API (one registration function per resource file),
-// health and readiness.
+// The public API's routes (/api/v1), one registration function per resource file in src/api;
+// register_api_routes calls them all. The server (src/server/routes.h) registers every front.
 #pragma once
 
-#include "api/app.h"
+#include "api/api_context.h"
 #include "http/router.h"
 
 namespace parley {
 
-void register_agent_routes(Router& router, App& app);
-void register_source_routes(Router& router, App& app);
-// Every /console/v1 route (src/console).
-void register_console_routes(Router& router, App& app);
-void register_conversation_routes(Router& router, App& app);
-void register_lead_routes(Router& router, App& app);
-void register_contact_routes(Router& router, App& app);
-void register_webhook_routes(Router& router, App& app);
-void register_event_routes(Router& router, App& app);
-void register_chat_routes(Router& router, App& app);
-// Every /widget/v1 route (src/widget), the only ones that answer CORS.
-void register_widget_routes(Router& router, App& app);
+void register_agent_routes(Router& router, ApiContext& app);
+void register_source_routes(Router& router, ApiContext& app);
+void register_conversation_routes(Router& router, ApiContext& app);
+void register_lead_routes(Router& router, ApiContext& app);
+void register_contact_routes(Router& router, ApiContext& app);
+void register_webhook_routes(Router& router, ApiContext& app);
+void register_event_routes(Router& router, ApiContext& app);
+void register_chat_routes(Router& router, ApiContext& app);
 
-// Registers every route of the public API and /healthz, /readyz.
-void register_routes(Router& router, App& app);
+// Every /api/v1 route.
+void register_api_routes(Router& router, ApiContext& app);
 
 }  // namespace parley

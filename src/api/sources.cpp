@@ -72,7 +72,7 @@ Result<Response> delete_source_handler(ApiCall& call) {
 }
 }  // namespace
 
-void register_source_routes(Router& router, App& app) {
+void register_source_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/sources", Scope::kSourcesRead, Execution::kInline,
                 list_sources_handler);
   add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/sources", Scope::kSourcesWrite, Execution::kPool,

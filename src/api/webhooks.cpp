@@ -37,7 +37,7 @@ Result<Response> unsubscribe(ApiCall& call) {
 }
 }  // namespace
 
-void register_webhook_routes(Router& router, App& app) {
+void register_webhook_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/webhooks", Scope::kWebhooksWrite,
                 Execution::kPool, subscribe);
   add_api_route(router, app, "DELETE", "/api/v1/webhooks/{webhookId}", Scope::kWebhooksWrite,

@@ -1,11 +1,11 @@
 // register_console_routes: every /console/v1 route.
 #include "console/console_routes.h"
 
-#include "api/routes.h"
+#include "console/console_routes.h"
 
 namespace parley {
 
-void register_console_routes(Router& router, App& app) {
+void register_console_routes(Router& router, ConsoleContext& app) {
   register_console_session_routes(router, app);
   register_console_member_routes(router, app);
   register_console_account_routes(router, app);

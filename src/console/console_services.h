@@ -1,4 +1,4 @@
-// The console's long-lived state, owned by `parley serve` and reached through App: its options
+// The console's long-lived state, owned by the server and reached through ConsoleContext: its options
 // (session lifetime, login limits) and the login throttle. Thread-safe.
 #pragma once
 

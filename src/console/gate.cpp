@@ -14,7 +14,7 @@ Result<std::string_view> console_bearer_token(const Request& req) {
   return bearer_credentials(req, "console token");
 }
 
-void add_console_route(Router& router, App& app, std::string_view method, std::string_view pattern, Role min_role,
+void add_console_route(Router& router, ConsoleContext& app, std::string_view method, std::string_view pattern, Role min_role,
                        Execution execution, ConsoleHandler handler) {
   router.add(method, pattern,
              {[&app, min_role, handler = std::move(handler)](Request& req) -> Response {

@@ -1,12 +1,13 @@
 // What the console's handlers are given, and the gate chain in front of every /console/v1 route
 // except login: member token (401 unauthorized) → role (403 forbidden) → handler. The same
-// shape as the public API's chain (api/app.h), with a team member in place of an API key.
+// shape as the public API's chain (api/api_context.h), with a team member in place of an API key.
 #pragma once
 
 #include <functional>
 #include <string_view>
 
-#include "api/app.h"
+#include "console/console_context.h"
+#include "http/router.h"
 #include "store/services.h"
 #include "domain/members.h"
 
@@ -16,7 +17,7 @@ struct ConsoleCall {
   Request& req;
   const MemberSession& who;
   std::string_view token;  // as presented; never logged or echoed
-  App& app;
+  ConsoleContext& app;
   Services services;
 
   std::string_view param(size_t i) const { return req.params.at(i); }
@@ -26,7 +27,7 @@ struct ConsoleCall {
 using ConsoleHandler = std::function<Result<Response>(ConsoleCall&)>;
 
 // Registers a console route that needs a team member of at least `min_role`.
-void add_console_route(Router& router, App& app, std::string_view method, std::string_view pattern, Role min_role,
+void add_console_route(Router& router, ConsoleContext& app, std::string_view method, std::string_view pattern, Role min_role,
                        Execution execution, ConsoleHandler handler);
 
 // The bearer token of the request, or the 401 saying why there is none.

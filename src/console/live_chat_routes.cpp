@@ -78,7 +78,7 @@ Result<Response> end(ConsoleCall& call) {
 }
 }  // namespace
 
-void register_console_live_chat_routes(Router& router, App& app) {
+void register_console_live_chat_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/conversations/{conversationId}", Role::kViewer,
                     Execution::kInline, get);
   add_console_route(router, app, "POST", "/console/v1/conversations/{conversationId}/takeover",

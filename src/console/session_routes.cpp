@@ -11,7 +11,7 @@
 namespace parley {
 
 namespace {
-Response login(App& app, Request& req) {
+Response login(ConsoleContext& app, Request& req) {
   auto doc = json_body(req);
   if (!doc.ok()) return error_response(doc.error());
   FieldReader f(*doc);
@@ -69,7 +69,7 @@ Result<Response> me(ConsoleCall& call) {
 }
 }  // namespace
 
-void register_console_session_routes(Router& router, App& app) {
+void register_console_session_routes(Router& router, ConsoleContext& app) {
   router.add("POST", "/console/v1/login", {[&app](Request& req) { return login(app, req); }, Execution::kPool});
   add_console_route(router, app, "POST", "/console/v1/logout", Role::kViewer, Execution::kPool, logout);
   add_console_route(router, app, "GET", "/console/v1/me", Role::kViewer, Execution::kInline, me);

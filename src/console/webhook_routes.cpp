@@ -91,7 +91,7 @@ Result<Response> deliveries(ConsoleCall& call) {
 }
 }  // namespace
 
-void register_console_webhook_routes(Router& router, App& app) {
+void register_console_webhook_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/webhooks", Role::kViewer,
                     Execution::kInline, list);
   add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/webhooks", Role::kAdmin,

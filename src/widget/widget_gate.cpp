@@ -68,7 +68,7 @@ Result<Response> run(WidgetCall& call, const WidgetHandler& handler) {
 }
 }  // namespace
 
-void add_widget_route(Router& router, App& app, std::string_view method, std::string_view pattern,
+void add_widget_route(Router& router, WidgetContext& app, std::string_view method, std::string_view pattern,
                       WidgetTarget target, Execution execution, WidgetHandler handler) {
   std::string allowed_methods = std::string(method) + ", OPTIONS";
   router.add(method, pattern,

@@ -16,7 +16,8 @@
 
 #include <rapidjson/document.h>
 
-#include "api/app.h"
+#include "widget/widget_context.h"
+#include "http/router.h"
 #include "store/services.h"
 #include "domain/widget_rules.h"
 #include "store/agent_repo.h"
@@ -30,7 +31,7 @@ enum class WidgetTarget { kAgent, kConversation };
 
 struct WidgetCall {
   Request& req;
-  App& app;
+  WidgetContext& app;
   Services services;
   AgentRecord agent;
   WidgetRules rules;
@@ -43,7 +44,7 @@ struct WidgetCall {
 using WidgetHandler = std::function<Result<Response>(WidgetCall&)>;
 
 // Registers `method pattern` behind the widget gate, and OPTIONS on the same pattern.
-void add_widget_route(Router& router, App& app, std::string_view method, std::string_view pattern,
+void add_widget_route(Router& router, WidgetContext& app, std::string_view method, std::string_view pattern,
                       WidgetTarget target, Execution execution, WidgetHandler handler);
 
 }  // namespace parley

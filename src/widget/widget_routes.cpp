@@ -3,9 +3,8 @@
 // through domain/records.h and domain/widget_actions.h. Every route is behind the widget gate.
 #include "views/chat_json.h"
 #include "domain/chat_runner.h"
-#include "api/chat_services.h"
 #include "http/responses.h"
-#include "api/routes.h"
+#include "widget/widget_routes.h"
 #include "core/time_format.h"
 #include "domain/chat.h"
 #include "domain/conversations.h"
@@ -62,7 +61,7 @@ Result<Response> send_message(WidgetCall& call) {
     PARLEY_TRY(call.app.widget_limits->check_message(call.address, call.agent.id,
                                                      call.rules.messages_per_visitor));
   }
-  ChatServices s = chat_services(call.app);
+  ChatServices s = call.app.chat;
   PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.agent.account_id, r));
   PARLEY_ASSIGN_OR_RETURN(auto reply,
                           reply_within_deadline(std::make_shared<ChatTurn>(std::move(turn)),
@@ -203,7 +202,7 @@ Result<Response> rate(WidgetCall& call) {
 }
 }  // namespace
 
-void register_widget_routes(Router& router, App& app) {
+void register_widget_routes(Router& router, WidgetContext& app) {
   using enum WidgetTarget;
   add_widget_route(router, app, "POST", "/widget/v1/agents/{agentId}/messages", kAgent,
                    Execution::kPool, send_message);

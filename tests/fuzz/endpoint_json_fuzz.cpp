@@ -19,8 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "api/app.h"
-#include "api/routes.h"
+#include "server/routes.h"
 #include "domain/accounts.h"
 #include "domain/agent_settings.h"
 #include "domain/agents.h"
@@ -105,10 +104,12 @@ class Fixture {
     engine_ = std::make_unique<RetrievalEngine>(clock_, RetrievalOptions{});
     ChatConfig chat;
     chat.replies_per_agent_hour = int64_t{1} << 40;
-    app_ = std::make_unique<App>(App{*db_, clock_, random_, *keys_, *limiter_, *index_, training_,
-                                     *console_, *engine_, pool_, chat});
-    app_->webhook_policy = &policy_;
-    register_routes(router_, *app_);
+    ChatServices chat_services{*db_, clock_, random_, *engine_, *index_, chat};
+    fronts_ = std::make_unique<Fronts>(Fronts{
+        ApiContext{*db_, clock_, random_, *keys_, *limiter_, training_, pool_, chat_services, &policy_},
+        ConsoleContext{*db_, clock_, random_, *console_, &policy_},
+        WidgetContext{*db_, clock_, random_, pool_, chat_services}});
+    register_routes(router_, *fronts_);
 
     Services s{*db_, clock_, random_};
     auto console_account = must(create_account(s, "Console", "enterprise"), "account");
@@ -246,7 +247,7 @@ class Fixture {
   ThreadPool pool_{2};
   PublicResolver resolver_;
   WebhookPolicy policy_{resolver_, false};
-  std::unique_ptr<App> app_;
+  std::unique_ptr<Fronts> fronts_;
   Router router_;
   std::string settings_;
   std::vector<Endpoint> endpoints_;

@@ -7,50 +7,40 @@
 #include <string_view>
 
 #include "api/key_cache.h"
-#include "api/rate_limiter.h"
-#include "console/console_services.h"
+#include "domain/rate_limiter.h"
 #include "core/clock.h"
 #include "core/random.h"
 #include "core/thread_pool.h"
 #include "domain/chat.h"
 #include "engine/reply_engine.h"
-#include "knowledge/retriever.h"
 #include "http/router.h"
 #include "knowledge/retriever.h"
 #include "knowledge/source_listener.h"
 #include "store/db.h"
-#include "widget/widget_options.h"
 
 namespace parley {
 
 struct WebhookPolicy;
 class AgentCache;
-class WidgetLimits;
 
-struct App {
+// Built once by the server (src/server) and shared by every API handler thread.
+struct ApiContext {
   Database& db;
   const Clock& clock;
   Random& random;
   KeyCache& keys;
   RateLimiter& limiter;
-  const Retriever& retriever;        // agents' knowledge, for the reply engines
-  SourceListener& source_listener;   // the trainer and the index hear of source changes
-  ConsoleServices& console;
-  const ReplyEngine& engine;
+  SourceListener& source_listener;  // the trainer and the index hear of source changes
   ThreadPool& reply_pool;  // runs reply engines while the request's handler waits (domain/chat_runner.h)
-  ChatConfig chat;
-  WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions; set by serve
-  WidgetOptions widget = {};                // the widget channel's options; set by serve
-  const Mailer* mailer = nullptr;  // hand-off mail; set by serve
-  AgentCache* agent_cache = nullptr;  // GET /api/v1/agents/{agentId}; set by serve
-  ChatSlots* chat_slots = nullptr;    // engine caps per agent, account and server; set by serve
-  WidgetLimits* widget_limits = nullptr;  // limits of the anonymous widget endpoints; set by serve
+  ChatServices chat;       // engine, knowledge, limits and hand-off mailer for chat turns
+  WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions
+  AgentCache* agent_cache = nullptr;        // GET /api/v1/agents/{agentId}
 };
 
 struct ApiCall {
   Request& req;
   const KeyEntry& key;
-  App& app;
+  ApiContext& app;
 
   std::string_view param(size_t i) const { return req.params.at(i); }
   const std::string& account_id() const { return key.account_id; }
@@ -65,7 +55,7 @@ using ApiHandler = std::function<Result<Response>(ApiCall&)>;
 // Registers a route of the public API behind the gate chain: key (401) → rate limit (429, and
 // the X-RateLimit-* headers on every later response) → plan (403 plan_required) → scope (403
 // insufficient_scope) → handler.
-void add_api_route(Router& router, App& app, std::string_view method, std::string_view pattern,
+void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
                    Scope scope, Execution execution, ApiHandler handler);
 
 }  // namespace parley

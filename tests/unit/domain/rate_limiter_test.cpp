@@ -1,4 +1,4 @@
-#include "api/rate_limiter.h"
+#include "domain/rate_limiter.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,23 @@
+// What the console's handlers are given (/console/v1): the database, clock and randomness, the
+// console's long-lived state (console_services.h) and the URL policy for webhook subscriptions.
+// Built once by the server (src/server) and shared by every handler thread.
+#pragma once
+
+#include "console/console_services.h"
+#include "core/clock.h"
+#include "core/random.h"
+#include "store/db.h"
+
+namespace parley {
+
+struct WebhookPolicy;
+
+struct ConsoleContext {
+  Database& db;
+  const Clock& clock;
+  Random& random;
+  ConsoleServices& console;
+  WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions
+};
+
+}  // namespace parley

@@ -1,0 +1,148 @@
+#include "server/node.h"
+
+#include "api/key_cache.h"
+#include "console/console_services.h"
+#include "core/cpu_count.h"
+#include "core/log.h"
+#include "core/random.h"
+#include "domain/agent_cache.h"
+#include "domain/rate_limiter.h"
+#include "engine/engine_router.h"
+#include "engine/openai_engine.h"
+#include "engine/retrieval_engine.h"
+#include "http/responses.h"
+#include "http/server.h"
+#include "knowledge/knowledge_index.h"
+#include "server/routes.h"
+#include "store/rate_window_repo.h"
+#include "widget/widget_limits.h"
+#include "workers/rate_window_writer.h"
+
+namespace parley {
+
+namespace {
+
+ServerOptions server_options(const NodeOptions& o) {
+  ServerOptions so;
+  so.host = o.host;
+  so.port = o.port;
+  so.io_threads = o.threads != 0 ? o.threads : usable_cpu_count();
+  so.max_connections = o.max_connections != 0 ? o.max_connections : default_max_connections();
+  so.blocking_threads = o.blocking_threads;
+  so.blocking_queue = o.blocking_queue;
+  so.linger_ms = o.linger_ms;
+  so.linger_bytes = o.linger_bytes;
+  so.idle_timeout_s = o.idle_timeout_s;
+  so.read_timeout_s = o.read_timeout_s;
+  so.tls_cert_file = o.tls_cert;
+  so.tls_key_file = o.tls_key;
+  return so;
+}
+
+ServerHooks server_hooks(FastRandom& request_ids) {
+  ServerHooks hooks;
+  hooks.on_error = [](const ApiError& e, Request&) { return error_response(e); };
+  hooks.new_request_id = [&request_ids](std::string& id) {
+    id.append("req_");
+    append_random_base62(request_ids, 22, id);
+  };
+  hooks.on_logged = [](const RequestLog& l) {
+    log_info("request", {{"method", l.method}, {"path", l.path}, {"status", int64_t{l.status}},
+                         {"ms", l.duration_ms}, {"requestId", l.request_id}, {"remote", l.remote}});
+  };
+  return hooks;
+}
+
+ConsoleOptions console_options(const NodeOptions& o) {
+  ConsoleOptions c;
+  c.session_ttl_ms = o.console_session_hours * 60 * 60 * 1000;
+  c.login.failures_per_email = o.console_login_failures_per_email;
+  c.login.failures_per_address = o.console_login_failures_per_address;
+  c.login.max_subjects = o.console_login_tracked_max;
+  return c;
+}
+
+}  // namespace
+
+Result<void> check_node_options(const NodeOptions& o) {
+  // Handlers wait for engines, at most one per reply thread: fewer reply threads than handler
+  // threads keeps handler threads free for every other request whatever the engines do.
+  if (o.reply_threads >= o.blocking_threads) {
+    return ApiError::invalid("--reply-threads must be below " + std::to_string(o.blocking_threads) +
+                             ", the request handlers' threads");
+  }
+  return {};
+}
+
+Result<int> run_node(Database& database, const NodeOptions& o) {
+  PARLEY_TRY(check_node_options(o));
+  SystemClock clock;
+  SecureRandom random;
+  KeyCache keys(database, clock);
+  RateLimiter limiter(clock, o.rate_limit_per_minute);
+  auto windows = RateWindowRepo::current(database.read(), clock.now_ms());
+  if (windows.ok())
+    for (const auto& w : *windows) limiter.restore(w);
+  KnowledgeIndex knowledge(database);
+  TrainerOptions training = o.training;
+  training.requeue_on_start = database.backend() == "sqlite";
+  Trainer trainer(Services{database, clock, random}, knowledge, training);
+  ConsoleServices console(clock, console_options(o));
+  RetrievalOptions retrieval;
+  retrieval.delay_ms = o.engine_delay_ms;
+  RetrievalEngine engine(clock, retrieval);
+  SystemResolver action_resolver;
+  ApiActionCaller actions(action_resolver, o.actions);
+  OpenAiEngine openai(clock, o.llm, &actions);
+  EngineRouter engines(clock, engine, openai);
+  Mailer mailer(o.mail);
+  ChatSlotLimits slot_limits = o.chat_slots;
+  slot_limits.total = static_cast<int64_t>(o.reply_threads);
+  ChatSlots chat_slots(slot_limits);  // before the pool: engines still running hold its slots
+  ThreadPool reply_pool(o.reply_threads);
+  AgentCache agent_cache(database);
+  auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
+  if (!webhooks.ok()) return webhooks.error();
+  WidgetLimits widget_limits(clock, o.widget);
+
+  ChatServices chat{database, clock, random, engines, knowledge, o.chat};
+  chat.mailer = &mailer;
+  chat.slots = &chat_slots;
+  WebhookPolicy* policy = &(*webhooks)->policy();
+  Fronts fronts{
+      ApiContext{database, clock, random, keys, limiter, trainer, reply_pool, chat, policy, &agent_cache},
+      ConsoleContext{database, clock, random, console, policy},
+      WidgetContext{database, clock, random, reply_pool, chat, o.widget, &widget_limits}};
+  Router router;
+  register_routes(router, fronts);
+
+  ServerOptions so = server_options(o);
+  FastRandom request_ids(random);
+  try {
+    HttpServer server(so, router, server_hooks(request_ids));
+    uint16_t port = server.listen();
+    bool tls = !o.tls_cert.empty();
+    std::string address = (so.host.find(':') != std::string::npos ? "[" + so.host + "]" : so.host) + ":" +
+                          std::to_string(port);
+    log_info("listening", {{"address", std::string_view(address)}, {"tls", tls},
+                           {"database", database.backend()},
+                           {"rateLimitPerMinute", o.rate_limit_per_minute},
+                           {"ioThreads", static_cast<int64_t>(so.io_threads)},
+                           {"maxConnections", static_cast<int64_t>(so.max_connections)}});
+    flush_logs();
+    if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
+    RateWindowWriter window_writer(database, limiter);
+    trainer.start();
+    (*webhooks)->start();
+    server.run();
+    (*webhooks)->stop();
+    log_info("stopped");
+    flush_logs();
+  } catch (const std::exception& e) {
+    log_error("server failed", {{"error", std::string_view(e.what())}});
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace parley

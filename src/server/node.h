@@ -1,0 +1,60 @@
+// One server node: the composition root that builds every service of `parley serve` (caches, rate
+// limiter, knowledge index, reply engines, chat slots, webhook delivery, training), gives each front
+// its context, and runs the HTTP server until it is stopped (SIGINT/SIGTERM). The CLI parses the
+// options; everything that wires the running server together is here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "domain/chat.h"
+#include "domain/chat_slots.h"
+#include "engine/api_actions.h"
+#include "engine/mailer.h"
+#include "engine/openai_client.h"
+#include "store/db.h"
+#include "widget/widget_options.h"
+#include "workers/trainer.h"
+#include "workers/webhook_service.h"
+
+namespace parley {
+
+struct NodeOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8080;  // 0 picks a free one
+  size_t threads = 0;    // I/O threads; 0: one per usable CPU
+  int idle_timeout_s = 60;
+  int read_timeout_s = 30;
+  std::string tls_cert;
+  std::string tls_key;
+  int64_t rate_limit_per_minute = 60;
+  TrainerOptions training;
+  int64_t console_session_hours = 12;
+  int64_t console_login_failures_per_email = 5;
+  int64_t console_login_failures_per_address = 50;
+  int64_t console_login_tracked_max = 100'000;
+  WebhookServiceOptions webhooks;
+  LlmDefaults llm;          // the default provider of `openai` agents, secrets included
+  MailerOptions mail;       // hand-off mail, secrets included
+  ApiActionOptions actions;
+  ChatConfig chat;
+  WidgetOptions widget;
+  int64_t engine_delay_ms = 0;
+  size_t reply_threads = 32;
+  ChatSlotLimits chat_slots;  // `total` comes from reply_threads
+  size_t max_connections = 0;  // 0: from the descriptor limit
+  size_t blocking_threads = 64;
+  size_t blocking_queue = 256;
+  int linger_ms = 5000;
+  size_t linger_bytes = 4 * 1024 * 1024;
+};
+
+// Checks the options that depend on each other; the error names the option to change.
+Result<void> check_node_options(const NodeOptions& o);
+
+// Runs the node on `db` until it is stopped and returns the process's exit status; an error when
+// the node could not start (options that contradict each other, a webhook setting that fails).
+Result<int> run_node(Database& db, const NodeOptions& o);
+
+}  // namespace parley

@@ -1,0 +1,25 @@
+#include "server/routes.h"
+
+#include "api/routes.h"
+#include "console/console_routes.h"
+#include "http/responses.h"
+#include "widget/widget_routes.h"
+
+namespace parley {
+
+void register_routes(Router& router, Fronts& fronts) {
+  router.add("GET", "/healthz", {[](Request&) { return Response::json(200, R"({"status":"ok"})"); }, Execution::kInline});
+  Database& db = fronts.api.db;
+  router.add("GET", "/readyz",
+             {[&db](Request&) {
+                auto r = db.read().query_int("SELECT 1", {});
+                if (!r.ok()) return error_response({ErrorCode::kUnavailable, "The database is not reachable."});
+                return Response::json(200, R"({"status":"ready"})");
+              },
+              Execution::kInline});
+  register_api_routes(router, fronts.api);
+  register_console_routes(router, fronts.console);
+  register_widget_routes(router, fronts.widget);
+}
+
+}  // namespace parley

@@ -1,0 +1,28 @@
+// What the widget channel's handlers are given (/widget/v1): the database, clock and randomness,
+// the chat services shared with the API (the same engine, knowledge, limits and mailer), the
+// channel's options and its per-address limits. Built once by the server (src/server) and shared
+// by every handler thread.
+#pragma once
+
+#include "core/clock.h"
+#include "core/random.h"
+#include "core/thread_pool.h"
+#include "domain/chat.h"
+#include "store/db.h"
+#include "widget/widget_options.h"
+
+namespace parley {
+
+class WidgetLimits;
+
+struct WidgetContext {
+  Database& db;
+  const Clock& clock;
+  Random& random;
+  ThreadPool& reply_pool;  // runs reply engines while the request's handler waits
+  ChatServices chat;
+  WidgetOptions widget = {};
+  WidgetLimits* widget_limits = nullptr;  // limits of the anonymous endpoints; null: none
+};
+
+}  // namespace parley

@@ -1,0 +1,35 @@
+// Writes the rate limiter's changed windows behind to the database once a second, so a restart
+// keeps each key's current minute, and once more when stopped. Owns one thread; construct to start,
+// destroy to stop.
+#pragma once
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "store/db.h"
+
+namespace parley {
+
+class RateLimiter;
+
+class RateWindowWriter {
+ public:
+  RateWindowWriter(Database& db, RateLimiter& limiter);
+  ~RateWindowWriter();
+  RateWindowWriter(const RateWindowWriter&) = delete;
+  RateWindowWriter& operator=(const RateWindowWriter&) = delete;
+
+ private:
+  void loop();
+  void flush();
+
+  Database& db_;
+  RateLimiter& limiter_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace parley

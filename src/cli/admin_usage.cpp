@@ -30,7 +30,7 @@ void add_admin_usage_command(CLI::App& admin, GlobalOptions& global, CommandRun&
         w.key("accountId").string(acc->id);
         w.key("period").string(month.substr(2));
         w.key("messagesUsed").integer(used);
-        w.key("messagesPerMonth").integer(effective_limits(acc->plan, acc->limits).messages_per_month);
+        w.key("messagesPerMonth").integer(effective_limits(acc->plan, acc->overrides).messages_per_month);
         w.key("agents").begin_array();
         for (const auto& a : agents) {
           PARLEY_ASSIGN_OR_RETURN(int64_t agent_used, usage_count(c, a.id, month));

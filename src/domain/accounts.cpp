@@ -65,7 +65,7 @@ Result<Account> set_account_limits(Services& s, std::string_view account_id, std
 }
 
 void write_account_json(JsonWriter& w, const Account& a) {
-  PlanLimits l = effective_limits(a.plan, a.limits);
+  PlanLimits l = effective_limits(a.plan, a.overrides);
   w.begin_object();
   w.key("id").string(a.id);
   w.key("name").string(a.name);

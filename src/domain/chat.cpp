@@ -154,7 +154,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
     widget_rules = read_widget_rules(t.agent_.settings);
     PARLEY_TRY(check_country(widget_rules, r.widget->country));
   }
-  t.limits_ = ReplyLimits{effective_limits(account->plan, account->limits).messages_per_month, t.settings_.monthly_message_cap,
+  t.limits_ = ReplyLimits{effective_limits(account->plan, account->overrides).messages_per_month, t.settings_.monthly_message_cap,
                           s.config.replies_per_agent_hour};
   PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, t.agent_, r));
   t.existing_ = std::move(target.existing);

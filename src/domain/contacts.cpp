@@ -77,7 +77,7 @@ Result<void> check_unique(Connection& c, const ContactRecord& target, const Cont
 Result<void> check_allowance(Connection& c, const AgentRecord& agent) {
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, agent.account_id));
   if (!account) return ApiError::not_found("No account " + agent.account_id + ".");
-  int64_t limit = effective_limits(account->plan, account->limits).contacts_per_agent;
+  int64_t limit = effective_limits(account->plan, account->overrides).contacts_per_agent;
   PARLEY_ASSIGN_OR_RETURN(int64_t count, ContactRepo::count(c, agent.id));
   if (count >= limit) {
     return ApiError{

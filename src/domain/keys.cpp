@@ -27,7 +27,7 @@ Result<CreatedKey> create_api_key(Services& s, std::string_view account_id, std:
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, account_id));
     if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
-    if (!effective_limits(account->plan, account->limits).api_access) {
+    if (!effective_limits(account->plan, account->overrides).api_access) {
       return ApiError{ErrorCode::kPlanRequired, "API keys cannot be created on the Free plan."};
     }
     PARLEY_ASSIGN_OR_RETURN(int64_t active, KeyRepo::count_active(c, account_id));

@@ -58,7 +58,7 @@ Result<void> check_limit(Connection& c, std::string_view account_id, std::string
                          int64_t released, int64_t added) {
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, account_id));
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
-  int64_t limit = effective_limits(account->plan, account->limits).training_characters;
+  int64_t limit = effective_limits(account->plan, account->overrides).training_characters;
   PARLEY_ASSIGN_OR_RETURN(int64_t used, SourceRepo::committed_characters(c, agent_id));
   if (used - released + added > limit)
     return ApiError{ErrorCode::kCharacterLimitExceeded,
@@ -178,7 +178,7 @@ Result<SourceListing> list_sources(Connection& c, std::string_view account_id, s
     // the same figure, but a separate read may see a different commit).
     if (src.status == "trained") out.characters_used += src.characters;
   }
-  out.characters_limit = account ? effective_limits(account->plan, account->limits).training_characters : 0;
+  out.characters_limit = account ? effective_limits(account->plan, account->overrides).training_characters : 0;
   return out;
 }
 

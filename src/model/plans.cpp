@@ -32,20 +32,28 @@ PlanLimits default_limits(Plan plan) {
   return {false, 0, 0, 0};
 }
 
-PlanLimits effective_limits(Plan plan, std::string_view overrides_json) {
-  PlanLimits limits = default_limits(plan);
-  if (overrides_json.empty()) return limits;
+LimitOverrides parse_limit_overrides(std::string_view json) {
+  LimitOverrides o;
+  if (json.empty()) return o;
   rapidjson::Document doc;
-  doc.Parse(overrides_json.data(), overrides_json.size());
-  if (doc.HasParseError() || !doc.IsObject()) return limits;
-  auto take = [&](const char* name, int64_t& into) {
+  doc.Parse(json.data(), json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return o;
+  auto take = [&](const char* name, std::optional<int64_t>& into) {
     auto it = doc.FindMember(name);
     if (it != doc.MemberEnd() && it->value.IsInt64() && it->value.GetInt64() >= 0)
       into = it->value.GetInt64();
   };
-  take("messagesPerMonth", limits.messages_per_month);
-  take("trainingCharacters", limits.training_characters);
-  take("contactsPerAgent", limits.contacts_per_agent);
+  take("messagesPerMonth", o.messages_per_month);
+  take("trainingCharacters", o.training_characters);
+  take("contactsPerAgent", o.contacts_per_agent);
+  return o;
+}
+
+PlanLimits effective_limits(Plan plan, const LimitOverrides& o) {
+  PlanLimits limits = default_limits(plan);
+  limits.messages_per_month = o.messages_per_month.value_or(limits.messages_per_month);
+  limits.training_characters = o.training_characters.value_or(limits.training_characters);
+  limits.contacts_per_agent = o.contacts_per_agent.value_or(limits.contacts_per_agent);
   return limits;
 }
 

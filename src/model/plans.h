@@ -23,7 +23,18 @@ struct PlanLimits {
 };
 
 PlanLimits default_limits(Plan plan);
-// The plan's limits with the account's overrides (a JSON object, may be empty) applied.
-PlanLimits effective_limits(Plan plan, std::string_view overrides_json);
+// An account's overrides of its plan's limits, each absent when not overridden.
+struct LimitOverrides {
+  std::optional<int64_t> messages_per_month;
+  std::optional<int64_t> training_characters;
+  std::optional<int64_t> contacts_per_agent;
+};
+
+// Reads the overrides JSON object as an operator set it (may be empty). Members that are not
+// non-negative integers, and text that is not an object, override nothing.
+LimitOverrides parse_limit_overrides(std::string_view json);
+
+// The plan's limits with the account's overrides applied.
+PlanLimits effective_limits(Plan plan, const LimitOverrides& overrides);
 
 }  // namespace parley

@@ -11,6 +11,7 @@ Account read_account(const Row& r) {
   a.name = r.text(1);
   a.plan = parse_plan(r.text_view(2)).value_or(Plan::kFree);
   a.limits = r.text(3);
+  a.overrides = parse_limit_overrides(a.limits);
   a.created_at = r.int64(4);
   a.updated_at = r.int64(5);
   return a;

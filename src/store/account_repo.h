@@ -14,7 +14,8 @@ struct Account {
   std::string id;
   std::string name;
   Plan plan = Plan::kFree;
-  std::string limits;  // JSON overrides, empty when none (model/plans.h effective_limits)
+  std::string limits;         // JSON overrides as an operator set them, empty when none
+  LimitOverrides overrides;   // the same, read once when the account is read
   int64_t created_at = 0;
   int64_t updated_at = 0;
 };

@@ -41,11 +41,11 @@ TEST(Scopes, AllScopesKeyAllowsEverything) {
 TEST(Plans, FreeHasNoApiAndOverridesApply) {
   EXPECT_FALSE(default_limits(Plan::kFree).api_access);
   EXPECT_TRUE(default_limits(Plan::kStarter).api_access);
-  auto limits = effective_limits(Plan::kStarter, R"({"trainingCharacters": 50, "contactsPerAgent": 2})");
+  auto limits = effective_limits(Plan::kStarter, parse_limit_overrides(R"({"trainingCharacters": 50, "contactsPerAgent": 2})"));
   EXPECT_EQ(limits.training_characters, 50);
   EXPECT_EQ(limits.contacts_per_agent, 2);
   EXPECT_EQ(limits.messages_per_month, 4000);
-  EXPECT_EQ(effective_limits(Plan::kPro, "not json").messages_per_month, 15000);
+  EXPECT_EQ(effective_limits(Plan::kPro, parse_limit_overrides("not json")).messages_per_month, 15000);
   EXPECT_EQ(parse_plan("enterprise"), Plan::kEnterprise);
   EXPECT_FALSE(parse_plan("gold").has_value());
 }

@@ -1,7 +1,6 @@
 // Account operations shared by the admin CLI and the console.
 #pragma once
 
-#include "core/json.h"
 #include "store/services.h"
 #include "store/account_repo.h"
 
@@ -14,8 +13,5 @@ Result<Account> set_account_plan(Services& s, std::string_view account_id, std::
 // contactsPerAgent); "{}" clears them.
 Result<Account> set_account_limits(Services& s, std::string_view account_id, std::string_view limits_json);
 Result<Account> get_account(Services& s, std::string_view account_id);
-
-// The account as the admin CLI and the console show it: id, name, plan, effective limits, times.
-void write_account_json(JsonWriter& w, const Account& a);
 
 }  // namespace parley

@@ -1,5 +1,6 @@
 #include "domain/agents.h"
 
+#include "core/json.h"
 #include "domain/agent_settings.h"
 #include "store/account_repo.h"
 
@@ -54,25 +55,6 @@ Result<AgentRecord> get_agent(Connection& c, std::string_view account_id, std::s
   PARLEY_ASSIGN_OR_RETURN(auto a, AgentRepo::find(c, account_id, agent_id));
   if (!a) return ApiError::not_found("No agent " + std::string(agent_id) + " in this account.");
   return std::move(*a);
-}
-
-void write_agent_json(JsonWriter& w, const AgentRecord& a) {
-  w.begin_object();
-  w.key("id").string(a.id);
-  w.key("name").string(a.name);
-  w.key("private").boolean(a.is_private);
-  w.key("status").string(a.status);
-  w.key("trainedAt").timestamp_or_null(a.trained_at);
-  w.key("characters").integer(a.characters);
-  w.key("counts").begin_object();
-  w.key("conversations").integer(a.conversations_count);
-  w.key("messages").integer(a.messages_count);
-  w.key("leads").integer(a.leads_count);
-  w.key("sources").integer(a.sources_count);
-  w.end_object();
-  w.key("createdAt").timestamp(a.created_at);
-  w.key("updatedAt").timestamp(a.updated_at);
-  w.end_object();
 }
 
 }  // namespace parley

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "core/json.h"
 #include "store/services.h"
 #include "store/agent_repo.h"
 
@@ -22,8 +21,5 @@ Result<AgentRecord> create_agent(Services& s, std::string_view account_id, std::
 Result<AgentRecord> update_agent(Services& s, std::string_view agent_id, const AgentChanges& changes);
 // The agent when it belongs to the account; 404 otherwise (another account's agent included).
 Result<AgentRecord> get_agent(Connection& c, std::string_view account_id, std::string_view agent_id);
-
-// The Agent resource of the spec.
-void write_agent_json(JsonWriter& w, const AgentRecord& a);
 
 }  // namespace parley

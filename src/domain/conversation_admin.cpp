@@ -1,5 +1,6 @@
 #include "domain/conversation_admin.h"
 
+#include "core/json.h"
 #include "store/conversation_repo.h"
 
 #include <charconv>

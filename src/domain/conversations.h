@@ -5,7 +5,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/json.h"
 #include "store/conversation_repo.h"
 
 namespace parley {
@@ -18,9 +17,5 @@ struct ConversationWithMessages {
 // The account's conversation (any of its agents) with its transcript; 404 otherwise.
 Result<ConversationWithMessages> get_conversation(Connection& c, std::string_view account_id,
                                                   std::string_view conversation_id);
-
-void write_conversation_summary_json(JsonWriter& w, const ConversationRecord& c);
-void write_conversation_json(JsonWriter& w, const ConversationWithMessages& c);
-void write_message_json(JsonWriter& w, const MessageRecord& m);
 
 }  // namespace parley

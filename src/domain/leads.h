@@ -10,7 +10,6 @@
 #include <string>
 #include <string_view>
 
-#include "core/json.h"
 #include "core/random.h"
 #include "store/lead_repo.h"
 
@@ -33,8 +32,5 @@ class FormLabels {
 // of the same person), the person's contact (source `lead`), and for a new lead its
 // lead.created outbox event. Runs inside the caller's write transaction.
 Result<LeadSaved> record_lead(Connection& c, Random& random, int64_t now, const LeadRecord& lead);
-
-// The Lead resource of the spec.
-void write_lead_json(JsonWriter& w, const LeadRecord& lead, const FormLabels& labels);
 
 }  // namespace parley

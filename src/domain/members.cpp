@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/crypto.h"
+#include "core/json.h"
 #include "core/random.h"
 #include "domain/member_passwords.h"
 #include "store/account_repo.h"
@@ -194,16 +195,6 @@ Result<void> end_member_token(Services& s, std::string_view token) {
     PARLEY_TRY(MemberRepo::remove_token(c, fingerprint));
     return {};
   });
-}
-
-void write_member_json(JsonWriter& w, const MemberRecord& m) {
-  w.begin_object();
-  w.key("id").string(m.id);
-  w.key("email").string(m.email);
-  w.key("name").string_or_null(m.name);
-  w.key("role").string(m.role);
-  w.key("createdAt").timestamp(m.created_at);
-  w.end_object();
 }
 
 }  // namespace parley

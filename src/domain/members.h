@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "core/json.h"
 #include "store/services.h"
 #include "store/member_repo.h"
 
@@ -74,8 +73,5 @@ Result<LoginResult> login_member(Services& s, std::string_view email, std::strin
 Result<MemberSession> authenticate_member_token(Services& s, std::string_view token);
 // Ends the presented token (a session, or a member token when that is what was presented).
 Result<void> end_member_token(Services& s, std::string_view token);
-
-// {id, email, name, role, createdAt}
-void write_member_json(JsonWriter& w, const MemberRecord& m);
 
 }  // namespace parley

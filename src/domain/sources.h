@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "core/json.h"
 #include "store/services.h"
 #include "knowledge/source_listener.h"
 #include "store/source_repo.h"
@@ -69,9 +68,5 @@ Result<TrainingFinished> finish_training(Services& s, const SourceRecord& claime
                                          const std::optional<std::string>& error);
 // Puts sources left processing by a stopped node back in the queue.
 Result<int64_t> requeue_unfinished(Services& s);
-
-// The Source resource (question and answer only for qa; never the text of other types).
-void write_source_json(JsonWriter& w, const SourceRecord& s);
-void write_training_json(JsonWriter& w, const SourceCounts& c);
 
 }  // namespace parley

@@ -1,0 +1,12 @@
+// JSON of a contact (the spec's Contact resource), shared by the fronts and the admin CLI. Stateless.
+#pragma once
+
+#include "core/json.h"
+#include "store/contact_repo.h"
+
+namespace parley {
+
+// The Contact resource of the spec.
+void write_contact_json(JsonWriter& w, const ContactRecord& contact);
+
+}  // namespace parley

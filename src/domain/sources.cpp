@@ -1,6 +1,6 @@
 #include "domain/sources.h"
 
-#include "knowledge/tokenizer.h"
+#include "text/tokenizer.h"
 #include "store/account_repo.h"
 #include "store/agent_repo.h"
 

@@ -1,4 +1,4 @@
-#include "knowledge/tokenizer.h"
+#include "text/tokenizer.h"
 
 #include <unicode/brkiter.h>
 #include <unicode/normalizer2.h>

@@ -1,6 +1,6 @@
 // Tokenisation: Unicode case folding and NFKC, ICU word breaking, and the ASCII fast path giving
 // exactly what ICU gives.
-#include "knowledge/tokenizer.h"
+#include "text/tokenizer.h"
 
 #include <gtest/gtest.h>
 

@@ -108,24 +108,9 @@ void ascii_tokens(std::string_view s, const std::function<void(std::string_view)
   }
 }
 
-// English plurals of plain lower-case ASCII words fold to the singular ("refunds" -> "refund",
-// "deliveries" -> "delivery"), so a question and the text it asks about meet more often. Words
-// ending in ss, us or is are left alone ("address", "status", "analysis").
-std::string_view light_stem(std::string_view w, std::string& buffer) {
-  if (w.size() <= 3 || w.back() != 's') return w;
-  for (char c : w)
-    if (c < 'a' || c > 'z') return w;
-  char before = w[w.size() - 2];
-  if (before == 's' || before == 'u' || before == 'i') return w;
-  if (w.size() > 4 && w.ends_with("ies")) {
-    buffer.assign(w.substr(0, w.size() - 3));
-    buffer.push_back('y');
-    return buffer;
-  }
-  return w.substr(0, w.size() - 1);
-}
+}  // namespace
 
-void emit_words(std::string_view text, const std::function<void(std::string_view)>& emit) {
+void for_each_word(std::string_view text, const std::function<void(std::string_view)>& emit) {
   size_t n = text.size();
   size_t i = 0;
   while (i < n) {
@@ -143,22 +128,9 @@ void emit_words(std::string_view text, const std::function<void(std::string_view
   }
 }
 
-}  // namespace
-
-void for_each_token(std::string_view text, const std::function<void(std::string_view)>& emit) {
-  std::string buffer;
-  emit_words(text, [&](std::string_view w) { emit(light_stem(w, buffer)); });
-}
-
 std::vector<std::string> tokenize_unstemmed(std::string_view text) {
   std::vector<std::string> out;
-  emit_words(text, [&](std::string_view t) { out.emplace_back(t); });
-  return out;
-}
-
-std::vector<std::string> tokenize(std::string_view text) {
-  std::vector<std::string> out;
-  for_each_token(text, [&](std::string_view t) { out.emplace_back(t); });
+  for_each_word(text, [&](std::string_view t) { out.emplace_back(t); });
   return out;
 }
 
@@ -187,15 +159,6 @@ bool has_token(std::string_view text) {
 std::vector<std::string> tokenize_with_icu(std::string_view text) {
   std::vector<std::string> out;
   icu_tokens(text, [&](std::string_view t) { out.emplace_back(t); });
-  return out;
-}
-
-std::string normalize_for_match(std::string_view text) {
-  std::string out;
-  for_each_token(text, [&](std::string_view t) {
-    if (!out.empty()) out.push_back(' ');
-    out.append(t);
-  });
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "knowledge/chunker.h"
+#include "text/normalizer.h"
 #include "text/tokenizer.h"
 #include "fuzz_check.h"
 

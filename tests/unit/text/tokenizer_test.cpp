@@ -6,6 +6,8 @@
 
 #include <cctype>
 
+#include "text/normalizer.h"
+
 namespace parley {
 namespace {
 

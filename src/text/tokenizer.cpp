@@ -108,9 +108,10 @@ void ascii_tokens(std::string_view s, const std::function<void(std::string_view)
   }
 }
 
-}  // namespace
-
-void for_each_word(std::string_view text, const std::function<void(std::string_view)>& emit) {
+// Calls `words` with each run of non-space bytes and whether it is plain ASCII (the fast path),
+// until it returns true.
+template <typename Words>
+void for_each_run(std::string_view text, Words&& words) {
   size_t n = text.size();
   size_t i = 0;
   while (i < n) {
@@ -122,10 +123,23 @@ void for_each_word(std::string_view text, const std::function<void(std::string_v
       ++i;
     }
     if (start == i) break;
-    std::string_view segment = text.substr(start, i - start);
-    if (ascii) ascii_tokens(segment, emit);
-    else icu_tokens(segment, emit);
+    if (words(text.substr(start, i - start), ascii)) return;
   }
+}
+
+void run_tokens(std::string_view run, bool ascii,
+                const std::function<void(std::string_view)>& emit) {
+  if (ascii) ascii_tokens(run, emit);
+  else icu_tokens(run, emit);
+}
+
+}  // namespace
+
+void for_each_word(std::string_view text, const std::function<void(std::string_view)>& emit) {
+  for_each_run(text, [&](std::string_view run, bool ascii) {
+    run_tokens(run, ascii, emit);
+    return false;
+  });
 }
 
 std::vector<std::string> tokenize_unstemmed(std::string_view text) {
@@ -135,25 +149,14 @@ std::vector<std::string> tokenize_unstemmed(std::string_view text) {
 }
 
 bool has_token(std::string_view text) {
-  size_t n = text.size();
-  size_t i = 0;
-  while (i < n) {
-    while (i < n && is_ascii_space(static_cast<unsigned char>(text[i]))) ++i;
-    size_t start = i;
-    bool ascii = true;
-    while (i < n && !is_ascii_space(static_cast<unsigned char>(text[i]))) {
-      ascii &= static_cast<unsigned char>(text[i]) < 0x80;
-      ++i;
-    }
-    // The tokeniser itself decides: a run without a letter can hold a word ("@@"), and one with a
-    // letter can hold none (ICU joins "__O__" with a following mark into a token it drops).
-    bool found = false;
-    auto seen = [&](std::string_view) { found = true; };
-    if (ascii) ascii_tokens(text.substr(start, i - start), seen);
-    else icu_tokens(text.substr(start, i - start), seen);
-    if (found) return true;
-  }
-  return false;
+  // The tokeniser itself decides: a run without a letter can hold a word ("@@"), and one with a
+  // letter can hold none (ICU joins "__O__" with a following mark into a token it drops).
+  bool found = false;
+  for_each_run(text, [&](std::string_view run, bool ascii) {
+    run_tokens(run, ascii, [&](std::string_view) { found = true; });
+    return found;
+  });
+  return found;
 }
 
 std::vector<std::string> tokenize_with_icu(std::string_view text) {

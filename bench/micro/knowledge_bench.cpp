@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "knowledge/agent_index.h"
-#include "knowledge/tokenizer.h"
+#include "text/normalizer.h"
 
 namespace parley {
 namespace {

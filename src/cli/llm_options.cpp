@@ -1,8 +1,8 @@
 #include "cli/llm_options.h"
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+
+#include "net/http_sender.h"
 
 namespace parley {
 
@@ -38,14 +38,8 @@ ApiActionOptions action_options(const LlmServeOptions& o, bool allow_private,
   a.allow_private_targets = allow_private;
   a.timeout_ms = o.action_timeout_ms;
   a.max_response_bytes = static_cast<size_t>(o.action_max_response_bytes);
-  if (!extra_ca_file.empty()) {
-    for (const char* path : {"/etc/ssl/certs/ca-certificates.crt", extra_ca_file.c_str()}) {
-      std::ifstream in(path);
-      std::stringstream text;
-      text << in.rdbuf();
-      a.ca_bundle += text.str() + "\n";
-    }
-  }
+  // An unreadable file stops the server before any action runs (the webhook service reads it too).
+  if (auto bundle = read_ca_bundle(extra_ca_file); bundle.ok()) a.ca_bundle = std::move(*bundle);
   return a;
 }
 

@@ -1,7 +1,7 @@
 #include "domain/sources.h"
 
 #include "core/json.h"
-#include "knowledge/tokenizer.h"
+#include "text/tokenizer.h"
 #include "store/account_repo.h"
 #include "store/agent_repo.h"
 

@@ -1,11 +1,9 @@
 #include "engine/api_actions.h"
 
-#include <curl/curl.h>
 #include <rapidjson/document.h>
 
 #include <algorithm>
 #include <cctype>
-#include <memory>
 
 #include "core/json.h"
 #include "core/log.h"
@@ -57,31 +55,6 @@ std::string error_result(std::string_view message) {
   return w.str();
 }
 
-struct Capture {
-  std::string body;
-  size_t cap = 0;
-  bool truncated = false;
-};
-
-size_t capture_body(char* data, size_t size, size_t count, void* user) {
-  auto* c = static_cast<Capture*>(user);
-  size_t n = size * count;
-  size_t room = c->cap - c->body.size();
-  if (n > room) {
-    c->body.append(data, room);
-    c->truncated = true;
-    return 0;  // stop reading: the cap is reached
-  }
-  c->body.append(data, n);
-  return n;
-}
-
-struct CurlDeleter {
-  void operator()(CURL* c) const { curl_easy_cleanup(c); }
-};
-struct SlistDeleter {
-  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
-};
 }  // namespace
 
 std::vector<ApiAction> read_api_actions(std::string_view settings_json) {
@@ -208,58 +181,35 @@ Result<ActionRequest> build_action_request(const ApiAction& action,
 }
 
 std::string ApiActionCaller::call(const ApiAction& action, std::string_view arguments_json) const {
-  auto request = build_action_request(action, arguments_json);
-  if (!request.ok()) return error_result(request.error().message);
-  auto url = parse_webhook_url(request->url);
-  if (!url.ok()) return error_result("The action's address is refused: it must be an https URL.");
-  auto target = pin_target(*url, resolver_, options_.allow_private_targets);
-  if (!target.ok()) {
-    log_warn("api_action_refused", {{"action", std::string_view(action.name)}});
-    return error_result("The action's address is refused: it is not a public address.");
+  auto built = build_action_request(action, arguments_json);
+  if (!built.ok()) return error_result(built.error().message);
+  SendRequest request;
+  request.url = std::move(built->url);
+  request.method = action.method;
+  request.body = std::move(built->body);
+  request.headers.emplace_back("Accept", "application/json");
+  if (!request.body.empty()) request.headers.emplace_back("Content-Type", "application/json");
+  for (const auto& header : action.headers) request.headers.push_back(header);
+  request.max_response_bytes = options_.max_response_bytes;
+  SendOutcome outcome = sender_.send(request);
+  switch (outcome.failure) {
+    case SendFailure::kNone:
+      break;
+    case SendFailure::kUrl:
+      return error_result("The action's address is refused: it must be an https URL.");
+    case SendFailure::kAddress:
+      log_warn("api_action_refused", {{"action", std::string_view(action.name)}});
+      return error_result("The action's address is refused: it is not a public address.");
+    default:
+      log_warn("api_action_failed", {{"action", std::string_view(action.name)},
+                                     {"error", std::string_view(outcome.error.value_or(""))}});
+      return error_result(outcome.failure == SendFailure::kTimeout
+                              ? "The action took too long."
+                              : "The action could not be reached.");
   }
-  std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
-  if (!curl) return error_result("The action could not be started.");
-  curl_slist* raw = curl_slist_append(nullptr, "Accept: application/json");
-  raw = curl_slist_append(raw, "Expect:");
-  if (!request->body.empty()) raw = curl_slist_append(raw, "Content-Type: application/json");
-  for (const auto& [name, value] : action.headers)
-    raw = curl_slist_append(raw, (name + ": " + value).c_str());
-  std::unique_ptr<curl_slist, SlistDeleter> headers(raw);
-
-  Capture capture;
-  capture.cap = options_.max_response_bytes;
-  CURL* c = curl.get();
-  CurlPin pin(c, *target);
-  curl_easy_setopt(c, CURLOPT_URL, request->url.c_str());
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https");
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout_ms));
-  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, action.method.c_str());
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
-  if (!request->body.empty()) {
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, request->body.data());
-    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(request->body.size()));
-  }
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, capture_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &capture);
-  if (!options_.ca_bundle.empty()) {
-    curl_blob blob{const_cast<char*>(options_.ca_bundle.data()), options_.ca_bundle.size(),
-                   CURL_BLOB_NOCOPY};
-    curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &blob);
-  }
-  CURLcode rc = curl_easy_perform(c);
-  if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && capture.truncated)) {
-    log_warn("api_action_failed",
-             {{"action", std::string_view(action.name)}, {"curl_code", static_cast<int64_t>(rc)}});
-    return error_result(rc == CURLE_OPERATION_TIMEDOUT ? "The action took too long."
-                                                       : "The action could not be reached.");
-  }
-  long status = 0;
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
   JsonWriter w;
-  w.begin_object().key("status").integer(status).key("body").string(capture.body);
-  if (capture.truncated) w.key("truncated").boolean(true);
+  w.begin_object().key("status").integer(*outcome.status).key("body").string(outcome.body);
+  if (outcome.truncated) w.key("truncated").boolean(true);
   w.end_object();
   return w.str();
 }

@@ -1,9 +1,9 @@
 // API actions: HTTP calls an agent is configured to make (setting `apiActions`: name,
 // description, method, url template with {param} placeholders, parameters, headers) that the
-// `openai` engine offers the model as tools. A call goes through the webhooks' public-address
-// guard (https only; the host must resolve to public addresses only; the connection is pinned to
-// the checked address by net/pinned_curl.h; no redirects, no proxy), with a short timeout
-// and a response size cap.
+// `openai` engine offers the model as tools. A call goes through the one outbound client
+// (net/http_sender.h: https only; the host must resolve to public addresses only; the connection
+// is pinned to the checked address; no redirects, no proxy), with a short timeout and a response
+// size cap.
 // Whatever happens, the model gets a JSON result (status and body, or an error), never the
 // reply's failure. Client-side actions (`clientActions`, run in a web page) are never offered.
 // ApiActionCaller is thread-safe when its Resolver is.
@@ -18,6 +18,7 @@
 
 #include "core/result.h"
 #include "engine/openai_client.h"
+#include "net/http_sender.h"
 #include "net/pinned_curl.h"
 
 namespace parley {
@@ -65,7 +66,10 @@ struct ApiActionOptions {
 class ApiActionCaller {
  public:
   ApiActionCaller(Resolver& resolver, ApiActionOptions options)
-      : resolver_(resolver), options_(std::move(options)) {}
+      : resolver_(resolver),
+        options_(std::move(options)),
+        sender_(resolver, {options_.allow_private_targets, options_.ca_bundle, options_.timeout_ms,
+                           options_.timeout_ms}) {}
 
   // The JSON result handed to the model: {"status": 200, "body": "..."} (the body cut at the
   // cap, with "truncated": true) or {"error": "..."}.
@@ -80,6 +84,7 @@ class ApiActionCaller {
  private:
   Resolver& resolver_;
   ApiActionOptions options_;
+  mutable CurlSender sender_;  // keeps nothing between calls: safe from const call()
 };
 
 }  // namespace parley

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "text/normalizer.h"
 
 namespace parley {
 
@@ -141,19 +142,10 @@ bool asks_for_booking(std::string_view settings_json, std::string_view message) 
   doc.Parse(settings_json.data(), settings_json.size());
   const rapidjson::Value* b = booking_setting(doc);
   if (b == nullptr) return false;
-  std::string lower;
-  for (unsigned char c : message) lower.push_back(static_cast<char>(std::tolower(c)));
-  auto has_word = [&](std::string_view word) {
-    std::string w(word);
-    for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (size_t at = lower.find(w); at != std::string::npos; at = lower.find(w, at + 1)) {
-      bool start = at == 0 || !std::isalnum(static_cast<unsigned char>(lower[at - 1]));
-      size_t end = at + w.size();
-      bool stop = end >= lower.size() || !std::isalnum(static_cast<unsigned char>(lower[end])) ||
-                  lower[end] == 's';
-      if (start && stop) return true;
-    }
-    return false;
+  // A keyword is a phrase of normalised words: "Books?" asks for "book", "BOOKINGS" for "booking".
+  auto words = tokenize(message);
+  auto has_word = [&](std::string_view keyword) {
+    return contains_phrase(words, tokenize(keyword));
   };
   auto keywords = b->FindMember("keywords");
   if (keywords != b->MemberEnd() && keywords->value.IsArray() && !keywords->value.Empty()) {

@@ -2,45 +2,21 @@
 
 #include <rapidjson/document.h>
 
-#include <algorithm>
 #include <array>
-#include <cctype>
+#include <set>
 #include <vector>
+
+#include "text/normalizer.h"
 
 namespace parley {
 
 namespace {
-// Lower-case ASCII words of the message (other bytes separate words; non-English text does not
-// match, which leaves the decision to the knowledge or to the model).
-std::vector<std::string> words_of(std::string_view text) {
-  std::vector<std::string> out;
-  std::string word;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '\'') {
-      word.push_back(static_cast<char>(std::tolower(c)));
-    } else if (!word.empty()) {
-      out.push_back(std::move(word));
-      word.clear();
-    }
-  }
-  if (!word.empty()) out.push_back(std::move(word));
-  return out;
-}
-
-bool contains_phrase(const std::vector<std::string>& words,
-                     const std::vector<std::string>& wanted) {
-  if (wanted.empty() || wanted.size() > words.size()) return false;
-  for (size_t i = 0; i + wanted.size() <= words.size(); ++i) {
-    bool all = true;
-    for (size_t j = 0; j < wanted.size() && all; ++j) all = words[i + j] == wanted[j];
-    if (all) return true;
-  }
-  return false;
-}
-
+// The phrases and the answer words below are compared in the shared normaliser's form
+// (text/normalizer.h), so case, width, punctuation and plurals do not matter ("Humans?" asks for
+// a "human"). Non-English text does not match, which leaves the decision to the knowledge or to
+// the model.
 constexpr std::array kPersonPhrases = {
     "human",
-    "humans",
     "real person",
     "a person",
     "actual person",
@@ -61,6 +37,23 @@ constexpr std::array kPersonPhrases = {
 };
 
 constexpr std::array kYes = {"yes", "yeah", "yep", "sure", "ok", "okay", "please", "y"};
+
+// Each entry of `list` as its normalised words, once.
+template <size_t N>
+std::vector<std::vector<std::string>> phrases_of(const std::array<const char*, N>& list) {
+  std::vector<std::vector<std::string>> out;
+  for (std::string_view phrase : list) out.push_back(tokenize(phrase));
+  return out;
+}
+
+// Each entry of `list` as its one normalised word.
+template <size_t N>
+std::set<std::string> words_of(const std::array<const char*, N>& list) {
+  std::set<std::string> out;
+  for (std::string_view word : list)
+    for (auto& w : tokenize(word)) out.insert(std::move(w));
+  return out;
+}
 }  // namespace
 
 HandoffSettings read_handoff_settings(std::string_view settings_json) {
@@ -78,13 +71,9 @@ HandoffSettings read_handoff_settings(std::string_view settings_json) {
 }
 
 bool asks_for_person(std::string_view message) {
-  // The phrases split once, on first use (thread-safe static initialisation).
-  static const std::vector<std::vector<std::string>> phrases = [] {
-    std::vector<std::vector<std::string>> out;
-    for (std::string_view phrase : kPersonPhrases) out.push_back(words_of(phrase));
-    return out;
-  }();
-  auto words = words_of(message);
+  // Normalised once, on first use (thread-safe static initialisation).
+  static const auto phrases = phrases_of(kPersonPhrases);
+  auto words = tokenize(message);
   for (const auto& phrase : phrases)
     if (contains_phrase(words, phrase)) return true;
   return false;
@@ -106,11 +95,13 @@ bool accepts_offer(std::string_view message) {
       "thank", "you",   "connect", "me",   "go",    "ahead", "do",     "it", "that",
       "would", "great", "i'd",     "like", "love",  "to",    "i",      "a",  "person",
       "human", "with",  "someone", "talk", "speak", "chat"};
-  auto words = words_of(message);
+  static const auto yes = words_of(kYes);
+  static const auto agreeable = words_of(kAgreeable);
+  auto words = tokenize(message);
   if (words.empty() || words.size() > 8) return false;
-  if (std::find(kYes.begin(), kYes.end(), words.front()) == kYes.end()) return false;
+  if (!yes.count(words.front())) return false;
   for (const auto& w : words)
-    if (std::find(kAgreeable.begin(), kAgreeable.end(), w) == kAgreeable.end()) return false;
+    if (!agreeable.count(w)) return false;
   return true;
 }
 

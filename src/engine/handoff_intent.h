@@ -21,7 +21,7 @@ HandoffSettings read_handoff_settings(std::string_view settings_json);
 
 // True when the message asks to talk to a person ("can I talk to a human?", "speak with someone
 // from your team", "I want a real person", "representative", "live agent"). English phrases,
-// ASCII case-insensitive, whole words.
+// matched as whole words of the shared normaliser (text/normalizer.h).
 bool asks_for_person(std::string_view message);
 
 // True when the message accepts an offer ("yes", "sure", "ok please", "yes please connect me").

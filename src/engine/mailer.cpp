@@ -6,6 +6,7 @@
 #include <ctime>
 #include <memory>
 
+#include "core/crypto.h"
 #include "core/log.h"
 
 namespace parley {
@@ -28,30 +29,7 @@ bool is_ascii(std::string_view s) {
 // RFC 2047 encoded word for a subject that is not plain ASCII.
 std::string encode_header(std::string_view value) {
   if (is_ascii(value)) return std::string(value);
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out = "=?UTF-8?B?";
-  size_t i = 0;
-  for (; i + 2 < value.size(); i += 3) {
-    uint32_t n = (uint8_t(value[i]) << 16) | (uint8_t(value[i + 1]) << 8) | uint8_t(value[i + 2]);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += kAlphabet[n & 63];
-  }
-  if (i + 1 == value.size()) {
-    uint32_t n = uint8_t(value[i]) << 16;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += "==";
-  } else if (i + 2 == value.size()) {
-    uint32_t n = (uint8_t(value[i]) << 16) | (uint8_t(value[i + 1]) << 8);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += '=';
-  }
-  return out + "?=";
+  return "=?UTF-8?B?" + base64_encode(value) + "?=";
 }
 
 std::string rfc5322_date(int64_t ms) {

@@ -2,12 +2,11 @@
 
 #include <rapidjson/document.h>
 
-#include <algorithm>
 #include <set>
 #include <string>
 
 #include "core/json.h"
-#include "engine/text_match.h"
+#include "text/normalizer.h"
 
 namespace parley {
 
@@ -212,15 +211,8 @@ bool asks_to_be_contacted(std::string_view settings_json, std::string_view messa
   if (doc.HasParseError() || !doc.IsObject()) return false;
   auto lf = doc.FindMember("leadForm");
   if (lf == doc.MemberEnd() || !lf->value.IsObject()) return false;
-  auto words = fold_words(message);
-  auto has_phrase = [&](std::string_view phrase) {
-    auto wanted = fold_words(phrase);
-    if (wanted.empty() || wanted.size() > words.size()) return false;
-    for (size_t i = 0; i + wanted.size() <= words.size(); ++i)
-      if (std::equal(wanted.begin(), wanted.end(), words.begin() + static_cast<std::ptrdiff_t>(i)))
-        return true;
-    return false;
-  };
+  auto words = tokenize(message);
+  auto has_phrase = [&](std::string_view phrase) { return contains_phrase(words, tokenize(phrase)); };
   auto keywords = lf->value.FindMember("keywords");
   if (keywords != lf->value.MemberEnd() && keywords->value.IsArray() && !keywords->value.Empty()) {
     for (const auto& k : keywords->value.GetArray())

@@ -1,56 +1,14 @@
 #include "engine/openai_client.h"
 
-#include <curl/curl.h>
-
-#include <memory>
+#include <algorithm>
 
 #include "core/json.h"
 #include "core/log.h"
+#include "net/http_sender.h"
 
 namespace parley {
 
 namespace {
-// What a curl call needs while the body arrives.
-struct StreamState {
-  SseParser* parser = nullptr;
-  CompletionAssembler* assembler = nullptr;
-  std::optional<ApiError> error;
-  long status = 0;
-};
-
-size_t on_body(char* data, size_t size, size_t count, void* user) {
-  auto* state = static_cast<StreamState*>(user);
-  size_t n = size * count;
-  // The body of an error status is not an event stream; it is dropped (it may quote the request).
-  if (state->status < 200 || state->status >= 300) return n;
-  if (state->error) return 0;
-  auto fed = state->parser->feed(std::string_view(data, n));
-  if (!fed.ok()) {
-    state->error = std::move(fed).error();
-    return 0;
-  }
-  // The listener left: stop reading so the provider stops generating for nobody.
-  if (state->assembler->cancelled()) return 0;
-  return n;
-}
-
-size_t on_header(char* data, size_t size, size_t count, void* user) {
-  auto* state = static_cast<StreamState*>(user);
-  std::string_view line(data, size * count);
-  // Each status line (after a 100 Continue or a redirect, the last one wins) sets the status.
-  if (line.rfind("HTTP/", 0) == 0) {
-    size_t sp = line.find(' ');
-    if (sp != std::string_view::npos) state->status = std::atol(line.data() + sp + 1);
-  }
-  return size * count;
-}
-
-int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-  auto* state = static_cast<StreamState*>(user);
-  // The listener left: stop reading so the provider stops generating for nobody.
-  return state->assembler->cancelled() ? 1 : 0;
-}
-
 void write_message(JsonWriter& w, const PromptMessage& m) {
   w.begin_object().key("role").string(m.role);
   if (m.tool_calls.empty()) {
@@ -73,16 +31,9 @@ void write_message(JsonWriter& w, const PromptMessage& m) {
   w.end_object();
 }
 
-struct CurlDeleter {
-  void operator()(CURL* c) const { curl_easy_cleanup(c); }
-};
-
 ApiError provider_failed() {
   return ApiError::internal("The language model provider did not give a usable reply.");
 }
-struct SlistDeleter {
-  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
-};
 }  // namespace
 
 std::string completions_url(std::string_view base_url) {
@@ -118,67 +69,48 @@ Result<Completion> OpenAiClient::complete(
     return ApiError::internal("The language model is not configured (base URL and model).");
   }
   if (request.timeout_ms <= 0) return ApiError{ErrorCode::kTimeout, "The reply took too long."};
-  std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
-  if (!curl) return ApiError::internal("Could not start a request to the language model.");
 
   CompletionAssembler assembler(on_text);
   SseParser parser([&](std::string_view data) { return assembler.apply(data); });
-  StreamState state;
-  state.parser = &parser;
-  state.assembler = &assembler;
+  std::optional<ApiError> malformed;
 
-  std::string url = completions_url(request.base_url);
-  std::string body = completion_request_body(request);
-  curl_slist* raw_headers = nullptr;
-  raw_headers = curl_slist_append(raw_headers, "Content-Type: application/json");
-  raw_headers = curl_slist_append(raw_headers, "Accept: text/event-stream");
-  if (!request.api_key.empty()) {
-    raw_headers =
-        curl_slist_append(raw_headers, ("Authorization: Bearer " + request.api_key).c_str());
-  }
-  std::unique_ptr<curl_slist, SlistDeleter> headers(raw_headers);
+  SendRequest call;
+  call.url = completions_url(request.base_url);
+  call.body = completion_request_body(request);
+  call.headers = {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}};
+  if (!request.api_key.empty()) call.headers.emplace_back("Authorization", "Bearer " + request.api_key);
+  call.timeout_ms = request.timeout_ms;
+  call.connect_timeout_ms = std::min<int64_t>(request.timeout_ms, 10000);
+  call.allow_http = true;
+  call.accept_compressed = true;
+  // The body of an error status is not an event stream: the client drops it (it may quote the
+  // request). The listener leaving stops the call, so the provider stops generating for nobody.
+  call.on_body = [&](std::string_view piece) {
+    auto fed = parser.feed(piece);
+    if (!fed.ok()) {
+      malformed = std::move(fed).error();
+      return false;
+    }
+    return !assembler.cancelled();
+  };
+  call.stop = [&] { return assembler.cancelled(); };
+  SendOutcome outcome = send_to(call, request.pin ? &*request.pin : nullptr);
 
-  CURL* c = curl.get();
-  std::optional<CurlPin> pin;
-  if (request.pin) pin.emplace(c, *request.pin);
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
-  curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data());
-  curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout_ms));
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
-                   static_cast<long>(std::min<int64_t>(request.timeout_ms, 10000)));
-  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &state);
-  curl_easy_setopt(c, CURLOPT_TCP_NODELAY, 1L);
-  curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
-  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &state);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &state);
-
-  CURLcode rc = curl_easy_perform(c);
-  long status = 0;
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-
-  if (state.error) {
-    log_warn("llm_stream_malformed", {{"error", std::string_view(state.error->message)}});
+  if (malformed) {
+    log_warn("llm_stream_malformed", {{"error", std::string_view(malformed->message)}});
     return provider_failed();
   }
   if (assembler.cancelled()) return assembler.take();
-  if (rc == CURLE_OPERATION_TIMEDOUT) {
+  if (outcome.failure == SendFailure::kTimeout) {
     log_warn("llm_timeout", {{"timeout_ms", request.timeout_ms}});
     return ApiError{ErrorCode::kTimeout, "The reply took longer than the deadline."};
   }
-  if (rc != CURLE_OK) {
-    log_warn("llm_request_failed", {{"curl_code", static_cast<int64_t>(rc)}});
+  if (!outcome.status) {
+    log_warn("llm_request_failed", {{"error", std::string_view(outcome.error.value_or(""))}});
     return provider_failed();
   }
-  if (status < 200 || status >= 300) {
-    log_warn("llm_http_error", {{"status", static_cast<int64_t>(status)}});
+  if (!outcome.succeeded()) {
+    log_warn("llm_http_error", {{"status", *outcome.status}});
     return provider_failed();
   }
   auto finished = parser.finish();

@@ -1,8 +1,10 @@
 // OpenAiClient: one streamed call to an OpenAI-compatible `POST {base}/v1/chat/completions`
-// (vLLM, llama.cpp server, Ollama and hosted providers speak it) through libcurl. Text deltas are
+// (vLLM, llama.cpp server, Ollama and hosted providers speak it) over HTTP. Text deltas are
 // handed to a callback as they arrive; tool calls come back assembled. The key travels only in the
 // `Authorization: Bearer` header and never appears in an error or a log line.
-// Stateless: complete() is safe to call from many threads at once (one curl handle per call).
+// The call goes through the one outbound client (net/http_sender.h), pinned to the provider's
+// checked address when the request carries one.
+// Stateless: complete() is safe to call from many threads at once.
 #pragma once
 
 #include <cstdint>

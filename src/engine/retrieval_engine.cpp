@@ -5,7 +5,8 @@
 #include <set>
 #include <thread>
 
-#include "engine/text_match.h"
+#include "text/normalizer.h"
+#include "text/sentences.h"
 
 namespace parley {
 
@@ -139,15 +140,15 @@ std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request
   std::vector<std::string> out;
   if (request.knowledge == nullptr) return out;
   // Questions already asked or answered in this conversation are not suggested again.
-  std::set<std::string> asked = {normalise_text(request.message)};
-  if (!answered_question.empty()) asked.insert(normalise_text(answered_question));
+  std::set<std::string> asked = {normalize_for_match(request.message)};
+  if (!answered_question.empty()) asked.insert(normalize_for_match(answered_question));
   for (const auto& m : request.history)
-    if (m.role == "user") asked.insert(normalise_text(m.content));
+    if (m.role == "user") asked.insert(normalize_for_match(m.content));
   auto consider = [&](std::string_view text) {
     for (const auto& m :
          request.knowledge->match_qa(request.agent_id, text, options_.max_follow_ups + 4)) {
       if (out.size() >= options_.max_follow_ups) return;
-      if (!asked.insert(normalise_text(m.question)).second) continue;
+      if (!asked.insert(normalize_for_match(m.question)).second) continue;
       out.push_back(m.question);
     }
   };

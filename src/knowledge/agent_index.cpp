@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "knowledge/chunker.h"
-#include "knowledge/tokenizer.h"
+#include "text/normalizer.h"
 
 namespace parley {
 

@@ -1,62 +1,97 @@
-// Sends one webhook request over HTTPS with libcurl, connecting only to an address the URL guard
-// has just checked: the host is resolved and checked here and the connection pinned to that
-// address (net/pinned_curl.h). No redirects are followed, no proxy is used, and every request
-// has connect and total timeouts.
+// The one outbound HTTP client, over libcurl: webhook deliveries, API actions and LLM providers
+// all send through send_to. A call a tenant can aim goes through CurlSender::send, which parses
+// the URL (https only), resolves the host, checks every address with the URL guard and pins the
+// connection to the checked address (net/pinned_curl.h). No redirects are followed, no proxy is
+// used on a pinned call, and every call has connect and total timeouts.
 //
-// Thread-safe: each calling thread uses its own curl handle (kept for connection reuse).
+// Thread-safe: each calling thread uses its own curl handle for pinned calls (kept for connection
+// reuse) and a fresh one for an unpinned call.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "net/pinned_curl.h"
 #include "net/url_guard.h"
 
 namespace parley {
 
 struct SendRequest {
   std::string url;
+  std::string method = "POST";  // GET, POST, PUT, PATCH or DELETE
   std::vector<std::pair<std::string, std::string>> headers;
-  std::string body;
+  std::string body;                // sent with POST, and with any method when not empty
+  int64_t connect_timeout_ms = 0;  // 0: the CurlSender's option
+  int64_t timeout_ms = 0;          // the whole call; 0: the CurlSender's option
+  // The response body is kept up to this many bytes (reading stops there and the outcome says
+  // `truncated`); 0: the body is dropped.
+  size_t max_response_bytes = 0;
+  bool allow_http = false;          // http:// too (an LLM provider in tests and development)
+  bool accept_compressed = false;   // advertise gzip and friends; curl decodes the body
+  // A streamed response: each piece of a 2xx body is handed here as it arrives, instead of being
+  // kept (the body of another status is dropped); returning false stops the call.
+  std::function<bool(std::string_view)> on_body;
+  // Asked while the call runs; returning true stops it (the listener left).
+  std::function<bool()> stop;
 };
+
+// Why a call got no response; kNone when one came (whatever its status).
+enum class SendFailure { kNone, kUrl, kAddress, kTimeout, kStopped, kTransfer };
 
 struct SendOutcome {
   std::optional<int64_t> status;     // the response code, when a response came
   std::optional<std::string> error;  // why there was no 2xx response
+  SendFailure failure = SendFailure::kNone;
+  std::string body;                  // up to the request's max_response_bytes
+  bool truncated = false;            // the body was cut at that size
   int64_t duration_ms = 0;
 
   bool succeeded() const { return status && *status >= 200 && *status < 300; }
 };
 
-class WebhookSender {
+// One call. With a `target` (from pin_target) the connection goes only to its checked address.
+// Without one curl resolves the host itself: only for a host the operator configured (the
+// server-wide LLM provider), never one a tenant can aim. `ca_bundle`: PEM trusted instead of the
+// system's CAs, or empty. The request's timeouts must be set.
+SendOutcome send_to(const SendRequest& request, const PinnedTarget* target,
+                    std::string_view ca_bundle = {});
+
+// The system's CAs followed by those of `extra_ca_file`, to trust a private CA besides the
+// public ones; empty when no file is given. Fails when the file cannot be read.
+Result<std::string> read_ca_bundle(const std::string& extra_ca_file);
+
+// Sends to addresses a tenant chose (webhook receivers); a test or the delivery worker's fake
+// stands in for it.
+class HttpSender {
  public:
-  virtual ~WebhookSender() = default;
+  virtual ~HttpSender() = default;
   virtual SendOutcome send(const SendRequest& request) = 0;
 };
 
 struct CurlSenderOptions {
   bool allow_private_targets = false;  // tests and local development only
-  std::string extra_ca_file;           // PEM file trusted in addition to the system's CAs
+  std::string ca_bundle;               // PEM trusted instead of the system's CAs, or empty
   int64_t connect_timeout_ms = 5000;
   int64_t timeout_ms = 10000;
 };
 
-class CurlSender final : public WebhookSender {
+// The guarded sender: https only, every address the host resolves to checked, the connection
+// pinned to the checked address. Refusals fail with kUrl or kAddress before anything is sent.
+class CurlSender final : public HttpSender {
  public:
-  // Fails when the extra CA file cannot be read.
-  static Result<std::unique_ptr<CurlSender>> create(Resolver& resolver, CurlSenderOptions options);
+  CurlSender(Resolver& resolver, CurlSenderOptions options)
+      : resolver_(resolver), options_(std::move(options)) {}
   SendOutcome send(const SendRequest& request) override;
 
  private:
-  CurlSender(Resolver& resolver, CurlSenderOptions options, std::string ca_bundle)
-      : resolver_(resolver), options_(std::move(options)), ca_bundle_(std::move(ca_bundle)) {}
-
   Resolver& resolver_;
   CurlSenderOptions options_;
-  std::string ca_bundle_;  // system CAs plus the extra CA, when one is configured
 };
 
 }  // namespace parley

@@ -50,7 +50,7 @@ Result<std::vector<int64_t>> parse_retry_schedule(std::string_view text) {
 }
 
 DeliveryWorker::DeliveryWorker(Database& db, const Clock& clock, Random& random,
-                               WebhookSender& sender, DeliveryOptions options)
+                               HttpSender& sender, DeliveryOptions options)
     : db_(db),
       clock_(clock),
       random_(random),
@@ -212,7 +212,9 @@ void DeliveryWorker::send(std::vector<DueDelivery> due) {
         SendRequest req;
         req.url = d.url;
         req.body = d.delivery.payload;
-        req.headers = {{"webhook-id", d.delivery.event_id},
+        req.headers = {{"Content-Type", "application/json"},
+                       {"User-Agent", "Parley-Webhooks/1"},
+                       {"webhook-id", d.delivery.event_id},
                        {"webhook-timestamp", std::to_string(ts)},
                        {"webhook-signature", *signature}};
         sent.outcome = sender_.send(req);

@@ -55,7 +55,7 @@ Result<std::vector<int64_t>> parse_retry_schedule(std::string_view text);
 
 class DeliveryWorker {
  public:
-  DeliveryWorker(Database& db, const Clock& clock, Random& random, WebhookSender& sender,
+  DeliveryWorker(Database& db, const Clock& clock, Random& random, HttpSender& sender,
                  DeliveryOptions options);
   ~DeliveryWorker();  // stops once the deliveries in flight are recorded
 
@@ -88,7 +88,7 @@ class DeliveryWorker {
   Database& db_;
   const Clock& clock_;
   Random& random_;
-  WebhookSender& sender_;
+  HttpSender& sender_;
   DeliveryOptions options_;
   ThreadPool pool_;
   std::mutex mu_;

@@ -4,7 +4,7 @@
 
 #include "core/log.h"
 #include "domain/sources.h"
-#include "knowledge/tokenizer.h"
+#include "text/tokenizer.h"
 
 namespace parley {
 

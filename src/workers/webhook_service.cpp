@@ -12,10 +12,10 @@ Result<std::unique_ptr<WebhookService>> WebhookService::create(
   std::unique_ptr<WebhookService> service(new WebhookService(options.allow_private_targets));
   CurlSenderOptions sender_options;
   sender_options.allow_private_targets = options.allow_private_targets;
-  sender_options.extra_ca_file = options.extra_ca_file;
+  PARLEY_ASSIGN_OR_RETURN(sender_options.ca_bundle, read_ca_bundle(options.extra_ca_file));
   sender_options.timeout_ms = options.timeout_ms;
   sender_options.connect_timeout_ms = std::min<int64_t>(5000, options.timeout_ms);
-  PARLEY_ASSIGN_OR_RETURN(service->sender_, CurlSender::create(service->resolver_, sender_options));
+  service->sender_ = std::make_unique<CurlSender>(service->resolver_, std::move(sender_options));
   DeliveryOptions delivery;
   delivery.retry_schedule_ms = std::move(schedule);
   delivery.poll_ms = options.poll_ms;

@@ -8,7 +8,8 @@
 #include <string_view>
 
 #include "knowledge/chunker.h"
-#include "knowledge/tokenizer.h"
+#include "text/normalizer.h"
+#include "text/tokenizer.h"
 #include "fuzz_check.h"
 
 namespace {

@@ -56,5 +56,15 @@ TEST(Booking, KeywordsDecideWhenItIsOffered) {
   EXPECT_FALSE(asks_for_booking(R"({"booking": {"keywords": ["consultation"]}})", "Book it"));
 }
 
+TEST(Booking, KeywordsAreMatchedAsNormalisedWords) {
+  EXPECT_TRUE(asks_for_booking(kSettings, "BOOKINGS?"));
+  EXPECT_TRUE(asks_for_booking(kSettings, "two calls"));
+  EXPECT_FALSE(asks_for_booking(kSettings, "a bookstore"));
+  EXPECT_FALSE(asks_for_booking(kSettings, "recall"));
+  const char* phrase = R"({"booking": {"keywords": ["free consultation"]}})";
+  EXPECT_TRUE(asks_for_booking(phrase, "Is the FREE consultations offer on?"));
+  EXPECT_FALSE(asks_for_booking(phrase, "a consultation, free"));
+}
+
 }  // namespace
 }  // namespace parley

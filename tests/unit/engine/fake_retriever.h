@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/text_match.h"
 #include "knowledge/retriever.h"
+#include "text/normalizer.h"
 
 namespace parley {
 
@@ -34,13 +34,13 @@ class FakeRetriever final : public Retriever {
 
   std::vector<QaMatch> match_qa(std::string_view, std::string_view query, size_t k) const override {
     std::vector<QaMatch> out;
-    auto qwords = fold_words(query);
+    auto qwords = tokenize(query);
     for (auto m : qa) {
-      if (normalise_text(m.question) == normalise_text(query)) {
+      if (normalize_for_match(m.question) == normalize_for_match(query)) {
         m.score = 1.0;
       } else {
         // As the real index: 0.95 x the Dice overlap of the two word sets.
-        auto words = fold_words(m.question);
+        auto words = tokenize(m.question);
         std::set<std::string> a(words.begin(), words.end()), b(qwords.begin(), qwords.end());
         size_t shared = 0;
         for (const auto& w : a) shared += b.count(w);

@@ -31,6 +31,15 @@ TEST(AcceptsOffer, ShortYesAnswersOnly) {
   EXPECT_TRUE(accepts_offer("Yes, I'd like to talk to someone"));
 }
 
+TEST(AsksForPerson, ComparesWordsAsTheSharedNormaliserDoes) {
+  // Plurals, full-width letters and quotes around a word do not hide the phrase.
+  EXPECT_TRUE(asks_for_person("Are there any HUMANS there?"));
+  EXPECT_TRUE(asks_for_person("Ｌｉｖｅ ａｇｅｎｔ please"));
+  EXPECT_TRUE(asks_for_person("I want a 'human'"));
+  EXPECT_TRUE(accepts_offer("Yes, thanks!"));
+  EXPECT_FALSE(accepts_offer("Ｎｏ"));
+}
+
 TEST(HandoffSettings, ReadFromTheAgentSettings) {
   auto s = read_handoff_settings(R"({"handoffEmail":"team@example.com","liveChat":true})");
   EXPECT_EQ(s.email, "team@example.com");

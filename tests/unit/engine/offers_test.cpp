@@ -85,5 +85,11 @@ TEST(Offers, LeadFormWithContactFieldsAndItsForm) {
   EXPECT_FALSE(asks_to_be_contacted("{}", "Please contact me"));
 }
 
+TEST(LeadForm, ContactPhrasesAreMatchedAsNormalisedWords) {
+  const char* settings = R"({"leadForm": {"keywords": ["call me back"]}})";
+  EXPECT_TRUE(asks_to_be_contacted(settings, "Could you CALL ME BACK?"));
+  EXPECT_FALSE(asks_to_be_contacted(settings, "call back me"));
+}
+
 }  // namespace
 }  // namespace parley

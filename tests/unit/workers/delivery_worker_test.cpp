@@ -21,7 +21,7 @@
 namespace parley {
 namespace {
 
-class FakeSender final : public WebhookSender {
+class FakeSender final : public HttpSender {
  public:
   SendOutcome send(const SendRequest& r) override {
     std::unique_lock lock(mu);

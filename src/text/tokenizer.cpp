@@ -1,4 +1,4 @@
-#include "knowledge/tokenizer.h"
+#include "text/tokenizer.h"
 
 #include <unicode/brkiter.h>
 #include <unicode/normalizer2.h>
@@ -108,24 +108,10 @@ void ascii_tokens(std::string_view s, const std::function<void(std::string_view)
   }
 }
 
-// English plurals of plain lower-case ASCII words fold to the singular ("refunds" -> "refund",
-// "deliveries" -> "delivery"), so a question and the text it asks about meet more often. Words
-// ending in ss, us or is are left alone ("address", "status", "analysis").
-std::string_view light_stem(std::string_view w, std::string& buffer) {
-  if (w.size() <= 3 || w.back() != 's') return w;
-  for (char c : w)
-    if (c < 'a' || c > 'z') return w;
-  char before = w[w.size() - 2];
-  if (before == 's' || before == 'u' || before == 'i') return w;
-  if (w.size() > 4 && w.ends_with("ies")) {
-    buffer.assign(w.substr(0, w.size() - 3));
-    buffer.push_back('y');
-    return buffer;
-  }
-  return w.substr(0, w.size() - 1);
-}
-
-void emit_words(std::string_view text, const std::function<void(std::string_view)>& emit) {
+// Calls `words` with each run of non-space bytes and whether it is plain ASCII (the fast path),
+// until it returns true.
+template <typename Words>
+void for_each_run(std::string_view text, Words&& words) {
   size_t n = text.size();
   size_t i = 0;
   while (i < n) {
@@ -137,65 +123,45 @@ void emit_words(std::string_view text, const std::function<void(std::string_view
       ++i;
     }
     if (start == i) break;
-    std::string_view segment = text.substr(start, i - start);
-    if (ascii) ascii_tokens(segment, emit);
-    else icu_tokens(segment, emit);
+    if (words(text.substr(start, i - start), ascii)) return;
   }
+}
+
+void run_tokens(std::string_view run, bool ascii,
+                const std::function<void(std::string_view)>& emit) {
+  if (ascii) ascii_tokens(run, emit);
+  else icu_tokens(run, emit);
 }
 
 }  // namespace
 
-void for_each_token(std::string_view text, const std::function<void(std::string_view)>& emit) {
-  std::string buffer;
-  emit_words(text, [&](std::string_view w) { emit(light_stem(w, buffer)); });
+void for_each_word(std::string_view text, const std::function<void(std::string_view)>& emit) {
+  for_each_run(text, [&](std::string_view run, bool ascii) {
+    run_tokens(run, ascii, emit);
+    return false;
+  });
 }
 
 std::vector<std::string> tokenize_unstemmed(std::string_view text) {
   std::vector<std::string> out;
-  emit_words(text, [&](std::string_view t) { out.emplace_back(t); });
-  return out;
-}
-
-std::vector<std::string> tokenize(std::string_view text) {
-  std::vector<std::string> out;
-  for_each_token(text, [&](std::string_view t) { out.emplace_back(t); });
+  for_each_word(text, [&](std::string_view t) { out.emplace_back(t); });
   return out;
 }
 
 bool has_token(std::string_view text) {
-  size_t n = text.size();
-  size_t i = 0;
-  while (i < n) {
-    while (i < n && is_ascii_space(static_cast<unsigned char>(text[i]))) ++i;
-    size_t start = i;
-    bool ascii = true;
-    while (i < n && !is_ascii_space(static_cast<unsigned char>(text[i]))) {
-      ascii &= static_cast<unsigned char>(text[i]) < 0x80;
-      ++i;
-    }
-    // The tokeniser itself decides: a run without a letter can hold a word ("@@"), and one with a
-    // letter can hold none (ICU joins "__O__" with a following mark into a token it drops).
-    bool found = false;
-    auto seen = [&](std::string_view) { found = true; };
-    if (ascii) ascii_tokens(text.substr(start, i - start), seen);
-    else icu_tokens(text.substr(start, i - start), seen);
-    if (found) return true;
-  }
-  return false;
+  // The tokeniser itself decides: a run without a letter can hold a word ("@@"), and one with a
+  // letter can hold none (ICU joins "__O__" with a following mark into a token it drops).
+  bool found = false;
+  for_each_run(text, [&](std::string_view run, bool ascii) {
+    run_tokens(run, ascii, [&](std::string_view) { found = true; });
+    return found;
+  });
+  return found;
 }
 
 std::vector<std::string> tokenize_with_icu(std::string_view text) {
   std::vector<std::string> out;
   icu_tokens(text, [&](std::string_view t) { out.emplace_back(t); });
-  return out;
-}
-
-std::string normalize_for_match(std::string_view text) {
-  std::string out;
-  for_each_token(text, [&](std::string_view t) {
-    if (!out.empty()) out.push_back(' ');
-    out.append(t);
-  });
   return out;
 }
 

@@ -1,10 +1,12 @@
 // Tokenisation: Unicode case folding and NFKC, ICU word breaking, and the ASCII fast path giving
 // exactly what ICU gives.
-#include "knowledge/tokenizer.h"
+#include "text/tokenizer.h"
 
 #include <gtest/gtest.h>
 
 #include <cctype>
+
+#include "text/normalizer.h"
 
 namespace parley {
 namespace {

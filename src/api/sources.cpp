@@ -49,12 +49,7 @@ Result<Response> add_source_handler(ApiCall& call) {
   Services s{call.app.db, call.app.clock, call.app.random};
   PARLEY_ASSIGN_OR_RETURN(auto added, add_source(s, call.account_id(), call.param(0), n, &call.app.source_listener));
   JsonWriter w;
-  w.begin_object().key("data");
-  write_source_json(w, added.source);
-  w.key("result").string(outcome_name(added.outcome));
-  w.key("training");
-  write_training_json(w, added.training);
-  w.end_object();
+  write_added_source_json(w, added);
   return json_response(added.outcome == AddOutcome::kCreated ? 201 : 200, w);
 }
 

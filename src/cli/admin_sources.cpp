@@ -49,12 +49,7 @@ void add_admin_source_commands(CLI::App& admin, GlobalOptions& global, CommandRu
         if (!agent) return ApiError::not_found("No agent " + a->agent + ".");
         PARLEY_ASSIGN_OR_RETURN(auto added, add_source(s, agent->account_id, agent->id, n, nullptr));
         JsonWriter w;
-        w.begin_object().key("data");
-        write_source_json(w, added.source);
-        w.key("result").string(outcome_name(added.outcome));
-        w.key("training");
-        write_training_json(w, added.training);
-        w.end_object();
+        write_added_source_json(w, added);
         return w.str();
       });
     };

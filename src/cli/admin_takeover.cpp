@@ -4,21 +4,11 @@
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/team_takeover.h"
+#include "views/conversation_json.h"
 
 namespace parley {
 
 namespace {
-void write_message(JsonWriter& w, const MessageRecord& m) {
-  w.begin_object();
-  w.key("id").string(m.id);
-  w.key("role").string(m.role);
-  w.key("content").string(m.content);
-  w.key("createdAt").timestamp(m.created_at);
-  w.key("authorName").string_or_null(m.author_name);
-  w.key("sources").raw(m.sources);
-  w.end_object();
-}
-
 std::string conversation_json(const ConversationRecord& v) {
   JsonWriter w;
   w.begin_object();
@@ -77,7 +67,7 @@ void add_admin_takeover_commands(CLI::App& conversation, GlobalOptions& global, 
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(auto m, team_reply(s, a->id, a->member, a->text));
         JsonWriter w;
-        write_message(w, m);
+        write_message_json(w, m);
         return w.str();
       });
     };

@@ -33,4 +33,13 @@ void write_training_json(JsonWriter& w, const SourceCounts& c) {
   w.end_object();
 }
 
+void write_added_source_json(JsonWriter& w, const SourceAdded& added) {
+  w.begin_object().key("data");
+  write_source_json(w, added.source);
+  w.key("result").string(outcome_name(added.outcome));
+  w.key("training");
+  write_training_json(w, added.training);
+  w.end_object();
+}
+
 }  // namespace parley

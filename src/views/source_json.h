@@ -12,4 +12,8 @@ void write_source_json(JsonWriter& w, const SourceRecord& s);
 
 void write_training_json(JsonWriter& w, const SourceCounts& c);
 
+// {"data": the source, "result": "created" | …, "training": the agent's progress}: the answer to
+// adding a source, from the API and the CLI.
+void write_added_source_json(JsonWriter& w, const SourceAdded& added);
+
 }  // namespace parley

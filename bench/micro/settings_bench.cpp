@@ -85,8 +85,7 @@ void BM_ChatTurnEngineWithSettings(benchmark::State& state) {
   EngineRouter router(clock, retrieval, retrieval);
   ReplyRequest r;
   r.agent_id = "agt_bench";
-  r.settings = read_reply_settings(kSettings);
-  r.settings_json = kSettings;
+  r.settings = std::make_shared<const AgentSettings>(parse_agent_settings(kSettings));
   r.knowledge = &knowledge;
   r.message = kMessages[state.range(0)];
   r.time_zone = "Europe/Paris";

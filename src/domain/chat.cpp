@@ -148,13 +148,13 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   }
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(read, account_id));
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
-  t.settings_ = read_reply_settings(t.agent_.settings);
+  t.settings_ = std::make_shared<const AgentSettings>(parse_agent_settings(t.agent_.settings));
   WidgetRules widget_rules;
   if (r.widget) {
     widget_rules = read_widget_rules(t.agent_.settings);
     PARLEY_TRY(check_country(widget_rules, r.widget->country));
   }
-  t.limits_ = ReplyLimits{effective_limits(account->plan, account->limits).messages_per_month, t.settings_.monthly_message_cap,
+  t.limits_ = ReplyLimits{effective_limits(account->plan, account->limits).messages_per_month, t.settings_->reply.monthly_message_cap,
                           s.config.replies_per_agent_hour};
   PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, t.agent_, r));
   t.existing_ = std::move(target.existing);
@@ -163,8 +163,8 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   t.paused_ = t.existing_ && t.existing_->taken_over_by.has_value();
   if (t.paused_) t.reply_.live_chat = "paused";
   t.known_live_chat_ = t.paused_ ? std::optional<std::string>("paused")
-                                 : parley::known_live_chat(read_handoff_settings(t.agent_.settings),
-                                                   t.settings_.engine,
+                                 : parley::known_live_chat(t.settings_->handoff,
+                                                   t.settings_->reply.engine,
                                                    t.existing_ && t.existing_->live_chat_offered,
                                                    r.message);
   t.received_at_ = s.clock.now_ms();
@@ -208,7 +208,6 @@ Result<void> ChatTurn::run(const TextSink& sink) {
   er.message = request_.message;
   er.time_zone = request_.time_zone.value_or("UTC");
   er.deadline_ms = deadline_ms_;
-  er.settings_json = agent_.settings;
   er.live_chat_offered = existing_ && existing_->live_chat_offered;
   PARLEY_ASSIGN_OR_RETURN(reply_.blocks, s_.engine.reply(er, [&](std::string_view piece) {
     reply_.reply += piece;
@@ -219,11 +218,11 @@ Result<void> ChatTurn::run(const TextSink& sink) {
         ErrorCode::kTimeout,
         "The reply took longer than " + std::to_string(s_.config.timeout_ms / 1000) + " seconds."};
   }
-  if (!settings_.show_sources) reply_.blocks.sources.clear();
+  if (!settings_->reply.show_sources) reply_.blocks.sources.clear();
   reply_.live_chat = reply_.blocks.live_chat;
   // Mailed before anything is stored: a mail that cannot be sent fails the turn.
   if (reply_.blocks.handoff) {
-    PARLEY_TRY(send_handoff_mail(s_.mailer, agent_, reply_.conversation_id, history_, request_.message,
+    PARLEY_TRY(send_handoff_mail(s_.mailer, agent_, settings_->handoff, reply_.conversation_id, history_, request_.message,
                                  reply_.reply, s_.clock.now_ms()));
   }
   return {};
@@ -232,7 +231,7 @@ Result<void> ChatTurn::run(const TextSink& sink) {
 Result<ChatReply> ChatTurn::commit() {
   const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
   ContactDetails contact;
-  if (settings_.save_contact_details) contact = find_contact_details(request_.message);
+  if (settings_->reply.save_contact_details) contact = find_contact_details(request_.message);
   const std::string& agent_id = agent_.id;
   ChatReply& out = reply_;
   PARLEY_TRY(s_.db.write([&](Connection& c) -> Result<void> {

@@ -116,7 +116,7 @@ class ChatTurn {
   std::string account_id_;
   ChatRequest request_;
   AgentRecord agent_;
-  ReplySettings settings_;
+  std::shared_ptr<const AgentSettings> settings_;  // the agent's, read once per turn
   ReplyLimits limits_;
   std::optional<ConversationRecord> existing_;
   std::vector<HistoryMessage> history_;

@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/random.h"
 #include "domain/accounts.h"
+#include "domain/agent_cache.h"
 #include "domain/agents.h"
 #include "domain/chat.h"
 #include "engine/engine_router.h"
@@ -125,7 +126,9 @@ void BM_ChatTurnInProcess(benchmark::State& state) {
   EngineRouter router(clock, retrieval, retrieval);
   ChatConfig config;
   config.replies_per_agent_hour = 1'000'000'000;
+  AgentCache agents(*t.db);
   ChatServices s{*t.db, clock, random, router, knowledge, config};
+  s.agents = &agents;  // as the server runs chats
   for (auto _ : state) {
     auto reply = chat(s, t.account_id, {.agent_id = t.agent_id, .message = kMessages[state.range(0)]});
     if (!reply.ok()) {

@@ -11,6 +11,7 @@ inline ChatServices chat_services(App& app) {
   ChatServices s{app.db, app.clock, app.random, app.engine, app.retriever, app.chat};
   s.mailer = app.mailer;
   s.slots = app.chat_slots;
+  s.agents = app.agent_cache;
   return s;
 }
 

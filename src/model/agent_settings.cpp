@@ -91,22 +91,30 @@ ReplySettings reply_of(const Value& doc) {
   return s;
 }
 
+// Every entry of the array member `fields`, with its id and label when it has them.
+std::vector<FormFieldSetting> fields_of(const Value& object) {
+  std::vector<FormFieldSetting> out;
+  const Value* fields = member(object, "fields");
+  if (fields == nullptr || !fields->IsArray()) return out;
+  for (const auto& field : fields->GetArray())
+    out.push_back({string_of(field, "id"), string_of(field, "label")});
+  return out;
+}
+
 FormSetting form_of(const Value& v) {
   FormSetting f;
   f.id = string_of(v, "id");
   f.name = string_of(v, "name");
   f.submit_label = string_of(v, "submitLabel");
   f.keywords = strings_of(v, "keywords");
-  if (const Value* fields = member(v, "fields"); fields != nullptr && fields->IsArray()) {
+  f.fields = fields_of(v);
+  if (const Value* fields = member(v, "fields"); fields != nullptr && fields->IsArray())
     f.fields_json = to_json(*fields);
-    for (const auto& field : fields->GetArray())
-      if (field.IsObject()) f.fields.push_back({string_of(field, "id"), string_of(field, "label")});
-  }
   return f;
 }
 
 LeadFormSetting lead_form_of(const Value& v) {
-  return {string_of(v, "message"), strings_of(v, "fields"), string_of(v, "formId"),
+  return {string_of(v, "message"), strings_of(v, "fields"), fields_of(v), string_of(v, "formId"),
           keywords_of(v)};
 }
 

@@ -65,7 +65,7 @@ struct ProductSetting {
   std::optional<bool> available;
 };
 
-// A field of a form, when it is an object: its `id` and `label` when they are strings.
+// An entry of a form's `fields`: its `id` and `label` when it is an object and they are strings.
 struct FormFieldSetting {
   std::optional<std::string> id;
   std::optional<std::string> label;
@@ -77,7 +77,7 @@ struct FormSetting {
   std::optional<std::string> name;
   std::optional<std::string> submit_label;  // `submitLabel`
   std::vector<std::string> keywords;
-  std::vector<FormFieldSetting> fields;
+  std::vector<FormFieldSetting> fields;  // every entry, in order
   // `fields` exactly as configured (the chat reply passes them on untouched): compact JSON,
   // "[]" when not an array.
   std::string fields_json = "[]";
@@ -87,6 +87,7 @@ struct FormSetting {
 struct LeadFormSetting {
   std::optional<std::string> message;
   std::vector<std::string> fields;  // the string entries
+  std::vector<FormFieldSetting> field_labels;  // every entry of `fields`, read as a form's are
   std::optional<std::string> form_id;  // `formId`
   // Set when `keywords` is a non-empty array (its string entries); otherwise the defaults apply.
   std::optional<std::vector<std::string>> keywords;

@@ -45,9 +45,10 @@ TEST(AgentSettings, FormsKeepTheirFieldsAsWritten) {
   EXPECT_EQ(s.forms[0].id, "f");
   EXPECT_EQ(s.forms[0].name, "");
   EXPECT_EQ(s.forms[0].fields_json, R"([{"id":"a","label":"A","x":[1,2.5]},"skip",{"id":3}])");
-  ASSERT_EQ(s.forms[0].fields.size(), 2u);
+  ASSERT_EQ(s.forms[0].fields.size(), 3u);
   EXPECT_EQ(s.forms[0].fields[0].label, "A");
   EXPECT_FALSE(s.forms[0].fields[1].id.has_value());
+  EXPECT_FALSE(s.forms[0].fields[2].id.has_value());
   EXPECT_EQ(s.forms[1].fields_json, "[]");
 }
 

@@ -3,6 +3,7 @@
 #include "http/responses.h"
 #include "domain/agent_cache.h"
 #include "domain/agents.h"
+#include "views/agent_json.h"
 
 namespace parley {
 

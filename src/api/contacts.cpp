@@ -5,6 +5,7 @@
 #include "http/responses.h"
 #include "api/routes.h"
 #include "domain/agents.h"
+#include "views/contact_json.h"
 
 namespace parley {
 

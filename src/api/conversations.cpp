@@ -6,6 +6,7 @@
 #include "api/routes.h"
 #include "domain/agents.h"
 #include "store/conversation_queries.h"
+#include "views/conversation_json.h"
 
 namespace parley {
 

@@ -6,6 +6,7 @@
 #include "api/routes.h"
 #include "domain/agents.h"
 #include "store/lead_queries.h"
+#include "views/lead_json.h"
 
 namespace parley {
 

@@ -3,6 +3,7 @@
 #include "api/routes.h"
 #include "store/services.h"
 #include "domain/sources.h"
+#include "views/source_json.h"
 
 namespace parley {
 

@@ -8,6 +8,7 @@
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/contacts.h"
+#include "views/contact_json.h"
 
 namespace parley {
 

@@ -4,6 +4,7 @@
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/conversation_admin.h"
+#include "views/conversation_json.h"
 
 namespace parley {
 

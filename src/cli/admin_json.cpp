@@ -3,6 +3,8 @@
 #include "domain/accounts.h"
 #include "domain/agent_settings.h"
 #include "domain/agents.h"
+#include "views/account_json.h"
+#include "views/agent_json.h"
 
 namespace parley {
 

@@ -6,6 +6,7 @@
 #include "domain/lead_admin.h"
 #include "domain/leads.h"
 #include "store/agent_repo.h"
+#include "views/lead_json.h"
 
 namespace parley {
 

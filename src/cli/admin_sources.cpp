@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "domain/sources.h"
 #include "store/agent_repo.h"
+#include "views/source_json.h"
 
 namespace parley {
 

@@ -7,6 +7,7 @@
 #include "console/gate.h"
 #include "domain/conversations.h"
 #include "domain/team_takeover.h"
+#include "views/conversation_json.h"
 
 namespace parley {
 

@@ -2,6 +2,7 @@
 #include "http/responses.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "views/member_json.h"
 
 namespace parley {
 

@@ -7,6 +7,7 @@
 #include "console/gate.h"
 #include "domain/accounts.h"
 #include "domain/member_passwords.h"
+#include "views/member_json.h"
 
 namespace parley {
 

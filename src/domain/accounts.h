@@ -15,7 +15,4 @@ Result<Account> set_account_plan(Services& s, std::string_view account_id, std::
 Result<Account> set_account_limits(Services& s, std::string_view account_id, std::string_view limits_json);
 Result<Account> get_account(Services& s, std::string_view account_id);
 
-// The account as the admin CLI and the console show it: id, name, plan, effective limits, times.
-void write_account_json(JsonWriter& w, const Account& a);
-
 }  // namespace parley

@@ -35,7 +35,4 @@ Result<AgentRecord> update_agent(Services& s, std::string_view agent_id, const A
 // The agent when it belongs to the account; 404 otherwise (another account's agent included).
 Result<AgentRecord> get_agent(Connection& c, std::string_view account_id, std::string_view agent_id);
 
-// The Agent resource of the spec.
-void write_agent_json(JsonWriter& w, const AgentRecord& a);
-
 }  // namespace parley

@@ -82,7 +82,4 @@ Result<ContactRecord> get_contact(Connection& c, std::string_view account_id,
 Result<std::optional<ContactRecord>> upsert_contact_from_lead(Connection& c, Random& random,
                                                               int64_t now, const LeadRecord& lead);
 
-// The Contact resource of the spec.
-void write_contact_json(JsonWriter& w, const ContactRecord& contact);
-
 }  // namespace parley

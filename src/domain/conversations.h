@@ -1,5 +1,5 @@
-// Conversations as the data API shows them: the Conversation summary (list item) and the
-// Conversation with its messages. Knows no HTTP; reads run on the caller's connection.
+// Conversations as the data API reads them: a conversation with its messages (views/
+// conversation_json.h writes them). Knows no HTTP; reads run on the caller's connection.
 #pragma once
 
 #include <string_view>
@@ -18,9 +18,5 @@ struct ConversationWithMessages {
 // The account's conversation (any of its agents) with its transcript; 404 otherwise.
 Result<ConversationWithMessages> get_conversation(Connection& c, std::string_view account_id,
                                                   std::string_view conversation_id);
-
-void write_conversation_summary_json(JsonWriter& w, const ConversationRecord& c);
-void write_conversation_json(JsonWriter& w, const ConversationWithMessages& c);
-void write_message_json(JsonWriter& w, const MessageRecord& m);
 
 }  // namespace parley

@@ -35,7 +35,4 @@ class FormLabels {
 // lead.created outbox event. Runs inside the caller's write transaction.
 Result<LeadSaved> record_lead(Connection& c, Random& random, int64_t now, const LeadRecord& lead);
 
-// The Lead resource of the spec.
-void write_lead_json(JsonWriter& w, const LeadRecord& lead, const FormLabels& labels);
-
 }  // namespace parley

@@ -75,7 +75,4 @@ Result<MemberSession> authenticate_member_token(Services& s, std::string_view to
 // Ends the presented token (a session, or a member token when that is what was presented).
 Result<void> end_member_token(Services& s, std::string_view token);
 
-// {id, email, name, role, createdAt}
-void write_member_json(JsonWriter& w, const MemberRecord& m);
-
 }  // namespace parley

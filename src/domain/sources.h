@@ -70,8 +70,4 @@ Result<TrainingFinished> finish_training(Services& s, const SourceRecord& claime
 // Puts sources left processing by a stopped node back in the queue.
 Result<int64_t> requeue_unfinished(Services& s);
 
-// The Source resource (question and answer only for qa; never the text of other types).
-void write_source_json(JsonWriter& w, const SourceRecord& s);
-void write_training_json(JsonWriter& w, const SourceCounts& c);
-
 }  // namespace parley

@@ -14,6 +14,8 @@
 #include "domain/widget_actions.h"
 #include "widget/widget_gate.h"
 #include "widget/widget_limits.h"
+#include "views/conversation_json.h"
+#include "views/lead_json.h"
 
 namespace parley {
 

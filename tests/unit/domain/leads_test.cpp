@@ -1,4 +1,5 @@
 #include "domain/leads.h"
+#include "views/lead_json.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,24 @@
+#include "views/account_json.h"
+
+#include "model/plans.h"
+
+namespace parley {
+
+void write_account_json(JsonWriter& w, const Account& a) {
+  PlanLimits l = effective_limits(a.plan, a.limits);
+  w.begin_object();
+  w.key("id").string(a.id);
+  w.key("name").string(a.name);
+  w.key("plan").string(plan_name(a.plan));
+  w.key("limits").begin_object();
+  w.key("apiAccess").boolean(l.api_access);
+  w.key("messagesPerMonth").integer(l.messages_per_month);
+  w.key("trainingCharacters").integer(l.training_characters);
+  w.key("contactsPerAgent").integer(l.contacts_per_agent);
+  w.end_object();
+  w.key("createdAt").timestamp(a.created_at);
+  w.key("updatedAt").timestamp(a.updated_at);
+  w.end_object();
+}
+
+}  // namespace parley

@@ -97,7 +97,7 @@ void BM_ChatTurnEngineWithSettings(benchmark::State& state) {
   }
 }
 
-struct ChatDatabase {
+struct ChatDatabase {  // a temporary database, removed afterwards
   std::string dir;
   std::unique_ptr<Database> db;
   std::string account_id, agent_id;
@@ -139,7 +139,35 @@ void BM_ChatTurnInProcess(benchmark::State& state) {
   }
 }
 
+// GET /api/v1/agents/{agentId}'s read of the agent through the agent cache: argument 0 is a hit;
+// argument 1 follows a write elsewhere (untimed), as under chat load, so the agent is reloaded.
+void BM_AgentCacheGet(benchmark::State& state) {
+  ChatDatabase t;
+  char dir_template[] = "/tmp/parley_settings_bench_XXXXXX";
+  t.dir = mkdtemp(dir_template);
+  auto opened = open_database({"sqlite:" + t.dir + "/parley.db", Durability::kNormal});
+  if (!opened.ok()) std::abort();
+  t.db = std::move(*opened);
+  SystemClock clock;
+  SecureRandom random;
+  Services services{*t.db, clock, random};
+  t.account_id = create_account(services, "Bench", "enterprise")->id;
+  t.agent_id = create_agent(services, t.account_id, "Helper", false, kSettings)->id;
+  AgentCache cache(*t.db);
+  if (!cache.get(t.account_id, t.agent_id).ok()) std::abort();
+  for (auto _ : state) {
+    if (state.range(0) == 1) {
+      state.PauseTiming();
+      if (!t.db->write([](Connection&) -> Result<void> { return {}; }).ok()) std::abort();
+      state.ResumeTiming();
+    }
+    auto agent = cache.get(t.account_id, t.agent_id);
+    benchmark::DoNotOptimize(agent);
+  }
+}
+
 BENCHMARK(BM_ChatTurnEngineWithSettings)->Arg(0)->Arg(1);
+BENCHMARK(BM_AgentCacheGet)->Arg(0)->Arg(1);
 BENCHMARK(BM_ChatTurnInProcess)->Arg(0)->Arg(1);
 
 }  // namespace

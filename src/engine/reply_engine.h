@@ -91,7 +91,8 @@ struct HistoryMessage {
 
 struct ReplyRequest {
   std::string agent_id;
-  std::shared_ptr<const AgentSettings> settings;  // the agent's, read once; never null
+  // The agent's, read once when it was loaded; never null.
+  std::shared_ptr<const AgentSettings> settings = default_agent_settings();
   const Retriever* knowledge = nullptr;
   std::vector<HistoryMessage> history;  // at most the last 40 messages
   std::string message;

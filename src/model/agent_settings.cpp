@@ -206,6 +206,12 @@ std::vector<ApiAction> api_actions_of(const Value& doc) {
 }
 }  // namespace
 
+const std::shared_ptr<const AgentSettings>& default_agent_settings() {
+  static const auto* const kDefaults =
+      new std::shared_ptr<const AgentSettings>(std::make_shared<const AgentSettings>());
+  return *kDefaults;
+}
+
 AgentSettings parse_agent_settings(std::string_view settings_json) {
   AgentSettings s;
   rapidjson::Document doc;

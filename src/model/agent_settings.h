@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -152,5 +153,8 @@ struct AgentSettings {
 
 // Reads stored settings; text that is not a JSON object gives the defaults.
 AgentSettings parse_agent_settings(std::string_view settings_json);
+
+// The settings of an agent that has set none, shared (what a reply request starts with).
+const std::shared_ptr<const AgentSettings>& default_agent_settings();
 
 }  // namespace parley

@@ -41,8 +41,10 @@ void run(benchmark::State& state, const FixedRetriever& knowledge, bool follow_u
   RetrievalEngine engine(clock, RetrievalOptions{});
   ReplyRequest r;
   r.agent_id = "agt_bench";
-  r.settings.fallback_message = "Sorry.";
-  r.settings.follow_ups = follow_ups;
+  auto settings = std::make_shared<AgentSettings>();
+  settings->reply.fallback_message = "Sorry.";
+  settings->reply.follow_ups = follow_ups;
+  r.settings = settings;
   r.knowledge = &knowledge;
   r.message = "How do refunds work when returns are accepted?";
   r.deadline_ms = clock.now_ms() + 3'600'000;

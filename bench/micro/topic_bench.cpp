@@ -18,6 +18,7 @@ struct TopicDatabase {
   std::string dir;
   std::unique_ptr<Database> db;
   AgentRecord agent;
+  AgentSettings settings;
   ~TopicDatabase() {
     db.reset();
     std::error_code ignored;
@@ -35,6 +36,7 @@ std::unique_ptr<TopicDatabase> conversation_of(int64_t n) {
   t->db = std::move(*opened);
   t->agent.id = "agt_b";
   t->agent.settings = R"({"topicAnalysis": true})";
+  t->settings = parse_agent_settings(t->agent.settings);
   auto append = [](Connection& c, int64_t i) {
     MessageRecord m;
     m.id = "msg_" + std::to_string(i);
@@ -53,7 +55,7 @@ std::unique_ptr<TopicDatabase> conversation_of(int64_t n) {
     for (int64_t i = 0; i + 1 < n; ++i) {
       if (!append(c, i)) return ApiError::internal("append");
     }
-    PARLEY_TRY(refresh_topics(c, t->agent, "cnv_b"));
+    PARLEY_TRY(refresh_topics(c, t->settings, "cnv_b"));
     if (!append(c, n - 1)) return ApiError::internal("append");
     return {};
   });
@@ -77,7 +79,7 @@ void BM_TopicTurn(benchmark::State& state) {
   auto t = conversation_of(state.range(0));
   for (auto _ : state) {
     auto r = t->db->write([&](Connection& c) -> Result<void> {
-      auto done = kIncremental ? refresh_topics(c, t->agent, "cnv_b") : full_reread(c, "cnv_b");
+      auto done = kIncremental ? refresh_topics(c, t->settings, "cnv_b") : full_reread(c, "cnv_b");
       if (!done.ok()) std::abort();
       return ApiError::internal("roll back");  // keep the conversation as it was
     });

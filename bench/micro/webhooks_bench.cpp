@@ -31,7 +31,7 @@ BENCHMARK(BM_WebhookUrlParse);
 
 void BM_LeadEventBody(benchmark::State& state) {
   EventAgent agent{"agt_1", "Helper",
-                   R"({"leadForm":{"fields":[{"id":"company","label":"Company"}]}})"};
+                   parse_agent_settings(R"({"leadForm":{"fields":[{"id":"company","label":"Company"}]}})")};
   LeadRecord lead;
   lead.id = "lead_p5jXN8AQM9LWM0D4loKWxJ";
   lead.email = "jane.doe@example.com";

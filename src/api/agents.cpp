@@ -22,7 +22,7 @@ Result<Response> get_agent_handler(ApiCall& call) {
   w.begin_object().key("data");
   if (call.app.agent_cache != nullptr) {
     PARLEY_ASSIGN_OR_RETURN(auto agent, call.app.agent_cache->get(call.account_id(), call.param(0)));
-    write_agent_json(w, *agent);
+    write_agent_json(w, agent->record);
   } else {
     PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(call.app.db.read(), call.account_id(), call.param(0)));
     write_agent_json(w, agent);

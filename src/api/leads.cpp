@@ -17,7 +17,7 @@ Result<Response> list_leads(ApiCall& call) {
   Connection& c = call.app.db.read();
   PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), agent_id));
   PARLEY_ASSIGN_OR_RETURN(auto page, LeadQueries::list(c, agent_id, q));
-  FormLabels labels(agent.settings);
+  FormLabels labels(parse_agent_settings(agent.settings));
   return Response::json(
       200, page_json<LeadRecord>(
                page, kLeadList, agent_id,

@@ -60,7 +60,7 @@ void add_admin_lead_commands(CLI::App& admin, GlobalOptions& global, CommandRun&
         }
         PARLEY_ASSIGN_OR_RETURN(auto saved, admin_save_lead(s, in));
         PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(s.db.read(), a->agent));
-        FormLabels labels(agent ? agent->settings : "{}");
+        FormLabels labels(parse_agent_settings(agent ? agent->settings : "{}"));
         JsonWriter w;
         w.begin_object().key("created").boolean(saved.created).key("data");
         write_lead_json(w, saved.lead, labels);

@@ -3,7 +3,7 @@
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/usage.h"
-#include "engine/reply_engine.h"
+#include "model/agent_settings.h"
 #include "store/account_repo.h"
 #include "store/agent_repo.h"
 
@@ -35,7 +35,7 @@ void add_admin_usage_command(CLI::App& admin, GlobalOptions& global, CommandRun&
         for (const auto& a : agents) {
           PARLEY_ASSIGN_OR_RETURN(int64_t agent_used, usage_count(c, a.id, month));
           PARLEY_ASSIGN_OR_RETURN(int64_t hour_used, usage_count(c, a.id, hour_period(now)));
-          auto cap = read_reply_settings(a.settings).monthly_message_cap;
+          auto cap = parse_agent_settings(a.settings).reply.monthly_message_cap;
           w.begin_object();
           w.key("agentId").string(a.id);
           w.key("name").string(a.name);

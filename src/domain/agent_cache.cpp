@@ -2,30 +2,39 @@
 
 #include <mutex>
 
-#include "domain/agents.h"
-
 namespace parley {
 
-Result<std::shared_ptr<const AgentRecord>> AgentCache::get(std::string_view account_id,
-                                                           std::string_view agent_id) {
+Result<std::shared_ptr<const LoadedAgent>> AgentCache::find_any(std::string_view agent_id) {
   // Read before loading: a write committed meanwhile leaves the entry tagged older, so the next
   // read reloads it.
   const uint64_t epoch = db_.data_epoch();
-  std::shared_ptr<const AgentRecord> agent;
+  std::shared_ptr<const LoadedAgent> cached;
   {
     std::shared_lock lock(mu_);
     auto it = entries_.find(agent_id);
-    if (it != entries_.end() && it->second.epoch == epoch) agent = it->second.agent;
+    if (it != entries_.end()) {
+      if (it->second.epoch == epoch) return it->second.agent;
+      cached = it->second.agent;
+    }
   }
-  if (!agent) {
-    PARLEY_ASSIGN_OR_RETURN(auto loaded, AgentRepo::find_any(db_.read(), agent_id));
-    if (!loaded) return ApiError::not_found("No agent " + std::string(agent_id) + " in this account.");
-    agent = std::make_shared<const AgentRecord>(std::move(*loaded));
-    std::unique_lock lock(mu_);
-    if (entries_.size() >= kMaxEntries) entries_.clear();
-    entries_.insert_or_assign(std::string(agent_id), Entry{epoch, agent});
+  PARLEY_ASSIGN_OR_RETURN(auto loaded, AgentRepo::find_any(db_.read(), agent_id));
+  if (!loaded) return std::shared_ptr<const LoadedAgent>();
+  std::shared_ptr<const LoadedAgent> agent;
+  if (cached && cached->record.settings == loaded->settings) {
+    agent = std::make_shared<const LoadedAgent>(LoadedAgent{std::move(*loaded), cached->settings});
+  } else {
+    agent = load_settings(std::move(*loaded));
   }
-  if (agent->account_id != account_id) {
+  std::unique_lock lock(mu_);
+  if (entries_.size() >= kMaxEntries) entries_.clear();
+  entries_.insert_or_assign(std::string(agent_id), Entry{epoch, agent});
+  return agent;
+}
+
+Result<std::shared_ptr<const LoadedAgent>> AgentCache::get(std::string_view account_id,
+                                                           std::string_view agent_id) {
+  PARLEY_ASSIGN_OR_RETURN(auto agent, find_any(agent_id));
+  if (!agent || agent->record.account_id != account_id) {
     return ApiError::not_found("No agent " + std::string(agent_id) + " in this account.");
   }
   return agent;

@@ -1,6 +1,7 @@
 // Agent settings: a JSON object with a fixed set of known keys, each with a type. Updates merge
 // into the stored object (null removes a key); unknown keys and wrong types are refused with a
-// message naming the key.
+// message naming the key. This is the write side; everything that acts on settings reads them
+// once, as types, through model/agent_settings.h.
 #pragma once
 
 #include <string>

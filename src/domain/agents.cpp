@@ -13,6 +13,11 @@ Result<void> check_name(std::string_view name) {
 }
 }  // namespace
 
+std::shared_ptr<const LoadedAgent> load_settings(AgentRecord record) {
+  auto settings = std::make_shared<const AgentSettings>(parse_agent_settings(record.settings));
+  return std::make_shared<const LoadedAgent>(LoadedAgent{std::move(record), std::move(settings)});
+}
+
 Result<AgentRecord> create_agent(Services& s, std::string_view account_id, std::string_view name,
                                  bool is_private, std::string_view settings_json) {
   PARLEY_TRY(check_name(name));

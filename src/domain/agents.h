@@ -1,14 +1,26 @@
 // Agent operations shared by the admin CLI, the console and the public API.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "model/agent_settings.h"
 #include "store/services.h"
 #include "store/agent_repo.h"
 
 namespace parley {
+
+// An agent as the chat flow and the widget use it: its record and its settings, read once when
+// the agent is loaded (domain/agent_cache.h keeps both). Immutable; shared between threads.
+struct LoadedAgent {
+  AgentRecord record;
+  std::shared_ptr<const AgentSettings> settings;  // never null
+};
+
+// The record with its settings read.
+std::shared_ptr<const LoadedAgent> load_settings(AgentRecord record);
 
 struct AgentChanges {
   std::optional<std::string> name;

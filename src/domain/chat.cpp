@@ -7,6 +7,7 @@
 
 #include "core/crypto.h"
 #include "core/json.h"
+#include "domain/agent_cache.h"
 #include "domain/agents.h"
 #include "domain/leads.h"
 #include "domain/topic_analysis.h"
@@ -141,49 +142,55 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   t.account_id_ = std::string(account_id);
   t.request_ = r;
   Connection& read = s.db.read();
-  PARLEY_ASSIGN_OR_RETURN(t.agent_, get_agent(read, account_id, r.agent_id));
-  if (t.agent_.is_private) {
+  if (s.agents != nullptr) {
+    PARLEY_ASSIGN_OR_RETURN(t.agent_, s.agents->get(account_id, r.agent_id));
+  } else {
+    PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(read, account_id, r.agent_id));
+    t.agent_ = load_settings(std::move(agent));
+  }
+  t.settings_ = t.agent_->settings;
+  const AgentRecord& agent = t.agent_->record;
+  if (agent.is_private) {
     return ApiError{ErrorCode::kAgentPrivate,
                     "The agent is private; it answers only in the dashboard."};
   }
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(read, account_id));
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
-  t.settings_ = read_reply_settings(t.agent_.settings);
   WidgetRules widget_rules;
   if (r.widget) {
-    widget_rules = read_widget_rules(t.agent_.settings);
+    widget_rules = read_widget_rules(*t.settings_);
     PARLEY_TRY(check_country(widget_rules, r.widget->country));
   }
-  t.limits_ = ReplyLimits{effective_limits(account->plan, account->overrides).messages_per_month, t.settings_.monthly_message_cap,
+  t.limits_ = ReplyLimits{effective_limits(account->plan, account->overrides).messages_per_month, t.settings_->reply.monthly_message_cap,
                           s.config.replies_per_agent_hour};
-  PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, t.agent_, r));
+  PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, agent, r));
   t.existing_ = std::move(target.existing);
   t.reply_.conversation_id = std::move(target.conversation_id);
   t.reply_.session_id = std::move(target.session_id);
   t.paused_ = t.existing_ && t.existing_->taken_over_by.has_value();
   if (t.paused_) t.reply_.live_chat = "paused";
   t.known_live_chat_ = t.paused_ ? std::optional<std::string>("paused")
-                                 : parley::known_live_chat(read_handoff_settings(t.agent_.settings),
-                                                   t.settings_.engine,
+                                 : parley::known_live_chat(t.settings_->handoff,
+                                                   t.settings_->reply.engine,
                                                    t.existing_ && t.existing_->live_chat_offered,
                                                    r.message);
   t.received_at_ = s.clock.now_ms();
   t.deadline_ms_ = t.received_at_ + s.config.timeout_ms;
   // A visitor talking with a team member is not held to the agent's per-visitor allowance.
   if (r.widget && !t.paused_) {
-    PARLEY_TRY(check_visitor_messages(read, widget_rules, t.agent_.id, r.widget->visitor_id,
+    PARLEY_TRY(check_visitor_messages(read, widget_rules, agent.id, r.widget->visitor_id,
                                       t.received_at_));
   }
   // Refuse before running the engine; commit() checks the plan's messages again under the
   // writer's lock. The hour is not checked again there: it counts engine runs, this one included,
   // and the slots bound how far concurrent runs can go past it.
   if (!t.paused_) {
-    PARLEY_TRY(check_reply_allowed(read, account_id, t.agent_.id, t.limits_, t.received_at_));
+    PARLEY_TRY(check_reply_allowed(read, account_id, agent.id, t.limits_, t.received_at_));
     if (s.slots) {
-      PARLEY_ASSIGN_OR_RETURN(t.slot_, s.slots->acquire(account_id, t.agent_.id));
+      PARLEY_ASSIGN_OR_RETURN(t.slot_, s.slots->acquire(account_id, agent.id));
     }
     // Written behind, so the chat does not wait for it; a run that fails or times out counts too.
-    s.db.write_async([agent_id = t.agent_.id, at = t.received_at_](Connection& c) {
+    s.db.write_async([agent_id = agent.id, at = t.received_at_](Connection& c) {
       return count_engine_run(c, agent_id, at);
     });
   }
@@ -201,14 +208,13 @@ Result<void> ChatTurn::run(const TextSink& sink) {
   auto slot = std::move(slot_);
   if (paused_) return {};
   ReplyRequest er;
-  er.agent_id = agent_.id;
+  er.agent_id = agent_->record.id;
   er.settings = settings_;
   er.knowledge = &s_.retriever;
   er.history = history_;  // kept: a hand-off mail quotes it
   er.message = request_.message;
   er.time_zone = request_.time_zone.value_or("UTC");
   er.deadline_ms = deadline_ms_;
-  er.settings_json = agent_.settings;
   er.live_chat_offered = existing_ && existing_->live_chat_offered;
   PARLEY_ASSIGN_OR_RETURN(reply_.blocks, s_.engine.reply(er, [&](std::string_view piece) {
     reply_.reply += piece;
@@ -219,11 +225,11 @@ Result<void> ChatTurn::run(const TextSink& sink) {
         ErrorCode::kTimeout,
         "The reply took longer than " + std::to_string(s_.config.timeout_ms / 1000) + " seconds."};
   }
-  if (!settings_.show_sources) reply_.blocks.sources.clear();
+  if (!settings_->reply.show_sources) reply_.blocks.sources.clear();
   reply_.live_chat = reply_.blocks.live_chat;
   // Mailed before anything is stored: a mail that cannot be sent fails the turn.
   if (reply_.blocks.handoff) {
-    PARLEY_TRY(send_handoff_mail(s_.mailer, agent_, reply_.conversation_id, history_, request_.message,
+    PARLEY_TRY(send_handoff_mail(s_.mailer, agent_->record, settings_->handoff, reply_.conversation_id, history_, request_.message,
                                  reply_.reply, s_.clock.now_ms()));
   }
   return {};
@@ -232,8 +238,8 @@ Result<void> ChatTurn::run(const TextSink& sink) {
 Result<ChatReply> ChatTurn::commit() {
   const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
   ContactDetails contact;
-  if (settings_.save_contact_details) contact = find_contact_details(request_.message);
-  const std::string& agent_id = agent_.id;
+  if (settings_->reply.save_contact_details) contact = find_contact_details(request_.message);
+  const std::string& agent_id = agent_->record.id;
   ChatReply& out = reply_;
   PARLEY_TRY(s_.db.write([&](Connection& c) -> Result<void> {
     std::optional<ConversationRecord> conv;
@@ -299,7 +305,7 @@ Result<ChatReply> ChatTurn::commit() {
       lead.collected_at = received_at_;
       PARLEY_TRY(record_lead(c, s_.random, replied_at, lead));
     }
-    PARLEY_TRY(refresh_topics(c, agent_, out.conversation_id));
+    PARLEY_TRY(refresh_topics(c, *settings_, out.conversation_id));
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
     return {};
   }));

@@ -21,6 +21,9 @@
 
 namespace parley {
 
+class AgentCache;
+struct LoadedAgent;
+
 // Chat limits set when the server starts.
 struct ChatConfig {
   int64_t timeout_ms = 55'000;  // 504 timeout beyond this
@@ -36,6 +39,7 @@ struct ChatServices {
   ChatConfig config;
   const Mailer* mailer = nullptr;  // hand-off mail; null: hand-offs by email fail with 500
   ChatSlots* slots = nullptr;      // engines in flight per agent and account; null: no caps
+  AgentCache* agents = nullptr;    // agents with their settings read; null: loaded every turn
 };
 
 inline constexpr size_t kMaxMessageChars = 10'000;
@@ -115,8 +119,8 @@ class ChatTurn {
   ChatServices s_;
   std::string account_id_;
   ChatRequest request_;
-  AgentRecord agent_;
-  ReplySettings settings_;
+  std::shared_ptr<const LoadedAgent> agent_;
+  std::shared_ptr<const AgentSettings> settings_;  // agent_'s
   ReplyLimits limits_;
   std::optional<ConversationRecord> existing_;
   std::vector<HistoryMessage> history_;

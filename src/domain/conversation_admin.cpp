@@ -42,7 +42,7 @@ Result<void> append(Connection& c, Services& s, const ConversationRecord& conv, 
 Result<void> analyze(Connection& c, const ConversationRecord& conv) {
   PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, conv.agent_id));
   if (!agent) return ApiError::not_found("No agent " + conv.agent_id + ".");
-  return refresh_topics(c, *agent, conv.id);
+  return refresh_topics(c, parse_agent_settings(agent->settings), conv.id);
 }
 
 // Runs `change` on the conversation in one transaction and returns it as stored afterwards.
@@ -109,6 +109,7 @@ Result<std::vector<ConversationWithMessages>> admin_create_conversations(Service
     out.clear();
     PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, in.agent_id));
     if (!agent) return ApiError::not_found("No agent " + in.agent_id + ".");
+    const AgentSettings settings = parse_agent_settings(agent->settings);
     for (int64_t i = 0; i < count; ++i) {
       ConversationRecord conv;
       conv.id = new_id(s.random, "cnv_");
@@ -122,7 +123,7 @@ Result<std::vector<ConversationWithMessages>> admin_create_conversations(Service
       conv.created_at = conv.last_activity_at = created_at;
       PARLEY_TRY(ConversationRepo::insert(c, conv));
       for (const auto& m : in.messages) PARLEY_TRY(append(c, s, conv, m, conv.created_at));
-      PARLEY_TRY(refresh_topics(c, *agent, conv.id));
+      PARLEY_TRY(refresh_topics(c, settings, conv.id));
       PARLEY_ASSIGN_OR_RETURN(auto stored, load(c, conv.id));
       out.push_back(std::move(stored));
     }

@@ -1,5 +1,5 @@
-// Conversations as the data API shows them: the Conversation summary (list item) and the
-// Conversation with its messages. Knows no HTTP; reads run on the caller's connection.
+// Conversations as the data API reads them: a conversation with its messages (views/
+// conversation_json.h writes them). Knows no HTTP; reads run on the caller's connection.
 #pragma once
 
 #include <string_view>

@@ -39,15 +39,14 @@ Result<void> record_handoff(Connection& c, Random& random, ConversationRecord& c
 }
 
 Result<void> send_handoff_mail(const Mailer* mailer, const AgentRecord& agent,
-                               std::string_view conversation_id,
+                               const HandoffSettings& handoff, std::string_view conversation_id,
                                const std::vector<HistoryMessage>& history, std::string_view message,
                                std::string_view reply, int64_t at_ms) {
-  auto settings = read_handoff_settings(agent.settings);
-  if (!settings.email) return ApiError::internal("The agent has no hand-off address.");
+  if (!handoff.email) return ApiError::internal("The agent has no hand-off address.");
   if (mailer == nullptr || !mailer->configured()) {
     return ApiError::internal("Hand-off mail is not configured on this server.");
   }
-  HandoffMail mail{*settings.email, agent.name, std::string(conversation_id), {}, at_ms};
+  HandoffMail mail{*handoff.email, agent.name, std::string(conversation_id), {}, at_ms};
   for (const auto& m : history) mail.transcript.push_back({m.role, m.content});
   mail.transcript.push_back({"user", std::string(message)});
   mail.transcript.push_back({"assistant", std::string(reply)});

@@ -47,7 +47,7 @@ std::string handoff_event_id(std::string_view conversation_id, int64_t at_ms);
 // Mails the conversation (history, the new message and the reply) to the agent's
 // `handoffEmail`. 500 internal_error when mail is not configured or the SMTP server refuses.
 Result<void> send_handoff_mail(const Mailer* mailer, const AgentRecord& agent,
-                               std::string_view conversation_id,
+                               const HandoffSettings& handoff, std::string_view conversation_id,
                                const std::vector<HistoryMessage>& history, std::string_view message,
                                std::string_view reply, int64_t at_ms);
 

@@ -5,21 +5,12 @@
 
 namespace parley {
 
-FormLabels::FormLabels(std::string_view settings_json) {
-  rapidjson::Document doc;
-  doc.Parse(settings_json.data(), settings_json.size());
-  if (doc.HasParseError() || !doc.IsObject()) return;
-  auto forms = doc.FindMember("forms");
-  if (forms == doc.MemberEnd() || !forms->value.IsArray()) return;
-  for (const auto& form : forms->value.GetArray()) {
-    if (!form.IsObject() || !form.HasMember("id") || !form["id"].IsString()) continue;
-    auto& fields = forms_[form["id"].GetString()];
-    if (!form.HasMember("fields") || !form["fields"].IsArray()) continue;
-    for (const auto& f : form["fields"].GetArray()) {
-      if (!f.IsObject() || !f.HasMember("id") || !f["id"].IsString()) continue;
-      if (!f.HasMember("label") || !f["label"].IsString()) continue;
-      fields.emplace(f["id"].GetString(), f["label"].GetString());
-    }
+FormLabels::FormLabels(const AgentSettings& settings) {
+  for (const auto& form : settings.forms) {
+    if (!form.id) continue;
+    auto& fields = forms_[*form.id];
+    for (const auto& f : form.fields)
+      if (f.id && f.label) fields.emplace(*f.id, *f.label);
   }
 }
 

@@ -11,14 +11,15 @@
 #include <string_view>
 
 #include "core/random.h"
+#include "model/agent_settings.h"
 #include "store/lead_repo.h"
 
 namespace parley {
 
 class FormLabels {
  public:
-  // From an agent's settings JSON; missing or malformed forms give no labels.
-  explicit FormLabels(std::string_view settings_json);
+  // From an agent's `forms`: forms with an id, fields with an id and a label.
+  explicit FormLabels(const AgentSettings& settings);
   // The label of the field in the lead's form; when the lead has no form, the first form with a
   // field of that id. Nothing when the field is no longer in the form.
   std::optional<std::string> label(const std::optional<std::string>& form_id,

@@ -98,17 +98,11 @@ TopicAnalysis analyze_topics(const std::vector<MessageRecord>& messages) {
   return out;
 }
 
-bool topic_analysis_enabled(const AgentRecord& agent) {
-  rapidjson::Document doc;
-  doc.Parse(agent.settings.data(), agent.settings.size());
-  if (doc.HasParseError() || !doc.IsObject()) return false;
-  auto it = doc.FindMember("topicAnalysis");
-  return it != doc.MemberEnd() && it->value.IsBool() && it->value.GetBool();
-}
+bool topic_analysis_enabled(const AgentSettings& settings) { return settings.topic_analysis; }
 
-Result<void> refresh_topics(Connection& c, const AgentRecord& agent,
+Result<void> refresh_topics(Connection& c, const AgentSettings& settings,
                             std::string_view conversation_id) {
-  if (!topic_analysis_enabled(agent)) return {};
+  if (!topic_analysis_enabled(settings)) return {};
   PARLEY_ASSIGN_OR_RETURN(auto stored, TopicRepo::state(c, conversation_id));
   TopicState state = stored.value_or(TopicState{});
   PARLEY_ASSIGN_OR_RETURN(auto added,

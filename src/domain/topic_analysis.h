@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/agent_settings.h"
 #include "store/agent_repo.h"
 #include "store/conversation_repo.h"
 #include "store/topic_repo.h"
@@ -43,10 +44,10 @@ TopicDelta count_topics(const TopicState& state, const std::vector<MessageRecord
 
 // Recomputes and stores the conversation's topics and sentiment when the agent's topicAnalysis
 // setting is true; does nothing otherwise.
-Result<void> refresh_topics(Connection& c, const AgentRecord& agent,
+Result<void> refresh_topics(Connection& c, const AgentSettings& settings,
                             std::string_view conversation_id);
 
-// True when the agent's settings JSON has topicAnalysis: true.
-bool topic_analysis_enabled(const AgentRecord& agent);
+// True when the agent's settings have topicAnalysis: true.
+bool topic_analysis_enabled(const AgentSettings& settings);
 
 }  // namespace parley

@@ -6,15 +6,9 @@
 
 namespace parley {
 
-Result<void> check_form_id(std::string_view settings_json, std::string_view form_id) {
-  auto settings = parse_json_object(settings_json);
-  if (settings.ok() && settings->HasMember("forms") && (*settings)["forms"].IsArray()) {
-    for (const auto& form : (*settings)["forms"].GetArray()) {
-      if (form.IsObject() && form.HasMember("id") && form["id"].IsString() &&
-          std::string_view(form["id"].GetString(), form["id"].GetStringLength()) == form_id)
-        return {};
-    }
-  }
+Result<void> check_form_id(const AgentSettings& settings, std::string_view form_id) {
+  for (const auto& form : settings.forms)
+    if (form.id == form_id) return {};
   return ApiError::invalid("'formId' must name one of the agent's forms; '" +
                            std::string(form_id) + "' is not one.");
 }

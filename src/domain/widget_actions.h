@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "model/agent_settings.h"
 #include "store/services.h"
 #include "store/conversation_repo.h"
 #include "store/lead_repo.h"
@@ -25,7 +26,7 @@ struct VisitorContact {
 };
 
 // 400 naming `formId` unless the agent's `forms` setting has a form of that id.
-Result<void> check_form_id(std::string_view settings_json, std::string_view form_id);
+Result<void> check_form_id(const AgentSettings& settings, std::string_view form_id);
 
 // 400 naming the field: neither email nor phone, an invalid email or phone, a name over 100.
 Result<LeadSaved> record_visitor_contact(Services& s, const ConversationRecord& conv,

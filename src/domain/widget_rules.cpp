@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "core/json.h"
 #include "store/visitor_queries.h"
 
 namespace parley {
@@ -28,27 +27,16 @@ std::string domain_entry(std::string_view d) {
 }
 }  // namespace
 
-WidgetRules read_widget_rules(std::string_view settings_json) {
+WidgetRules read_widget_rules(const AgentSettings& settings) {
   WidgetRules rules;
-  auto doc = parse_json_object(settings_json);
-  if (!doc.ok()) return rules;
-  const rapidjson::Value& v = *doc;
-  if (auto it = v.FindMember("allowedDomains"); it != v.MemberEnd() && it->value.IsArray()) {
-    for (const auto& d : it->value.GetArray()) {
-      if (!d.IsString()) continue;
-      std::string host = domain_entry({d.GetString(), d.GetStringLength()});
-      if (!host.empty()) rules.allowed_domains.push_back(std::move(host));
-    }
+  for (const auto& d : settings.widget.allowed_domains) {
+    std::string host = domain_entry(d);
+    if (!host.empty()) rules.allowed_domains.push_back(std::move(host));
   }
-  if (auto it = v.FindMember("blockedCountries"); it != v.MemberEnd() && it->value.IsArray()) {
-    for (const auto& c : it->value.GetArray()) {
-      if (!c.IsString()) continue;
-      if (auto code = normalise_country({c.GetString(), c.GetStringLength()}))
-        rules.blocked_countries.push_back(*code);
-    }
+  for (const auto& c : settings.widget.blocked_countries) {
+    if (auto code = normalise_country(c)) rules.blocked_countries.push_back(*code);
   }
-  if (auto it = v.FindMember("messagesPerVisitor"); it != v.MemberEnd() && it->value.IsInt64())
-    rules.messages_per_visitor = it->value.GetInt64();
+  rules.messages_per_visitor = settings.widget.messages_per_visitor;
   return rules;
 }
 

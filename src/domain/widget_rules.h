@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/agent_settings.h"
 #include "store/db.h"
 
 namespace parley {
@@ -24,8 +25,9 @@ struct WidgetRules {
   std::optional<int64_t> messages_per_visitor;
 };
 
-// From an agent's settings JSON; malformed entries are ignored.
-WidgetRules read_widget_rules(std::string_view settings_json);
+// From an agent's settings: domains as bare lower-case hosts, countries as codes; entries that
+// give neither are ignored.
+WidgetRules read_widget_rules(const AgentSettings& settings);
 
 // The host of an Origin header value ("https://Shop.Example.com:8443" -> "shop.example.com");
 // empty when it is not a http(s) origin.

@@ -11,23 +11,6 @@
 namespace parley {
 
 namespace {
-std::string member_text(const rapidjson::Value& v, const char* name) {
-  auto it = v.FindMember(name);
-  if (it == v.MemberEnd() || !it->value.IsString()) return "";
-  return {it->value.GetString(), it->value.GetStringLength()};
-}
-
-bool valid_name(std::string_view name) {
-  if (name.empty() || name.size() > 50) return false;
-  for (char c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return false;
-  return true;
-}
-
-bool has_line_break(std::string_view s) {
-  return s.find_first_of("\r\n") != std::string_view::npos;
-}
-
 std::string url_encode(std::string_view s) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
@@ -56,53 +39,6 @@ std::string error_result(std::string_view message) {
 }
 
 }  // namespace
-
-std::vector<ApiAction> read_api_actions(std::string_view settings_json) {
-  std::vector<ApiAction> out;
-  rapidjson::Document doc;
-  doc.Parse(settings_json.data(), settings_json.size());
-  if (doc.HasParseError() || !doc.IsObject()) return out;
-  auto list = doc.FindMember("apiActions");
-  if (list == doc.MemberEnd() || !list->value.IsArray()) return out;
-  for (const auto& item : list->value.GetArray()) {
-    if (!item.IsObject()) continue;
-    ApiAction a;
-    a.name = member_text(item, "name");
-    a.description = member_text(item, "description");
-    a.url = member_text(item, "url");
-    std::string method = member_text(item, "method");
-    if (!method.empty()) a.method = method;
-    for (char& c : a.method) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (!valid_name(a.name) || a.url.empty()) continue;
-    if (a.method != "GET" && a.method != "POST" && a.method != "PUT" && a.method != "PATCH" &&
-        a.method != "DELETE")
-      continue;
-    auto params = item.FindMember("parameters");
-    if (params != item.MemberEnd() && params->value.IsArray()) {
-      for (const auto& p : params->value.GetArray()) {
-        if (!p.IsObject() || !valid_name(member_text(p, "name"))) continue;
-        auto req = p.FindMember("required");
-        a.parameters.push_back(
-            {member_text(p, "name"), member_text(p, "description"),
-             req != p.MemberEnd() && req->value.IsBool() && req->value.GetBool()});
-      }
-    }
-    auto headers = item.FindMember("headers");
-    if (headers != item.MemberEnd() && headers->value.IsObject()) {
-      for (auto h = headers->value.MemberBegin(); h != headers->value.MemberEnd(); ++h) {
-        if (!h->value.IsString()) continue;
-        std::string name(h->name.GetString(), h->name.GetStringLength());
-        std::string value(h->value.GetString(), h->value.GetStringLength());
-        if (name.empty() || has_line_break(name) || has_line_break(value) ||
-            name.find(':') != std::string::npos)
-          continue;
-        a.headers.emplace_back(std::move(name), std::move(value));
-      }
-    }
-    out.push_back(std::move(a));
-  }
-  return out;
-}
 
 ToolSpec api_action_tool(const ApiAction& action) {
   JsonWriter w;

@@ -18,30 +18,13 @@
 
 #include "core/result.h"
 #include "engine/openai_client.h"
+#include "model/agent_settings.h"
 #include "net/http_sender.h"
 #include "net/pinned_curl.h"
 
 namespace parley {
 
-struct ApiActionParam {
-  std::string name;
-  std::string description;
-  bool required = false;
-};
-
-struct ApiAction {
-  std::string name;  // letters, digits, '_' and '-', up to 50
-  std::string description;
-  std::string method = "GET";  // GET, POST, PUT, PATCH, DELETE
-  std::string url;             // "https://api.example.com/orders/{orderId}"
-  std::vector<ApiActionParam> parameters;
-  std::vector<std::pair<std::string, std::string>> headers;
-};
-
 inline constexpr std::string_view kApiActionToolPrefix = "action_";
-
-// The well-formed actions of an agent's settings; malformed entries are skipped.
-std::vector<ApiAction> read_api_actions(std::string_view settings_json);
 
 // The tool offered for an action: "action_<name>", its parameters as string properties.
 ToolSpec api_action_tool(const ApiAction& action);

@@ -14,15 +14,17 @@
 #include <string>
 #include <string_view>
 
+#include "engine/reply_engine.h"
+
 namespace parley {
 
-// The reply's `booking` object as JSON, or nothing when the agent has no usable booking setting:
-// {"provider", "eventTitle", "eventLength", "timeZone", "days": [{"date", "slots": [...]}]}.
-std::optional<std::string> booking_offer(std::string_view settings_json, std::string_view time_zone,
-                                         int64_t now_ms);
+// The reply's booking offer, or nothing when the agent has no usable booking setting: provider,
+// event title and length, the caller's time zone and the days with free slots.
+std::optional<BookingBlock> booking_offer(const AgentSettings& settings, std::string_view time_zone,
+                                          int64_t now_ms);
 
 // True when the agent has a booking setting and the message calls for it (one of its
 // `keywords`, by default book, booking, appointment, meeting, schedule, demo, call).
-bool asks_for_booking(std::string_view settings_json, std::string_view message);
+bool asks_for_booking(const AgentSettings& settings, std::string_view message);
 
 }  // namespace parley

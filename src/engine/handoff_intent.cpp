@@ -1,7 +1,6 @@
 #include "engine/handoff_intent.h"
 
-#include <rapidjson/document.h>
-
+#include <algorithm>
 #include <array>
 #include <set>
 #include <vector>
@@ -55,20 +54,6 @@ std::set<std::string> words_of(const std::array<const char*, N>& list) {
   return out;
 }
 }  // namespace
-
-HandoffSettings read_handoff_settings(std::string_view settings_json) {
-  HandoffSettings s;
-  rapidjson::Document doc;
-  doc.Parse(settings_json.data(), settings_json.size());
-  if (doc.HasParseError() || !doc.IsObject()) return s;
-  auto email = doc.FindMember("handoffEmail");
-  if (email != doc.MemberEnd() && email->value.IsString() && email->value.GetStringLength() > 0) {
-    s.email = std::string(email->value.GetString(), email->value.GetStringLength());
-  }
-  auto live = doc.FindMember("liveChat");
-  if (live != doc.MemberEnd() && live->value.IsBool()) s.live_chat = live->value.GetBool();
-  return s;
-}
 
 bool asks_for_person(std::string_view message) {
   // Normalised once, on first use (thread-safe static initialisation).

@@ -8,16 +8,9 @@
 #include <string>
 #include <string_view>
 
+#include "model/agent_settings.h"
+
 namespace parley {
-
-struct HandoffSettings {
-  std::optional<std::string> email;  // `handoffEmail`
-  bool live_chat = false;            // `liveChat`
-  bool available() const { return live_chat || email.has_value(); }
-};
-
-// Reads `handoffEmail` and `liveChat` from an agent's settings JSON (absent or mistyped: off).
-HandoffSettings read_handoff_settings(std::string_view settings_json);
 
 // True when the message asks to talk to a person ("can I talk to a human?", "speak with someone
 // from your team", "I want a real person", "representative", "live agent"). English phrases,

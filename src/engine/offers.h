@@ -18,32 +18,32 @@ namespace parley {
 inline constexpr size_t kMaxButtons = 3;
 inline constexpr size_t kMaxProducts = 4;
 
-std::vector<ButtonBlock> match_buttons(std::string_view settings_json, std::string_view message);
-std::vector<ProductBlock> match_products(std::string_view settings_json, std::string_view message);
+std::vector<ButtonBlock> match_buttons(const AgentSettings& settings, std::string_view message);
+std::vector<ProductBlock> match_products(const AgentSettings& settings, std::string_view message);
 
 // The chat form (setting `forms`: id, name, fields, submitLabel, keywords) the message calls for
-// (a keyword, or every content word of its name), as the reply's `form` object:
-// {"formId", "name", "fields" (as configured), "submitLabel" ("Submit" when not set)}.
-std::optional<std::string> match_form(std::string_view settings_json, std::string_view message);
+// (a keyword, or every content word of its name), as the reply's `form`: formId, name, fields
+// (as configured), submitLabel ("Submit" when not set). Forms without an id or name are skipped.
+std::optional<FormBlock> match_form(const AgentSettings& settings, std::string_view message);
 // The form whose name is exactly `name` (the `openai` engine's `show_form` tool).
-std::optional<std::string> form_named(std::string_view settings_json, std::string_view name);
+std::optional<FormBlock> form_named(const AgentSettings& settings, std::string_view name);
 // The names of the configured forms.
-std::vector<std::string> form_names(std::string_view settings_json);
+std::vector<std::string> form_names(const AgentSettings& settings);
 
 // The lead form (setting `leadForm`: message, fields, formId, keywords) as the reply's
-// `leadForm` object: {"message", "fields" (contact fields: "name", "email", "phone"; name and
-// email by default), "form" (the chat form named by formId, or null)}. Nothing when the agent
-// has no lead form.
-std::optional<std::string> lead_form(std::string_view settings_json);
+// `leadForm`: message, fields (contact fields: "name", "email", "phone"; name and email by
+// default), form (the chat form named by formId, or none). Nothing when the agent has no lead
+// form.
+std::optional<LeadFormBlock> lead_form(const AgentSettings& settings);
 // True when the agent has a lead form and the message calls for it (one of its `keywords`, by
 // default "contact me", "call me back", "get in touch", "reach me").
-bool asks_to_be_contacted(std::string_view settings_json, std::string_view message);
+bool asks_to_be_contacted(const AgentSettings& settings, std::string_view message);
 
 // The configured items whose label (buttons) or name (products) is exactly `title`: what the
 // `openai` engine shows when the model picks items through its tools.
-std::vector<ButtonBlock> match_buttons_titled(std::string_view settings_json,
+std::vector<ButtonBlock> match_buttons_titled(const AgentSettings& settings,
                                               std::string_view title);
-std::vector<ProductBlock> match_products_titled(std::string_view settings_json,
+std::vector<ProductBlock> match_products_titled(const AgentSettings& settings,
                                                 std::string_view title);
 
 }  // namespace parley

@@ -1,7 +1,5 @@
 #include "engine/openai_engine.h"
 
-#include <rapidjson/document.h>
-
 #include <algorithm>
 #include <set>
 
@@ -24,17 +22,13 @@ constexpr std::string_view kBookingTool = "show_booking";
 constexpr std::string_view kFormTool = "show_form";
 constexpr std::string_view kLeadFormTool = "ask_contact_details";
 
-// The titles (`label` of buttons, `name` of products) of the settings array `array`.
-std::vector<std::string> titles(const rapidjson::Value& settings, const char* array,
-                                const char* title) {
+// The titles (`label` of buttons, `name` of products) of configured items that have one.
+template <typename Item, typename Title>
+std::vector<std::string> titles(const std::vector<Item>& items, Title title) {
   std::vector<std::string> out;
-  auto items = settings.FindMember(array);
-  if (items == settings.MemberEnd() || !items->value.IsArray()) return out;
-  for (const auto& item : items->value.GetArray()) {
-    if (!item.IsObject()) continue;
-    auto t = item.FindMember(title);
-    if (t != item.MemberEnd() && t->value.IsString() && t->value.GetStringLength() > 0)
-      out.emplace_back(t->value.GetString(), t->value.GetStringLength());
+  for (const auto& item : items) {
+    const std::optional<std::string>& t = item.*title;
+    if (t && !t->empty()) out.push_back(*t);
   }
   return out;
 }
@@ -113,16 +107,17 @@ namespace {
 // What an agent's settings offer the model as tools for one reply, and what running them needs.
 struct Toolbox {
   const ReplyRequest& request;
+  const AgentSettings& settings;
   const Clock& clock;
   const ApiActionCaller* caller;
-  HandoffSettings handoff;
+  const HandoffSettings& handoff;
   bool has_booking = false;
   std::vector<std::string> forms;
-  std::optional<std::string> lead;
-  std::vector<ApiAction> actions;
+  std::optional<LeadFormBlock> lead;
+  const std::vector<ApiAction>* actions = nullptr;  // null: none offered
 
   // The tool specs, each only when the agent has what it needs.
-  std::vector<ToolSpec> specs(const rapidjson::Value& settings) const {
+  std::vector<ToolSpec> specs() const {
     std::vector<ToolSpec> out;
     if (handoff.available()) {
       out.push_back({std::string(kHumanTool),
@@ -130,11 +125,11 @@ struct Toolbox {
                      "the team) instead of the assistant.",
                      R"({"type":"object","properties":{}})"});
     }
-    if (auto buttons = titles(settings, "buttons", "label"); !buttons.empty()) {
+    if (auto buttons = titles(settings.buttons, &ButtonSetting::label); !buttons.empty()) {
       out.push_back(choice_tool(
           kButtonsTool, "Shows the user link buttons when one fits the question.", buttons));
     }
-    if (auto products = titles(settings, "products", "name"); !products.empty()) {
+    if (auto products = titles(settings.products, &ProductSetting::name); !products.empty()) {
       out.push_back(choice_tool(kProductsTool,
                                 "Shows the user products from the catalogue that fit the question.",
                                 products));
@@ -154,13 +149,13 @@ struct Toolbox {
                      "contacted or when you cannot help.",
                      R"({"type":"object","properties":{}})"});
     }
-    for (const auto& a : actions) out.push_back(api_action_tool(a));
+    if (actions != nullptr)
+      for (const auto& a : *actions) out.push_back(api_action_tool(a));
     return out;
   }
 
   // Runs one tool call: fills `blocks` and returns the result the model reads.
   std::string run(const ToolCall& tool, ReplyBlocks& blocks) const {
-    const std::string& settings = request.settings_json;
     if (tool.name == kHumanTool && handoff.available()) {
       if (handoff.live_chat) {
         blocks.live_chat = "offered";
@@ -187,23 +182,23 @@ struct Toolbox {
     }
     if (tool.name == kFormTool && !forms.empty()) {
       auto names = chosen(tool.arguments);
-      if (!names.empty()) blocks.form_json = form_named(settings, names.front());
-      return blocks.form_json ? R"({"ok":true,"result":"The form was shown to the user."})"
+      if (!names.empty()) blocks.form = form_named(settings, names.front());
+      return blocks.form ? R"({"ok":true,"result":"The form was shown to the user."})"
                               : R"({"ok":false,"error":"no such form"})";
     }
     if (tool.name == kLeadFormTool && lead) {
-      blocks.lead_form_json = lead;
+      blocks.lead_form = lead;
       return R"({"ok":true,"result":"The contact form was shown to the user."})";
     }
     if (tool.name == kBookingTool && has_booking) {
-      blocks.booking_json = booking_offer(settings, request.time_zone, clock.now_ms());
+      blocks.booking = booking_offer(settings, request.time_zone, clock.now_ms());
       return R"({"ok":true,"result":"Free slots were shown to the user."})";
     }
-    if (tool.name.rfind(kApiActionToolPrefix, 0) == 0 && caller != nullptr) {
+    if (tool.name.rfind(kApiActionToolPrefix, 0) == 0 && caller != nullptr && actions != nullptr) {
       std::string_view name = std::string_view(tool.name).substr(kApiActionToolPrefix.size());
-      auto it = std::find_if(actions.begin(), actions.end(),
+      auto it = std::find_if(actions->begin(), actions->end(),
                              [&](const ApiAction& a) { return a.name == name; });
-      if (it != actions.end()) return caller->call(*it, tool.arguments);
+      if (it != actions->end()) return caller->call(*it, tool.arguments);
     }
     return R"({"ok":false,"error":"unknown tool"})";
   }
@@ -211,17 +206,11 @@ struct Toolbox {
 }  // namespace
 
 Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextSink& sink) const {
-  rapidjson::Document settings;
-  settings.Parse(request.settings_json.data(), request.settings_json.size());
-  if (settings.HasParseError() || !settings.IsObject()) settings.SetObject();
-  const rapidjson::Value* llm = nullptr;
-  if (auto it = settings.FindMember("llm"); it != settings.MemberEnd() && it->value.IsObject())
-    llm = &it->value;
-
+  const AgentSettings& settings = *request.settings;
   CompletionRequest call;
-  call.base_url = llm ? std::string(string_member(*llm, "baseUrl")) : "";
-  call.model = llm ? std::string(string_member(*llm, "model")) : "";
-  call.api_key = llm ? std::string(string_member(*llm, "apiKey")) : "";
+  call.base_url = settings.llm.base_url;
+  call.model = settings.llm.model;
+  call.api_key = settings.llm.api_key;
   // A provider a team member points the agent at passes the address guard once per reply, every
   // call of the reply is pinned to the address checked then, and it never receives the server's
   // own key: that goes only to the server's provider.
@@ -235,13 +224,13 @@ Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextS
   if (call.api_key.empty() && !own_provider) call.api_key = defaults_.api_key;
 
   std::vector<SourceRef> knowledge;
-  call.messages = build_prompt(request, std::string(string_member(settings, "instructions")), knowledge);
-  Toolbox tools{request, clock_, actions_, read_handoff_settings(request.settings_json)};
-  tools.has_booking = settings.HasMember("booking") && settings["booking"].IsObject();
-  tools.forms = form_names(request.settings_json);
-  tools.lead = lead_form(request.settings_json);
-  if (actions_ != nullptr) tools.actions = read_api_actions(request.settings_json);
-  call.tools = tools.specs(settings);
+  call.messages = build_prompt(request, settings.instructions, knowledge);
+  Toolbox tools{request, settings, clock_, actions_, settings.handoff};
+  tools.has_booking = settings.booking.has_value();
+  tools.forms = form_names(settings);
+  tools.lead = lead_form(settings);
+  if (actions_ != nullptr) tools.actions = &settings.api_actions;
+  call.tools = tools.specs();
 
   ReplyBlocks blocks;
   std::string text;

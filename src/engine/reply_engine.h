@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,27 +16,9 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "knowledge/retriever.h"
+#include "model/agent_settings.h"
 
 namespace parley {
-
-// The settings of an agent that shape its replies, read from the agent's settings JSON.
-struct ReplySettings {
-  bool show_sources = false;
-  bool follow_ups = false;
-  bool save_contact_details = false;
-  std::string fallback_message;  // the default when the agent has none
-  std::optional<int64_t> monthly_message_cap;
-  std::string engine = "retrieval";
-};
-
-// The fallback message of an agent that has not set `fallbackMessage`.
-inline constexpr std::string_view kDefaultFallbackMessage =
-    "Sorry, I don't have an answer to that yet. Could you rephrase your question, or ask about "
-    "something else?";
-
-// Reads the reply settings from an agent's settings JSON (unknown or mistyped values keep their
-// defaults: the settings were validated when they were written).
-ReplySettings read_reply_settings(std::string_view settings_json);
 
 struct SourceRef {
   std::string source_id;
@@ -58,16 +41,44 @@ struct ProductBlock {
   std::optional<bool> available;
 };
 
-// Everything a reply offers besides its text. Objects whose inner shape the next engines define
-// (form, lead form, booking) are carried as serialised JSON objects.
+// A chat form offered in a reply: a configured form (model/agent_settings.h's FormSetting).
+struct FormBlock {
+  std::string form_id;
+  std::string name;
+  std::string fields_json = "[]";  // the form's fields as configured, passed on untouched
+  std::string submit_label;
+};
+
+// The contact-details form offered in a reply.
+struct LeadFormBlock {
+  std::string message;
+  std::vector<std::string> fields;  // "name", "email", "phone"
+  std::optional<FormBlock> form;    // the chat form the lead form names
+};
+
+struct BookingDay {
+  std::string date;             // "2026-11-23", in the caller's time zone
+  std::vector<int64_t> slots;   // slot starts, ms since the epoch
+};
+
+// Free meeting slots offered in a reply.
+struct BookingBlock {
+  std::string provider;
+  std::string event_title;
+  int64_t event_length = 0;  // minutes
+  std::string time_zone;     // the caller's
+  std::vector<BookingDay> days;
+};
+
+// Everything a reply offers besides its text, as types; views/chat_json.h writes them.
 struct ReplyBlocks {
   std::vector<SourceRef> sources;  // what the reply drew on; the chat flow shows them per setting
   std::vector<std::string> follow_ups;
   std::vector<ButtonBlock> buttons;
   std::vector<ProductBlock> products;
-  std::optional<std::string> form_json;
-  std::optional<std::string> lead_form_json;
-  std::optional<std::string> booking_json;
+  std::optional<FormBlock> form;
+  std::optional<LeadFormBlock> lead_form;
+  std::optional<BookingBlock> booking;
   std::optional<std::string> live_chat;  // "offered" | "requested"
   bool handoff = false;  // the conversation is to be mailed to the agent's hand-off address
 };
@@ -80,13 +91,13 @@ struct HistoryMessage {
 
 struct ReplyRequest {
   std::string agent_id;
-  ReplySettings settings;
+  // The agent's, read once when it was loaded; never null.
+  std::shared_ptr<const AgentSettings> settings = default_agent_settings();
   const Retriever* knowledge = nullptr;
   std::vector<HistoryMessage> history;  // at most the last 40 messages
   std::string message;
   std::string time_zone = "UTC";
   int64_t deadline_ms = 0;  // wall time (Clock) by which the reply must be complete
-  std::string settings_json = "{}";  // the agent's whole settings (instructions, llm, offers, ...)
   bool live_chat_offered = false;    // the previous reply offered live chat
 };
 

@@ -119,13 +119,13 @@ Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request,
       }
     }
   }
-  if (c.text.empty()) c.text = request.settings.fallback_message;
+  if (c.text.empty()) c.text = request.settings->reply.fallback_message;
   if (deadline_passed(request.deadline_ms))
     return ApiError{ErrorCode::kTimeout, "The reply took longer than the chat timeout."};
   emit(sink, c.text);
   ReplyBlocks blocks;
   blocks.sources = std::move(c.sources);
-  if (request.settings.follow_ups)
+  if (request.settings->reply.follow_ups)
     blocks.follow_ups = follow_ups(request, c.text, c.answered_question);
   return blocks;
 }

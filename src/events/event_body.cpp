@@ -25,36 +25,28 @@ void end_event(JsonWriter& w) { w.end_object().end_object(); }
 
 
 // The label a form field has now: the agent's form with this id (or its lead form), else the id.
-std::string current_label(const rapidjson::Document& settings,
+std::string current_label(const AgentSettings& settings,
                           const std::optional<std::string>& form_id, const std::string& field_id) {
-  auto label_in = [&](const rapidjson::Value& form) -> std::string {
-    if (!form.IsObject()) return {};
-    auto fields = form.FindMember("fields");
-    if (fields == form.MemberEnd() || !fields->value.IsArray()) return {};
-    for (const auto& f : fields->value.GetArray())
-      if (string_member(f, "id") == field_id) return std::string(string_member(f, "label"));
+  // The label of the first field with this id (a field without an id has the id "").
+  auto label_in = [&](const std::vector<FormFieldSetting>& fields) -> std::string {
+    for (const auto& f : fields)
+      if (f.id.value_or("") == field_id) return f.label.value_or("");
     return {};
   };
-  if (settings.IsObject()) {
-    auto forms = settings.FindMember("forms");
-    if (form_id && forms != settings.MemberEnd() && forms->value.IsArray()) {
-      for (const auto& form : forms->value.GetArray())
-        if (string_member(form, "id") == *form_id) {
-          if (auto l = label_in(form); !l.empty()) return l;
-        }
-    }
-    auto lead_form = settings.FindMember("leadForm");
-    if (lead_form != settings.MemberEnd()) {
-      if (auto l = label_in(lead_form->value); !l.empty()) return l;
-    }
+  if (form_id) {
+    for (const auto& form : settings.forms)
+      if (form.id.value_or("") == *form_id) {
+        if (auto l = label_in(form.fields); !l.empty()) return l;
+      }
+  }
+  if (settings.lead_form) {
+    if (auto l = label_in(settings.lead_form->field_labels); !l.empty()) return l;
   }
   return field_id;
 }
 
 void write_custom_fields(JsonWriter& w, const EventAgent& agent,
                          const std::optional<std::string>& form_id, std::string_view stored) {
-  rapidjson::Document settings;
-  settings.Parse(agent.settings.data(), agent.settings.size());
   rapidjson::Document fields;
   fields.Parse(stored.data(), stored.size());
   w.begin_array();
@@ -63,7 +55,7 @@ void write_custom_fields(JsonWriter& w, const EventAgent& agent,
       if (!f.IsObject()) continue;
       std::string id(string_member(f, "id"));
       w.begin_object().key("id").string(id).key("label").string(
-          current_label(settings, form_id, id));
+          current_label(agent.settings, form_id, id));
       w.key("value");
       auto v = f.FindMember("value");
       if (v != f.MemberEnd())

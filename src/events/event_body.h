@@ -9,6 +9,7 @@
 
 #include "core/json.h"
 #include "events/event_catalog.h"
+#include "model/agent_settings.h"
 #include "store/event_source_repo.h"
 #include "store/record_repo.h"
 
@@ -17,7 +18,7 @@ namespace parley {
 struct EventAgent {
   std::string id;
   std::string name;
-  std::string settings = "{}";  // for the current labels of form fields
+  AgentSettings settings;  // for the current labels of form fields
 };
 
 void write_lead_event(JsonWriter& w, const EventAgent& agent, const LeadRecord& lead);

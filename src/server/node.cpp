@@ -108,6 +108,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   ChatServices chat{database, clock, random, engines, knowledge, o.chat};
   chat.mailer = &mailer;
   chat.slots = &chat_slots;
+  chat.agents = &agent_cache;
   WebhookPolicy* policy = &(*webhooks)->policy();
   Fronts fronts{
       ApiContext{database, clock, random, keys, limiter, trainer, reply_pool, chat, policy, &agent_cache},

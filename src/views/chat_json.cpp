@@ -2,6 +2,39 @@
 
 namespace parley {
 
+void write_form_json(JsonWriter& w, const FormBlock& form) {
+  w.begin_object().key("formId").string(form.form_id).key("name").string(form.name);
+  w.key("fields").raw(form.fields_json);
+  w.key("submitLabel").string(form.submit_label).end_object();
+}
+
+void write_lead_form_json(JsonWriter& w, const LeadFormBlock& lead_form) {
+  w.begin_object().key("message").string(lead_form.message);
+  w.key("fields").begin_array();
+  for (const auto& f : lead_form.fields) w.string(f);
+  w.end_array().key("form");
+  if (lead_form.form)
+    write_form_json(w, *lead_form.form);
+  else
+    w.null();
+  w.end_object();
+}
+
+void write_booking_json(JsonWriter& w, const BookingBlock& booking) {
+  w.begin_object();
+  w.key("provider").string(booking.provider);
+  w.key("eventTitle").string(booking.event_title);
+  w.key("eventLength").integer(booking.event_length);
+  w.key("timeZone").string(booking.time_zone);
+  w.key("days").begin_array();
+  for (const auto& day : booking.days) {
+    w.begin_object().key("date").string(day.date).key("slots").begin_array();
+    for (int64_t t : day.slots) w.timestamp(t);
+    w.end_array().end_object();
+  }
+  w.end_array().end_object();
+}
+
 void write_chat_reply_json(JsonWriter& w, const ChatReply& r) {
   const ReplyBlocks& b = r.blocks;
   w.begin_object();
@@ -30,16 +63,21 @@ void write_chat_reply_json(JsonWriter& w, const ChatReply& r) {
     w.end_object();
   }
   w.end_array();
-  auto object_or_null = [&](std::string_view name, const std::optional<std::string>& json) {
-    w.key(name);
-    if (json)
-      w.raw(*json);
-    else
-      w.null();
-  };
-  object_or_null("form", b.form_json);
-  object_or_null("leadForm", b.lead_form_json);
-  object_or_null("booking", b.booking_json);
+  w.key("form");
+  if (b.form)
+    write_form_json(w, *b.form);
+  else
+    w.null();
+  w.key("leadForm");
+  if (b.lead_form)
+    write_lead_form_json(w, *b.lead_form);
+  else
+    w.null();
+  w.key("booking");
+  if (b.booking)
+    write_booking_json(w, *b.booking);
+  else
+    w.null();
   w.key("liveChat").string_or_null(r.live_chat);
   w.end_object();
 }

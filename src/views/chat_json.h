@@ -9,4 +9,9 @@ namespace parley {
 
 void write_chat_reply_json(JsonWriter& w, const ChatReply& r);
 
+// The reply's `form`, `leadForm` and `booking` objects.
+void write_form_json(JsonWriter& w, const FormBlock& form);
+void write_lead_form_json(JsonWriter& w, const LeadFormBlock& lead_form);
+void write_booking_json(JsonWriter& w, const BookingBlock& booking);
+
 }  // namespace parley

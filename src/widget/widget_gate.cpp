@@ -1,5 +1,6 @@
 #include "widget/widget_gate.h"
 
+#include "domain/agent_cache.h"
 #include "http/responses.h"
 #include "widget/widget_limits.h"
 
@@ -18,10 +19,17 @@ Result<void> find_target(WidgetCall& call, WidgetTarget target) {
       return ApiError::not_found("No widget conversation '" + std::string(id) + "'.");
     agent_id = call.conversation->agent_id;
   }
-  PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, agent_id));
+  std::shared_ptr<const LoadedAgent> agent;
+  if (call.app.chat.agents != nullptr) {
+    PARLEY_ASSIGN_OR_RETURN(agent, call.app.chat.agents->find_any(agent_id));
+  } else {
+    PARLEY_ASSIGN_OR_RETURN(auto record, AgentRepo::find_any(c, agent_id));
+    if (record) agent = load_settings(std::move(*record));
+  }
   if (!agent) return ApiError::not_found("No agent '" + agent_id + "'.");
-  call.agent = std::move(*agent);
-  call.rules = read_widget_rules(call.agent.settings);
+  call.agent = agent->record;
+  call.settings = agent->settings;
+  call.rules = read_widget_rules(*call.settings);
   return {};
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +35,7 @@ struct WidgetCall {
   WidgetContext& app;
   Services services;
   AgentRecord agent;
+  std::shared_ptr<const AgentSettings> settings;  // the agent's, read once (domain/agent_cache.h)
   WidgetRules rules;
   std::optional<std::string> country;             // from the trusted header, when configured
   std::optional<ConversationRecord> conversation;  // for WidgetTarget::kConversation

@@ -13,8 +13,8 @@
 #include "domain/widget_actions.h"
 #include "widget/widget_gate.h"
 #include "widget/widget_limits.h"
-#include "views/lead_json.h"
 #include "views/conversation_json.h"
+#include "views/lead_json.h"
 
 namespace parley {
 
@@ -90,11 +90,11 @@ Result<Response> submit_form(WidgetCall& call) {
   in.agent_id = call.agent.id;
   in.conversation_id = call.conversation->id;
   PARLEY_ASSIGN_OR_RETURN(in.form_id, f.required_string("formId", 100));
-  PARLEY_TRY(check_form_id(call.agent.settings, in.form_id));
+  PARLEY_TRY(check_form_id(*call.settings, in.form_id));
   PARLEY_ASSIGN_OR_RETURN(std::string fields, array_of(f, "fields"));
   PARLEY_TRY(check_record(call, "fields", fields));
   // Labels are those the form has now, as for leads.
-  FormLabels labels(call.agent.settings);
+  FormLabels labels(*call.settings);
   rapidjson::Document given;
   given.Parse(fields.data(), fields.size());
   JsonWriter w;
@@ -134,14 +134,10 @@ Result<Response> pick_slot(WidgetCall& call) {
     return ApiError::invalid("'timeZone' must be an IANA time zone such as 'Europe/Paris'.");
   in.time_zone = zone.value_or("UTC");
   in.provider = "calendar";
-  auto settings = parse_json_object(call.agent.settings);
-  if (settings.ok() && settings->HasMember("booking") && (*settings)["booking"].IsObject()) {
-    const auto& b = (*settings)["booking"];
-    if (b.HasMember("provider") && b["provider"].IsString()) in.provider = b["provider"].GetString();
-    if (b.HasMember("eventTitle") && b["eventTitle"].IsString())
-      in.event_title = b["eventTitle"].GetString();
-    if (b.HasMember("eventLength") && b["eventLength"].IsInt64() && b["eventLength"].GetInt64() > 0)
-      in.length_minutes = b["eventLength"].GetInt64();
+  if (const auto& b = call.settings->booking) {
+    if (b->provider) in.provider = *b->provider;
+    if (b->event_title) in.event_title = *b->event_title;
+    if (b->event_length && *b->event_length > 0) in.length_minutes = *b->event_length;
   }
   PARLEY_TRY(check_record(call, "", ""));
   PARLEY_ASSIGN_OR_RETURN(auto saved, record_booking(call.services, std::move(in)));
@@ -170,7 +166,7 @@ Result<Response> give_contact(WidgetCall& call) {
   PARLEY_ASSIGN_OR_RETURN(in.name, f.optional_string("name"));
   PARLEY_ASSIGN_OR_RETURN(in.form_id, f.optional_string("formId", 100));
   PARLEY_ASSIGN_OR_RETURN(in.custom_fields, array_of(f, "customFields"));
-  if (in.form_id) PARLEY_TRY(check_form_id(call.agent.settings, *in.form_id));
+  if (in.form_id) PARLEY_TRY(check_form_id(*call.settings, *in.form_id));
   PARLEY_TRY(check_record(call, "customFields", in.custom_fields));
   if (call.app.widget_limits)
     PARLEY_TRY(call.app.widget_limits->check_contact(call.address, call.agent.id));
@@ -178,7 +174,7 @@ Result<Response> give_contact(WidgetCall& call) {
                           record_visitor_contact(call.services, *call.conversation, in));
   JsonWriter w;
   w.begin_object().key("data");
-  write_lead_json(w, saved.lead, FormLabels(call.agent.settings));
+  write_lead_json(w, saved.lead, FormLabels(*call.settings));
   w.key("result").string(saved.created ? "created" : "updated");
   w.end_object();
   return json_response(saved.created ? 201 : 200, w);

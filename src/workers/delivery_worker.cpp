@@ -145,7 +145,8 @@ Result<int64_t> DeliveryWorker::dispatch() {
       if (!agents.count(row.agent_id)) {
         PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, row.agent_id));
         agents[row.agent_id] =
-            agent ? std::optional<EventAgent>(EventAgent{agent->id, agent->name, agent->settings})
+            agent ? std::optional<EventAgent>(EventAgent{agent->id, agent->name,
+                                                             parse_agent_settings(agent->settings)})
                   : std::nullopt;
         PARLEY_ASSIGN_OR_RETURN(hooks[row.agent_id], WebhookRepo::list_for_agent(c, row.agent_id));
       }

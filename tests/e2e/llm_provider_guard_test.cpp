@@ -56,9 +56,10 @@ ReplyRequest reply_request(const std::string& base_url) {
   ReplyRequest r;
   r.agent_id = "agt_guard";
   r.message = "Hello";
-  r.settings_json = nlohmann::json{{"engine", "openai"},
-                                   {"llm", {{"baseUrl", base_url}, {"model", "agent-model"}}}}
-                        .dump();
+  r.settings = std::make_shared<const AgentSettings>(parse_agent_settings(
+      nlohmann::json{{"engine", "openai"},
+                     {"llm", {{"baseUrl", base_url}, {"model", "agent-model"}}}}
+          .dump()));
   return r;
 }
 

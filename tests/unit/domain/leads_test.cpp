@@ -7,8 +7,8 @@ namespace parley {
 namespace {
 
 TEST(FormLabels, LabelsComeFromTheFormAsItIsNow) {
-  FormLabels labels(R"({"forms":[{"id":"form_1","fields":[{"id":"f1","label":"Company"}]},
-                                {"id":"form_2","fields":[{"id":"f1","label":"Firm"},{"id":"f9","label":"Budget"}]}]})");
+  FormLabels labels(parse_agent_settings(R"({"forms":[{"id":"form_1","fields":[{"id":"f1","label":"Company"}]},
+                                {"id":"form_2","fields":[{"id":"f1","label":"Firm"},{"id":"f9","label":"Budget"}]}]})"));
   EXPECT_EQ(labels.label(std::string("form_2"), "f1"), "Firm");
   EXPECT_EQ(labels.label(std::string("form_1"), "f1"), "Company");
   EXPECT_FALSE(labels.label(std::string("form_1"), "f9").has_value());
@@ -17,9 +17,9 @@ TEST(FormLabels, LabelsComeFromTheFormAsItIsNow) {
 }
 
 TEST(FormLabels, MalformedSettingsGiveNoLabels) {
-  EXPECT_FALSE(FormLabels("{}").label(std::nullopt, "f1").has_value());
-  EXPECT_FALSE(FormLabels(R"({"forms": "nope"})").label(std::nullopt, "f1").has_value());
-  EXPECT_FALSE(FormLabels("not json").label(std::nullopt, "f1").has_value());
+  EXPECT_FALSE(FormLabels(parse_agent_settings("{}")).label(std::nullopt, "f1").has_value());
+  EXPECT_FALSE(FormLabels(parse_agent_settings(R"({"forms": "nope"})")).label(std::nullopt, "f1").has_value());
+  EXPECT_FALSE(FormLabels(parse_agent_settings("not json")).label(std::nullopt, "f1").has_value());
 }
 
 TEST(LeadJson, EveryFieldWithNulls) {
@@ -30,7 +30,7 @@ TEST(LeadJson, EveryFieldWithNulls) {
   l.collected_at = l.last_seen_at = 0;
   JsonWriter w;
   write_lead_json(
-      w, l, FormLabels(R"({"forms":[{"id":"form_1","fields":[{"id":"f1","label":"Company"}]}]})"));
+      w, l, FormLabels(parse_agent_settings(R"({"forms":[{"id":"form_1","fields":[{"id":"f1","label":"Company"}]}]})")));
   EXPECT_EQ(w.str(),
             R"({"id":"lead_1","email":null,"phone":null,"name":null,)"
             R"("customFields":[{"id":"f1","label":"Company","value":"ACME"}],"source":"chat",)"

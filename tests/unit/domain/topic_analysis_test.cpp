@@ -36,11 +36,11 @@ TEST(TopicAnalysis, NoVisitorMessagesMeansNoTopicsAndNoSentiment) {
 
 TEST(TopicAnalysis, EnabledOnlyByTheSetting) {
   AgentRecord agent;
-  EXPECT_FALSE(topic_analysis_enabled(agent));
+  EXPECT_FALSE(topic_analysis_enabled(parse_agent_settings(agent.settings)));
   agent.settings = R"({"topicAnalysis": true})";
-  EXPECT_TRUE(topic_analysis_enabled(agent));
+  EXPECT_TRUE(topic_analysis_enabled(parse_agent_settings(agent.settings)));
   agent.settings = R"({"topicAnalysis": false})";
-  EXPECT_FALSE(topic_analysis_enabled(agent));
+  EXPECT_FALSE(topic_analysis_enabled(parse_agent_settings(agent.settings)));
 }
 
 }  // namespace

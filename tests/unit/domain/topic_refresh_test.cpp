@@ -47,7 +47,7 @@ class TopicRefresh : public ::testing::Test {
                   m.content = content;
                   auto appended = ConversationRepo::append_message(c, m);
                   if (!appended.ok()) return appended.error();
-                  return refresh_topics(c, agent_, "cnv_t");
+                  return refresh_topics(c, parse_agent_settings(agent_.settings), "cnv_t");
                 }).ok());
   }
   void expect_matches_whole_conversation() {

@@ -6,13 +6,13 @@ namespace parley {
 namespace {
 
 TEST(WidgetRules, ReadsTheAgentsSettings) {
-  auto r = read_widget_rules(
+  auto r = read_widget_rules(parse_agent_settings(
       R"({"allowedDomains": ["https://Shop.Example.com/path", "*.example.org", 3],
-          "blockedCountries": ["fr", "XYZ", "de"], "messagesPerVisitor": 7})");
+          "blockedCountries": ["fr", "XYZ", "de"], "messagesPerVisitor": 7})"));
   EXPECT_EQ(r.allowed_domains, (std::vector<std::string>{"shop.example.com", "example.org"}));
   EXPECT_EQ(r.blocked_countries, (std::vector<std::string>{"FR", "DE"}));
   EXPECT_EQ(r.messages_per_visitor, 7);
-  auto none = read_widget_rules("{}");
+  auto none = read_widget_rules(parse_agent_settings("{}"));
   EXPECT_TRUE(none.allowed_domains.empty());
   EXPECT_FALSE(none.messages_per_visitor);
 }

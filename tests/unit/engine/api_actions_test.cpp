@@ -18,7 +18,7 @@ constexpr const char* kSettings = R"({"apiActions": [
 ]})";
 
 TEST(ApiActions, ReadsWellFormedActionsOnly) {
-  auto actions = read_api_actions(kSettings);
+  auto actions = parse_agent_settings(kSettings).api_actions;
   ASSERT_EQ(actions.size(), 2u);
   EXPECT_EQ(actions[0].name, "order_status");
   EXPECT_EQ(actions[0].method, "GET");
@@ -27,11 +27,11 @@ TEST(ApiActions, ReadsWellFormedActionsOnly) {
   ASSERT_EQ(actions[0].headers.size(), 1u);  // a header with a line break is dropped
   EXPECT_EQ(actions[0].headers[0].first, "X-Api-Key");
   EXPECT_EQ(actions[1].method, "POST");
-  EXPECT_TRUE(read_api_actions(R"({"clientActions":[{"name":"x","url":"https://x"}]})").empty());
+  EXPECT_TRUE(parse_agent_settings(R"({"clientActions":[{"name":"x","url":"https://x"}]})").api_actions.empty());
 }
 
 TEST(ApiActions, ToolDescribesTheParameters) {
-  auto tool = api_action_tool(read_api_actions(kSettings)[0]);
+  auto tool = api_action_tool(parse_agent_settings(kSettings).api_actions[0]);
   EXPECT_EQ(tool.name, "action_order_status");
   EXPECT_EQ(tool.description, "Looks up an order");
   EXPECT_EQ(tool.parameters_json,
@@ -40,7 +40,7 @@ TEST(ApiActions, ToolDescribesTheParameters) {
 }
 
 TEST(ApiActions, PlaceholdersAreEncodedAndTheRestGoesInQueryOrBody) {
-  auto actions = read_api_actions(kSettings);
+  auto actions = parse_agent_settings(kSettings).api_actions;
   auto get = build_action_request(actions[0],
                                   R"({"orderId": "A 1/../x", "lang": "fr", "extra": "dropped"})");
   ASSERT_TRUE(get.ok());
@@ -53,15 +53,15 @@ TEST(ApiActions, PlaceholdersAreEncodedAndTheRestGoesInQueryOrBody) {
 }
 
 TEST(ApiActions, AMissingRequiredParameterIsNamed) {
-  auto r = build_action_request(read_api_actions(kSettings)[0], R"({"lang": "fr"})");
+  auto r = build_action_request(parse_agent_settings(kSettings).api_actions[0], R"({"lang": "fr"})");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "'orderId' is required.");
 }
 
 TEST(ApiActions, ParametersNeverChooseTheHost) {
-  auto actions = read_api_actions(R"({"apiActions": [
+  auto actions = parse_agent_settings(R"({"apiActions": [
     {"name": "steerable", "url": "https://{host}/x", "parameters": [{"name": "host"}]},
-    {"name": "port", "url": "https://api.example.com:{port}/x", "parameters": [{"name": "port"}]}]})");
+    {"name": "port", "url": "https://api.example.com:{port}/x", "parameters": [{"name": "port"}]}]})").api_actions;
   ASSERT_EQ(actions.size(), 2u);
   for (const auto& a : actions) {
     auto r = build_action_request(a, R"({"host": "evil.example", "port": "81"})");

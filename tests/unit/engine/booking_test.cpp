@@ -6,8 +6,20 @@
 
 #include "core/time_format.h"
 
+#include "views/chat_json.h"
+
 namespace parley {
 namespace {
+
+// The tests write settings as an agent stores them, and read the offer as the reply shows it.
+AgentSettings read(std::string_view json) { return parse_agent_settings(json); }
+
+std::optional<std::string> json_of(const std::optional<BookingBlock>& booking) {
+  if (!booking) return std::nullopt;
+  JsonWriter w;
+  write_booking_json(w, *booking);
+  return w.str();
+}
 
 constexpr const char* kSettings =
     R"({"booking": {"provider": "calendar", "eventTitle": "Intro call",
@@ -19,7 +31,7 @@ int64_t at(const char* iso) { return *parse_timestamp(iso); }
 TEST(Booking, SlotsFromTheAgentsHoursGroupedByTheCallersDates) {
   // Sunday 2026-11-22 12:00 UTC; Monday 09:00 and 10:00 Paris are 08:00 and 09:00 UTC.
   auto utc =
-      nlohmann::json::parse(*booking_offer(kSettings, "UTC", at("2026-11-22T12:00:00.000Z")));
+      nlohmann::json::parse(*json_of(booking_offer(read(kSettings), "UTC", at("2026-11-22T12:00:00.000Z"))));
   EXPECT_EQ(utc["provider"], "calendar");
   EXPECT_EQ(utc["eventTitle"], "Intro call");
   EXPECT_EQ(utc["eventLength"], 60);
@@ -29,7 +41,7 @@ TEST(Booking, SlotsFromTheAgentsHoursGroupedByTheCallersDates) {
     {"date": "2026-11-24", "slots": ["2026-11-24T22:00:00.000Z"]}])"));
   // In Tokyo (UTC+9) the same slots fall on other dates.
   auto tokyo = nlohmann::json::parse(
-      *booking_offer(kSettings, "Asia/Tokyo", at("2026-11-22T12:00:00.000Z")));
+      *json_of(booking_offer(read(kSettings), "Asia/Tokyo", at("2026-11-22T12:00:00.000Z"))));
   EXPECT_EQ(tokyo["timeZone"], "Asia/Tokyo");
   EXPECT_EQ(tokyo["days"], nlohmann::json::parse(R"([
     {"date": "2026-11-23", "slots": ["2026-11-23T08:00:00.000Z", "2026-11-23T09:00:00.000Z"]},
@@ -37,33 +49,33 @@ TEST(Booking, SlotsFromTheAgentsHoursGroupedByTheCallersDates) {
 }
 
 TEST(Booking, PastSlotsAreLeftOut) {
-  auto j = nlohmann::json::parse(*booking_offer(kSettings, "UTC", at("2026-11-23T08:30:00.000Z")));
+  auto j = nlohmann::json::parse(*json_of(booking_offer(read(kSettings), "UTC", at("2026-11-23T08:30:00.000Z"))));
   EXPECT_EQ(j["days"][0]["slots"], nlohmann::json::parse(R"(["2026-11-23T09:00:00.000Z"])"));
 }
 
 TEST(Booking, NoSettingNoOffer) {
-  EXPECT_FALSE(booking_offer("{}", "UTC", 0).has_value());
-  EXPECT_FALSE(booking_offer(R"({"booking": {"eventLength": 0}})", "UTC", 0).has_value());
+  EXPECT_FALSE(booking_offer(read("{}"), "UTC", 0).has_value());
+  EXPECT_FALSE(booking_offer(read(R"({"booking": {"eventLength": 0}})"), "UTC", 0).has_value());
 }
 
 TEST(Booking, KeywordsDecideWhenItIsOffered) {
-  EXPECT_TRUE(asks_for_booking(kSettings, "Can I book a meeting?"));
-  EXPECT_TRUE(asks_for_booking(kSettings, "Schedule a demo please"));
-  EXPECT_FALSE(asks_for_booking(kSettings, "What is a facebook page?"));
-  EXPECT_FALSE(asks_for_booking("{}", "Can I book a meeting?"));
+  EXPECT_TRUE(asks_for_booking(read(kSettings), "Can I book a meeting?"));
+  EXPECT_TRUE(asks_for_booking(read(kSettings), "Schedule a demo please"));
+  EXPECT_FALSE(asks_for_booking(read(kSettings), "What is a facebook page?"));
+  EXPECT_FALSE(asks_for_booking(read("{}"), "Can I book a meeting?"));
   EXPECT_TRUE(
-      asks_for_booking(R"({"booking": {"keywords": ["consultation"]}})", "A consultation?"));
-  EXPECT_FALSE(asks_for_booking(R"({"booking": {"keywords": ["consultation"]}})", "Book it"));
+      asks_for_booking(read(R"({"booking": {"keywords": ["consultation"]}})"), "A consultation?"));
+  EXPECT_FALSE(asks_for_booking(read(R"({"booking": {"keywords": ["consultation"]}})"), "Book it"));
 }
 
 TEST(Booking, KeywordsAreMatchedAsNormalisedWords) {
-  EXPECT_TRUE(asks_for_booking(kSettings, "BOOKINGS?"));
-  EXPECT_TRUE(asks_for_booking(kSettings, "two calls"));
-  EXPECT_FALSE(asks_for_booking(kSettings, "a bookstore"));
-  EXPECT_FALSE(asks_for_booking(kSettings, "recall"));
+  EXPECT_TRUE(asks_for_booking(read(kSettings), "BOOKINGS?"));
+  EXPECT_TRUE(asks_for_booking(read(kSettings), "two calls"));
+  EXPECT_FALSE(asks_for_booking(read(kSettings), "a bookstore"));
+  EXPECT_FALSE(asks_for_booking(read(kSettings), "recall"));
   const char* phrase = R"({"booking": {"keywords": ["free consultation"]}})";
-  EXPECT_TRUE(asks_for_booking(phrase, "Is the FREE consultations offer on?"));
-  EXPECT_FALSE(asks_for_booking(phrase, "a consultation, free"));
+  EXPECT_TRUE(asks_for_booking(read(phrase), "Is the FREE consultations offer on?"));
+  EXPECT_FALSE(asks_for_booking(read(phrase), "a consultation, free"));
 }
 
 }  // namespace

@@ -41,13 +41,13 @@ TEST(AsksForPerson, ComparesWordsAsTheSharedNormaliserDoes) {
 }
 
 TEST(HandoffSettings, ReadFromTheAgentSettings) {
-  auto s = read_handoff_settings(R"({"handoffEmail":"team@example.com","liveChat":true})");
+  auto s = parse_agent_settings(R"({"handoffEmail":"team@example.com","liveChat":true})").handoff;
   EXPECT_EQ(s.email, "team@example.com");
   EXPECT_TRUE(s.live_chat);
   EXPECT_TRUE(s.available());
-  auto none = read_handoff_settings(R"({"handoffEmail":"","liveChat":"yes"})");
+  auto none = parse_agent_settings(R"({"handoffEmail":"","liveChat":"yes"})").handoff;
   EXPECT_FALSE(none.available());
-  EXPECT_FALSE(read_handoff_settings("not json").available());
+  EXPECT_FALSE(parse_agent_settings("not json").handoff.available());
 }
 
 }  // namespace

@@ -26,7 +26,9 @@ class RetrievalEngineTest : public ::testing::Test {
     r.agent_id = "agt_1";
     if (settings.fallback_message.empty())
       settings.fallback_message = std::string(kDefaultFallbackMessage);
-    r.settings = settings;
+    auto agent = std::make_shared<AgentSettings>();
+    agent->reply = settings;
+    r.settings = agent;
     r.knowledge = &knowledge_;
     r.message = message;
     r.deadline_ms = clock_.now_ms() + 55'000;

@@ -27,7 +27,8 @@ TEST(EventBody, ConversationEventIdsRoundTrip) {
 }
 
 TEST(EventBody, LeadUsesTheFormsCurrentLabels) {
-  EventAgent agent{"agt_1", "Helper", R"({"leadForm":{"fields":[{"id":"co","label":"Company"}]}})"};
+  EventAgent agent{"agt_1", "Helper",
+                   parse_agent_settings(R"({"leadForm":{"fields":[{"id":"co","label":"Company"}]}})")};
   LeadRecord lead;
   lead.id = "lead_1";
   lead.custom_fields = R"([{"id":"co","value":"Acme"},{"id":"gone","value":7}])";
@@ -46,7 +47,7 @@ TEST(EventBody, LeadUsesTheFormsCurrentLabels) {
 }
 
 TEST(EventBody, EverySampleHasTheEventShapeAndASampleId) {
-  EventAgent agent{"agt_1", "Helper", "{}"};
+  EventAgent agent{"agt_1", "Helper", parse_agent_settings("{}")};
   for (auto kind :
        {EventKind::kLeadCreated, EventKind::kHandoffRequested, EventKind::kFormSubmitted,
         EventKind::kBookingCreated, EventKind::kLiveChatRequested, EventKind::kReturnRequested,

@@ -92,15 +92,13 @@ void register_chat_routes(Router& router, ApiContext& app) {
       [](ApiCall& call) -> Result<Response> {
         bool stream = false;
         PARLEY_ASSIGN_OR_RETURN(auto request, parse_chat_request(call.req, call.param(0), stream));
-        ChatServices s = call.app.chat;
-        PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.account_id(), request));
         if (stream) {
+          PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(call.app.chat, call.account_id(), request));
           return stream_reply(std::make_shared<ChatTurn>(std::move(turn)), call.app.clock,
                               call.app.reply_pool);
         }
-        PARLEY_ASSIGN_OR_RETURN(auto reply,
-                                reply_within_deadline(std::make_shared<ChatTurn>(std::move(turn)),
-                                                      call.app.clock, call.app.reply_pool));
+        PARLEY_ASSIGN_OR_RETURN(auto reply, reply_to_message(call.app.chat, call.account_id(), request,
+                                                             call.app.reply_pool));
         JsonWriter w;
         write_chat_reply_json(w, reply);
         return json_response(200, w);

@@ -20,4 +20,10 @@ Result<ChatReply> reply_within_deadline(std::shared_ptr<ChatTurn> turn, const Cl
   return turn->commit();
 }
 
+Result<ChatReply> reply_to_message(ChatServices& s, std::string_view account_id, const ChatRequest& r,
+                                   ThreadPool& pool) {
+  PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, account_id, r));
+  return reply_within_deadline(std::make_shared<ChatTurn>(std::move(turn)), s.clock, pool);
+}
+
 }  // namespace parley

@@ -17,4 +17,9 @@ namespace parley {
 Result<ChatReply> reply_within_deadline(std::shared_ptr<ChatTurn> turn, const Clock& clock,
                                         ThreadPool& pool);
 
+// A whole JSON (not streamed) reply: prepares the turn (ChatTurn::prepare's checks and errors),
+// then reply_within_deadline on `pool`.
+Result<ChatReply> reply_to_message(ChatServices& s, std::string_view account_id, const ChatRequest& r,
+                                   ThreadPool& pool);
+
 }  // namespace parley

@@ -63,11 +63,8 @@ Result<Response> send_message(WidgetCall& call) {
     PARLEY_TRY(call.app.widget_limits->check_message(call.address, call.agent.id,
                                                      call.rules.messages_per_visitor));
   }
-  ChatServices s = call.app.chat;
-  PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, call.agent.account_id, r));
   PARLEY_ASSIGN_OR_RETURN(auto reply,
-                          reply_within_deadline(std::make_shared<ChatTurn>(std::move(turn)),
-                                                call.app.clock, call.app.reply_pool));
+                          reply_to_message(call.app.chat, call.agent.account_id, r, call.app.reply_pool));
   JsonWriter w;
   write_chat_reply_json(w, reply);
   return json_response(200, w);

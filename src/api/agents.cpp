@@ -8,7 +8,8 @@ namespace parley {
 
 namespace {
 Result<Response> list_agents(ApiCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto agents, AgentRepo::list(call.app.db.read(), call.account_id()));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto agents, AgentRepo::list(c, call.account_id()));
   JsonWriter w;
   w.begin_object().key("data").begin_array();
   for (const auto& a : agents) write_agent_json(w, a);
@@ -23,7 +24,8 @@ Result<Response> get_agent_handler(ApiCall& call) {
     PARLEY_ASSIGN_OR_RETURN(auto agent, call.app.agent_cache->get(call.account_id(), call.param(0)));
     write_agent_json(w, *agent);
   } else {
-    PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(call.app.db.read(), call.account_id(), call.param(0)));
+    PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+    PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
     write_agent_json(w, agent);
   }
   w.end_object();

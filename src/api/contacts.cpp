@@ -39,7 +39,7 @@ Result<Response> list_contacts(ApiCall& call) {
   std::string_view agent_id = call.param(0);
   PARLEY_ASSIGN_OR_RETURN(auto q, parse_page_query(call.req, kContactList, agent_id));
   PARLEY_ASSIGN_OR_RETURN(auto filter, parse_filter(call.req));
-  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_TRY(get_agent(c, call.account_id(), agent_id));
   PARLEY_ASSIGN_OR_RETURN(auto page, ContactRepo::list(c, agent_id, filter, q));
   return Response::json(200,
@@ -55,8 +55,9 @@ Result<Response> upsert_contact_handler(ApiCall& call) {
   if (!input.external_id.value && !input.email.value) {
     return ApiError::invalid("'external_id' or 'email' is required.");
   }
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent,
-                          get_agent(call.app.db.read(), call.account_id(), call.param(0)));
+                          get_agent(c, call.account_id(), call.param(0)));
   Services s{call.app.db, call.app.clock, call.app.random};
   PARLEY_ASSIGN_OR_RETURN(auto saved, upsert_contact(s, agent, input, "api"));
   return saved.created ? contact_response(201, saved.contact, "created")
@@ -64,8 +65,9 @@ Result<Response> upsert_contact_handler(ApiCall& call) {
 }
 
 Result<Response> get_contact_handler(ApiCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto contact,
-                          get_contact(call.app.db.read(), call.account_id(), call.param(0)));
+                          get_contact(c, call.account_id(), call.param(0)));
   return contact_response(200, contact);
 }
 

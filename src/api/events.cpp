@@ -48,7 +48,7 @@ Result<Response> list_events(ApiCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto kind, event_kind(call));
   PARLEY_TRY(require_scope(call, event_data_scope(kind)));
   PARLEY_ASSIGN_OR_RETURN(int64_t limit, read_limit(call.req));
-  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
   EventAgent ea{agent.id, agent.name, agent.settings};
   PARLEY_ASSIGN_OR_RETURN(auto events, latest_events(c, ea, kind, limit));
@@ -57,7 +57,7 @@ Result<Response> list_events(ApiCall& call) {
 
 Result<Response> sample_events(ApiCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto kind, event_kind(call));
-  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
   EventAgent ea{agent.id, agent.name, agent.settings};
   if (call.key.allows(event_data_scope(kind))) {

@@ -8,7 +8,8 @@ namespace parley {
 
 namespace {
 Result<Response> list_sources_handler(ApiCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto listing, list_sources(call.app.db.read(), call.account_id(), call.param(0)));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto listing, list_sources(c, call.account_id(), call.param(0)));
   JsonWriter w;
   w.begin_object().key("data").begin_array();
   for (const auto& s : listing.sources) write_source_json(w, s);

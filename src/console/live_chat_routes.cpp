@@ -24,8 +24,9 @@ std::string author_name(const MemberRecord& m) {
 }
 
 Result<Response> conversation_response(ConsoleCall& call, int status) {
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto conv,
-                          get_conversation(call.app.db.read(), call.account_id(), call.param(0)));
+                          get_conversation(c, call.account_id(), call.param(0)));
   JsonWriter w;
   w.begin_object().key("data");
   write_conversation_json(w, conv);
@@ -35,8 +36,9 @@ Result<Response> conversation_response(ConsoleCall& call, int status) {
 
 // 404 unless the conversation belongs to the member's account.
 Result<ConversationRecord> own_conversation(ConsoleCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto conv,
-                          ConversationRepo::find(call.app.db.read(), call.account_id(), call.param(0)));
+                          ConversationRepo::find(c, call.account_id(), call.param(0)));
   if (!conv) return ApiError::not_found("No conversation '" + std::string(call.param(0)) + "'.");
   return std::move(*conv);
 }

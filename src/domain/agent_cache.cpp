@@ -18,7 +18,8 @@ Result<std::shared_ptr<const AgentRecord>> AgentCache::get(std::string_view acco
     if (it != entries_.end() && it->second.epoch == epoch) agent = it->second.agent;
   }
   if (!agent) {
-    PARLEY_ASSIGN_OR_RETURN(auto loaded, AgentRepo::find_any(db_.read(), agent_id));
+    PARLEY_ASSIGN_OR_RETURN(Connection& c, db_.read());
+    PARLEY_ASSIGN_OR_RETURN(auto loaded, AgentRepo::find_any(c, agent_id));
     if (!loaded) return ApiError::not_found("No agent " + std::string(agent_id) + " in this account.");
     agent = std::make_shared<const AgentRecord>(std::move(*loaded));
     std::unique_lock lock(mu_);

@@ -140,7 +140,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   ChatTurn t(s);
   t.account_id_ = std::string(account_id);
   t.request_ = r;
-  Connection& read = s.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& read, s.db.read());
   PARLEY_ASSIGN_OR_RETURN(t.agent_, get_agent(read, account_id, r.agent_id));
   if (t.agent_.is_private) {
     return ApiError{ErrorCode::kAgentPrivate,

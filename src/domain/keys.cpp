@@ -42,9 +42,10 @@ Result<CreatedKey> create_api_key(Services& s, std::string_view account_id, std:
 }
 
 Result<std::vector<ApiKeyRecord>> list_api_keys(Services& s, std::string_view account_id) {
-  PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(s.db.read(), account_id));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, account_id));
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
-  return KeyRepo::list(s.db.read(), account_id, true);
+  return KeyRepo::list(c, account_id, true);
 }
 
 Result<ApiKeyRecord> revoke_api_key(Services& s, std::string_view key_id, std::string_view account_id) {

@@ -79,8 +79,9 @@ using WriteFn = std::function<Result<void>(Connection&)>;
 class Database {
  public:
   virtual ~Database() = default;
-  // This thread's connection for reads; reads outside a transaction see the latest commit.
-  virtual Connection& read() = 0;
+  // This thread's connection for reads; reads outside a transaction see the latest commit. An
+  // error when no connection can be opened (the file is gone, the server is unreachable).
+  virtual Result<std::reference_wrapper<Connection>> read() = 0;
   // Runs `fn` in a write transaction and returns once it is durable (or failed).
   virtual Result<void> write(WriteFn fn) = 0;
   // Queues `fn` without waiting (for bookkeeping such as last-used times).

@@ -74,7 +74,8 @@ Result<Response> send_message(WidgetCall& call) {
 
 // The transcript, so the widget can show team replies written during a live chat.
 Result<Response> get_transcript(WidgetCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(call.app.db.read(), call.agent.account_id,
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(c, call.agent.account_id,
                                                       call.conversation->id));
   JsonWriter w;
   w.begin_object().key("data");

@@ -21,7 +21,10 @@ constexpr std::string_view kKey = "svc_live_abcdefghijklmnopqrstuvwxyz012345";
 class FlakyReads final : public Database {
  public:
   explicit FlakyReads(Database& real) : real_(real) {}
-  Connection& read() override { return failing ? static_cast<Connection&>(broken_) : real_.read(); }
+  Result<std::reference_wrapper<Connection>> read() override {
+    if (failing) return std::ref<Connection>(broken_);
+    return real_.read();
+  }
   Result<void> write(WriteFn fn) override { return real_.write(std::move(fn)); }
   void write_async(WriteFn fn) override { real_.write_async(std::move(fn)); }
   std::string_view backend() const override { return real_.backend(); }

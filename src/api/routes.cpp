@@ -8,10 +8,7 @@ void register_routes(Router& router, App& app) {
   router.add("GET", "/healthz", {[](Request&) { return Response::json(200, R"({"status":"ok"})"); }, Execution::kInline});
   router.add("GET", "/readyz",
              {[&app](Request&) {
-                auto reader = app.db.read();
-                auto r = reader.ok() ? reader->get().query_int("SELECT 1", {})
-                                     : Result<std::optional<int64_t>>(reader.error());
-                if (!r.ok()) return error_response({ErrorCode::kUnavailable, "The database is not reachable."});
+                if (!app.db.ping().ok()) return error_response({ErrorCode::kUnavailable, "The database is not reachable."});
                 return Response::json(200, R"({"status":"ready"})");
               },
               Execution::kInline});

@@ -1,6 +1,7 @@
 #include "domain/usage.h"
 
 #include "core/time_format.h"
+#include "store/usage_repo.h"
 
 namespace parley {
 
@@ -17,10 +18,7 @@ std::string hour_period(int64_t now_ms) {
 }
 
 Result<int64_t> usage_count(Connection& c, std::string_view scope_id, std::string_view period) {
-  PARLEY_ASSIGN_OR_RETURN(
-      auto n, c.query_int("SELECT count FROM usage_counters WHERE scope_id = $1 AND period = $2",
-                          {scope_id, period}));
-  return n.value_or(0);
+  return UsageRepo::count(c, scope_id, period);
 }
 
 Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
@@ -67,25 +65,15 @@ Result<void> check_agent_hour(Connection& c, std::string_view agent_id, const Re
   return {};
 }
 
-namespace {
-Result<void> add_one(Connection& c, std::string_view scope_id, const std::string& period) {
-  PARLEY_TRY(
-      c.execute("INSERT INTO usage_counters (scope_id, period, count) VALUES ($1, $2, 1) "
-                "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1",
-                {scope_id, period}));
-  return {};
-}
-}  // namespace
-
 Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,
                          int64_t now_ms) {
   std::string month = month_period(now_ms);
-  PARLEY_TRY(add_one(c, account_id, month));
-  return add_one(c, agent_id, month);
+  PARLEY_TRY(UsageRepo::add_one(c, account_id, month));
+  return UsageRepo::add_one(c, agent_id, month);
 }
 
 Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms) {
-  return add_one(c, agent_id, hour_period(now_ms));
+  return UsageRepo::add_one(c, agent_id, hour_period(now_ms));
 }
 
 }  // namespace parley

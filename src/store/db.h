@@ -88,6 +88,8 @@ class Database {
   virtual void write_async(WriteFn fn) = 0;
   // "sqlite" or "postgresql".
   virtual std::string_view backend() const = 0;
+  // Whether this thread can read the database now (readiness probes).
+  Result<void> ping();
 
   // A counter that every process sharing this database bumps after it changes keys, accounts or
   // plans, so that in-memory caches of those (auth) can tell in nanoseconds that they are stale.

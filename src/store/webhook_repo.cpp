@@ -145,6 +145,14 @@ Result<int64_t> WebhookRepo::remove_by_key(Connection& c, std::string_view key_i
   return static_cast<int64_t>(ids.size());
 }
 
+Result<void> WebhookRepo::add_to_outbox(Connection& c, const OutboxRow& row) {
+  PARLEY_TRY(
+      c.execute("INSERT INTO event_outbox (id, account_id, agent_id, event, event_id, created_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6)",
+                {row.id, row.account_id, row.agent_id, row.event, row.event_id, row.created_at}));
+  return {};
+}
+
 Result<std::vector<OutboxRow>> WebhookRepo::waiting_outbox(Connection& c, int64_t limit) {
   std::vector<OutboxRow> out;
   PARLEY_TRY(

@@ -89,6 +89,8 @@ class WebhookRepo {
   // Deletes every webhook the key subscribed, with their history; returns how many.
   static Result<int64_t> remove_by_key(Connection& c, std::string_view key_id);
 
+  // Adds an event to the outbox (inside the transaction that stores its record).
+  static Result<void> add_to_outbox(Connection& c, const OutboxRow& row);
   // Outbox rows not yet fanned out, oldest first.
   static Result<std::vector<OutboxRow>> waiting_outbox(Connection& c, int64_t limit);
   // Marks the row fanned out; false when another worker already did (so it is fanned out once).

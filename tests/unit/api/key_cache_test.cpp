@@ -43,6 +43,7 @@ class FlakyReads final : public Database {
     }
     Result<int64_t> execute(std::string_view, Params) override { return fail(); }
     Result<void> execute_script(std::string_view) override { return fail(); }
+    Result<bool> lock_row(std::string_view, std::string_view) override { return fail(); }
 
    private:
     static ApiError fail() { return ApiError::internal("injected read failure"); }

@@ -267,8 +267,7 @@ Result<ChatReply> ChatTurn::commit() {
     bool paused =
         paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
     if (!paused) {
-      PARLEY_TRY(check_plan_messages(c, account_id_, agent_id, limits_, replied_at));
-      PARLEY_TRY(count_reply(c, account_id_, agent_id, replied_at));
+      PARLEY_TRY(count_reply_within_limits(c, account_id_, agent_id, limits_, replied_at));
     }
     MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
                        request_.message,          std::nullopt,        "[]", received_at_};

@@ -50,6 +50,7 @@ Result<ConversationWithMessages> modify(
     const std::function<Result<void>(Connection&, ConversationRecord&)>& change) {
   std::optional<ConversationWithMessages> out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::lock(c, id));  // read-modify-write
     PARLEY_ASSIGN_OR_RETURN(auto conv, find_conversation(c, id));
     PARLEY_TRY(change(c, conv));
     PARLEY_ASSIGN_OR_RETURN(out, load(c, id));

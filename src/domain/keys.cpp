@@ -30,12 +30,12 @@ Result<CreatedKey> create_api_key(Services& s, std::string_view account_id, std:
     if (!effective_limits(account->plan, account->limits).api_access) {
       return ApiError{ErrorCode::kPlanRequired, "API keys cannot be created on the Free plan."};
     }
-    PARLEY_ASSIGN_OR_RETURN(int64_t active, KeyRepo::count_active(c, account_id));
-    if (active >= kMaxActiveKeys) {
+    PARLEY_ASSIGN_OR_RETURN(bool inserted, KeyRepo::insert_within_cap(c, k, kMaxActiveKeys));
+    if (!inserted) {
       return ApiError{ErrorCode::kKeyLimitReached,
                       "An account can have at most 20 active API keys; revoke one first."};
     }
-    return KeyRepo::insert(c, k);
+    return {};
   }));
   s.db.bump_auth_epoch();
   return out;

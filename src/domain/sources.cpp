@@ -100,6 +100,8 @@ Result<SourceAdded> add_source(Services& s, std::string_view account_id, std::st
   int64_t removed_version = 0;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     removed_version = 0;
+    // The agent's row is rewritten below and the training characters it owns are checked.
+    PARLEY_TRY(AgentRepo::lock(c, agent_id));
     PARLEY_ASSIGN_OR_RETURN(auto agent, find_agent(c, account_id, agent_id));
     std::optional<SourceRecord> existing;
     if (key) {
@@ -188,6 +190,7 @@ Result<SourceCounts> delete_source(Services& s, std::string_view account_id, std
   int64_t version = 0;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     version = 0;
+    PARLEY_TRY(AgentRepo::lock(c, agent_id));  // read-modify-write of the agent
     PARLEY_ASSIGN_OR_RETURN(auto agent, find_agent(c, account_id, agent_id));
     PARLEY_ASSIGN_OR_RETURN(auto src, SourceRepo::find(c, agent.id, source_id));
     if (!src) return ApiError::not_found("No source " + std::string(source_id) + " for this agent.");
@@ -230,6 +233,7 @@ Result<TrainingFinished> finish_training(Services& s, const SourceRecord& claime
     if (!src || src->status != "processing" || src->content != claimed.content ||
         src->question != claimed.question || src->answer != claimed.answer)
       return {};
+    PARLEY_TRY(AgentRepo::lock(c, src->agent_id));  // read-modify-write of the agent
     PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, src->agent_id));
     if (!agent) return {};
     const int64_t now = s.clock.now_ms();

@@ -17,4 +17,15 @@ Result<void> UsageRepo::add_one(Connection& c, std::string_view scope_id, std::s
   return {};
 }
 
+Result<bool> UsageRepo::add_one_below(Connection& c, std::string_view scope_id,
+                                      std::string_view period, int64_t cap) {
+  bool added = false;
+  PARLEY_TRY(c.query(
+      "INSERT INTO usage_counters (scope_id, period, count) SELECT $1, $2, 1 WHERE $3 > 0 "
+      "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1 "
+      "WHERE usage_counters.count < $3 RETURNING count",
+      {scope_id, period, cap}, [&](const Row&) { added = true; }));
+  return added;
+}
+
 }  // namespace parley

@@ -16,6 +16,10 @@ class UsageRepo {
   static Result<int64_t> count(Connection& c, std::string_view scope_id, std::string_view period);
   // Adds one, in one statement (no read of the count first).
   static Result<void> add_one(Connection& c, std::string_view scope_id, std::string_view period);
+  // Adds one unless the count already reached `cap`; false (and nothing added) when it had. One
+  // statement, so that two writers near the cap cannot both pass it.
+  static Result<bool> add_one_below(Connection& c, std::string_view scope_id,
+                                    std::string_view period, int64_t cap);
 };
 
 }  // namespace parley

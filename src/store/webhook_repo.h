@@ -74,6 +74,10 @@ struct DueDelivery {
 class WebhookRepo {
  public:
   static Result<void> insert(Connection& c, const WebhookRecord& w);
+  // Inserts the webhook unless its agent already has `cap` webhooks of the same origin: false
+  // then, and nothing is inserted. The agent's row is locked first, so concurrent subscriptions
+  // are counted in turn.
+  static Result<bool> insert_within_cap(Connection& c, const WebhookRecord& w, int64_t cap);
   // The webhook when it belongs to the account.
   static Result<std::optional<WebhookRecord>> find(Connection& c, std::string_view account_id,
                                                    std::string_view id);

@@ -34,8 +34,8 @@ Result<Response> get_agent_handler(ApiCall& call) {
 }  // namespace
 
 void register_agent_routes(Router& router, App& app) {
-  add_api_route(router, app, "GET", "/api/v1/agents", Scope::kAgentsRead, Execution::kInline, list_agents);
-  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}", Scope::kAgentsRead, Execution::kInline,
+  add_api_route(router, app, "GET", "/api/v1/agents", Scope::kAgentsRead, Execution::kPool, list_agents);
+  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}", Scope::kAgentsRead, Execution::kPool,
                 get_agent_handler);
 }
 

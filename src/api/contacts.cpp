@@ -93,11 +93,11 @@ Result<Response> delete_contact_handler(ApiCall& call) {
 
 void register_contact_routes(Router& router, App& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/contacts", Scope::kLeadsRead,
-                Execution::kInline, list_contacts);
+                Execution::kPool, list_contacts);
   add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/contacts", Scope::kContactsWrite,
                 Execution::kPool, upsert_contact_handler);
   add_api_route(router, app, "GET", "/api/v1/contacts/{contactId}", Scope::kLeadsRead,
-                Execution::kInline, get_contact_handler);
+                Execution::kPool, get_contact_handler);
   add_api_route(router, app, "PATCH", "/api/v1/contacts/{contactId}", Scope::kContactsWrite,
                 Execution::kPool, patch_contact_handler);
   add_api_route(router, app, "DELETE", "/api/v1/contacts/{contactId}", Scope::kContactsWrite,

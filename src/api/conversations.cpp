@@ -37,9 +37,9 @@ Result<Response> get_conversation_handler(ApiCall& call) {
 
 void register_conversation_routes(Router& router, App& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/conversations",
-                Scope::kConversationsRead, Execution::kInline, list_conversations);
+                Scope::kConversationsRead, Execution::kPool, list_conversations);
   add_api_route(router, app, "GET", "/api/v1/conversations/{conversationId}",
-                Scope::kConversationsRead, Execution::kInline, get_conversation_handler);
+                Scope::kConversationsRead, Execution::kPool, get_conversation_handler);
 }
 
 }  // namespace parley

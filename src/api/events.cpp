@@ -72,9 +72,9 @@ Result<Response> sample_events(ApiCall& call) {
 
 void register_event_routes(Router& router, App& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/events/{event}", Scope::kAgentsRead,
-                Execution::kInline, list_events);
+                Execution::kPool, list_events);
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/events/{event}/samples",
-                Scope::kAgentsRead, Execution::kInline, sample_events);
+                Scope::kAgentsRead, Execution::kPool, sample_events);
 }
 
 }  // namespace parley

@@ -29,7 +29,7 @@ Result<Response> list_leads(ApiCall& call) {
 
 void register_lead_routes(Router& router, App& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/leads", Scope::kLeadsRead,
-                Execution::kInline, list_leads);
+                Execution::kPool, list_leads);
 }
 
 }  // namespace parley

@@ -11,7 +11,7 @@ void register_routes(Router& router, App& app) {
                 if (!app.db.ping().ok()) return error_response({ErrorCode::kUnavailable, "The database is not reachable."});
                 return Response::json(200, R"({"status":"ready"})");
               },
-              Execution::kInline});
+              Execution::kPool});
   register_agent_routes(router, app);
   register_source_routes(router, app);
   register_console_routes(router, app);

@@ -74,7 +74,7 @@ Result<Response> delete_source_handler(ApiCall& call) {
 }  // namespace
 
 void register_source_routes(Router& router, App& app) {
-  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/sources", Scope::kSourcesRead, Execution::kInline,
+  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/sources", Scope::kSourcesRead, Execution::kPool,
                 list_sources_handler);
   add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/sources", Scope::kSourcesWrite, Execution::kPool,
                 add_source_handler);

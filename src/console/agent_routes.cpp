@@ -70,9 +70,9 @@ Result<Response> update(ConsoleCall& call) {
 }  // namespace
 
 void register_console_agent_routes(Router& router, App& app) {
-  add_console_route(router, app, "GET", "/console/v1/agents", Role::kViewer, Execution::kInline, list);
+  add_console_route(router, app, "GET", "/console/v1/agents", Role::kViewer, Execution::kPool, list);
   add_console_route(router, app, "POST", "/console/v1/agents", Role::kEditor, Execution::kPool, create);
-  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}", Role::kViewer, Execution::kInline, get);
+  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}", Role::kViewer, Execution::kPool, get);
   add_console_route(router, app, "PATCH", "/console/v1/agents/{agentId}", Role::kEditor, Execution::kPool, update);
 }
 

@@ -82,7 +82,7 @@ Result<Response> end(ConsoleCall& call) {
 
 void register_console_live_chat_routes(Router& router, App& app) {
   add_console_route(router, app, "GET", "/console/v1/conversations/{conversationId}", Role::kViewer,
-                    Execution::kInline, get);
+                    Execution::kPool, get);
   add_console_route(router, app, "POST", "/console/v1/conversations/{conversationId}/takeover",
                     Role::kEditor, Execution::kPool, take_over);
   add_console_route(router, app, "POST", "/console/v1/conversations/{conversationId}/reply",

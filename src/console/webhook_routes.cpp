@@ -93,7 +93,7 @@ Result<Response> deliveries(ConsoleCall& call) {
 
 void register_console_webhook_routes(Router& router, App& app) {
   add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/webhooks", Role::kViewer,
-                    Execution::kInline, list);
+                    Execution::kPool, list);
   add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/webhooks", Role::kAdmin,
                     Execution::kPool, add);
   add_console_route(router, app, "PATCH", "/console/v1/webhooks/{webhookId}", Role::kAdmin,
@@ -101,7 +101,7 @@ void register_console_webhook_routes(Router& router, App& app) {
   add_console_route(router, app, "DELETE", "/console/v1/webhooks/{webhookId}", Role::kAdmin,
                     Execution::kPool, remove);
   add_console_route(router, app, "GET", "/console/v1/webhooks/{webhookId}/deliveries",
-                    Role::kViewer, Execution::kInline, deliveries);
+                    Role::kViewer, Execution::kPool, deliveries);
 }
 
 }  // namespace parley

@@ -119,7 +119,7 @@ void add_widget_route(Router& router, App& app, std::string_view method, std::st
                 res.header("Allow", allowed_methods);
                 return res;
               },
-              Execution::kInline});
+              Execution::kPool});
 }
 
 }  // namespace parley

@@ -209,7 +209,7 @@ void register_widget_routes(Router& router, App& app) {
   add_widget_route(router, app, "POST", "/widget/v1/agents/{agentId}/messages", kAgent,
                    Execution::kPool, send_message);
   add_widget_route(router, app, "GET", "/widget/v1/conversations/{conversationId}", kConversation,
-                   Execution::kInline, get_transcript);
+                   Execution::kPool, get_transcript);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/form",
                    kConversation, Execution::kPool, submit_form);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/booking",

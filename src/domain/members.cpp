@@ -135,6 +135,8 @@ Result<MemberRecord> remove_member_as(Services& s, const MemberSession& actor, s
     }
     if (m->role == "owner") {
       if (actor.role != Role::kOwner) return ApiError{ErrorCode::kForbidden, "Only an owner can remove an owner."};
+      // Two owners removing each other at once must not both see the other one still there.
+      PARLEY_TRY(AccountRepo::lock(c, m->account_id));
       PARLEY_ASSIGN_OR_RETURN(auto all, MemberRepo::list(c, m->account_id));
       int owners = 0;
       for (const auto& x : all) owners += x.role == "owner" ? 1 : 0;

@@ -2,6 +2,7 @@
 // writers at once, and a read-modify-write of the row under AgentRepo::lock.
 #include "store/account_repo.h"
 #include "store/agent_repo.h"
+#include "store/member_repo.h"
 #include "store_contract.h"
 
 namespace parley {
@@ -70,6 +71,38 @@ TEST_P(StoreContract, ConcurrentReadModifyWritesUnderTheLockLoseNoChange) {
     }
   });
   EXPECT_EQ((**AgentRepo::find_any(reader(), agent_)).characters, kThreads * kEach);
+}
+
+TEST_P(StoreContract, ConcurrentOwnerRemovalsUnderTheAccountLockKeepTheLastOwner) {
+  write([&](Connection& c) -> Result<void> {
+    for (int i = 0; i < kThreads; ++i) {
+      MemberRecord m;
+      m.id = "mem_" + std::to_string(i);
+      m.account_id = account_;
+      m.email = m.id + "@example.com";
+      m.role = "owner";
+      m.created_at = m.updated_at = now_ + i;
+      PARLEY_TRY(MemberRepo::insert(c, m));
+    }
+    return {};
+  });
+  // Every owner removes the next one, all at once; the check is the one the domain makes.
+  std::atomic<int> removed{0};
+  concurrently([&](int t, Database& db) {
+    bool gone = false;
+    auto r = db.write([&](Connection& c) -> Result<void> {
+      gone = false;
+      PARLEY_TRY(AccountRepo::lock(c, account_));
+      PARLEY_ASSIGN_OR_RETURN(auto all, MemberRepo::list(c, account_));
+      if (all.size() <= 1) return {};
+      PARLEY_ASSIGN_OR_RETURN(gone, MemberRepo::remove(c, "mem_" + std::to_string((t + 1) % kThreads)));
+      return {};
+    });
+    EXPECT_TRUE(r.ok());
+    if (r.ok() && gone) ++removed;
+  });
+  EXPECT_EQ(MemberRepo::list(reader(), account_)->size(), 1u);
+  EXPECT_EQ(removed.load(), kThreads - 1);
 }
 
 }  // namespace

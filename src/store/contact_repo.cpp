@@ -52,11 +52,6 @@ Result<void> add_to_count(Connection& c, std::string_view agent_id, int64_t delt
 }
 }  // namespace
 
-Result<void> ContactRepo::insert(Connection& c, const ContactRecord& v) {
-  PARLEY_TRY(insert_row(c, v));
-  return add_to_count(c, v.agent_id, 1);
-}
-
 Result<bool> ContactRepo::insert_within_cap(Connection& c, const ContactRecord& v, int64_t cap) {
   bool counted = false;
   PARLEY_TRY(c.query(

@@ -37,7 +37,6 @@ struct ContactFilter {
 
 class ContactRepo {
  public:
-  static Result<void> insert(Connection& c, const ContactRecord& contact);
   // Inserts the contact unless its agent already has `cap` contacts: false then, and nothing is
   // inserted. The agent's count moves first, in one statement that refuses to pass the cap.
   static Result<bool> insert_within_cap(Connection& c, const ContactRecord& contact, int64_t cap);

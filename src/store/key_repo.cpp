@@ -33,17 +33,14 @@ Result<void> KeyRepo::insert(Connection& c, const ApiKeyRecord& k) {
 }
 
 Result<bool> KeyRepo::insert_within_cap(Connection& c, const ApiKeyRecord& k, int64_t cap) {
+  // Counted after the account's row is held: a concurrent insert either committed before (and
+  // is counted) or waits for this transaction to end.
   PARLEY_ASSIGN_OR_RETURN(bool account, c.lock_row("accounts", k.account_id));
   if (!account) return false;
-  PARLEY_ASSIGN_OR_RETURN(
-      int64_t n,
-      c.execute("INSERT INTO api_keys (" KEY_COLUMNS ") SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9,"
-                " $10, $11 WHERE (SELECT COUNT(*) FROM api_keys WHERE account_id = $2"
-                " AND revoked_at IS NULL) < $12",
-                {k.id, k.account_id, k.name, k.prefix, k.fingerprint, int64_t{k.all_scopes},
-                 k.all_scopes ? std::string() : scope_list(k.scopes), db_opt(k.created_by),
-                 k.created_at, db_opt(k.last_used_at), db_opt(k.revoked_at), cap}));
-  return n == 1;
+  PARLEY_ASSIGN_OR_RETURN(int64_t active, count_active(c, k.account_id));
+  if (active >= cap) return false;
+  PARLEY_TRY(insert(c, k));
+  return true;
 }
 
 Result<std::optional<ApiKeyRecord>> KeyRepo::find(Connection& c, std::string_view id) {

@@ -93,16 +93,14 @@ Result<void> WebhookRepo::insert(Connection& c, const WebhookRecord& w) {
 }
 
 Result<bool> WebhookRepo::insert_within_cap(Connection& c, const WebhookRecord& w, int64_t cap) {
+  // Counted after the agent's row is held: a concurrent insert either committed before (and is
+  // counted) or waits for this transaction to end.
   PARLEY_ASSIGN_OR_RETURN(bool agent, c.lock_row("agents", w.agent_id));
   if (!agent) return false;
-  PARLEY_ASSIGN_OR_RETURN(
-      int64_t n,
-      c.execute("INSERT INTO webhooks (" WEBHOOK_COLUMNS
-                ") SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 WHERE (SELECT COUNT(*)"
-                " FROM webhooks WHERE agent_id = $3 AND origin = $7) < $12",
-                {w.id, w.account_id, w.agent_id, w.url, join_events(w.events), w.source, w.origin,
-                 db_opt(w.key_id), w.secret, int64_t{w.paused ? 1 : 0}, w.created_at, cap}));
-  return n == 1;
+  PARLEY_ASSIGN_OR_RETURN(int64_t count, count_for_agent(c, w.agent_id, w.origin));
+  if (count >= cap) return false;
+  PARLEY_TRY(insert(c, w));
+  return true;
 }
 
 Result<std::optional<WebhookRecord>> WebhookRepo::find(Connection& c, std::string_view account_id,

@@ -73,8 +73,10 @@ TEST_F(ReplyCount, RepliesCommittedAtOnceStopExactlyAtThePlansLimit) {
     threads.emplace_back([&] {
       for (int i = 0; i < kEach; ++i) {
         auto r = count(limits);
-        if (r.ok()) ++accepted;
-        else if (r.error().code == ErrorCode::kMessageLimitReached) ++refused;
+        if (r.ok())
+          ++accepted;
+        else if (r.error().code == ErrorCode::kMessageLimitReached)
+          ++refused;
       }
     });
   }

@@ -22,7 +22,8 @@ TEST(Migration0031, StartsEachAgentsSourceCounterAfterItsHighestSeq) {
     ASSERT_TRUE(db.ok());
     auto r = (*db)->write([&](Connection& c) -> Result<void> {
       PARLEY_TRY(c.execute_script(
-          "INSERT INTO accounts (id, name, plan, created_at, updated_at) VALUES ('acc', 'a', 'pro', 0, 0);"
+          "INSERT INTO accounts (id, name, plan, created_at, updated_at) VALUES ('acc', 'a', "
+          "'pro', 0, 0);"
           "INSERT INTO agents (id, account_id, name, created_at, updated_at) VALUES "
           "('agt_a', 'acc', 'a', 0, 0), ('agt_b', 'acc', 'b', 0, 0);"
           "INSERT INTO sources (id, agent_id, account_id, seq, type, content, characters, status,"

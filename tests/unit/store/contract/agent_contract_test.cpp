@@ -95,7 +95,8 @@ TEST_P(StoreContract, ConcurrentOwnerRemovalsUnderTheAccountLockKeepTheLastOwner
       PARLEY_TRY(AccountRepo::lock(c, account_));
       PARLEY_ASSIGN_OR_RETURN(auto all, MemberRepo::list(c, account_));
       if (all.size() <= 1) return {};
-      PARLEY_ASSIGN_OR_RETURN(gone, MemberRepo::remove(c, "mem_" + std::to_string((t + 1) % kThreads)));
+      PARLEY_ASSIGN_OR_RETURN(gone,
+                              MemberRepo::remove(c, "mem_" + std::to_string((t + 1) % kThreads)));
       return {};
     });
     EXPECT_TRUE(r.ok());

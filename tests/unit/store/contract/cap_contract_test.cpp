@@ -45,9 +45,9 @@ ContactRecord contact(std::string id, std::string agent, std::string account, in
 }
 
 // Runs every thread's inserts and returns how many were accepted.
-int insert_concurrently(int each,
-                        const std::function<Result<bool>(Connection&, const std::string&)>& insert,
-                        const std::function<void(const std::function<void(int, Database&)>&)>& run) {
+int insert_concurrently(
+    int each, const std::function<Result<bool>(Connection&, const std::string&)>& insert,
+    const std::function<void(const std::function<void(int, Database&)>&)>& run) {
   std::atomic<int> accepted{0};
   run([&](int thread, Database& db) {
     for (int i = 0; i < each; ++i) {
@@ -123,12 +123,14 @@ TEST_P(StoreContract, WebhooksAreCappedPerOriginAndListedOldestFirst) {
     inserted.clear();
     for (int i = 0; i < 3; ++i) {
       PARLEY_ASSIGN_OR_RETURN(
-          bool ok, WebhookRepo::insert_within_cap(
-                       c, webhook("whk_d" + std::to_string(i), agent_, account_, "dashboard", now_ + i), 2));
+          bool ok,
+          WebhookRepo::insert_within_cap(
+              c, webhook("whk_d" + std::to_string(i), agent_, account_, "dashboard", now_ + i), 2));
       inserted.push_back(ok);
     }
     PARLEY_ASSIGN_OR_RETURN(
-        bool api, WebhookRepo::insert_within_cap(c, webhook("whk_a", agent_, account_, "api", now_ + 5), 2));
+        bool api,
+        WebhookRepo::insert_within_cap(c, webhook("whk_a", agent_, account_, "api", now_ + 5), 2));
     inserted.push_back(api);
     return {};
   });
@@ -154,8 +156,8 @@ TEST_P(StoreContract, ConcurrentWebhookSubscriptionsStopAtExactlyTheCap) {
   int accepted = insert_concurrently(
       6,
       [&](Connection& c, const std::string& id) {
-        return WebhookRepo::insert_within_cap(c, webhook("whk_" + id, agent_, account_, "api", now_),
-                                              kCap);
+        return WebhookRepo::insert_within_cap(
+            c, webhook("whk_" + id, agent_, account_, "api", now_), kCap);
       },
       [&](const auto& fn) { concurrently(fn); });
   EXPECT_EQ(accepted, kCap);
@@ -167,8 +169,9 @@ TEST_P(StoreContract, ContactsAreCountedOnTheirAgentAndCapped) {
   write([&](Connection& c) -> Result<void> {
     inserted.clear();
     for (int i = 0; i < 3; ++i) {
-      PARLEY_ASSIGN_OR_RETURN(bool ok, ContactRepo::insert_within_cap(
-                                           c, contact("ctc_" + std::to_string(i), agent_, account_, now_), 2));
+      PARLEY_ASSIGN_OR_RETURN(
+          bool ok, ContactRepo::insert_within_cap(
+                       c, contact("ctc_" + std::to_string(i), agent_, account_, now_), 2));
       inserted.push_back(ok);
     }
     return {};
@@ -193,7 +196,8 @@ TEST_P(StoreContract, ConcurrentContactInsertsStopAtExactlyTheCap) {
   int accepted = insert_concurrently(
       6,
       [&](Connection& c, const std::string& id) {
-        return ContactRepo::insert_within_cap(c, contact("ctc_" + id, agent_, account_, now_), kCap);
+        return ContactRepo::insert_within_cap(c, contact("ctc_" + id, agent_, account_, now_),
+                                              kCap);
       },
       [&](const auto& fn) { concurrently(fn); });
   EXPECT_EQ(accepted, kCap);

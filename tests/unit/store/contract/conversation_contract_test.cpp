@@ -46,9 +46,9 @@ TEST_P(StoreContract, MessagesAreNumberedFromOneAndReadInOrder) {
   write([&](Connection& c) -> Result<void> {
     PARLEY_TRY(ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_)));
     for (int i = 0; i < 5; ++i) {
-      PARLEY_ASSIGN_OR_RETURN(
-          auto m, ConversationRepo::append_message(
-                      c, message("msg_" + std::to_string(i), "cnv_1", now_ + 10 * i)));
+      PARLEY_ASSIGN_OR_RETURN(auto m,
+                              ConversationRepo::append_message(
+                                  c, message("msg_" + std::to_string(i), "cnv_1", now_ + 10 * i)));
       EXPECT_EQ(m.seq, i + 1);
     }
     return {};
@@ -161,7 +161,8 @@ TEST_P(StoreContract, ConcurrentAppendsToOneConversationTakeEverySeqOnce) {
   auto all = *ConversationRepo::messages(reader(), "cnv_1");
   ASSERT_EQ(all.size(), size_t{kThreads * kEach});
   for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i].seq, static_cast<int64_t>(i + 1));
-  EXPECT_EQ((**ConversationRepo::find(reader(), account_, "cnv_1")).message_count, kThreads * kEach);
+  EXPECT_EQ((**ConversationRepo::find(reader(), account_, "cnv_1")).message_count,
+            kThreads * kEach);
   EXPECT_EQ((**AgentRepo::find_any(reader(), agent_)).messages_count, kThreads * kEach);
 }
 
@@ -170,8 +171,9 @@ TEST_P(StoreContract, ConcurrentNewConversationsAreEachCountedOnTheAgent) {
   concurrently([&](int t, Database& db) {
     for (int i = 0; i < kEach; ++i) {
       auto id = "cnv_" + std::to_string(t) + "_" + std::to_string(i);
-      auto r = db.write(
-          [&](Connection& c) { return ConversationRepo::insert(c, conversation(id, agent_, account_, now_)); });
+      auto r = db.write([&](Connection& c) {
+        return ConversationRepo::insert(c, conversation(id, agent_, account_, now_));
+      });
       EXPECT_TRUE(r.ok());
     }
   });

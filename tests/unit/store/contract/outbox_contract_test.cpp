@@ -10,8 +10,8 @@ TEST_P(StoreContract, OutboxEventsWaitOldestFirstUntilDispatched) {
   write([&](Connection& c) -> Result<void> {
     PARLEY_TRY(WebhookRepo::add_to_outbox(
         c, {"obx_b", account_, agent_, "lead.created", "lead_1", now_ + 1}));
-    return WebhookRepo::add_to_outbox(
-        c, {"obx_a", account_, agent_, "form.submitted", "frm_1", now_});
+    return WebhookRepo::add_to_outbox(c,
+                                      {"obx_a", account_, agent_, "form.submitted", "frm_1", now_});
   });
   auto waiting = *WebhookRepo::waiting_outbox(reader(), 10);
   ASSERT_EQ(waiting.size(), 2u);
@@ -41,7 +41,8 @@ TEST_P(StoreContract, ConcurrentWorkersDispatchEachOutboxEventOnce) {
     for (int i = 0; i < kEvents; ++i) {
       bool mine = false;
       auto r = db.write([&](Connection& c) -> Result<void> {
-        PARLEY_ASSIGN_OR_RETURN(mine, WebhookRepo::mark_dispatched(c, "obx_" + std::to_string(i), now_));
+        PARLEY_ASSIGN_OR_RETURN(mine,
+                                WebhookRepo::mark_dispatched(c, "obx_" + std::to_string(i), now_));
         return {};
       });
       EXPECT_TRUE(r.ok());

@@ -88,8 +88,8 @@ TEST_P(StoreContract, ConcurrentSourceInsertsOfOneAgentGetDistinctConsecutiveSeq
   concurrently([&](int t, Database& db) {
     for (int i = 0; i < kEach; ++i) {
       auto r = db.write([&](Connection& c) {
-        auto s = source("src_" + std::to_string(t) + "_" + std::to_string(i), agent_, account_,
-                        now_);
+        auto s =
+            source("src_" + std::to_string(t) + "_" + std::to_string(i), agent_, account_, now_);
         return SourceRepo::insert(c, s);
       });
       if (!r.ok()) ++failures;

@@ -38,7 +38,8 @@ TEST_P(StoreContract, ConcurrentCountsAreEachCounted) {
   constexpr int kEach = 25;
   concurrently([&](int, Database& db) {
     for (int i = 0; i < kEach; ++i) {
-      auto r = db.write([&](Connection& c) { return UsageRepo::add_one(c, agent_, "h:2026-09-21T10"); });
+      auto r =
+          db.write([&](Connection& c) { return UsageRepo::add_one(c, agent_, "h:2026-09-21T10"); });
       EXPECT_TRUE(r.ok());
     }
   });

@@ -229,11 +229,12 @@ Result<TrainingFinished> finish_training(Services& s, const SourceRecord& claime
   TrainingFinished out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     out = TrainingFinished{};
+    // Before the source is read: a change of the source (a new answer) holds the same lock.
+    PARLEY_TRY(AgentRepo::lock(c, claimed.agent_id));  // read-modify-write of the agent
     PARLEY_ASSIGN_OR_RETURN(auto src, SourceRepo::find(c, claimed.agent_id, claimed.id));
     if (!src || src->status != "processing" || src->content != claimed.content ||
         src->question != claimed.question || src->answer != claimed.answer)
       return {};
-    PARLEY_TRY(AgentRepo::lock(c, src->agent_id));  // read-modify-write of the agent
     PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, src->agent_id));
     if (!agent) return {};
     const int64_t now = s.clock.now_ms();

@@ -66,7 +66,7 @@ Database& loaded_database() {
 
 void run_list(benchmark::State& state, std::optional<KeysetPosition> after,
               std::optional<int64_t> since) {
-  Connection& c = loaded_database().read();
+  Connection& c = loaded_database().read()->get();
   PageQuery q;
   q.limit = 20;
   q.after = std::move(after);
@@ -93,7 +93,7 @@ void BM_ListConversationsDeepCursorSince(benchmark::State& state) {
 // An incremental sync: the few conversations active in the last 20 seconds (page 1 is the whole
 // answer, so hasMore must be found false without walking the million older ones).
 void BM_ListConversationsSinceRecent(benchmark::State& state) {
-  Connection& c = loaded_database().read();
+  Connection& c = loaded_database().read()->get();
   PageQuery q;
   q.limit = 100;
   q.since = kNow - 20'000;

@@ -9,7 +9,8 @@ namespace parley {
 
 namespace {
 Result<Response> list_agents(ApiCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto agents, AgentRepo::list(call.app.db.read(), call.account_id()));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto agents, AgentRepo::list(c, call.account_id()));
   JsonWriter w;
   w.begin_object().key("data").begin_array();
   for (const auto& a : agents) write_agent_json(w, a);
@@ -24,7 +25,8 @@ Result<Response> get_agent_handler(ApiCall& call) {
     PARLEY_ASSIGN_OR_RETURN(auto agent, call.app.agent_cache->get(call.account_id(), call.param(0)));
     write_agent_json(w, agent->record);
   } else {
-    PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(call.app.db.read(), call.account_id(), call.param(0)));
+    PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+    PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
     write_agent_json(w, agent);
   }
   w.end_object();
@@ -33,8 +35,8 @@ Result<Response> get_agent_handler(ApiCall& call) {
 }  // namespace
 
 void register_agent_routes(Router& router, ApiContext& app) {
-  add_api_route(router, app, "GET", "/api/v1/agents", Scope::kAgentsRead, Execution::kInline, list_agents);
-  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}", Scope::kAgentsRead, Execution::kInline,
+  add_api_route(router, app, "GET", "/api/v1/agents", Scope::kAgentsRead, Execution::kPool, list_agents);
+  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}", Scope::kAgentsRead, Execution::kPool,
                 get_agent_handler);
 }
 

@@ -40,7 +40,7 @@ Result<Response> list_contacts(ApiCall& call) {
   std::string_view agent_id = call.param(0);
   PARLEY_ASSIGN_OR_RETURN(auto q, parse_page_query(call.req, kContactList, agent_id));
   PARLEY_ASSIGN_OR_RETURN(auto filter, parse_filter(call.req));
-  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_TRY(get_agent(c, call.account_id(), agent_id));
   PARLEY_ASSIGN_OR_RETURN(auto page, ContactRepo::list(c, agent_id, filter, q));
   return Response::json(200,
@@ -56,8 +56,9 @@ Result<Response> upsert_contact_handler(ApiCall& call) {
   if (!input.external_id.value && !input.email.value) {
     return ApiError::invalid("'external_id' or 'email' is required.");
   }
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent,
-                          get_agent(call.app.db.read(), call.account_id(), call.param(0)));
+                          get_agent(c, call.account_id(), call.param(0)));
   Services s{call.app.db, call.app.clock, call.app.random};
   PARLEY_ASSIGN_OR_RETURN(auto saved, upsert_contact(s, agent, input, "api"));
   return saved.created ? contact_response(201, saved.contact, "created")
@@ -65,8 +66,9 @@ Result<Response> upsert_contact_handler(ApiCall& call) {
 }
 
 Result<Response> get_contact_handler(ApiCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto contact,
-                          get_contact(call.app.db.read(), call.account_id(), call.param(0)));
+                          get_contact(c, call.account_id(), call.param(0)));
   return contact_response(200, contact);
 }
 
@@ -92,11 +94,11 @@ Result<Response> delete_contact_handler(ApiCall& call) {
 
 void register_contact_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/contacts", Scope::kLeadsRead,
-                Execution::kInline, list_contacts);
+                Execution::kPool, list_contacts);
   add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/contacts", Scope::kContactsWrite,
                 Execution::kPool, upsert_contact_handler);
   add_api_route(router, app, "GET", "/api/v1/contacts/{contactId}", Scope::kLeadsRead,
-                Execution::kInline, get_contact_handler);
+                Execution::kPool, get_contact_handler);
   add_api_route(router, app, "PATCH", "/api/v1/contacts/{contactId}", Scope::kContactsWrite,
                 Execution::kPool, patch_contact_handler);
   add_api_route(router, app, "DELETE", "/api/v1/contacts/{contactId}", Scope::kContactsWrite,

@@ -14,7 +14,7 @@ namespace {
 Result<Response> list_conversations(ApiCall& call) {
   std::string_view agent_id = call.param(0);
   PARLEY_ASSIGN_OR_RETURN(auto q, parse_page_query(call.req, kConversationList, agent_id));
-  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_TRY(get_agent(c, call.account_id(), agent_id));
   PARLEY_ASSIGN_OR_RETURN(auto page, ConversationQueries::list(c, agent_id, q));
   return Response::json(200, page_json<ConversationRecord>(
@@ -25,8 +25,9 @@ Result<Response> list_conversations(ApiCall& call) {
 }
 
 Result<Response> get_conversation_handler(ApiCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto conv,
-                          get_conversation(call.app.db.read(), call.account_id(), call.param(0)));
+                          get_conversation(c, call.account_id(), call.param(0)));
   JsonWriter w;
   w.begin_object().key("data");
   write_conversation_json(w, conv);
@@ -37,9 +38,9 @@ Result<Response> get_conversation_handler(ApiCall& call) {
 
 void register_conversation_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/conversations",
-                Scope::kConversationsRead, Execution::kInline, list_conversations);
+                Scope::kConversationsRead, Execution::kPool, list_conversations);
   add_api_route(router, app, "GET", "/api/v1/conversations/{conversationId}",
-                Scope::kConversationsRead, Execution::kInline, get_conversation_handler);
+                Scope::kConversationsRead, Execution::kPool, get_conversation_handler);
 }
 
 }  // namespace parley

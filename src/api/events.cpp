@@ -48,7 +48,7 @@ Result<Response> list_events(ApiCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto kind, event_kind(call));
   PARLEY_TRY(require_scope(call, event_data_scope(kind)));
   PARLEY_ASSIGN_OR_RETURN(int64_t limit, read_limit(call.req));
-  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
   EventAgent ea{agent.id, agent.name, parse_agent_settings(agent.settings)};
   PARLEY_ASSIGN_OR_RETURN(auto events, latest_events(c, ea, kind, limit));
@@ -57,7 +57,7 @@ Result<Response> list_events(ApiCall& call) {
 
 Result<Response> sample_events(ApiCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto kind, event_kind(call));
-  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
   EventAgent ea{agent.id, agent.name, parse_agent_settings(agent.settings)};
   if (call.key.allows(event_data_scope(kind))) {
@@ -72,9 +72,9 @@ Result<Response> sample_events(ApiCall& call) {
 
 void register_event_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/events/{event}", Scope::kAgentsRead,
-                Execution::kInline, list_events);
+                Execution::kPool, list_events);
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/events/{event}/samples",
-                Scope::kAgentsRead, Execution::kInline, sample_events);
+                Scope::kAgentsRead, Execution::kPool, sample_events);
 }
 
 }  // namespace parley

@@ -42,9 +42,13 @@ bool KeyCache::reload_if_stale() {
   std::unique_lock lock(mu_);
   epoch = db_.auth_epoch();  // read before loading: a change during the load forces another
   if (epoch == loaded_epoch_.load()) return true;
-  auto& conn = db_.read();
-  auto keys = KeyRepo::all_active(conn);
-  auto accounts = AccountRepo::list(conn);
+  auto conn = db_.read();
+  if (!conn.ok()) {
+    log_error("key cache reload failed");
+    return false;
+  }
+  auto keys = KeyRepo::all_active(*conn);
+  auto accounts = AccountRepo::list(*conn);
   if (!keys.ok() || !accounts.ok()) {
     // The keys held may include revoked ones: they stay unused until a reload succeeds.
     log_error("key cache reload failed");

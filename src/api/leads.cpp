@@ -14,7 +14,7 @@ namespace {
 Result<Response> list_leads(ApiCall& call) {
   std::string_view agent_id = call.param(0);
   PARLEY_ASSIGN_OR_RETURN(auto q, parse_page_query(call.req, kLeadList, agent_id));
-  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), agent_id));
   PARLEY_ASSIGN_OR_RETURN(auto page, LeadQueries::list(c, agent_id, q));
   FormLabels labels(parse_agent_settings(agent.settings));
@@ -30,7 +30,7 @@ Result<Response> list_leads(ApiCall& call) {
 
 void register_lead_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/leads", Scope::kLeadsRead,
-                Execution::kInline, list_leads);
+                Execution::kPool, list_leads);
 }
 
 }  // namespace parley

@@ -9,7 +9,8 @@ namespace parley {
 
 namespace {
 Result<Response> list_sources_handler(ApiCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto listing, list_sources(call.app.db.read(), call.account_id(), call.param(0)));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto listing, list_sources(c, call.account_id(), call.param(0)));
   JsonWriter w;
   w.begin_object().key("data").begin_array();
   for (const auto& s : listing.sources) write_source_json(w, s);
@@ -69,7 +70,7 @@ Result<Response> delete_source_handler(ApiCall& call) {
 }  // namespace
 
 void register_source_routes(Router& router, ApiContext& app) {
-  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/sources", Scope::kSourcesRead, Execution::kInline,
+  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}/sources", Scope::kSourcesRead, Execution::kPool,
                 list_sources_handler);
   add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/sources", Scope::kSourcesWrite, Execution::kPool,
                 add_source_handler);

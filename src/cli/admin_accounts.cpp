@@ -75,7 +75,8 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
   list->callback([&] {
     run = [&] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto all, AccountRepo::list(s.db.read()));
+        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(auto all, AccountRepo::list(c));
         JsonWriter w;
         w.begin_object().key("data").begin_array();
         for (const auto& a : all) write_account_admin_json(w, a);

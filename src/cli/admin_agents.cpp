@@ -69,7 +69,8 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
   list->callback([&, a] {
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto all, AgentRepo::list(s.db.read(), a->account));
+        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(auto all, AgentRepo::list(c, a->account));
         JsonWriter w;
         w.begin_object().key("data").begin_array();
         for (const auto& x : all) write_agent_admin_json(w, x);
@@ -84,7 +85,8 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
   get->callback([&, a] {
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto x, AgentRepo::find_any(s.db.read(), a->id));
+        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(auto x, AgentRepo::find_any(c, a->id));
         if (!x) return ApiError::not_found("No agent " + a->id + ".");
         return agent_json(*x);
       });

@@ -18,7 +18,8 @@ void add_admin_demo_command(CLI::App& admin, GlobalOptions& global, CommandRun& 
   demo->callback([&, base_url] {
     run = [&, base_url] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto accounts, AccountRepo::list(s.db.read()));
+        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(auto accounts, AccountRepo::list(c));
         if (!accounts.empty()) return std::string(R"({"created":false,"reason":"the database already has accounts"})");
         PARLEY_ASSIGN_OR_RETURN(auto account, create_account(s, "Demo", "starter"));
         PARLEY_ASSIGN_OR_RETURN(auto agent, create_agent(s, account.id, "Demo agent", false,

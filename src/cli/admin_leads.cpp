@@ -59,7 +59,8 @@ void add_admin_lead_commands(CLI::App& admin, GlobalOptions& global, CommandRun&
           PARLEY_ASSIGN_OR_RETURN(in.at, parse_time_argument(a->at, "--at"));
         }
         PARLEY_ASSIGN_OR_RETURN(auto saved, admin_save_lead(s, in));
-        PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(s.db.read(), a->agent));
+        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, a->agent));
         FormLabels labels(parse_agent_settings(agent ? agent->settings : "{}"));
         JsonWriter w;
         w.begin_object().key("created").boolean(saved.created).key("data");

@@ -45,7 +45,8 @@ void add_admin_source_commands(CLI::App& admin, GlobalOptions& global, CommandRu
         n.content = given(add, "--content", a->content);
         n.question = given(add, "--question", a->question);
         n.answer = given(add, "--answer", a->answer);
-        PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(s.db.read(), a->agent));
+        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, a->agent));
         if (!agent) return ApiError::not_found("No agent " + a->agent + ".");
         PARLEY_ASSIGN_OR_RETURN(auto added, add_source(s, agent->account_id, agent->id, n, nullptr));
         JsonWriter w;
@@ -60,9 +61,10 @@ void add_admin_source_commands(CLI::App& admin, GlobalOptions& global, CommandRu
   list->callback([&, a] {
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(s.db.read(), a->agent));
+        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, a->agent));
         if (!agent) return ApiError::not_found("No agent " + a->agent + ".");
-        PARLEY_ASSIGN_OR_RETURN(auto listing, list_sources(s.db.read(), agent->account_id, agent->id));
+        PARLEY_ASSIGN_OR_RETURN(auto listing, list_sources(c, agent->account_id, agent->id));
         JsonWriter w;
         w.begin_object().key("data").begin_array();
         for (const auto& x : listing.sources) write_source_json(w, x);

@@ -18,7 +18,7 @@ void add_admin_usage_command(CLI::App& admin, GlobalOptions& global, CommandRun&
   usage->callback([&, id] {
     run = [&, id] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        Connection& c = s.db.read();
+        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
         PARLEY_ASSIGN_OR_RETURN(auto acc, AccountRepo::find(c, *id));
         if (!acc) return ApiError::not_found("No account " + *id + ".");
         int64_t now = s.clock.now_ms();

@@ -107,7 +107,8 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
   list->callback([&, a] {
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto hooks, WebhookRepo::list_for_agent(s.db.read(), a->agent));
+        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(auto hooks, WebhookRepo::list_for_agent(c, a->agent));
         JsonWriter w;
         w.begin_object().key("data").begin_array();
         for (const auto& h : hooks) write_admin_webhook(w, h);
@@ -124,7 +125,7 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
   deliveries->callback([&, a] {
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        Connection& c = s.db.read();
+        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
         PARLEY_ASSIGN_OR_RETURN(auto hook, WebhookRepo::find_any(c, a->id));
         if (!hook) return ApiError::not_found("No webhook " + a->id + ".");
         PARLEY_ASSIGN_OR_RETURN(auto list, WebhookRepo::list_deliveries(c, a->id, a->limit));

@@ -33,7 +33,7 @@ Result<Response> change_plan(ConsoleCall& call) {
 }  // namespace
 
 void register_console_account_routes(Router& router, ConsoleContext& app) {
-  add_console_route(router, app, "GET", "/console/v1/account", Role::kViewer, Execution::kInline, get);
+  add_console_route(router, app, "GET", "/console/v1/account", Role::kViewer, Execution::kPool, get);
   add_console_route(router, app, "PUT", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan);
   add_console_route(router, app, "PATCH", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan);
 }

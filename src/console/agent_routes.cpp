@@ -27,7 +27,8 @@ Result<std::optional<std::string>> settings_of(const FieldReader& f) {
 }
 
 Result<Response> list(ConsoleCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto agents, AgentRepo::list(call.app.db.read(), call.account_id()));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto agents, AgentRepo::list(c, call.account_id()));
   JsonWriter w;
   w.begin_object().key("data").begin_array();
   for (const auto& a : agents) write_console_agent_json(w, a);
@@ -36,7 +37,8 @@ Result<Response> list(ConsoleCall& call) {
 }
 
 Result<Response> get(ConsoleCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(call.app.db.read(), call.account_id(), call.param(0)));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
   return agent_response(200, agent);
 }
 
@@ -60,16 +62,17 @@ Result<Response> update(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(changes.is_private, f.optional_bool("private"));
   PARLEY_ASSIGN_OR_RETURN(changes.settings_update, settings_of(f));
   // Another account's agent is a 404 before anything is written.
-  PARLEY_TRY(get_agent(call.app.db.read(), call.account_id(), call.param(0)));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_TRY(get_agent(c, call.account_id(), call.param(0)));
   PARLEY_ASSIGN_OR_RETURN(auto agent, update_agent(call.services, call.param(0), changes));
   return agent_response(200, agent);
 }
 }  // namespace
 
 void register_console_agent_routes(Router& router, ConsoleContext& app) {
-  add_console_route(router, app, "GET", "/console/v1/agents", Role::kViewer, Execution::kInline, list);
+  add_console_route(router, app, "GET", "/console/v1/agents", Role::kViewer, Execution::kPool, list);
   add_console_route(router, app, "POST", "/console/v1/agents", Role::kEditor, Execution::kPool, create);
-  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}", Role::kViewer, Execution::kInline, get);
+  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}", Role::kViewer, Execution::kPool, get);
   add_console_route(router, app, "PATCH", "/console/v1/agents/{agentId}", Role::kEditor, Execution::kPool, update);
 }
 

@@ -77,7 +77,7 @@ Result<Response> revoke(ConsoleCall& call) {
 }  // namespace
 
 void register_console_key_routes(Router& router, ConsoleContext& app) {
-  add_console_route(router, app, "GET", "/console/v1/keys", Role::kViewer, Execution::kInline, list);
+  add_console_route(router, app, "GET", "/console/v1/keys", Role::kViewer, Execution::kPool, list);
   add_console_route(router, app, "POST", "/console/v1/keys", Role::kAdmin, Execution::kPool, create);
   add_console_route(router, app, "DELETE", "/console/v1/keys/{keyId}", Role::kAdmin, Execution::kPool, revoke);
 }

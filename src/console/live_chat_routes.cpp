@@ -25,8 +25,9 @@ std::string author_name(const MemberRecord& m) {
 }
 
 Result<Response> conversation_response(ConsoleCall& call, int status) {
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto conv,
-                          get_conversation(call.app.db.read(), call.account_id(), call.param(0)));
+                          get_conversation(c, call.account_id(), call.param(0)));
   JsonWriter w;
   w.begin_object().key("data");
   write_conversation_json(w, conv);
@@ -36,8 +37,9 @@ Result<Response> conversation_response(ConsoleCall& call, int status) {
 
 // 404 unless the conversation belongs to the member's account.
 Result<ConversationRecord> own_conversation(ConsoleCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto conv,
-                          ConversationRepo::find(call.app.db.read(), call.account_id(), call.param(0)));
+                          ConversationRepo::find(c, call.account_id(), call.param(0)));
   if (!conv) return ApiError::not_found("No conversation '" + std::string(call.param(0)) + "'.");
   return std::move(*conv);
 }
@@ -81,7 +83,7 @@ Result<Response> end(ConsoleCall& call) {
 
 void register_console_live_chat_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/conversations/{conversationId}", Role::kViewer,
-                    Execution::kInline, get);
+                    Execution::kPool, get);
   add_console_route(router, app, "POST", "/console/v1/conversations/{conversationId}/takeover",
                     Role::kEditor, Execution::kPool, take_over);
   add_console_route(router, app, "POST", "/console/v1/conversations/{conversationId}/reply",

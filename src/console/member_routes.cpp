@@ -28,7 +28,7 @@ Result<Response> remove(ConsoleCall& call) {
 }  // namespace
 
 void register_console_member_routes(Router& router, ConsoleContext& app) {
-  add_console_route(router, app, "GET", "/console/v1/members", Role::kViewer, Execution::kInline, list);
+  add_console_route(router, app, "GET", "/console/v1/members", Role::kViewer, Execution::kPool, list);
   add_console_route(router, app, "DELETE", "/console/v1/members/{memberId}", Role::kAdmin, Execution::kPool, remove);
 }
 

@@ -73,7 +73,7 @@ Result<Response> me(ConsoleCall& call) {
 void register_console_session_routes(Router& router, ConsoleContext& app) {
   router.add("POST", "/console/v1/login", {[&app](Request& req) { return login(app, req); }, Execution::kPool});
   add_console_route(router, app, "POST", "/console/v1/logout", Role::kViewer, Execution::kPool, logout);
-  add_console_route(router, app, "GET", "/console/v1/me", Role::kViewer, Execution::kInline, me);
+  add_console_route(router, app, "GET", "/console/v1/me", Role::kViewer, Execution::kPool, me);
 }
 
 }  // namespace parley

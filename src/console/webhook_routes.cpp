@@ -25,7 +25,7 @@ Response webhook_response(int status, const WebhookRecord& h, bool with_secret) 
 }
 
 Result<Response> list(ConsoleCall& call) {
-  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
   PARLEY_ASSIGN_OR_RETURN(auto hooks, WebhookRepo::list_for_agent(c, agent.id));
   JsonWriter w;
@@ -71,7 +71,7 @@ Result<Response> remove(ConsoleCall& call) {
 }
 
 Result<Response> deliveries(ConsoleCall& call) {
-  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto h, WebhookRepo::find(c, call.account_id(), call.param(0)));
   if (!h) return ApiError::not_found("No webhook " + std::string(call.param(0)) + ".");
   PARLEY_ASSIGN_OR_RETURN(auto rows, WebhookRepo::list_deliveries(c, h->id, kDeliveriesListed));
@@ -93,7 +93,7 @@ Result<Response> deliveries(ConsoleCall& call) {
 
 void register_console_webhook_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/webhooks", Role::kViewer,
-                    Execution::kInline, list);
+                    Execution::kPool, list);
   add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/webhooks", Role::kAdmin,
                     Execution::kPool, add);
   add_console_route(router, app, "PATCH", "/console/v1/webhooks/{webhookId}", Role::kAdmin,
@@ -101,7 +101,7 @@ void register_console_webhook_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "DELETE", "/console/v1/webhooks/{webhookId}", Role::kAdmin,
                     Execution::kPool, remove);
   add_console_route(router, app, "GET", "/console/v1/webhooks/{webhookId}/deliveries",
-                    Role::kViewer, Execution::kInline, deliveries);
+                    Role::kViewer, Execution::kPool, deliveries);
 }
 
 }  // namespace parley

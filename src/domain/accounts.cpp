@@ -27,7 +27,8 @@ Result<Account> create_account(Services& s, std::string_view name, std::string_v
 }
 
 Result<Account> get_account(Services& s, std::string_view account_id) {
-  PARLEY_ASSIGN_OR_RETURN(auto a, AccountRepo::find(s.db.read(), account_id));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto a, AccountRepo::find(c, account_id));
   if (!a) return ApiError::not_found("No account " + std::string(account_id) + ".");
   return std::move(*a);
 }

@@ -17,7 +17,8 @@ Result<std::shared_ptr<const LoadedAgent>> AgentCache::find_any(std::string_view
       cached = it->second.agent;
     }
   }
-  PARLEY_ASSIGN_OR_RETURN(auto loaded, AgentRepo::find_any(db_.read(), agent_id));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, db_.read());
+  PARLEY_ASSIGN_OR_RETURN(auto loaded, AgentRepo::find_any(c, agent_id));
   if (!loaded) return std::shared_ptr<const LoadedAgent>();
   std::shared_ptr<const LoadedAgent> agent;
   if (cached && cached->record.settings == loaded->settings) {

@@ -41,6 +41,7 @@ Result<AgentRecord> update_agent(Services& s, std::string_view agent_id, const A
   if (changes.name) PARLEY_TRY(check_name(*changes.name));
   std::optional<AgentRecord> out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(AgentRepo::lock(c, agent_id));  // read-modify-write
     PARLEY_ASSIGN_OR_RETURN(auto a, AgentRepo::find_any(c, agent_id));
     if (!a) return ApiError::not_found("No agent " + std::string(agent_id) + ".");
     if (changes.name) a->name = *changes.name;

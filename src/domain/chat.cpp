@@ -141,7 +141,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   ChatTurn t(s);
   t.account_id_ = std::string(account_id);
   t.request_ = r;
-  Connection& read = s.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& read, s.db.read());
   if (s.agents != nullptr) {
     PARLEY_ASSIGN_OR_RETURN(t.agent_, s.agents->get(account_id, r.agent_id));
   } else {
@@ -273,8 +273,7 @@ Result<ChatReply> ChatTurn::commit() {
     bool paused =
         paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
     if (!paused) {
-      PARLEY_TRY(check_plan_messages(c, account_id_, agent_id, limits_, replied_at));
-      PARLEY_TRY(count_reply(c, account_id_, agent_id, replied_at));
+      PARLEY_TRY(count_reply_within_limits(c, account_id_, agent_id, limits_, replied_at));
     }
     MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
                        request_.message,          std::nullopt,        "[]", received_at_};

@@ -74,12 +74,14 @@ Result<void> check_unique(Connection& c, const ContactRecord& target, const Cont
   return {};
 }
 
-Result<void> check_allowance(Connection& c, const AgentRecord& agent) {
+// Inserts the contact within the agent's allowance of the plan (403 contact_limit_reached).
+Result<void> insert_within_allowance(Connection& c, const AgentRecord& agent,
+                                     const ContactRecord& contact) {
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, agent.account_id));
   if (!account) return ApiError::not_found("No account " + agent.account_id + ".");
   int64_t limit = effective_limits(account->plan, account->overrides).contacts_per_agent;
-  PARLEY_ASSIGN_OR_RETURN(int64_t count, ContactRepo::count(c, agent.id));
-  if (count >= limit) {
+  PARLEY_ASSIGN_OR_RETURN(bool inserted, ContactRepo::insert_within_cap(c, contact, limit));
+  if (!inserted) {
     return ApiError{
         ErrorCode::kContactLimitReached,
         "The agent has reached its plan's allowance of " + std::to_string(limit) + " contacts."};
@@ -105,6 +107,9 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
   if (!in.external_id.value && !in.email.value) {
     return ApiError::invalid("'external_id' or 'email' is required.");
   }
+  // Upserts of one agent's contacts run in turn: a read-modify-write of the one found, or an
+  // insert that a concurrent upsert of the same person must see.
+  PARLEY_TRY(AgentRepo::lock(c, agent.id));
   std::optional<ContactRecord> by_external_id, by_email;
   if (in.external_id.value) {
     PARLEY_ASSIGN_OR_RETURN(by_external_id,
@@ -141,8 +146,7 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
   fresh.source = std::string(source);
   fresh.first_seen_at = fresh.last_seen_at = fresh.created_at = fresh.updated_at = now;
   PARLEY_ASSIGN_OR_RETURN(fresh, apply_changes(std::move(fresh), in));
-  PARLEY_TRY(check_allowance(c, agent));
-  PARLEY_TRY(ContactRepo::insert(c, fresh));
+  PARLEY_TRY(insert_within_allowance(c, agent, fresh));
   return ContactUpsert{std::move(fresh), true};
 }
 
@@ -170,6 +174,7 @@ Result<ContactRecord> patch_contact(Services& s, std::string_view account_id,
   std::optional<ContactRecord> out;
   int64_t now = s.clock.now_ms();
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ContactRepo::lock(c, contact_id));  // read-modify-write
     PARLEY_ASSIGN_OR_RETURN(auto contact, get_contact(c, account_id, contact_id));
     if (in.empty()) {
       out = std::move(contact);
@@ -207,6 +212,7 @@ Result<std::optional<ContactRecord>> upsert_contact_from_lead(Connection& c, Ran
   std::optional<std::string> phone =
       lead.phone && is_valid_phone(*lead.phone) ? lead.phone : std::nullopt;
   if (!email && !phone) return std::optional<ContactRecord>();
+  PARLEY_TRY(AgentRepo::lock(c, lead.agent_id));  // as upsert_contact
   std::optional<ContactRecord> found;
   if (email) {
     PARLEY_ASSIGN_OR_RETURN(found, ContactRepo::find_by_email(c, lead.agent_id, *email));
@@ -224,7 +230,6 @@ Result<std::optional<ContactRecord>> upsert_contact_from_lead(Connection& c, Ran
   }
   PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, lead.agent_id));
   if (!agent) return std::optional<ContactRecord>();
-  if (!check_allowance(c, *agent).ok()) return std::optional<ContactRecord>();
   ContactRecord fresh;
   fresh.id = new_id(random, "ctc_");
   fresh.agent_id = lead.agent_id;
@@ -236,7 +241,13 @@ Result<std::optional<ContactRecord>> upsert_contact_from_lead(Connection& c, Ran
   fresh.first_seen_at = lead.collected_at;
   fresh.last_seen_at = lead.last_seen_at;
   fresh.created_at = fresh.updated_at = now;
-  PARLEY_TRY(ContactRepo::insert(c, fresh));
+  // A lead beyond the allowance is kept without a contact.
+  auto inserted = insert_within_allowance(c, *agent, fresh);
+  if (!inserted.ok() && (inserted.error().code == ErrorCode::kContactLimitReached ||
+                         inserted.error().code == ErrorCode::kNotFound)) {
+    return std::optional<ContactRecord>();
+  }
+  PARLEY_TRY(inserted);
   return std::optional<ContactRecord>(std::move(fresh));
 }
 

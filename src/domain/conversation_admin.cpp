@@ -51,6 +51,7 @@ Result<ConversationWithMessages> modify(
     const std::function<Result<void>(Connection&, ConversationRecord&)>& change) {
   std::optional<ConversationWithMessages> out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::lock(c, id));  // read-modify-write
     PARLEY_ASSIGN_OR_RETURN(auto conv, find_conversation(c, id));
     PARLEY_TRY(change(c, conv));
     PARLEY_ASSIGN_OR_RETURN(out, load(c, id));
@@ -208,7 +209,8 @@ Result<void> admin_delete_conversation(Services& s, std::string_view id) {
 }
 
 Result<ConversationWithMessages> admin_get_conversation(Services& s, std::string_view id) {
-  return load(s.db.read(), id);
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+  return load(c, id);
 }
 
 }  // namespace parley

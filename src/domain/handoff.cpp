@@ -61,12 +61,14 @@ Result<void> record_reply_handoff(Connection& c, Random& random, std::string_vie
   if (!blocks.handoff && !offered && !requested) {
     if (!was_offered) return {};  // the common case: nothing to read or write
     // The pending offer lapses.
+    PARLEY_TRY(ConversationRepo::lock(c, conversation_id));  // read-modify-write
     PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationRepo::find(c, account_id, conversation_id));
     if (!conv || !conv->live_chat_offered) return {};
     conv->live_chat_offered = false;
     return ConversationRepo::update(c, *conv);
   }
   // Read again: appending the messages moved its counters.
+  PARLEY_TRY(ConversationRepo::lock(c, conversation_id));  // read-modify-write
   PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationRepo::find(c, account_id, conversation_id));
   if (!conv) return ApiError::not_found("No conversation '" + std::string(conversation_id) + "'.");
   conv->live_chat_offered = offered;

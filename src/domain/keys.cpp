@@ -30,21 +30,22 @@ Result<CreatedKey> create_api_key(Services& s, std::string_view account_id, std:
     if (!effective_limits(account->plan, account->overrides).api_access) {
       return ApiError{ErrorCode::kPlanRequired, "API keys cannot be created on the Free plan."};
     }
-    PARLEY_ASSIGN_OR_RETURN(int64_t active, KeyRepo::count_active(c, account_id));
-    if (active >= kMaxActiveKeys) {
+    PARLEY_ASSIGN_OR_RETURN(bool inserted, KeyRepo::insert_within_cap(c, k, kMaxActiveKeys));
+    if (!inserted) {
       return ApiError{ErrorCode::kKeyLimitReached,
                       "An account can have at most 20 active API keys; revoke one first."};
     }
-    return KeyRepo::insert(c, k);
+    return {};
   }));
   s.db.bump_auth_epoch();
   return out;
 }
 
 Result<std::vector<ApiKeyRecord>> list_api_keys(Services& s, std::string_view account_id) {
-  PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(s.db.read(), account_id));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, account_id));
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
-  return KeyRepo::list(s.db.read(), account_id, true);
+  return KeyRepo::list(c, account_id, true);
 }
 
 Result<ApiKeyRecord> revoke_api_key(Services& s, std::string_view key_id, std::string_view account_id) {

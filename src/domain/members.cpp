@@ -110,7 +110,8 @@ Result<CreatedMember> create_member(Services& s, const NewMember& in) {
 }
 
 Result<std::vector<MemberRecord>> list_members(Services& s, std::string_view account_id) {
-  return MemberRepo::list(s.db.read(), account_id);
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+  return MemberRepo::list(c, account_id);
 }
 
 Result<MemberRecord> remove_member(Services& s, std::string_view member_id, std::string_view account_id) {
@@ -135,6 +136,8 @@ Result<MemberRecord> remove_member_as(Services& s, const MemberSession& actor, s
     }
     if (m->role == "owner") {
       if (actor.role != Role::kOwner) return ApiError{ErrorCode::kForbidden, "Only an owner can remove an owner."};
+      // Two owners removing each other at once must not both see the other one still there.
+      PARLEY_TRY(AccountRepo::lock(c, m->account_id));
       PARLEY_ASSIGN_OR_RETURN(auto all, MemberRepo::list(c, m->account_id));
       int owners = 0;
       for (const auto& x : all) owners += x.role == "owner" ? 1 : 0;
@@ -148,7 +151,8 @@ Result<MemberRecord> remove_member_as(Services& s, const MemberSession& actor, s
 
 Result<LoginResult> login_member(Services& s, std::string_view email, std::string_view password,
                                  int64_t session_ttl_ms) {
-  PARLEY_ASSIGN_OR_RETURN(auto member, MemberRepo::find_by_email(s.db.read(), normalize_email(email)));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto member, MemberRepo::find_by_email(c, normalize_email(email)));
   bool ok = false;
   if (member && member->password_hash) {
     ok = verify_password(*member->password_hash, password);
@@ -176,7 +180,8 @@ Result<MemberSession> authenticate_member_token(Services& s, std::string_view to
     return ApiError{ErrorCode::kUnauthorized, "The console token is malformed."};
   }
   std::string fingerprint = sha256_hex(token);
-  PARLEY_ASSIGN_OR_RETURN(auto owner, MemberRepo::find_token(s.db.read(), fingerprint));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto owner, MemberRepo::find_token(c, fingerprint));
   if (!owner || !constant_time_equal(owner->token.fingerprint, fingerprint)) return bad_token();
   if (owner->token.expires_at && *owner->token.expires_at <= s.clock.now_ms()) return bad_token();
   auto role = parse_role(owner->member.role);

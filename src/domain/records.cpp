@@ -131,6 +131,7 @@ Result<std::string> record_conversation_event(Services& s, std::string_view conv
     PARLEY_ASSIGN_OR_RETURN(auto account, RecordRepo::conversation_account(c, conversation_id));
     if (!account)
       return ApiError::not_found("No conversation " + std::string(conversation_id) + ".");
+    PARLEY_TRY(ConversationRepo::lock(c, conversation_id));  // read-modify-write
     PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationRepo::find(c, *account, conversation_id));
     if (!conv) return ApiError::not_found("No conversation " + std::string(conversation_id) + ".");
     PARLEY_ASSIGN_OR_RETURN(auto agent, agent_of(c, conv->agent_id));

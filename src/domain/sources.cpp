@@ -101,6 +101,8 @@ Result<SourceAdded> add_source(Services& s, std::string_view account_id, std::st
   int64_t removed_version = 0;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     removed_version = 0;
+    // The agent's row is rewritten below and the training characters it owns are checked.
+    PARLEY_TRY(AgentRepo::lock(c, agent_id));
     PARLEY_ASSIGN_OR_RETURN(auto agent, find_agent(c, account_id, agent_id));
     std::optional<SourceRecord> existing;
     if (key) {
@@ -189,6 +191,7 @@ Result<SourceCounts> delete_source(Services& s, std::string_view account_id, std
   int64_t version = 0;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     version = 0;
+    PARLEY_TRY(AgentRepo::lock(c, agent_id));  // read-modify-write of the agent
     PARLEY_ASSIGN_OR_RETURN(auto agent, find_agent(c, account_id, agent_id));
     PARLEY_ASSIGN_OR_RETURN(auto src, SourceRepo::find(c, agent.id, source_id));
     if (!src) return ApiError::not_found("No source " + std::string(source_id) + " for this agent.");
@@ -227,6 +230,8 @@ Result<TrainingFinished> finish_training(Services& s, const SourceRecord& claime
   TrainingFinished out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     out = TrainingFinished{};
+    // Before the source is read: a change of the source (a new answer) holds the same lock.
+    PARLEY_TRY(AgentRepo::lock(c, claimed.agent_id));  // read-modify-write of the agent
     PARLEY_ASSIGN_OR_RETURN(auto src, SourceRepo::find(c, claimed.agent_id, claimed.id));
     if (!src || src->status != "processing" || src->content != claimed.content ||
         src->question != claimed.question || src->answer != claimed.answer)

@@ -25,6 +25,7 @@ Result<ConversationRecord> take_over_conversation(Services& s, std::string_view 
     return ApiError::invalid("'--member' must be a name of 1 to 100 characters.");
   ConversationRecord out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::lock(c, conversation_id));  // read-modify-write
     PARLEY_ASSIGN_OR_RETURN(out, find_or_404(c, conversation_id));
     int64_t now = s.clock.now_ms();
     if (out.live_chat_status != "active") out.live_chat_started_at = now;
@@ -60,6 +61,7 @@ Result<MessageRecord> team_reply(Services& s, std::string_view conversation_id,
 Result<ConversationRecord> release_conversation(Services& s, std::string_view conversation_id) {
   ConversationRecord out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::lock(c, conversation_id));  // read-modify-write
     PARLEY_ASSIGN_OR_RETURN(out, find_or_404(c, conversation_id));
     if (!out.taken_over_by)
       return ApiError::invalid("Conversation " + out.id + " is not taken over.");

@@ -1,6 +1,7 @@
 #include "domain/usage.h"
 
 #include "core/time_format.h"
+#include "store/usage_repo.h"
 
 namespace parley {
 
@@ -17,10 +18,7 @@ std::string hour_period(int64_t now_ms) {
 }
 
 Result<int64_t> usage_count(Connection& c, std::string_view scope_id, std::string_view period) {
-  PARLEY_ASSIGN_OR_RETURN(
-      auto n, c.query_int("SELECT count FROM usage_counters WHERE scope_id = $1 AND period = $2",
-                          {scope_id, period}));
-  return n.value_or(0);
+  return UsageRepo::count(c, scope_id, period);
 }
 
 Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
@@ -30,24 +28,28 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
   return check_agent_hour(c, agent_id, limits, now_ms);
 }
 
+namespace {
+ApiError message_limit_reached(const ReplyLimits& limits) {
+  return {ErrorCode::kMessageLimitReached,
+          "The account has used all " + std::to_string(limits.account_messages_per_month) +
+              " messages of its plan this month."};
+}
+
+ApiError agent_cap_reached(int64_t cap) {
+  return {ErrorCode::kAgentCapReached,
+          "The agent has reached its monthly cap of " + std::to_string(cap) + " messages."};
+}
+}  // namespace
+
 Result<void> check_plan_messages(Connection& c, std::string_view account_id,
                                  std::string_view agent_id, const ReplyLimits& limits,
                                  int64_t now_ms) {
   std::string month = month_period(now_ms);
   PARLEY_ASSIGN_OR_RETURN(int64_t account_used, usage_count(c, account_id, month));
-  if (account_used >= limits.account_messages_per_month) {
-    return ApiError{ErrorCode::kMessageLimitReached,
-                    "The account has used all " +
-                        std::to_string(limits.account_messages_per_month) +
-                        " messages of its plan this month."};
-  }
+  if (account_used >= limits.account_messages_per_month) return message_limit_reached(limits);
   if (limits.agent_monthly_cap) {
     PARLEY_ASSIGN_OR_RETURN(int64_t agent_used, usage_count(c, agent_id, month));
-    if (agent_used >= *limits.agent_monthly_cap) {
-      return ApiError{ErrorCode::kAgentCapReached, "The agent has reached its monthly cap of " +
-                                                       std::to_string(*limits.agent_monthly_cap) +
-                                                       " messages."};
-    }
+    if (agent_used >= *limits.agent_monthly_cap) return agent_cap_reached(*limits.agent_monthly_cap);
   }
   return {};
 }
@@ -67,25 +69,30 @@ Result<void> check_agent_hour(Connection& c, std::string_view agent_id, const Re
   return {};
 }
 
-namespace {
-Result<void> add_one(Connection& c, std::string_view scope_id, const std::string& period) {
-  PARLEY_TRY(
-      c.execute("INSERT INTO usage_counters (scope_id, period, count) VALUES ($1, $2, 1) "
-                "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1",
-                {scope_id, period}));
-  return {};
-}
-}  // namespace
-
 Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,
                          int64_t now_ms) {
   std::string month = month_period(now_ms);
-  PARLEY_TRY(add_one(c, account_id, month));
-  return add_one(c, agent_id, month);
+  PARLEY_TRY(UsageRepo::add_one(c, account_id, month));
+  return UsageRepo::add_one(c, agent_id, month);
+}
+
+Result<void> count_reply_within_limits(Connection& c, std::string_view account_id,
+                                       std::string_view agent_id, const ReplyLimits& limits,
+                                       int64_t now_ms) {
+  std::string month = month_period(now_ms);
+  PARLEY_ASSIGN_OR_RETURN(
+      bool counted, UsageRepo::add_one_below(c, account_id, month, limits.account_messages_per_month));
+  if (!counted) return message_limit_reached(limits);
+  if (!limits.agent_monthly_cap) return UsageRepo::add_one(c, agent_id, month);
+  // Refused here, the account's count above is undone with the rest of the unit of work.
+  PARLEY_ASSIGN_OR_RETURN(counted,
+                          UsageRepo::add_one_below(c, agent_id, month, *limits.agent_monthly_cap));
+  if (!counted) return agent_cap_reached(*limits.agent_monthly_cap);
+  return {};
 }
 
 Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms) {
-  return add_one(c, agent_id, hour_period(now_ms));
+  return UsageRepo::add_one(c, agent_id, hour_period(now_ms));
 }
 
 }  // namespace parley

@@ -44,6 +44,13 @@ Result<void> check_agent_hour(Connection& c, std::string_view agent_id, const Re
 // Counts one stored reply on the account's month and the agent's month (the plan's messages).
 Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,
                          int64_t now_ms);
+// Counts one stored reply as count_reply() does, unless that would go beyond the plan's messages
+// or the agent's monthly cap: 403 message_limit_reached or agent_cap_reached then (checked in that
+// order), and the caller's write must roll back. Each count refuses to pass its limit in one
+// statement, so replies committed at the same moment never take a month past it.
+Result<void> count_reply_within_limits(Connection& c, std::string_view account_id,
+                                       std::string_view agent_id, const ReplyLimits& limits,
+                                       int64_t now_ms);
 // Counts one engine run on the agent's hour (the busy limit). Every run counts when it starts,
 // answered or not: a reply that times out or fails cost the provider as much as one stored.
 Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms);

@@ -57,6 +57,7 @@ Result<ConversationRecord> rate_conversation(Services& s, std::string_view conve
   if (comment && comment->empty()) comment.reset();
   ConversationRecord out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::lock(c, conversation_id));  // read-modify-write
     PARLEY_ASSIGN_OR_RETURN(auto conv, find_conversation_any(c, conversation_id));
     if (!conv) return ApiError::not_found("No conversation " + std::string(conversation_id) + ".");
     out = std::move(*conv);

@@ -27,7 +27,9 @@ std::shared_ptr<KnowledgeIndex::Entry> KnowledgeIndex::entry(std::string_view ag
 }
 
 void KnowledgeIndex::rebuild(std::string_view agent_id, Entry& e, int64_t version) const {
-  auto sources = SourceRepo::list_trained(db_.read(), agent_id);
+  auto reader = db_.read();
+  auto sources = reader.ok() ? SourceRepo::list_trained(*reader, agent_id)
+                             : Result<std::vector<SourceRecord>>(reader.error());
   if (!sources.ok()) {
     log_error("knowledge index rebuild failed", {{"agentId", agent_id}, {"error", std::string_view(sources.error().message)}});
     return;
@@ -39,7 +41,8 @@ void KnowledgeIndex::rebuild(std::string_view agent_id, Entry& e, int64_t versio
 
 template <typename Fn>
 auto KnowledgeIndex::with_current(std::string_view agent_id, Fn fn) const {
-  auto version = SourceRepo::version(db_.read(), agent_id);
+  auto reader = db_.read();
+  auto version = reader.ok() ? SourceRepo::version(*reader, agent_id) : Result<int64_t>(reader.error());
   auto e = entry(agent_id, true);
   if (version.ok()) {
     std::shared_lock read(e->mu);

@@ -80,7 +80,9 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   SecureRandom random;
   KeyCache keys(database, clock);
   RateLimiter limiter(clock, o.rate_limit_per_minute);
-  auto windows = RateWindowRepo::current(database.read(), clock.now_ms());
+  auto reader = database.read();
+  auto windows = reader.ok() ? RateWindowRepo::current(*reader, clock.now_ms())
+                             : Result<std::vector<RateWindow>>(reader.error());
   if (windows.ok())
     for (const auto& w : *windows) limiter.restore(w);
   KnowledgeIndex knowledge(database);

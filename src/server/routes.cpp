@@ -12,11 +12,10 @@ void register_routes(Router& router, Fronts& fronts) {
   Database& db = fronts.api.db;
   router.add("GET", "/readyz",
              {[&db](Request&) {
-                auto r = db.read().query_int("SELECT 1", {});
-                if (!r.ok()) return error_response({ErrorCode::kUnavailable, "The database is not reachable."});
+                if (!db.ping().ok()) return error_response({ErrorCode::kUnavailable, "The database is not reachable."});
                 return Response::json(200, R"({"status":"ready"})");
               },
-              Execution::kInline});
+              Execution::kPool});
   register_api_routes(router, fronts.api);
   register_console_routes(router, fronts.console);
   register_widget_routes(router, fronts.widget);

@@ -41,6 +41,10 @@ Result<std::vector<Account>> AccountRepo::list(Connection& c) {
   return out;
 }
 
+Result<bool> AccountRepo::lock(Connection& c, std::string_view id) {
+  return c.lock_row("accounts", id);
+}
+
 Result<bool> AccountRepo::set_plan(Connection& c, std::string_view id, Plan plan, int64_t now) {
   PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE accounts SET plan = $2, updated_at = $3 WHERE id = $1",
                                                {id, plan_name(plan), now}));

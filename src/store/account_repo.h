@@ -25,6 +25,10 @@ class AccountRepo {
   static Result<void> insert(Connection& c, const Account& a);
   static Result<std::optional<Account>> find(Connection& c, std::string_view id);
   static Result<std::vector<Account>> list(Connection& c);
+  // Holds the account's row until the transaction ends (Connection::lock_row): taken before a
+  // check over what the account owns that a write then relies on (its last owner). False when
+  // there is no such account.
+  static Result<bool> lock(Connection& c, std::string_view id);
   // Returns false when no such account.
   static Result<bool> set_plan(Connection& c, std::string_view id, Plan plan, int64_t now);
   static Result<bool> set_limits(Connection& c, std::string_view id, std::string_view limits, int64_t now);

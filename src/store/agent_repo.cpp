@@ -58,6 +58,8 @@ Result<std::vector<AgentRecord>> AgentRepo::list(Connection& c, std::string_view
   return out;
 }
 
+Result<bool> AgentRepo::lock(Connection& c, std::string_view id) { return c.lock_row("agents", id); }
+
 Result<void> AgentRepo::update(Connection& c, const AgentRecord& a) {
   PARLEY_TRY(c.execute("UPDATE agents SET name = $2, private = $3, settings = $4, status = $5, trained_at = $6,"
                        " characters = $7, updated_at = $8 WHERE id = $1",

@@ -40,6 +40,10 @@ class AgentRepo {
   // Any account's agent (operator tools and workers).
   static Result<std::optional<AgentRecord>> find_any(Connection& c, std::string_view id);
   static Result<std::vector<AgentRecord>> list(Connection& c, std::string_view account_id);
+  // Holds the agent's row until the transaction ends (Connection::lock_row): taken before a
+  // read-modify-write of the agent or a check of what it owns (training characters). False when
+  // there is no such agent.
+  static Result<bool> lock(Connection& c, std::string_view id);
   static Result<void> update(Connection& c, const AgentRecord& a);
   static Result<void> add_to_counter(Connection& c, std::string_view id, AgentCounter counter,
                                      int64_t delta);

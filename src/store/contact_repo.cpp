@@ -34,6 +34,15 @@ Result<std::optional<ContactRecord>> find_one(Connection& c, std::string_view wh
   return out;
 }
 
+Result<void> insert_row(Connection& c, const ContactRecord& v) {
+  PARLEY_TRY(c.execute("INSERT INTO contacts (" CONTACT_COLUMNS
+                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                       {v.id, v.agent_id, v.account_id, db_opt(v.external_id), db_opt(v.email),
+                        db_opt(v.phone), db_opt(v.name), v.attributes, v.source, v.first_seen_at,
+                        v.last_seen_at, v.created_at, v.updated_at}));
+  return {};
+}
+
 Result<void> add_to_count(Connection& c, std::string_view agent_id, int64_t delta) {
   PARLEY_TRY(
       c.execute("INSERT INTO contact_counts (agent_id, count) VALUES ($1, $2) "
@@ -43,13 +52,20 @@ Result<void> add_to_count(Connection& c, std::string_view agent_id, int64_t delt
 }
 }  // namespace
 
-Result<void> ContactRepo::insert(Connection& c, const ContactRecord& v) {
-  PARLEY_TRY(c.execute("INSERT INTO contacts (" CONTACT_COLUMNS
-                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-                       {v.id, v.agent_id, v.account_id, db_opt(v.external_id), db_opt(v.email),
-                        db_opt(v.phone), db_opt(v.name), v.attributes, v.source, v.first_seen_at,
-                        v.last_seen_at, v.created_at, v.updated_at}));
-  return add_to_count(c, v.agent_id, 1);
+Result<bool> ContactRepo::insert_within_cap(Connection& c, const ContactRecord& v, int64_t cap) {
+  bool counted = false;
+  PARLEY_TRY(c.query(
+      "INSERT INTO contact_counts (agent_id, count) SELECT $1, 1 WHERE $2 > 0 "
+      "ON CONFLICT (agent_id) DO UPDATE SET count = contact_counts.count + 1 "
+      "WHERE contact_counts.count < $2 RETURNING count",
+      {v.agent_id, cap}, [&](const Row&) { counted = true; }));
+  if (!counted) return false;
+  PARLEY_TRY(insert_row(c, v));
+  return true;
+}
+
+Result<bool> ContactRepo::lock(Connection& c, std::string_view id) {
+  return c.lock_row("contacts", id);
 }
 
 Result<void> ContactRepo::update(Connection& c, const ContactRecord& v) {

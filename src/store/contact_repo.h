@@ -37,7 +37,11 @@ struct ContactFilter {
 
 class ContactRepo {
  public:
-  static Result<void> insert(Connection& c, const ContactRecord& contact);
+  // Inserts the contact unless its agent already has `cap` contacts: false then, and nothing is
+  // inserted. The agent's count moves first, in one statement that refuses to pass the cap.
+  static Result<bool> insert_within_cap(Connection& c, const ContactRecord& contact, int64_t cap);
+  // Holds the contact's row until the transaction ends: taken before a read-modify-write of it.
+  static Result<bool> lock(Connection& c, std::string_view id);
   // Writes every mutable column.
   static Result<void> update(Connection& c, const ContactRecord& contact);
   // Deletes the contact when it belongs to the account; false when there is none.

@@ -92,14 +92,17 @@ Result<std::optional<ConversationRecord>> ConversationRepo::find_by_session(
 }
 
 Result<void> ConversationRepo::update(Connection& c, const ConversationRecord& v) {
+  // Not the message count (append_message owns it), and the last activity only ever moves
+  // forward: a record read before a concurrent append must not undo that append.
   PARLEY_TRY(c.execute(
-      "UPDATE conversations SET last_activity_at = $2, message_count = $3, topics = $4, "
-      "sentiment = $5, handoff_requested_at = $6, live_chat_status = $7, "
-      "live_chat_requested_at = $8, live_chat_started_at = $9, live_chat_ended_at = $10, "
-      "taken_over_by = $11, live_chat_offered = $12, csat_score = $13, csat_comment = $14, "
-      "csat_rated_at = $15 WHERE id = $1",
-      {v.id, v.last_activity_at, v.message_count, v.topics, db_opt(v.sentiment),
-       db_opt(v.handoff_requested_at), db_opt(v.live_chat_status), db_opt(v.live_chat_requested_at),
+      "UPDATE conversations SET "
+      "last_activity_at = CASE WHEN last_activity_at > $2 THEN last_activity_at ELSE $2 END, "
+      "topics = $3, sentiment = $4, handoff_requested_at = $5, live_chat_status = $6, "
+      "live_chat_requested_at = $7, live_chat_started_at = $8, live_chat_ended_at = $9, "
+      "taken_over_by = $10, live_chat_offered = $11, csat_score = $12, csat_comment = $13, "
+      "csat_rated_at = $14 WHERE id = $1",
+      {v.id, v.last_activity_at, v.topics, db_opt(v.sentiment), db_opt(v.handoff_requested_at),
+       db_opt(v.live_chat_status), db_opt(v.live_chat_requested_at),
        db_opt(v.live_chat_started_at), db_opt(v.live_chat_ended_at), db_opt(v.taken_over_by),
        int64_t{v.live_chat_offered}, db_opt(v.csat_score), db_opt(v.csat_comment),
        db_opt(v.csat_rated_at)}));
@@ -107,23 +110,29 @@ Result<void> ConversationRepo::update(Connection& c, const ConversationRecord& v
 }
 
 Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRecord m) {
-  std::optional<std::pair<int64_t, std::string>> conv;
-  PARLEY_TRY(c.query("SELECT message_count, agent_id FROM conversations WHERE id = $1",
-                     {m.conversation_id},
-                     [&](const Row& r) { conv = std::pair{r.int64(0), r.text(1)}; }));
-  if (!conv) return ApiError::not_found("No conversation " + m.conversation_id + ".");
-  m.seq = conv->first + 1;
+  // The seq is the count after one atomic increment, never a count read first: two writers
+  // appending at once queue on the conversation's row and get consecutive numbers (and the
+  // UNIQUE (conversation_id, seq) constraint refuses a duplicate whatever happens).
+  std::optional<std::string> agent_id;
+  PARLEY_TRY(c.query(
+      "UPDATE conversations SET message_count = message_count + 1, "
+      "last_activity_at = CASE WHEN last_activity_at > $2 THEN last_activity_at ELSE $2 END "
+      "WHERE id = $1 RETURNING message_count, agent_id",
+      {m.conversation_id, m.created_at}, [&](const Row& r) {
+        m.seq = r.int64(0);
+        agent_id = r.text(1);
+      }));
+  if (!agent_id) return ApiError::not_found("No conversation " + m.conversation_id + ".");
   PARLEY_TRY(c.execute("INSERT INTO messages (" MESSAGE_COLUMNS
                        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                        {m.id, m.conversation_id, m.seq, m.role, m.content, db_opt(m.author_name),
                         m.sources, m.created_at}));
-  PARLEY_TRY(c.execute(
-      "UPDATE conversations SET message_count = $2, "
-      "last_activity_at = CASE WHEN last_activity_at > $3 THEN last_activity_at ELSE $3 END "
-      "WHERE id = $1",
-      {m.conversation_id, m.seq, m.created_at}));
-  PARLEY_TRY(AgentRepo::add_to_counter(c, conv->second, AgentCounter::kMessages, 1));
+  PARLEY_TRY(AgentRepo::add_to_counter(c, *agent_id, AgentCounter::kMessages, 1));
   return m;
+}
+
+Result<bool> ConversationRepo::lock(Connection& c, std::string_view id) {
+  return c.lock_row("conversations", id);
 }
 
 Result<std::vector<MessageRecord>> ConversationRepo::messages(Connection& c,

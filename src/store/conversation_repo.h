@@ -58,10 +58,15 @@ class ConversationRepo {
   static Result<std::optional<ConversationRecord>> find_by_session(Connection& c,
                                                                    std::string_view agent_id,
                                                                    std::string_view session_id);
-  // Writes every mutable column of the conversation (live chat, hand-off, topics, csat, ...).
+  // Holds the conversation's row until the transaction ends (Connection::lock_row): taken before
+  // a read-modify-write of it. False when there is no such conversation.
+  static Result<bool> lock(Connection& c, std::string_view id);
+  // Writes the mutable columns of the conversation (live chat, hand-off, topics, csat, ...) but
+  // the message count, which only append_message moves; the last activity never moves back.
   static Result<void> update(Connection& c, const ConversationRecord& conv);
-  // Appends the message (its seq follows the last one), moves the conversation's message count
-  // and last activity to the message's time, and counts the message on the agent.
+  // Appends the message (its seq follows the last one, taken by one atomic increment of the
+  // conversation's message count), moves the last activity to the message's time, and counts
+  // the message on the agent.
   static Result<MessageRecord> append_message(Connection& c, MessageRecord m);
   // The whole transcript, oldest first.
   static Result<std::vector<MessageRecord>> messages(Connection& c, std::string_view conversation_id);

@@ -6,6 +6,27 @@
 // the calling thread its own reading connection, and write() runs a unit of work inside a
 // transaction on the single writer (SQLite: group commit of concurrent writers; PostgreSQL: a
 // pooled connection).
+//
+// What a write transaction guarantees, whatever the backend:
+// - Atomic and durable: write() returns ok only once every change of the unit of work is
+//   committed (durably with Durability::kFull); an error means none of them is.
+// - Serializable: the outcome is as if the write transactions of every process sharing the
+//   database ran one after another. SQLite gives this with one writer at a time (BEGIN
+//   IMMEDIATE holds the database for the whole transaction). A backend that runs writers side by
+//   side (PostgreSQL at SERIALIZABLE) may instead abort a transaction that lost a race; write()
+//   then rolls it back and runs the unit of work again, up to kWriteAttempts times in all
+//   (run_write_attempts, store/write_retry.h), and answers 503 unavailable after that.
+// - So a unit of work may run more than once: it starts from what it reads on its connection,
+//   assigns (never appends to) what it hands back, and does nothing outside the connection that
+//   cannot be repeated (mail and HTTP calls go before or after write(), not inside).
+// Repositories do not lean on that isolation for sequences, counters and caps: each is one
+// atomic statement (UPDATE ... SET n = n + 1 ... RETURNING; INSERT ... WHERE count < cap), a
+// constraint (UNIQUE (conversation_id, seq)), or runs after Connection::lock_row on the row that
+// owns it. They stay exact under READ COMMITTED too, and contended rows queue on a row lock
+// instead of aborting and retrying.
+//
+// Reads through read() outside a transaction see the latest commit; two reads may see different
+// commits. A check that must hold when something is written is made again inside write().
 #pragma once
 
 #include <cstdint>
@@ -68,25 +89,37 @@ class Connection {
   // Runs a script of statements without parameters (migrations).
   virtual Result<void> execute_script(std::string_view sql) = 0;
 
+  // Inside a write transaction: holds the row of `table` whose `id` is `id` against other writers
+  // until the transaction ends, so that a read-modify-write of it, or a count of the rows it owns
+  // followed by an insert, is not raced. False when there is no such row. `table` comes from
+  // code, never from input. SQLite only checks the row exists (its single writer already holds
+  // the whole database); PostgreSQL: SELECT ... FOR UPDATE.
+  virtual Result<bool> lock_row(std::string_view table, std::string_view id) = 0;
+
   // Convenience: the first column of the first row as an integer, or nothing when no row.
   Result<std::optional<int64_t>> query_int(std::string_view sql, Params params);
 };
 
 // A unit of work run inside one write transaction. Returning an error rolls back its changes
-// (and only its changes when it was committed together with others).
+// (and only its changes when it was committed together with others). It may be run more than
+// once (see the guarantees above).
 using WriteFn = std::function<Result<void>(Connection&)>;
 
 class Database {
  public:
   virtual ~Database() = default;
-  // This thread's connection for reads; reads outside a transaction see the latest commit.
-  virtual Connection& read() = 0;
-  // Runs `fn` in a write transaction and returns once it is durable (or failed).
+  // This thread's connection for reads; reads outside a transaction see the latest commit. An
+  // error when no connection can be opened (the file is gone, the server is unreachable).
+  virtual Result<std::reference_wrapper<Connection>> read() = 0;
+  // Runs `fn` in a write transaction and returns once it is durable (or failed); see above for
+  // the isolation and the retry on conflict.
   virtual Result<void> write(WriteFn fn) = 0;
   // Queues `fn` without waiting (for bookkeeping such as last-used times).
   virtual void write_async(WriteFn fn) = 0;
   // "sqlite" or "postgresql".
   virtual std::string_view backend() const = 0;
+  // Whether this thread can read the database now (readiness probes).
+  Result<void> ping();
 
   // A counter that every process sharing this database bumps after it changes keys, accounts or
   // plans, so that in-memory caches of those (auth) can tell in nanoseconds that they are stale.

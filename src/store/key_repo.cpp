@@ -32,6 +32,17 @@ Result<void> KeyRepo::insert(Connection& c, const ApiKeyRecord& k) {
   return {};
 }
 
+Result<bool> KeyRepo::insert_within_cap(Connection& c, const ApiKeyRecord& k, int64_t cap) {
+  // Counted after the account's row is held: a concurrent insert either committed before (and
+  // is counted) or waits for this transaction to end.
+  PARLEY_ASSIGN_OR_RETURN(bool account, c.lock_row("accounts", k.account_id));
+  if (!account) return false;
+  PARLEY_ASSIGN_OR_RETURN(int64_t active, count_active(c, k.account_id));
+  if (active >= cap) return false;
+  PARLEY_TRY(insert(c, k));
+  return true;
+}
+
 Result<std::optional<ApiKeyRecord>> KeyRepo::find(Connection& c, std::string_view id) {
   std::optional<ApiKeyRecord> out;
   PARLEY_TRY(c.query("SELECT " KEY_COLUMNS " FROM api_keys WHERE id = $1", {id},

@@ -31,6 +31,9 @@ class KeyRepo {
   // Newest first; revoked keys included when asked.
   static Result<std::vector<ApiKeyRecord>> list(Connection& c, std::string_view account_id,
                                                 bool include_revoked);
+  // Inserts the key unless its account already has `cap` active keys: false then, and nothing
+  // is inserted. The account's row is locked first, so concurrent inserts are counted in turn.
+  static Result<bool> insert_within_cap(Connection& c, const ApiKeyRecord& k, int64_t cap);
   static Result<int64_t> count_active(Connection& c, std::string_view account_id);
   // Every active key of every account (to fill the in-memory auth cache).
   static Result<std::vector<ApiKeyRecord>> all_active(Connection& c);

@@ -1,7 +1,5 @@
 #include "store/lead_repo.h"
 
-#include <algorithm>
-
 #include "store/agent_repo.h"
 
 namespace parley {
@@ -32,38 +30,33 @@ LeadRecord read_lead(const Row& r) {
 }  // namespace
 
 Result<LeadSaved> LeadRepo::save(Connection& c, const LeadRecord& lead) {
-  std::optional<LeadRecord> existing;
-  PARLEY_TRY(c.query("SELECT " LEAD_COLUMNS " FROM leads WHERE agent_id = $1 AND person_key = $2",
-                     {lead.agent_id, lead.person_key},
-                     [&](const Row& r) { existing = read_lead(r); }));
-  if (!existing) {
-    PARLEY_TRY(c.execute("INSERT INTO leads (" LEAD_COLUMNS
-                         ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-                         {lead.id, lead.agent_id, lead.account_id, lead.person_key, db_opt(lead.email),
-                          db_opt(lead.phone), db_opt(lead.name), lead.custom_fields,
-                          db_opt(lead.form_id), lead.source, db_opt(lead.conversation_id),
-                          lead.collected_at, lead.collected_at, int64_t{1}}));
-    PARLEY_TRY(AgentRepo::add_to_counter(c, lead.agent_id, AgentCounter::kLeads, 1));
-    LeadRecord stored = lead;
-    stored.last_seen_at = lead.collected_at;
-    stored.submission_count = 1;
-    return LeadSaved{std::move(stored), true};
-  }
-  LeadRecord l = std::move(*existing);
-  if (lead.email) l.email = lead.email;
-  if (lead.phone) l.phone = lead.phone;
-  if (lead.name) l.name = lead.name;
-  if (lead.custom_fields != "[]") l.custom_fields = lead.custom_fields;
-  if (lead.form_id) l.form_id = lead.form_id;
-  if (lead.conversation_id && !l.conversation_id) l.conversation_id = lead.conversation_id;
-  l.last_seen_at = std::max(l.last_seen_at, lead.collected_at);
-  l.submission_count += 1;
-  PARLEY_TRY(c.execute(
-      "UPDATE leads SET email = $2, phone = $3, name = $4, custom_fields = $5, form_id = $6, "
-      "conversation_id = $7, last_seen_at = $8, submission_count = $9 WHERE id = $1",
-      {l.id, db_opt(l.email), db_opt(l.phone), db_opt(l.name), l.custom_fields, db_opt(l.form_id),
-       db_opt(l.conversation_id), l.last_seen_at, l.submission_count}));
-  return LeadSaved{std::move(l), false};
+  // One statement: a second submission of the same person, even at the same moment, finds the
+  // first one's row (UNIQUE (agent_id, person_key)) and is counted on it.
+  std::optional<LeadRecord> stored;
+  PARLEY_TRY(c.query(
+      "INSERT INTO leads (" LEAD_COLUMNS
+      ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) "
+      "ON CONFLICT (agent_id, person_key) DO UPDATE SET "
+      "email = COALESCE(excluded.email, leads.email), "
+      "phone = COALESCE(excluded.phone, leads.phone), "
+      "name = COALESCE(excluded.name, leads.name), "
+      "custom_fields = CASE WHEN excluded.custom_fields = '[]' THEN leads.custom_fields "
+      "ELSE excluded.custom_fields END, "
+      "form_id = COALESCE(excluded.form_id, leads.form_id), "
+      "conversation_id = COALESCE(leads.conversation_id, excluded.conversation_id), "
+      "last_seen_at = CASE WHEN leads.last_seen_at > excluded.last_seen_at "
+      "THEN leads.last_seen_at ELSE excluded.last_seen_at END, "
+      "submission_count = leads.submission_count + 1 "
+      "RETURNING " LEAD_COLUMNS,
+      {lead.id, lead.agent_id, lead.account_id, lead.person_key, db_opt(lead.email),
+       db_opt(lead.phone), db_opt(lead.name), lead.custom_fields, db_opt(lead.form_id),
+       lead.source, db_opt(lead.conversation_id), lead.collected_at, lead.collected_at,
+       int64_t{1}},
+      [&](const Row& r) { stored = read_lead(r); }));
+  if (!stored) return ApiError::internal("The lead was not stored.");
+  bool created = stored->id == lead.id;  // an existing lead keeps its own id
+  if (created) PARLEY_TRY(AgentRepo::add_to_counter(c, lead.agent_id, AgentCounter::kLeads, 1));
+  return LeadSaved{std::move(*stored), created};
 }
 
 Result<std::optional<LeadRecord>> LeadRepo::find(Connection& c, std::string_view account_id,

@@ -44,9 +44,13 @@ Result<std::optional<SourceRecord>> find_one(Connection& c, std::string_view sql
 }  // namespace
 
 Result<void> SourceRepo::insert(Connection& c, SourceRecord& s) {
-  PARLEY_ASSIGN_OR_RETURN(auto max_seq,
-                          c.query_int("SELECT MAX(seq) FROM sources WHERE agent_id = $1", {s.agent_id}));
-  s.seq = max_seq.value_or(0) + 1;
+  // From the agent's counter in one statement: concurrent inserts queue on the agent's row.
+  std::optional<int64_t> seq;
+  PARLEY_TRY(c.query("UPDATE agents SET last_source_seq = last_source_seq + 1 WHERE id = $1"
+                     " RETURNING last_source_seq",
+                     {s.agent_id}, [&](const Row& r) { seq = r.int64(0); }));
+  if (!seq) return ApiError::not_found("No agent " + s.agent_id + ".");
+  s.seq = *seq;
   PARLEY_TRY(c.execute("INSERT INTO sources (" SOURCE_COLUMNS
                        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,"
                        " $16, $17, $18, $19, $20)",

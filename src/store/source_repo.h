@@ -45,7 +45,8 @@ struct SourceCounts {
 
 class SourceRepo {
  public:
-  // Inserts with the next seq of the agent (sets `s.seq`).
+  // Inserts with the next seq of the agent (sets `s.seq`): numbers are never reused, even after
+  // the last source is deleted, and two inserts at once never share one.
   static Result<void> insert(Connection& c, SourceRecord& s);
   static Result<std::optional<SourceRecord>> find(Connection& c, std::string_view agent_id,
                                                   std::string_view id);

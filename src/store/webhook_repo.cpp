@@ -92,6 +92,17 @@ Result<void> WebhookRepo::insert(Connection& c, const WebhookRecord& w) {
   return {};
 }
 
+Result<bool> WebhookRepo::insert_within_cap(Connection& c, const WebhookRecord& w, int64_t cap) {
+  // Counted after the agent's row is held: a concurrent insert either committed before (and is
+  // counted) or waits for this transaction to end.
+  PARLEY_ASSIGN_OR_RETURN(bool agent, c.lock_row("agents", w.agent_id));
+  if (!agent) return false;
+  PARLEY_ASSIGN_OR_RETURN(int64_t count, count_for_agent(c, w.agent_id, w.origin));
+  if (count >= cap) return false;
+  PARLEY_TRY(insert(c, w));
+  return true;
+}
+
 Result<std::optional<WebhookRecord>> WebhookRepo::find(Connection& c, std::string_view account_id,
                                                        std::string_view id) {
   std::optional<WebhookRecord> out;
@@ -143,6 +154,14 @@ Result<int64_t> WebhookRepo::remove_by_key(Connection& c, std::string_view key_i
                      [&](const Row& r) { ids.push_back(r.text(0)); }));
   for (const auto& id : ids) PARLEY_TRY(remove(c, id));
   return static_cast<int64_t>(ids.size());
+}
+
+Result<void> WebhookRepo::add_to_outbox(Connection& c, const OutboxRow& row) {
+  PARLEY_TRY(
+      c.execute("INSERT INTO event_outbox (id, account_id, agent_id, event, event_id, created_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6)",
+                {row.id, row.account_id, row.agent_id, row.event, row.event_id, row.created_at}));
+  return {};
 }
 
 Result<std::vector<OutboxRow>> WebhookRepo::waiting_outbox(Connection& c, int64_t limit) {

@@ -74,6 +74,10 @@ struct DueDelivery {
 class WebhookRepo {
  public:
   static Result<void> insert(Connection& c, const WebhookRecord& w);
+  // Inserts the webhook unless its agent already has `cap` webhooks of the same origin: false
+  // then, and nothing is inserted. The agent's row is locked first, so concurrent subscriptions
+  // are counted in turn.
+  static Result<bool> insert_within_cap(Connection& c, const WebhookRecord& w, int64_t cap);
   // The webhook when it belongs to the account.
   static Result<std::optional<WebhookRecord>> find(Connection& c, std::string_view account_id,
                                                    std::string_view id);
@@ -89,6 +93,8 @@ class WebhookRepo {
   // Deletes every webhook the key subscribed, with their history; returns how many.
   static Result<int64_t> remove_by_key(Connection& c, std::string_view key_id);
 
+  // Adds an event to the outbox (inside the transaction that stores its record).
+  static Result<void> add_to_outbox(Connection& c, const OutboxRow& row);
   // Outbox rows not yet fanned out, oldest first.
   static Result<std::vector<OutboxRow>> waiting_outbox(Connection& c, int64_t limit);
   // Marks the row fanned out; false when another worker already did (so it is fanned out once).

@@ -44,15 +44,7 @@ Result<WebhookRecord> subscribe_webhook(Services& s, const WebhookPolicy& policy
     if (!agent.ok()) return agent.error();
     if (!*agent) return ApiError::not_found("No agent " + in.agent_id + ".");
     bool dashboard = in.origin == "dashboard";
-    PARLEY_ASSIGN_OR_RETURN(int64_t count, WebhookRepo::count_for_agent(c, in.agent_id, in.origin));
     int64_t cap = dashboard ? kMaxDashboardWebhooksPerAgent : kMaxApiWebhooksPerAgent;
-    if (count >= cap) {
-      return ApiError{ErrorCode::kWebhookLimitReached,
-                      dashboard
-                          ? "An agent can have at most 5 webhooks added in the dashboard."
-                          : "An agent can have at most 25 webhooks subscribed through the API; "
-                            "unsubscribe one first."};
-    }
     h.id = new_id(s.random, "whk_");
     h.account_id = (*agent)->account_id;
     h.agent_id = in.agent_id;
@@ -63,7 +55,15 @@ Result<WebhookRecord> subscribe_webhook(Services& s, const WebhookPolicy& policy
     h.key_id = dashboard ? std::nullopt : in.key_id;
     h.secret = new_webhook_secret(s.random);
     h.created_at = s.clock.now_ms();
-    return WebhookRepo::insert(c, h);
+    PARLEY_ASSIGN_OR_RETURN(bool inserted, WebhookRepo::insert_within_cap(c, h, cap));
+    if (!inserted) {
+      return ApiError{ErrorCode::kWebhookLimitReached,
+                      dashboard
+                          ? "An agent can have at most 5 webhooks added in the dashboard."
+                          : "An agent can have at most 25 webhooks subscribed through the API; "
+                            "unsubscribe one first."};
+    }
+    return {};
   }));
   return h;
 }

@@ -10,7 +10,7 @@ namespace {
 // The agent (and conversation) a widget request is for; 404 when missing. The visitor's
 // conversation is checked again against its visitorId once the body is read.
 Result<void> find_target(WidgetCall& call, WidgetTarget target) {
-  Connection& c = call.app.db.read();
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   std::string_view id = call.req.params.at(0);
   std::string agent_id(id);
   if (target == WidgetTarget::kConversation) {
@@ -127,7 +127,7 @@ void add_widget_route(Router& router, WidgetContext& app, std::string_view metho
                 res.header("Allow", allowed_methods);
                 return res;
               },
-              Execution::kInline});
+              Execution::kPool});
 }
 
 }  // namespace parley

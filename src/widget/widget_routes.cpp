@@ -72,7 +72,8 @@ Result<Response> send_message(WidgetCall& call) {
 
 // The transcript, so the widget can show team replies written during a live chat.
 Result<Response> get_transcript(WidgetCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(call.app.db.read(), call.agent.account_id,
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(c, call.agent.account_id,
                                                       call.conversation->id));
   JsonWriter w;
   w.begin_object().key("data");
@@ -202,7 +203,7 @@ void register_widget_routes(Router& router, WidgetContext& app) {
   add_widget_route(router, app, "POST", "/widget/v1/agents/{agentId}/messages", kAgent,
                    Execution::kPool, send_message);
   add_widget_route(router, app, "GET", "/widget/v1/conversations/{conversationId}", kConversation,
-                   Execution::kInline, get_transcript);
+                   Execution::kPool, get_transcript);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/form",
                    kConversation, Execution::kPool, submit_form);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/booking",

@@ -129,7 +129,8 @@ void DeliveryWorker::prune() {
 }
 
 Result<int64_t> DeliveryWorker::dispatch() {
-  PARLEY_ASSIGN_OR_RETURN(auto waiting, WebhookRepo::waiting_outbox(db_.read(), 500));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, db_.read());
+  PARLEY_ASSIGN_OR_RETURN(auto waiting, WebhookRepo::waiting_outbox(c, 500));
   if (waiting.empty()) return int64_t{0};
   int64_t created = 0;
   PARLEY_TRY(db_.write([&](Connection& c) -> Result<void> {
@@ -182,8 +183,9 @@ Result<int64_t> DeliveryWorker::dispatch() {
 
 Result<std::vector<DueDelivery>> DeliveryWorker::pick(size_t capacity) {
   const auto& limits = options_.fair_share;
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, db_.read());
   PARLEY_ASSIGN_OR_RETURN(auto candidates,
-                          WebhookRepo::due_per_webhook(db_.read(), clock_.now_ms(),
+                          WebhookRepo::due_per_webhook(c, clock_.now_ms(),
                                                        static_cast<int64_t>(limits.per_webhook)));
   InFlight in_flight;
   {

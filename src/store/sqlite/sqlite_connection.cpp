@@ -159,6 +159,14 @@ int SqliteConnection::last_error_code() const { return sqlite3_extended_errcode(
 
 bool SqliteConnection::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
 
+Result<bool> SqliteConnection::lock_row(std::string_view table, std::string_view id) {
+  // The writer's BEGIN IMMEDIATE already keeps every other writer out until the transaction ends.
+  std::string sql = "SELECT 1 FROM " + std::string(table) + " WHERE id = $1";
+  bool found = false;
+  PARLEY_TRY(query(sql, {id}, [&](const Row&) { found = true; }));
+  return found;
+}
+
 Result<void> SqliteConnection::execute_script(std::string_view sql) {
   if (require_transaction_ && !in_transaction()) {
     return ApiError{ErrorCode::kUnavailable, "The database could not store the change; retry."};

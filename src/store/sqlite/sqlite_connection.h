@@ -27,6 +27,7 @@ class SqliteConnection final : public Connection {
                      const RowFn& on_row) override;
   Result<int64_t> execute(std::string_view sql, Params params) override;
   Result<void> execute_script(std::string_view sql) override;
+  Result<bool> lock_row(std::string_view table, std::string_view id) override;
 
   // The extended result code of the last statement that failed on this connection.
   int last_error_code() const;

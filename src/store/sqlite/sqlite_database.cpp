@@ -71,27 +71,24 @@ uint64_t SqliteDatabase::auth_epoch() const { return epoch_->load(std::memory_or
 void SqliteDatabase::bump_auth_epoch() { epoch_->fetch_add(1, std::memory_order_acq_rel); }
 uint64_t SqliteDatabase::data_epoch() const { return epoch_[1].load(std::memory_order_acquire); }
 
-Connection& SqliteDatabase::read() {
+Result<std::reference_wrapper<Connection>> SqliteDatabase::read() {
   // Connections are owned by the database (closed with it); the thread-local map only points at
   // them, keyed by a never-reused instance id so a stale entry can never be hit.
   thread_local std::unordered_map<uint64_t, SqliteConnection*> mine;
   auto it = mine.find(instance_id_);
-  if (it != mine.end()) return *it->second;
-  auto conn = SqliteConnection::open(path_, durability_);
-  if (!conn.ok()) throw std::runtime_error(conn.error().message);
+  if (it != mine.end()) return std::ref<Connection>(*it->second);
+  PARLEY_ASSIGN_OR_RETURN(auto conn, SqliteConnection::open(path_, durability_));
   // Every thread that reads gets its own connection, and each connection's page cache is private:
   // at SQLite's default (2 MiB) a hundred threads hold 200 MiB of copies of pages the kernel
   // already caches. Readers keep a small cache; the writer keeps the default.
-  if (auto small = (*conn)->execute_script("PRAGMA cache_size=-256"); !small.ok()) {
-    throw std::runtime_error(small.error().message);
-  }
-  SqliteConnection* raw = conn->get();
+  PARLEY_TRY(conn->execute_script("PRAGMA cache_size=-256"));
+  SqliteConnection* raw = conn.get();
   {
     std::lock_guard lock(readers_mu_);
-    readers_.push_back(std::move(conn).value());
+    readers_.push_back(std::move(conn));
   }
   mine.emplace(instance_id_, raw);
-  return *raw;
+  return std::ref<Connection>(*raw);
 }
 
 Result<void> SqliteDatabase::write(WriteFn fn) {

@@ -22,7 +22,7 @@ class SqliteDatabase final : public Database {
   static Result<std::unique_ptr<SqliteDatabase>> open(const std::string& path, Durability durability);
   ~SqliteDatabase() override;
 
-  Connection& read() override;
+  Result<std::reference_wrapper<Connection>> read() override;
   Result<void> write(WriteFn fn) override;
   void write_async(WriteFn fn) override;
   std::string_view backend() const override { return "sqlite"; }

@@ -21,7 +21,10 @@ constexpr std::string_view kKey = "svc_live_abcdefghijklmnopqrstuvwxyz012345";
 class FlakyReads final : public Database {
  public:
   explicit FlakyReads(Database& real) : real_(real) {}
-  Connection& read() override { return failing ? static_cast<Connection&>(broken_) : real_.read(); }
+  Result<std::reference_wrapper<Connection>> read() override {
+    if (failing) return std::ref<Connection>(broken_);
+    return real_.read();
+  }
   Result<void> write(WriteFn fn) override { return real_.write(std::move(fn)); }
   void write_async(WriteFn fn) override { real_.write_async(std::move(fn)); }
   std::string_view backend() const override { return real_.backend(); }
@@ -40,6 +43,7 @@ class FlakyReads final : public Database {
     }
     Result<int64_t> execute(std::string_view, Params) override { return fail(); }
     Result<void> execute_script(std::string_view) override { return fail(); }
+    Result<bool> lock_row(std::string_view, std::string_view) override { return fail(); }
 
    private:
     static ApiError fail() { return ApiError::internal("injected read failure"); }

@@ -159,7 +159,7 @@ TEST_F(ChatFlowTest, TimeoutStoresNothing) {
   auto r = send({.message = "slow", .session_id = "s1"});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kTimeout);
-  auto agent = AgentRepo::find_any(db_->read(), agent_);
+  auto agent = AgentRepo::find_any(db_->read()->get(), agent_);
   EXPECT_EQ((*agent)->conversations_count, 0);
   EXPECT_EQ((*agent)->messages_count, 0);
 }
@@ -190,7 +190,7 @@ TEST_F(ChatFlowTest, ContactDetailsSaveOneLeadWithOneOutboxEvent) {
     int64_t collected, last_seen, count;
   };
   std::vector<Lead> leads;
-  ASSERT_TRUE(db_->read()
+  ASSERT_TRUE(db_->read()->get()
                   .query("SELECT email, source, conversation_id, collected_at, last_seen_at, "
                          "submission_count FROM leads",
                          {},
@@ -207,7 +207,7 @@ TEST_F(ChatFlowTest, ContactDetailsSaveOneLeadWithOneOutboxEvent) {
   EXPECT_EQ(leads[0].last_seen, clock_.now_ms() - 1);  // the second message's arrival
   EXPECT_EQ(leads[0].count, 2);
   auto events =
-      db_->read().query_int("SELECT COUNT(*) FROM event_outbox WHERE event = 'lead.created'", {});
+      db_->read()->get().query_int("SELECT COUNT(*) FROM event_outbox WHERE event = 'lead.created'", {});
   EXPECT_EQ(events->value_or(0), 1);
 }
 
@@ -229,8 +229,8 @@ TEST_F(ChatFlowTest, TakenOverConversationIsPausedAndUsesNoMessage) {
   EXPECT_EQ(r->reply, "");
   EXPECT_EQ(r->live_chat, "paused");
   EXPECT_EQ(engine_.calls, calls);
-  EXPECT_EQ(*usage_count(db_->read(), account_, month_period(clock_.now_ms())), 1);
-  auto messages = ConversationRepo::messages(db_->read(), first->conversation_id);
+  EXPECT_EQ(*usage_count(db_->read()->get(), account_, month_period(clock_.now_ms())), 1);
+  auto messages = ConversationRepo::messages(db_->read()->get(), first->conversation_id);
   ASSERT_EQ(messages->size(), 3u);
   EXPECT_EQ(messages->back().content, "anyone?");
 }

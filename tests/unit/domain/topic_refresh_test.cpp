@@ -51,7 +51,7 @@ class TopicRefresh : public ::testing::Test {
                 }).ok());
   }
   void expect_matches_whole_conversation() {
-    auto& c = db_->read();
+    auto& c = db_->read()->get();
     auto all = ConversationRepo::messages(c, "cnv_t");
     ASSERT_TRUE(all.ok());
     TopicAnalysis want = analyze_topics(*all);

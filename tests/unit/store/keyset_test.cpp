@@ -64,7 +64,7 @@ class KeysetPages : public ::testing::Test {
     q.limit = limit;
     q.since = since;
     for (int guard = 0; guard < 10000; ++guard) {
-      auto page = ConversationQueries::list(db_->read(), "agt_k", q);
+      auto page = ConversationQueries::list(db_->read()->get(), "agt_k", q);
       EXPECT_TRUE(page.ok());
       for (const auto& c : page->items) ids.push_back(c.id);
       if (!page->has_more) return ids;

@@ -92,7 +92,7 @@ class DeliveryWorkerTest : public ::testing::Test {
     return *h;
   }
   std::vector<DeliveryRecord> deliveries(const std::string& webhook_id) {
-    return *WebhookRepo::list_deliveries(db_->read(), webhook_id, 100);
+    return *WebhookRepo::list_deliveries(db_->read()->get(), webhook_id, 100);
   }
 
   std::filesystem::path dir_;
@@ -157,7 +157,7 @@ TEST_F(DeliveryWorkerTest, RetriesOnTheScheduleThenFails) {
   d = deliveries(hook.id)[0];
   EXPECT_EQ(d.status, "failed");
   EXPECT_EQ(d.attempts, 3);
-  auto attempts = *WebhookRepo::attempts_of(db_->read(), d.id);
+  auto attempts = *WebhookRepo::attempts_of(db_->read()->get(), d.id);
   ASSERT_EQ(attempts.size(), 3u);
   EXPECT_EQ(*attempts[2].error, "connection refused");
   EXPECT_EQ(sender_.requests[0].body, sender_.requests[2].body);
@@ -194,11 +194,11 @@ TEST_F(DeliveryWorkerTest, OldHistoryAndOutboxRowsArePruned) {
   clock_.advance_ms(29LL * 86'400'000);
   worker_->run_once();
   EXPECT_EQ(deliveries(hook.id).size(), 1u);
-  EXPECT_EQ(*db_->read().query_int("SELECT COUNT(*) FROM event_outbox", {}), 0) << "kept 7 days";
+  EXPECT_EQ(*db_->read()->get().query_int("SELECT COUNT(*) FROM event_outbox", {}), 0) << "kept 7 days";
   clock_.advance_ms(2LL * 86'400'000);
   worker_->run_once();
   EXPECT_TRUE(deliveries(hook.id).empty());
-  EXPECT_EQ(*db_->read().query_int("SELECT COUNT(*) FROM webhook_attempts", {}), 0);
+  EXPECT_EQ(*db_->read()->get().query_int("SELECT COUNT(*) FROM webhook_attempts", {}), 0);
 }
 
 TEST_F(DeliveryWorkerTest, ASlowReceiverDoesNotHoldOthersBack) {

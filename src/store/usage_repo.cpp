@@ -1,0 +1,32 @@
+#include "store/usage_repo.h"
+
+namespace parley {
+
+Result<int64_t> UsageRepo::count(Connection& c, std::string_view scope_id,
+                                 std::string_view period) {
+  PARLEY_ASSIGN_OR_RETURN(
+      auto n, c.query_int("SELECT count FROM usage_counters WHERE scope_id = $1 AND period = $2",
+                          {scope_id, period}));
+  return n.value_or(0);
+}
+
+Result<void> UsageRepo::add_one(Connection& c, std::string_view scope_id, std::string_view period) {
+  PARLEY_TRY(
+      c.execute("INSERT INTO usage_counters (scope_id, period, count) VALUES ($1, $2, 1) "
+                "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1",
+                {scope_id, period}));
+  return {};
+}
+
+Result<bool> UsageRepo::add_one_below(Connection& c, std::string_view scope_id,
+                                      std::string_view period, int64_t cap) {
+  bool added = false;
+  PARLEY_TRY(
+      c.query("INSERT INTO usage_counters (scope_id, period, count) SELECT $1, $2, 1 WHERE $3 > 0 "
+              "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1 "
+              "WHERE usage_counters.count < $3 RETURNING count",
+              {scope_id, period, cap}, [&](const Row&) { added = true; }));
+  return added;
+}
+
+}  // namespace parley

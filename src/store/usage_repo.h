@@ -1,0 +1,25 @@
+// Usage counters: how many of something a scope (an account or agent id) used in a period
+// ("m:2026-11", "h:2026-11-22T10"), one row per scope and period. Stateless; every function runs
+// on the connection it is given.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "store/db.h"
+
+namespace parley {
+
+class UsageRepo {
+ public:
+  // The count of the scope in the period; 0 when none.
+  static Result<int64_t> count(Connection& c, std::string_view scope_id, std::string_view period);
+  // Adds one, in one statement (no read of the count first).
+  static Result<void> add_one(Connection& c, std::string_view scope_id, std::string_view period);
+  // Adds one unless the count already reached `cap`; false (and nothing added) when it had. One
+  // statement, so that two writers near the cap cannot both pass it.
+  static Result<bool> add_one_below(Connection& c, std::string_view scope_id,
+                                    std::string_view period, int64_t cap);
+};
+
+}  // namespace parley

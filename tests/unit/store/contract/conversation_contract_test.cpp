@@ -1,0 +1,184 @@
+// Conversations and messages: insert, find, update, remove, keyset pages, and message sequences
+// taken by concurrent appends.
+#include <set>
+
+#include "store/agent_repo.h"
+#include "store/conversation_queries.h"
+#include "store/conversation_repo.h"
+#include "store_contract.h"
+
+namespace parley {
+namespace {
+
+ConversationRecord conversation(std::string id, std::string agent, std::string account,
+                                int64_t at) {
+  ConversationRecord c;
+  c.id = std::move(id);
+  c.agent_id = std::move(agent);
+  c.account_id = std::move(account);
+  c.session_id = "s_" + c.id;
+  c.created_at = c.last_activity_at = at;
+  return c;
+}
+
+MessageRecord message(std::string id, std::string conversation, int64_t at) {
+  return {std::move(id), std::move(conversation), 0, "user", "hello", std::nullopt, "[]", at};
+}
+
+TEST_P(StoreContract, AConversationIsFoundByIdWithinItsAccountAndBySession) {
+  write([&](Connection& c) {
+    return ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_));
+  });
+  auto found = ConversationRepo::find(reader(), account_, "cnv_1");
+  ASSERT_TRUE(found.ok());
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->session_id, "s_cnv_1");
+  EXPECT_EQ((*found)->channel, "api");
+  EXPECT_FALSE(ConversationRepo::find(reader(), "acc_other", "cnv_1")->has_value());
+  auto by_session = ConversationRepo::find_by_session(reader(), agent_, "s_cnv_1");
+  ASSERT_TRUE(by_session->has_value());
+  EXPECT_EQ((*by_session)->id, "cnv_1");
+  auto agent = AgentRepo::find_any(reader(), agent_);
+  EXPECT_EQ((*agent)->conversations_count, 1);
+}
+
+TEST_P(StoreContract, MessagesAreNumberedFromOneAndReadInOrder) {
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_)));
+    for (int i = 0; i < 5; ++i) {
+      PARLEY_ASSIGN_OR_RETURN(auto m,
+                              ConversationRepo::append_message(
+                                  c, message("msg_" + std::to_string(i), "cnv_1", now_ + 10 * i)));
+      EXPECT_EQ(m.seq, i + 1);
+    }
+    return {};
+  });
+  auto all = ConversationRepo::messages(reader(), "cnv_1");
+  ASSERT_EQ(all->size(), 5u);
+  EXPECT_EQ((*all)[0].id, "msg_0");
+  EXPECT_EQ((*all)[4].seq, 5);
+  auto after = ConversationRepo::messages_after(reader(), "cnv_1", 3);
+  ASSERT_EQ(after->size(), 2u);
+  EXPECT_EQ((*after)[0].seq, 4);
+  auto last = ConversationRepo::last_messages(reader(), "cnv_1", 2);
+  ASSERT_EQ(last->size(), 2u);
+  EXPECT_EQ((*last)[0].id, "msg_3");
+  EXPECT_EQ((*last)[1].id, "msg_4");
+  auto conv = ConversationRepo::find(reader(), account_, "cnv_1");
+  EXPECT_EQ((*conv)->message_count, 5);
+  EXPECT_EQ((*conv)->last_activity_at, now_ + 40);
+  EXPECT_EQ((*AgentRepo::find_any(reader(), agent_))->messages_count, 5);
+}
+
+TEST_P(StoreContract, AppendingToAMissingConversationIsNotFound) {
+  auto r = db().write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::append_message(c, message("msg_x", "cnv_missing", now_)));
+    return {};
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kNotFound);
+}
+
+TEST_P(StoreContract, AnUpdateFromAStaleRecordKeepsTheMessageCountAndTheLastActivity) {
+  write([&](Connection& c) {
+    return ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_));
+  });
+  ConversationRecord stale = **ConversationRepo::find(reader(), account_, "cnv_1");
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::append_message(c, message("msg_1", "cnv_1", now_ + 500)));
+    return {};
+  });
+  stale.csat_score = 5;
+  stale.live_chat_status = "requested";
+  write([&](Connection& c) { return ConversationRepo::update(c, stale); });
+  auto conv = **ConversationRepo::find(reader(), account_, "cnv_1");
+  EXPECT_EQ(conv.csat_score, 5);
+  EXPECT_EQ(conv.live_chat_status, "requested");
+  EXPECT_EQ(conv.message_count, 1);
+  EXPECT_EQ(conv.last_activity_at, now_ + 500);
+}
+
+TEST_P(StoreContract, RemovingAConversationTakesItsCountsOffTheAgent) {
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, message("msg_1", "cnv_1", now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, message("msg_2", "cnv_1", now_)));
+    return {};
+  });
+  bool removed = false;
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(removed, ConversationRepo::remove(c, account_, "cnv_1"));
+    return {};
+  });
+  EXPECT_TRUE(removed);
+  EXPECT_FALSE(ConversationRepo::find(reader(), account_, "cnv_1")->has_value());
+  EXPECT_TRUE(ConversationRepo::messages(reader(), "cnv_1")->empty());
+  auto agent = **AgentRepo::find_any(reader(), agent_);
+  EXPECT_EQ(agent.conversations_count, 0);
+  EXPECT_EQ(agent.messages_count, 0);
+}
+
+TEST_P(StoreContract, ConversationPagesAreNewestFirstAndContinueAfterTheLastItem) {
+  write([&](Connection& c) -> Result<void> {
+    for (int i = 0; i < 7; ++i) {
+      // Two share each creation time: the id breaks the tie.
+      PARLEY_TRY(ConversationRepo::insert(
+          c, conversation("cnv_" + std::to_string(i), agent_, account_, now_ + (i / 2) * 100)));
+    }
+    return {};
+  });
+  std::vector<std::string> ids;
+  PageQuery q;
+  q.limit = 3;
+  for (int page = 0; page < 5; ++page) {
+    auto p = ConversationQueries::list(reader(), agent_, q);
+    ASSERT_TRUE(p.ok());
+    for (const auto& c : p->items) ids.push_back(c.id);
+    if (!p->has_more) break;
+    q.after = KeysetPosition{p->items.back().created_at, p->items.back().id};
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{"cnv_6", "cnv_5", "cnv_4", "cnv_3", "cnv_2", "cnv_1",
+                                           "cnv_0"}));
+}
+
+TEST_P(StoreContract, ConcurrentAppendsToOneConversationTakeEverySeqOnce) {
+  write([&](Connection& c) {
+    return ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_));
+  });
+  constexpr int kEach = 25;
+  std::atomic<int> failures{0};
+  concurrently([&](int t, Database& db) {
+    for (int i = 0; i < kEach; ++i) {
+      auto r = db.write([&](Connection& c) -> Result<void> {
+        PARLEY_TRY(ConversationRepo::append_message(
+            c, message("msg_" + std::to_string(t) + "_" + std::to_string(i), "cnv_1", now_)));
+        return {};
+      });
+      if (!r.ok()) ++failures;
+    }
+  });
+  EXPECT_EQ(failures.load(), 0);
+  auto all = *ConversationRepo::messages(reader(), "cnv_1");
+  ASSERT_EQ(all.size(), size_t{kThreads * kEach});
+  for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i].seq, static_cast<int64_t>(i + 1));
+  EXPECT_EQ((**ConversationRepo::find(reader(), account_, "cnv_1")).message_count,
+            kThreads * kEach);
+  EXPECT_EQ((**AgentRepo::find_any(reader(), agent_)).messages_count, kThreads * kEach);
+}
+
+TEST_P(StoreContract, ConcurrentNewConversationsAreEachCountedOnTheAgent) {
+  constexpr int kEach = 20;
+  concurrently([&](int t, Database& db) {
+    for (int i = 0; i < kEach; ++i) {
+      auto id = "cnv_" + std::to_string(t) + "_" + std::to_string(i);
+      auto r = db.write([&](Connection& c) {
+        return ConversationRepo::insert(c, conversation(id, agent_, account_, now_));
+      });
+      EXPECT_TRUE(r.ok());
+    }
+  });
+  EXPECT_EQ((**AgentRepo::find_any(reader(), agent_)).conversations_count, kThreads * kEach);
+}
+
+}  // namespace
+}  // namespace parley

@@ -1,0 +1,69 @@
+// Usage counters: counts per scope and period, and the capped count that concurrent replies
+// must never take past the plan's limit.
+#include "store/usage_repo.h"
+#include "store_contract.h"
+
+namespace parley {
+namespace {
+
+TEST_P(StoreContract, UsageIsCountedPerScopeAndPeriod) {
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(UsageRepo::add_one(c, account_, "m:2026-09"));
+    PARLEY_TRY(UsageRepo::add_one(c, account_, "m:2026-09"));
+    return UsageRepo::add_one(c, account_, "m:2026-10");
+  });
+  EXPECT_EQ(*UsageRepo::count(reader(), account_, "m:2026-09"), 2);
+  EXPECT_EQ(*UsageRepo::count(reader(), account_, "m:2026-10"), 1);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-09"), 0);
+}
+
+TEST_P(StoreContract, ACappedCountStopsAtTheCap) {
+  std::vector<bool> added;
+  write([&](Connection& c) -> Result<void> {
+    added.clear();
+    for (int i = 0; i < 4; ++i) {
+      PARLEY_ASSIGN_OR_RETURN(bool a, UsageRepo::add_one_below(c, account_, "m:2026-09", 3));
+      added.push_back(a);
+    }
+    PARLEY_ASSIGN_OR_RETURN(bool none, UsageRepo::add_one_below(c, agent_, "m:2026-09", 0));
+    added.push_back(none);
+    return {};
+  });
+  EXPECT_EQ(added, (std::vector<bool>{true, true, true, false, false}));
+  EXPECT_EQ(*UsageRepo::count(reader(), account_, "m:2026-09"), 3);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-09"), 0);
+}
+
+TEST_P(StoreContract, ConcurrentCountsAreEachCounted) {
+  constexpr int kEach = 25;
+  concurrently([&](int, Database& db) {
+    for (int i = 0; i < kEach; ++i) {
+      auto r =
+          db.write([&](Connection& c) { return UsageRepo::add_one(c, agent_, "h:2026-09-21T10"); });
+      EXPECT_TRUE(r.ok());
+    }
+  });
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "h:2026-09-21T10"), kThreads * kEach);
+}
+
+TEST_P(StoreContract, ConcurrentCappedCountsAddExactlyUpToTheCap) {
+  constexpr int kEach = 10;
+  constexpr int64_t kCap = 37;
+  std::atomic<int> accepted{0};
+  concurrently([&](int, Database& db) {
+    for (int i = 0; i < kEach; ++i) {
+      bool added = false;
+      auto r = db.write([&](Connection& c) -> Result<void> {
+        PARLEY_ASSIGN_OR_RETURN(added, UsageRepo::add_one_below(c, account_, "m:2026-09", kCap));
+        return {};
+      });
+      EXPECT_TRUE(r.ok());
+      if (added) ++accepted;
+    }
+  });
+  EXPECT_EQ(accepted.load(), kCap);
+  EXPECT_EQ(*UsageRepo::count(reader(), account_, "m:2026-09"), kCap);
+}
+
+}  // namespace
+}  // namespace parley

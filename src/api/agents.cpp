@@ -18,25 +18,39 @@ Result<Response> list_agents(ApiCall& call) {
   return json_response(200, w);
 }
 
-Result<Response> get_agent_handler(ApiCall& call) {
+Response agent_response(const AgentRecord& agent) {
   JsonWriter w;
   w.begin_object().key("data");
-  if (call.app.agent_cache != nullptr) {
-    PARLEY_ASSIGN_OR_RETURN(auto agent, call.app.agent_cache->get(call.account_id(), call.param(0)));
-    write_agent_json(w, agent->record);
-  } else {
-    PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
-    PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
-    write_agent_json(w, agent);
-  }
+  write_agent_json(w, agent);
   w.end_object();
   return json_response(200, w);
+}
+
+// Served on the I/O thread from the agent cache when it holds the agent as of now; otherwise the
+// database read runs on the blocking pool.
+Result<Response> get_agent_handler(ApiCall& call) {
+  AgentCache* cache = call.app.agent_cache;
+  if (cache != nullptr) {
+    if (auto agent = cache->fresh(call.param(0)); agent && agent->record.account_id == call.account_id())
+      return agent_response(agent->record);
+  }
+  return Response::on_pool([&app = call.app, account_id = call.account_id(), agent_id = std::string(call.param(0))] {
+    auto agent = [&]() -> Result<AgentRecord> {
+      if (app.agent_cache != nullptr) {
+        PARLEY_ASSIGN_OR_RETURN(auto loaded, app.agent_cache->get(account_id, agent_id));
+        return loaded->record;
+      }
+      PARLEY_ASSIGN_OR_RETURN(Connection& c, app.db.read());
+      return get_agent(c, account_id, agent_id);
+    }();
+    return agent.ok() ? agent_response(*agent) : error_response(agent.error());
+  });
 }
 }  // namespace
 
 void register_agent_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "GET", "/api/v1/agents", Scope::kAgentsRead, Execution::kPool, list_agents);
-  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}", Scope::kAgentsRead, Execution::kPool,
+  add_api_route(router, app, "GET", "/api/v1/agents/{agentId}", Scope::kAgentsRead, Execution::kInline,
                 get_agent_handler);
 }
 

@@ -32,6 +32,14 @@ Result<std::shared_ptr<const LoadedAgent>> AgentCache::find_any(std::string_view
   return agent;
 }
 
+std::shared_ptr<const LoadedAgent> AgentCache::fresh(std::string_view agent_id) {
+  const uint64_t epoch = db_.data_epoch();
+  std::shared_lock lock(mu_);
+  auto it = entries_.find(agent_id);
+  if (it == entries_.end() || it->second.epoch != epoch) return nullptr;
+  return it->second.agent;
+}
+
 Result<std::shared_ptr<const LoadedAgent>> AgentCache::get(std::string_view account_id,
                                                            std::string_view agent_id) {
   PARLEY_ASSIGN_OR_RETURN(auto agent, find_any(agent_id));

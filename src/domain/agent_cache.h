@@ -29,6 +29,9 @@ class AgentCache {
                                                  std::string_view agent_id);
   // Any account's agent (the widget knows agents by id alone); null when there is none.
   Result<std::shared_ptr<const LoadedAgent>> find_any(std::string_view agent_id);
+  // The agent if the cache holds it as of the database's current epoch, without reading the
+  // database; null otherwise (then get() reads it). For callers that must not block.
+  std::shared_ptr<const LoadedAgent> fresh(std::string_view agent_id);
 
  private:
   static constexpr size_t kMaxEntries = 10'000;

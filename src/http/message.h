@@ -55,6 +55,11 @@ struct Response {
   // When set, the body is produced by this function as chunked transfer encoding after the
   // headers are sent; `body` is ignored. It runs on a blocking-pool thread.
   std::function<void(ChunkWriter&)> stream;
+  // When set by a handler running on the I/O thread, nothing is sent yet: this function runs on the
+  // blocking pool and its response is sent instead, with this response's headers added. A handler
+  // that answers from memory when it can (a cache hit) and must block otherwise (a database read)
+  // stays inline for the first and hands only the second to the pool.
+  std::function<Response()> finish_on_pool;
 
   // `name` must be a string literal (or otherwise outlive the response).
   Response& header(std::string_view name, std::string value) {
@@ -65,6 +70,11 @@ struct Response {
     Response r;
     r.status = status;
     r.body = std::move(body);
+    return r;
+  }
+  static Response on_pool(std::function<Response()> finish) {
+    Response r;
+    r.finish_on_pool = std::move(finish);
     return r;
   }
 };

@@ -301,6 +301,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     size_t queue = shared_.options.blocking_queue;
     if (target->execution == Execution::kInline) {
       Response r = call(*target);
+      if (r.finish_on_pool) return finish_on_pool(std::move(r));
       if (!r.stream) return send(std::move(r));
       bool posted = shared_.pool->try_post([self = this->shared_from_this(), r = std::move(r)]() mutable {
         self->stream_response(std::move(r));
@@ -314,6 +315,28 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       if (r.stream) return self->stream_response(std::move(r));
       net::post(self->socket_().get_executor(), [self, r = std::move(r)]() mutable { self->send(std::move(r)); });
     }, queue);
+    if (!posted) {
+      handled_inline_ = true;
+      reply_busy();
+    }
+  }
+
+  // The rest of an inline handler's work, on the pool (Response::finish_on_pool); the inline
+  // response's headers (the gate chain's) are added to the final one.
+  void finish_on_pool(Response first) {
+    handled_inline_ = false;
+    bool posted = shared_.pool->try_post([self = this->shared_from_this(), first = std::move(first)]() mutable {
+      Response r;
+      try {
+        r = first.finish_on_pool();
+      } catch (const std::exception&) {
+        r = self->shared_.hooks.on_error(ApiError::internal("The server failed to handle the request."),
+                                         self->request_);
+      }
+      for (auto& h : first.headers) r.headers.push_back(std::move(h));
+      if (r.stream) return self->stream_response(std::move(r));
+      net::post(self->socket_().get_executor(), [self, r = std::move(r)]() mutable { self->send(std::move(r)); });
+    }, shared_.options.blocking_queue);
     if (!posted) {
       handled_inline_ = true;
       reply_busy();

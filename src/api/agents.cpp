@@ -19,11 +19,7 @@ Result<Response> list_agents(ApiCall& call) {
 }
 
 Response agent_response(const AgentRecord& agent) {
-  JsonWriter w;
-  w.begin_object().key("data");
-  write_agent_json(w, agent);
-  w.end_object();
-  return json_response(200, w);
+  return data_response(200, [&](JsonWriter& w) { write_agent_json(w, agent); });
 }
 
 // Served on the I/O thread from the agent cache when it holds the agent as of now; otherwise the

@@ -28,11 +28,7 @@ Result<Response> get_conversation_handler(ApiCall& call) {
   PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto conv,
                           get_conversation(c, call.account_id(), call.param(0)));
-  JsonWriter w;
-  w.begin_object().key("data");
-  write_conversation_json(w, conv);
-  w.end_object();
-  return json_response(200, w);
+  return data_response(200, [&](JsonWriter& w) { write_conversation_json(w, conv); });
 }
 }  // namespace
 

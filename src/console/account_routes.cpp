@@ -9,11 +9,7 @@ namespace parley {
 
 namespace {
 Response account_response(const Account& a) {
-  JsonWriter w;
-  w.begin_object().key("data");
-  write_console_account_json(w, a);
-  w.end_object();
-  return json_response(200, w);
+  return data_response(200, [&](JsonWriter& w) { write_console_account_json(w, a); });
 }
 
 Result<Response> get(ConsoleCall& call) {

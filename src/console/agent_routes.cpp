@@ -11,11 +11,7 @@ namespace parley {
 
 namespace {
 Response agent_response(int status, const AgentRecord& a) {
-  JsonWriter w;
-  w.begin_object().key("data");
-  write_console_agent_json(w, a);
-  w.end_object();
-  return json_response(status, w);
+  return data_response(status, [&](JsonWriter& w) { write_console_agent_json(w, a); });
 }
 
 // The "settings" member as JSON text, or nothing when absent; 400 unless an object.

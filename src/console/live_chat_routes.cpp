@@ -28,11 +28,7 @@ Result<Response> conversation_response(ConsoleCall& call, int status) {
   PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto conv,
                           get_conversation(c, call.account_id(), call.param(0)));
-  JsonWriter w;
-  w.begin_object().key("data");
-  write_conversation_json(w, conv);
-  w.end_object();
-  return json_response(status, w);
+  return data_response(status, [&](JsonWriter& w) { write_conversation_json(w, conv); });
 }
 
 // 404 unless the conversation belongs to the member's account.
@@ -65,11 +61,7 @@ Result<Response> reply(ConsoleCall& call) {
   }
   PARLEY_ASSIGN_OR_RETURN(auto m,
                           team_reply(call.services, conv.id, author_name(call.who.member), text));
-  JsonWriter w;
-  w.begin_object().key("data");
-  write_message_json(w, m);
-  w.end_object();
-  return json_response(201, w);
+  return data_response(201, [&](JsonWriter& w) { write_message_json(w, m); });
 }
 
 Result<Response> end(ConsoleCall& call) {

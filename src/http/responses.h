@@ -18,6 +18,16 @@ Response error_response(const ApiError& error);
 Result<std::string_view> bearer_credentials(const Request& req, std::string_view what);
 Response json_response(int status, const JsonWriter& body);
 
+// {"data": …}, the spec's envelope of one resource: `write(JsonWriter&)` writes the value.
+template <class Write>
+Response data_response(int status, Write&& write) {
+  JsonWriter w;
+  w.begin_object().key("data");
+  write(w);
+  w.end_object();
+  return json_response(status, w);
+}
+
 // The body as a JSON object; 400 invalid_request when the content type is not JSON or the body
 // is not a JSON object.
 Result<rapidjson::Document> json_body(const Request& req);

@@ -52,6 +52,7 @@ struct ServeOptions {
   size_t blocking_queue = 256;
   int linger_ms = 5000;
   size_t linger_bytes = 4 * 1024 * 1024;
+  std::string test_clock_file;  // tests only: see OffsetFileClock
 };
 
 Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen) {
@@ -118,7 +119,9 @@ int serve(const GlobalOptions& global, const ServeOptions& o) {
   Database& database = **db;
   buffer_logging(o.log_flush_ms);
 
-  SystemClock clock;
+  auto chosen_clock = serve_clock(o.test_clock_file, hp->first);
+  if (!chosen_clock.ok()) return print_error(chosen_clock.error());
+  const Clock& clock = **chosen_clock;
   SecureRandom random;
   KeyCache keys(database, clock);
   RateLimiter limiter(clock, o.rate_limit_per_minute);
@@ -364,6 +367,11 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
                   "Test only: the retrieval engine waits this long before each reply")
       ->envname("PARLEY_ENGINE_DELAY_MS")
       ->check(CLI::NonNegativeNumber);
+  // Left out of --help (an empty group): it exists only for the end-to-end tests.
+  cmd->add_option("--test-clock-file", o->test_clock_file,
+                  "Tests only: a file holding milliseconds added to the clock (loopback --listen only)")
+      ->envname("PARLEY_TEST_CLOCK_FILE")
+      ->group("");
   cmd->callback([&global, &run, o] { run = [&global, o] { return serve(global, *o); }; });
 }
 

@@ -282,6 +282,30 @@ std::string Server::key_id_of(const std::string& account_id, const std::string& 
   return "";
 }
 
+TestClock::TestClock() {
+  char tpl[] = "/tmp/parley-e2e-clock-XXXXXX";
+  dir_ = mkdtemp(tpl);
+}
+
+TestClock::~TestClock() {
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+}
+
+int64_t TestClock::now_ms() const {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count() + offset_ms_;
+}
+
+void TestClock::advance_ms(int64_t ms) {
+  offset_ms_ += ms;
+  // Replaced whole, so that the server never reads a half-written number.
+  std::ofstream(dir_ + "/offset.new") << offset_ms_ << "\n";
+  fs::rename(dir_ + "/offset.new", dir_ + "/offset");
+}
+
+void TestClock::advance_to_next_minute() { advance_ms(60000 - now_ms() % 60000); }
+
 Json create_member(const Server& server, const std::string& account_id, const std::string& role,
                    const std::string& password) {
   static std::atomic<int> counter{0};

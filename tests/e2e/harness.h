@@ -86,6 +86,29 @@ class Server {
   pid_t pid_ = -1;
 };
 
+// The clock of a server started with args() (`parley serve --test-clock-file`): the system clock
+// plus an offset this object writes to a file, so that a test moves the server's time instead of
+// waiting for it. Not thread-safe.
+class TestClock {
+ public:
+  TestClock();
+  ~TestClock();
+  TestClock(const TestClock&) = delete;
+  TestClock& operator=(const TestClock&) = delete;
+
+  std::vector<std::string> args() const { return {"--test-clock-file", dir_ + "/offset"}; }
+  // The server's time now, in milliseconds since the epoch.
+  int64_t now_ms() const;
+  void advance_ms(int64_t ms);
+  // Moves the server's clock forward to the beginning of the next minute, so that the requests
+  // that follow all fall in one per-minute window.
+  void advance_to_next_minute();
+
+ private:
+  std::string dir_;
+  int64_t offset_ms_ = 0;
+};
+
 // Runs a command with extra environment variables; returns exit code, stdout, stderr.
 struct ProcessResult {
   int exit_code;

@@ -99,27 +99,34 @@ struct CurlInit {
 } curl_init;
 }  // namespace
 
-
 namespace {
-int64_t mtime_s(const std::string& path) {
+// A file's last change in nanoseconds, or -1 when it is missing.
+int64_t mtime_ns(const std::string& path) {
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 ? int64_t{st.st_mtim.tv_sec} : -1;
+  if (::stat(path.c_str(), &st) != 0) return -1;
+  return int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
 }
 
-// Copies a seed's database (the files its admin processes left, closed) into a data directory,
-// under a shared lock: a process remaking the seed takes it exclusively.
-void copy_seed(const Seed& from, const std::string& to) {
-  int lock_fd = open((from.dir + ".lock").c_str(), O_RDWR | O_CLOEXEC);
-  if (lock_fd < 0 || flock(lock_fd, LOCK_SH) != 0) throw std::runtime_error("cannot lock " + from.dir);
+// Copies a data directory's database (closed: the admin processes that wrote it have exited).
+void copy_database(const std::string& from, const std::string& to) {
   for (const char* name : {"parley.db", "parley.db-wal"})
-    if (fs::exists(from.dir + "/" + name)) fs::copy_file(from.dir + "/" + name, to + "/" + name);
-  close(lock_fd);
+    if (fs::exists(from + "/" + name)) fs::copy_file(from + "/" + name, to + "/" + name);
 }
+
+// This process's copies of the seeds, removed when it exits.
+struct SeedCopies {
+  std::vector<std::string> dirs;
+  ~SeedCopies() {
+    std::error_code ec;
+    for (const auto& d : dirs) fs::remove_all(d, ec);
+  }
+};
 }  // namespace
 
 const Seed& seed(const std::string& name, const std::function<Json(const Admin&)>& make) {
   static std::mutex mu;
   static std::map<std::string, Seed> made;
+  static SeedCopies copies;
   std::lock_guard process_lock(mu);
   if (auto it = made.find(name); it != made.end()) return it->second;
 
@@ -128,10 +135,10 @@ const Seed& seed(const std::string& name, const std::function<Json(const Admin&)
   std::string dir = root + "/" + name;
   int lock_fd = open((dir + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (lock_fd < 0 || flock(lock_fd, LOCK_EX) != 0) throw std::runtime_error("cannot lock seed " + name);
-  int64_t ready = mtime_s(dir + "/values.json");
-  int64_t newest_binary = std::max(mtime_s(PARLEY_BINARY), mtime_s("/proc/self/exe"));
-  bool fresh = ready >= 0 && ready > newest_binary && ready > std::time(nullptr) - 3600;
-  if (!fresh) {
+  int64_t ready = mtime_ns(dir + "/values.json");
+  int64_t newest_binary = std::max(mtime_ns(PARLEY_BINARY), mtime_ns("/proc/self/exe"));
+  int64_t hour_ago = (int64_t{std::time(nullptr)} - 3600) * 1'000'000'000;
+  if (ready < 0 || ready <= newest_binary || ready < hour_ago) {
     std::error_code ec;
     fs::remove_all(dir, ec);
     std::string tpl_text = dir + ".new-XXXXXX";
@@ -146,11 +153,27 @@ const Seed& seed(const std::string& name, const std::function<Json(const Admin&)
     std::ofstream(building + "/values.json") << values.dump();
     fs::rename(building, dir);
   }
+  // Copied while locked, with its values, so that a seed made again by another process later
+  // cannot pair this process's values with another database.
+  char copy_tpl[] = "/tmp/parley-e2e-seed-XXXXXX";
+  std::string copy = mkdtemp(copy_tpl);
+  copies.dirs.push_back(copy);
+  copy_database(dir, copy);
   std::ifstream in(dir + "/values.json");
   Json values = Json::parse(in, nullptr, false);
   flock(lock_fd, LOCK_UN);
   close(lock_fd);
-  return made[name] = Seed{dir, values};
+  return made[name] = Seed{copy, values};
+}
+
+const Seed& account_seed(const std::string& name, const std::string& plan,
+                         const std::string& agent_settings, bool with_key) {
+  return seed(name, [&](const Admin& a) {
+    std::string account = a.create_account(plan);
+    Json values{{"account", account}, {"agent", a.create_agent(account, agent_settings)}};
+    if (with_key) values["key"] = a.create_key(account);
+    return values;
+  });
 }
 
 Server::Server(Env env, std::vector<std::string> args, const Seed* from)
@@ -159,7 +182,8 @@ Server::Server(Env env, std::vector<std::string> args, const Seed* from)
   data_dir_ = mkdtemp(tpl);
   log_path_ = data_dir_ + "/server.log";
   // A migrated database saves every server the migrations.
-  copy_seed(from != nullptr ? *from : seed("migrated", {}), data_dir_);
+  const Seed& origin = from != nullptr ? *from : seed("migrated", {});
+  if (!origin.dir.empty()) copy_database(origin.dir, data_dir_);
   start();
 }
 
@@ -342,7 +366,9 @@ void TestClock::advance_to_next_minute() { advance_ms(60000 - now_ms() % 60000);
 Json create_member(const Admin& server, const std::string& account_id, const std::string& role,
                    const std::string& password) {
   static std::atomic<int> counter{0};
-  std::string email = "member" + std::to_string(++counter) + "." + account_id + "@example.com";
+  // The process id too: a seeded account may already have members another process made.
+  std::string email = "member" + std::to_string(++counter) + "-" + std::to_string(getpid()) + "." +
+                      account_id + "@example.com";
   std::vector<std::string> args = {"member", "create", "--account", account_id, "--email", email,
                                    "--role", role, "--name", "Sam"};
   if (!password.empty()) {

@@ -75,6 +75,13 @@ struct Seed {
 };
 // `name` is unique per maker (the suite's name).
 const Seed& seed(const std::string& name, const std::function<Json(const Admin&)>& make);
+// No seed: the server starts on an empty data directory and migrates it itself.
+inline const Seed kNoSeed{};
+
+// The seed most suites start from: an account on `plan` with an agent (`agent_settings`) and,
+// unless `with_key` is false, a key of every scope; values "account", "agent" and "key".
+const Seed& account_seed(const std::string& name, const std::string& plan = "starter",
+                         const std::string& agent_settings = "", bool with_key = true);
 
 class Server : public Admin {
  public:

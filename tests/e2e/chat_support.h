@@ -24,6 +24,16 @@ inline ChatSetup chat_setup(const Admin& s, const std::string& settings = "") {
   return c;
 }
 
+// The seed of a test that starts with chat_setup(server, settings): made once per suite and
+// settings.
+inline const Seed& chat_seed(const std::string& suite, const std::string& settings = "") {
+  return account_seed(suite + "-" + std::to_string(std::hash<std::string>{}(settings)), "starter", settings);
+}
+
+inline ChatSetup chat_setup_of(const Seed& seeded) {
+  return {seeded.values["account"], seeded.values["agent"], seeded.values["key"]};
+}
+
 inline HttpResponse chat(const Server& s, const ChatSetup& c, const Json& body) {
   return s.post("/api/v1/agents/" + c.agent + "/chat", c.key, body.dump());
 }

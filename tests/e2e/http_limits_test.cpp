@@ -262,8 +262,9 @@ TEST(HttpLinger, A400IsReadableAfterTheRestOfTheRequestIsWritten) {
 class HttpPaths : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    server_ = new Server(unlimited());
-    chat_ = new ChatSetup(chat_setup(*server_));
+    const Seed& seeded = account_seed("HttpPaths");
+    server_ = new Server(unlimited(), {}, &seeded);
+    chat_ = new ChatSetup{seeded.values["account"], seeded.values["agent"], seeded.values["key"]};
   }
   static void TearDownTestSuite() {
     delete chat_;

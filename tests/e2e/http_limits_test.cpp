@@ -193,12 +193,16 @@ TEST(HttpBlockingQueue, RequestsPastTheQueueGet503AtOnce) {
 }
 
 TEST(HttpAccept, RunningOutOfDescriptorsPausesAcceptingInsteadOfSpinning) {
-  // On an empty data directory, as the server's own migrations give its background threads time
-  // to open their database connections before the descriptors run out: a thread that opens its
-  // first one later, out of descriptors, ends the process ("cannot open database").
-  Server server({}, {}, &kNoSeed);
+  Server server;
   pid_t pid = newest_server_child();
   ASSERT_GT(pid, 0);
+  // The background threads (trainer, webhook delivery) open their database connections on their
+  // first poll; one opening it out of descriptors ends the process ("unable to open database
+  // file"). Wait until the server's descriptors have stopped changing.
+  for (size_t before = 0, tries = 0; tries < 50 && open_fds(pid) != before; ++tries) {
+    before = open_fds(pid);
+    std::this_thread::sleep_for(200ms);
+  }
   rlimit old{};
   ASSERT_EQ(prlimit(pid, RLIMIT_NOFILE, nullptr, &old), 0);
   rlimit low = old;

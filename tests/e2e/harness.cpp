@@ -183,7 +183,7 @@ Server::Server(Env env, std::vector<std::string> args, const Seed* from)
   log_path_ = data_dir_ + "/server.log";
   // A migrated database saves every server the migrations.
   const Seed& origin = from != nullptr ? *from : seed("migrated", {});
-  if (!origin.dir.empty()) copy_database(origin.dir, data_dir_);
+  copy_database(origin.dir, data_dir_);
   start();
 }
 

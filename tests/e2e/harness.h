@@ -65,7 +65,8 @@ class Admin {
 };
 
 // A data directory made once and copied for each server started from it: the schema migrated,
-// then what the seed's maker adds through admin; `values` is what the maker returned (ids, keys).
+// then what the seed's maker adds through admin; `values` is what the maker returned (ids, keys)
+// and `dir` this process's own copy of the database.
 // Made by the first test process that asks (the others wait on a lock) and kept in the build tree
 // until a binary is rebuilt or it is an hour old, so each process of a suite's tests copies it
 // instead of running the same `parley admin` commands.
@@ -75,8 +76,6 @@ struct Seed {
 };
 // `name` is unique per maker (the suite's name).
 const Seed& seed(const std::string& name, const std::function<Json(const Admin&)>& make);
-// No seed: the server starts on an empty data directory and migrates it itself.
-inline const Seed kNoSeed{};
 
 // The seed most suites start from: an account on `plan` with an agent (`agent_settings`) and,
 // unless `with_key` is false, a key of every scope; values "account", "agent" and "key".

@@ -190,6 +190,11 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
                   "Test only: the retrieval engine waits this long before each reply")
       ->envname("PARLEY_ENGINE_DELAY_MS")
       ->check(CLI::NonNegativeNumber);
+  // Left out of --help (an empty group): it exists only for the end-to-end tests.
+  cmd->add_option("--test-clock-file", o->node.test_clock_file,
+                  "Tests only: a file holding milliseconds added to the clock (loopback --listen only)")
+      ->envname("PARLEY_TEST_CLOCK_FILE")
+      ->group("");
   cmd->callback([&global, &run, o] { run = [&global, o] { return serve(global, *o); }; });
 }
 

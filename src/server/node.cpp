@@ -76,7 +76,8 @@ Result<void> check_node_options(const NodeOptions& o) {
 
 Result<int> run_node(Database& database, const NodeOptions& o) {
   PARLEY_TRY(check_node_options(o));
-  SystemClock clock;
+  PARLEY_ASSIGN_OR_RETURN(auto chosen_clock, serve_clock(o.test_clock_file, o.host));
+  const Clock& clock = *chosen_clock;
   SecureRandom random;
   KeyCache keys(database, clock);
   RateLimiter limiter(clock, o.rate_limit_per_minute);

@@ -48,6 +48,7 @@ struct NodeOptions {
   size_t blocking_queue = 256;
   int linger_ms = 5000;
   size_t linger_bytes = 4 * 1024 * 1024;
+  std::string test_clock_file;  // tests only: see core/clock.h OffsetFileClock
 };
 
 // Checks the options that depend on each other; the error names the option to change.

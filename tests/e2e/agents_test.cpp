@@ -85,5 +85,24 @@ TEST_F(AgentsApi, ChangesByAnotherProcessAreSeenOnTheNextRead) {
   EXPECT_EQ(server_->get("/api/v1/agents/" + agent, key).json()["data"]["counts"]["sources"], 1);
 }
 
+TEST_F(AgentsApi, AnAnswerFromTheCacheIsTheSameAsOneReadFromTheDatabase) {
+  // The first read loads the agent on the blocking pool; the second is served from the cache on
+  // the I/O thread. Both carry the gate chain's headers, and the key is counted once per request.
+  auto account = server_->create_account();
+  auto agent = server_->create_agent(account);
+  auto key = server_->create_key(account);
+  auto loaded = server_->get("/api/v1/agents/" + agent, key);
+  auto cached = server_->get("/api/v1/agents/" + agent, key);
+  ASSERT_EQ(loaded.status, 200) << loaded.body;
+  ASSERT_EQ(cached.status, 200) << cached.body;
+  EXPECT_EQ(cached.body, loaded.body);
+  EXPECT_EQ(loaded.header("x-ratelimit-limit"), "1000000");
+  EXPECT_EQ(cached.header("x-ratelimit-limit"), "1000000");
+  if (loaded.header("x-ratelimit-reset") == cached.header("x-ratelimit-reset")) {
+    EXPECT_EQ(std::stoi(cached.header("x-ratelimit-remaining")),
+              std::stoi(loaded.header("x-ratelimit-remaining")) - 1);
+  }
+}
+
 }  // namespace
 }  // namespace parley::e2e

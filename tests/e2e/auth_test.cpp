@@ -10,13 +10,18 @@ namespace {
 
 class Auth : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new Server(unlimited()); }
-  static void TearDownTestSuite() { delete server_; }
   static Server* server_;
 
+  // Each test has its own server, started from the suite's seed (made once for all of them).
   void SetUp() override {
-    account_ = server_->create_account();
-    agent_ = server_->create_agent(account_);
+    const Seed& seeded = account_seed("Auth", "starter", "", false);
+    server_ = new Server(unlimited(), {}, &seeded);
+    account_ = seeded.values["account"];
+    agent_ = seeded.values["agent"];
+  }
+  void TearDown() override {
+    delete server_;
+    server_ = nullptr;
   }
   HttpResponse get_with(const std::vector<std::string>& headers) const {
     return server_->request({"GET", "/api/v1/agents/" + agent_, "", headers});

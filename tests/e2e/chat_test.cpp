@@ -7,8 +7,17 @@ namespace {
 
 class ChatApi : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new Server(unlimited()); }
-  static void TearDownTestSuite() { delete server_; }
+  // Each test has its own server, started by its first line, start(), from a seed of the
+  // account, agent (with `settings`) and key it begins with (made once per suite and settings).
+  ChatSetup start(const std::string& settings = "") {
+    const Seed& seeded = chat_seed("ChatApi", settings);
+    server_ = new Server(unlimited(), {}, &seeded);
+    return chat_setup_of(seeded);
+  }
+  void TearDown() override {
+    delete server_;
+    server_ = nullptr;
+  }
   static Server* server_;
   const Server& s() { return *server_; }
 };
@@ -21,7 +30,7 @@ void expect_invalid(const HttpResponse& r, const std::string& field) {
 }
 
 TEST_F(ChatApi, ReplyHasEveryFieldAndFallsBackWithoutKnowledge) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto r = chat(s(), c, {{"message", "Hello there"}});
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.header("content-type"), "application/json");
@@ -42,14 +51,14 @@ TEST_F(ChatApi, ReplyHasEveryFieldAndFallsBackWithoutKnowledge) {
 }
 
 TEST_F(ChatApi, FallbackMessageSettingIsUsed) {
-  auto c = chat_setup(s(), R"({"fallbackMessage": "Please email help@example.com."})");
+  auto c = start(R"({"fallbackMessage": "Please email help@example.com."})");
   auto r = chat(s(), c, {{"message", "What is the meaning of life?"}});
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.json()["reply"], "Please email help@example.com.");
 }
 
 TEST_F(ChatApi, MessageRules) {
-  auto c = chat_setup(s());
+  auto c = start();
   expect_invalid(chat(s(), c, Json::object()), "message");
   expect_invalid(chat(s(), c, {{"message", nullptr}}), "message");
   expect_invalid(chat(s(), c, {{"message", 42}}), "message");
@@ -64,7 +73,7 @@ TEST_F(ChatApi, MessageRules) {
 }
 
 TEST_F(ChatApi, OtherFieldRules) {
-  auto c = chat_setup(s());
+  auto c = start();
   expect_invalid(chat(s(), c, {{"message", "hi"}, {"sessionId", std::string(101, 's')}}),
                  "sessionId");
   expect_invalid(chat(s(), c, {{"message", "hi"}, {"sessionId", ""}}), "sessionId");
@@ -80,7 +89,7 @@ TEST_F(ChatApi, OtherFieldRules) {
 }
 
 TEST_F(ChatApi, BodyMustBeAJsonObject) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto r = chat_raw(s(), c, "[1]");
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.error_code(), "invalid_request");
@@ -88,7 +97,7 @@ TEST_F(ChatApi, BodyMustBeAJsonObject) {
 }
 
 TEST_F(ChatApi, OrderOfChecks) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto reader = s().create_key(c.account, "agents:read");
   // Scope before input.
   auto r = s().post("/api/v1/agents/" + c.agent + "/chat", reader, "{}");
@@ -120,7 +129,7 @@ TEST_F(ChatApi, OrderOfChecks) {
 }
 
 TEST_F(ChatApi, WithoutIdsEachMessageStartsAConversation) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto a = chat(s(), c, {{"message", "one"}}).json();
   auto b = chat(s(), c, {{"message", "two"}}).json();
   EXPECT_NE(a["conversationId"], b["conversationId"]);
@@ -130,7 +139,7 @@ TEST_F(ChatApi, WithoutIdsEachMessageStartsAConversation) {
 }
 
 TEST_F(ChatApi, CallersSessionIdAlwaysContinuesTheSameConversation) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto a = chat(s(), c, {{"message", "one"}, {"sessionId", "customer-17"}}).json();
   auto b = chat(s(), c, {{"message", "two"}, {"sessionId", "customer-17"}}).json();
   EXPECT_EQ(a["conversationId"], b["conversationId"]);
@@ -149,7 +158,7 @@ TEST_F(ChatApi, CallersSessionIdAlwaysContinuesTheSameConversation) {
 }
 
 TEST_F(ChatApi, ConversationIdContinuesOnlyThisAgentsConversations) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto a = chat(s(), c, {{"message", "one"}}).json();
   auto b = chat(s(), c, {{"message", "two"}, {"conversationId", a["conversationId"]}});
   ASSERT_EQ(b.status, 200) << b.body;
@@ -171,7 +180,7 @@ TEST_F(ChatApi, ConversationIdContinuesOnlyThisAgentsConversations) {
 }
 
 TEST_F(ChatApi, ConversationIsStoredAsWritten) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto r = chat(s(), c, {{"message", "Hello, is anyone there?"}}).json();
   auto conv = show_conversation(s(), r["conversationId"]);
   EXPECT_EQ(conv["agentId"], c.agent);
@@ -195,7 +204,7 @@ TEST_F(ChatApi, ConversationIsStoredAsWritten) {
 }
 
 TEST_F(ChatApi, StreamedReplyIsPlainTextWithHeaders) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto r = chat(s(), c, {{"message", "Hello"}, {"stream", true}, {"sessionId", "st-1"}});
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.header("content-type"), "text/plain; charset=utf-8");
@@ -212,7 +221,7 @@ TEST_F(ChatApi, StreamedReplyIsPlainTextWithHeaders) {
 }
 
 TEST_F(ChatApi, StreamedErrorsAreJson) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto r = chat(s(), c, {{"message", ""}, {"stream", true}});
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.header("content-type"), "application/json");
@@ -223,7 +232,7 @@ TEST_F(ChatApi, StreamedErrorsAreJson) {
 }
 
 TEST_F(ChatApi, UnknownSettingIsRefusedByTheCli) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto r = s().admin({"agent", "update", c.agent, "--settings", R"({"showSauces": true})"}, true);
   EXPECT_NE(r["stderr"].get<std::string>().find("Unknown setting 'showSauces'"), std::string::npos);
   r = s().admin({"agent", "update", c.agent, "--settings", R"({"monthlyMessageCap": "ten"})"},

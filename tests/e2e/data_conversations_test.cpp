@@ -7,13 +7,17 @@ namespace {
 
 class DataConversations : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new Server(unlimited()); }
-  static void TearDownTestSuite() { delete server_; }
-
+  // Each test has its own server, started from the suite's seed (made once for all of them).
   void SetUp() override {
-    account_ = server_->create_account();
-    agent_ = server_->create_agent(account_);
-    key_ = server_->create_key(account_);
+    const Seed& seeded = account_seed("DataConversations");
+    server_ = new Server(unlimited(), {}, &seeded);
+    account_ = seeded.values["account"];
+    agent_ = seeded.values["agent"];
+    key_ = seeded.values["key"];
+  }
+  void TearDown() override {
+    delete server_;
+    server_ = nullptr;
   }
   Json list(const std::string& query = "") const {
     auto r = server_->get("/api/v1/agents/" + agent_ + "/conversations" + query, key_);

@@ -10,13 +10,17 @@ namespace {
 
 class DataPaging : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new Server(unlimited()); }
-  static void TearDownTestSuite() { delete server_; }
-
+  // Each test has its own server, started from the suite's seed (made once for all of them).
   void SetUp() override {
-    account_ = server_->create_account("pro");
-    agent_ = server_->create_agent(account_);
-    key_ = server_->create_key(account_);
+    const Seed& seeded = account_seed("DataPaging", "pro");
+    server_ = new Server(unlimited(), {}, &seeded);
+    account_ = seeded.values["account"];
+    agent_ = seeded.values["agent"];
+    key_ = seeded.values["key"];
+  }
+  void TearDown() override {
+    delete server_;
+    server_ = nullptr;
   }
   // Pages through `path` with limit 100, calling `between` after each page; returns the ids.
   std::vector<std::string> page_through(const std::string& path,

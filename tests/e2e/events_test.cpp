@@ -25,16 +25,25 @@ int64_t ms_of(const std::string& iso) {
 
 class EventsApi : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new Server(unlimited()); }
-  static void TearDownTestSuite() { delete server_; }
   static Server* server_;
 
+  // Each test has its own server, started from the suite's seed (made once for all of them).
   void SetUp() override {
-    account_ = server_->create_account();
-    agent_ =
-        server_->admin({"agent", "create", "--account", account_, "--name", "Helper", "--settings",
-                        R"({"leadForm":{"fields":[{"id":"company","label":"Company"}]}})"})["id"];
-    key_ = server_->create_key(account_);
+    const Seed& seeded = seed("EventsApi", [](const Admin& a) {
+      std::string account = a.create_account();
+      std::string agent =
+          a.admin({"agent", "create", "--account", account, "--name", "Helper", "--settings",
+                   R"({"leadForm":{"fields":[{"id":"company","label":"Company"}]}})"})["id"];
+      return Json{{"account", account}, {"agent", agent}, {"key", a.create_key(account)}};
+    });
+    server_ = new Server(unlimited(), {}, &seeded);
+    account_ = seeded.values["account"];
+    agent_ = seeded.values["agent"];
+    key_ = seeded.values["key"];
+  }
+  void TearDown() override {
+    delete server_;
+    server_ = nullptr;
   }
   HttpResponse events(const std::string& event, const std::string& query = "",
                       const std::string& key = "") const {

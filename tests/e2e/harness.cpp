@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -96,37 +99,91 @@ struct CurlInit {
 } curl_init;
 }  // namespace
 
-ProcessResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
-  char out_tpl[] = "/tmp/parley-e2e-outXXXXXX";
-  char err_tpl[] = "/tmp/parley-e2e-errXXXXXX";
-  int out_fd = mkstemp(out_tpl);
-  int err_fd = mkstemp(err_tpl);
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out_fd, 1);
-    dup2(err_fd, 2);
-    for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  close(out_fd);
-  close(err_fd);
-  ProcessResult r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out_tpl), read_file(err_tpl)};
-  unlink(out_tpl);
-  unlink(err_tpl);
-  return r;
+namespace {
+// A file's last change in nanoseconds, or -1 when it is missing.
+int64_t mtime_ns(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return -1;
+  return int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
 }
 
-Server::Server(std::map<std::string, std::string> env, std::vector<std::string> args)
-    : env_(std::move(env)), args_(std::move(args)) {
+// Copies a data directory's database (closed: the admin processes that wrote it have exited).
+void copy_database(const std::string& from, const std::string& to) {
+  for (const char* name : {"parley.db", "parley.db-wal"})
+    if (fs::exists(from + "/" + name)) fs::copy_file(from + "/" + name, to + "/" + name);
+}
+
+// This process's copies of the seeds, removed when it exits.
+struct SeedCopies {
+  std::vector<std::string> dirs;
+  ~SeedCopies() {
+    std::error_code ec;
+    for (const auto& d : dirs) fs::remove_all(d, ec);
+  }
+};
+}  // namespace
+
+const Seed& seed(const std::string& name, const std::function<Json(const Admin&)>& make) {
+  static std::mutex mu;
+  static std::map<std::string, Seed> made;
+  static SeedCopies copies;
+  std::lock_guard process_lock(mu);
+  if (auto it = made.find(name); it != made.end()) return it->second;
+
+  std::string root = PARLEY_TEST_SEED_DIR;
+  fs::create_directories(root);
+  std::string dir = root + "/" + name;
+  int lock_fd = open((dir + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd < 0 || flock(lock_fd, LOCK_EX) != 0) throw std::runtime_error("cannot lock seed " + name);
+  int64_t ready = mtime_ns(dir + "/values.json");
+  int64_t newest_binary = std::max(mtime_ns(PARLEY_BINARY), mtime_ns("/proc/self/exe"));
+  int64_t hour_ago = (int64_t{std::time(nullptr)} - 3600) * 1'000'000'000;
+  if (ready < 0 || ready <= newest_binary || ready < hour_ago) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    std::string tpl_text = dir + ".new-XXXXXX";
+    std::vector<char> tpl(tpl_text.begin(), tpl_text.end());
+    tpl.push_back('\0');
+    std::string building = mkdtemp(tpl.data());
+    auto migrated = run_process({PARLEY_BINARY, "migrate"}, {{"PARLEY_DATA_DIR", building}});
+    if (migrated.exit_code != 0) throw std::runtime_error("parley migrate failed: " + migrated.err);
+    Json values = make ? make(Admin(building)) : Json::object();
+    if (::testing::Test::HasFailure()) throw std::runtime_error("seed " + name + " failed");
+    // Written last: its presence says the seed is whole.
+    std::ofstream(building + "/values.json") << values.dump();
+    fs::rename(building, dir);
+  }
+  // Copied while locked, with its values, so that a seed made again by another process later
+  // cannot pair this process's values with another database.
+  char copy_tpl[] = "/tmp/parley-e2e-seed-XXXXXX";
+  std::string copy = mkdtemp(copy_tpl);
+  copies.dirs.push_back(copy);
+  copy_database(dir, copy);
+  std::ifstream in(dir + "/values.json");
+  Json values = Json::parse(in, nullptr, false);
+  flock(lock_fd, LOCK_UN);
+  close(lock_fd);
+  return made[name] = Seed{copy, values};
+}
+
+const Seed& account_seed(const std::string& name, const std::string& plan,
+                         const std::string& agent_settings, bool with_key) {
+  return seed(name, [&](const Admin& a) {
+    std::string account = a.create_account(plan);
+    Json values{{"account", account}, {"agent", a.create_agent(account, agent_settings)}};
+    if (with_key) values["key"] = a.create_key(account);
+    return values;
+  });
+}
+
+Server::Server(Env env, std::vector<std::string> args, const Seed* from)
+    : Admin("", std::move(env)), args_(std::move(args)) {
   char tpl[] = "/tmp/parley-e2e-XXXXXX";
   data_dir_ = mkdtemp(tpl);
   log_path_ = data_dir_ + "/server.log";
+  // A migrated database saves every server the migrations.
+  const Seed& origin = from != nullptr ? *from : seed("migrated", {});
+  copy_database(origin.dir, data_dir_);
   start();
 }
 
@@ -234,7 +291,7 @@ HttpResponse Server::del(const std::string& path, const std::string& key) const 
   return request({"DELETE", path, "", {bearer(key)}});
 }
 
-Json Server::admin(const std::vector<std::string>& args, bool expect_failure) const {
+Json Admin::admin(const std::vector<std::string>& args, bool expect_failure) const {
   std::vector<std::string> argv = {PARLEY_BINARY, "admin"};
   argv.insert(argv.end(), args.begin(), args.end());
   std::map<std::string, std::string> env = env_;
@@ -253,11 +310,11 @@ Json Server::admin(const std::vector<std::string>& args, bool expect_failure) co
   return j;
 }
 
-std::string Server::create_account(const std::string& plan) const {
+std::string Admin::create_account(const std::string& plan) const {
   return admin({"account", "create", "--name", "Test account", "--plan", plan})["id"];
 }
 
-std::string Server::create_agent(const std::string& account_id, const std::string& settings) const {
+std::string Admin::create_agent(const std::string& account_id, const std::string& settings) const {
   std::vector<std::string> args = {"agent", "create", "--account", account_id, "--name", "Test agent"};
   if (!settings.empty()) {
     args.push_back("--settings");
@@ -266,7 +323,7 @@ std::string Server::create_agent(const std::string& account_id, const std::strin
   return admin(args)["id"];
 }
 
-std::string Server::create_key(const std::string& account_id, const std::string& scopes) const {
+std::string Admin::create_key(const std::string& account_id, const std::string& scopes) const {
   std::vector<std::string> args = {"key", "create", "--account", account_id, "--name", "test key"};
   if (!scopes.empty()) {
     args.push_back("--scopes");
@@ -275,17 +332,43 @@ std::string Server::create_key(const std::string& account_id, const std::string&
   return admin(args)["key"];
 }
 
-std::string Server::key_id_of(const std::string& account_id, const std::string& plaintext) const {
+std::string Admin::key_id_of(const std::string& account_id, const std::string& plaintext) const {
   auto keys = admin({"key", "list", "--account", account_id})["data"];
   for (auto& k : keys)
     if (k["prefix"] == plaintext.substr(0, 12)) return k["id"];
   return "";
 }
 
-Json create_member(const Server& server, const std::string& account_id, const std::string& role,
+TestClock::TestClock() {
+  char tpl[] = "/tmp/parley-e2e-clock-XXXXXX";
+  dir_ = mkdtemp(tpl);
+}
+
+TestClock::~TestClock() {
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+}
+
+int64_t TestClock::now_ms() const {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count() + offset_ms_;
+}
+
+void TestClock::advance_ms(int64_t ms) {
+  offset_ms_ += ms;
+  // Replaced whole, so that the server never reads a half-written number.
+  std::ofstream(dir_ + "/offset.new") << offset_ms_ << "\n";
+  fs::rename(dir_ + "/offset.new", dir_ + "/offset");
+}
+
+void TestClock::advance_to_next_minute() { advance_ms(60000 - now_ms() % 60000); }
+
+Json create_member(const Admin& server, const std::string& account_id, const std::string& role,
                    const std::string& password) {
   static std::atomic<int> counter{0};
-  std::string email = "member" + std::to_string(++counter) + "." + account_id + "@example.com";
+  // The process id too: a seeded account may already have members another process made.
+  std::string email = "member" + std::to_string(++counter) + "-" + std::to_string(getpid()) + "." +
+                      account_id + "@example.com";
   std::vector<std::string> args = {"member", "create", "--account", account_id, "--email", email,
                                    "--role", role, "--name", "Sam"};
   if (!password.empty()) {

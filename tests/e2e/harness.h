@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 #include <sys/types.h>
 
+#include <functional>
 #include <map>
 #include <regex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "process.h"
 
 namespace parley::e2e {
 
@@ -37,11 +40,54 @@ struct HttpRequest {
   long timeout_ms = 70000;
 };
 
-class Server {
+using Env = std::map<std::string, std::string>;
+
+// `parley admin` on one data directory: a server's, or a seed's while it is made.
+class Admin {
  public:
-  // Starts `parley serve` on 127.0.0.1 port 0 with a fresh data directory. `env` adds
-  // environment variables (e.g. PARLEY_RATE_LIMIT_PER_MINUTE) and `args` extra serve options.
-  explicit Server(std::map<std::string, std::string> env = {}, std::vector<std::string> args = {});
+  explicit Admin(std::string data_dir, Env env = {}) : data_dir_(std::move(data_dir)), env_(std::move(env)) {}
+  const std::string& data_dir() const { return data_dir_; }
+
+  // Runs `parley admin ARGS...` on this database. Fails the test on a non-zero exit unless
+  // `expect_failure`; returns stdout parsed as JSON (or {"stderr": ...} on failure).
+  Json admin(const std::vector<std::string>& args, bool expect_failure = false) const;
+
+  // Shortcuts over admin.
+  std::string create_account(const std::string& plan = "starter") const;  // returns id
+  std::string create_agent(const std::string& account_id, const std::string& settings = "") const;
+  // Returns the plaintext key; scopes "" means every scope.
+  std::string create_key(const std::string& account_id, const std::string& scopes = "") const;
+  std::string key_id_of(const std::string& account_id, const std::string& plaintext) const;
+
+ protected:
+  std::string data_dir_;
+  Env env_;
+};
+
+// A data directory made once and copied for each server started from it: the schema migrated,
+// then what the seed's maker adds through admin; `values` is what the maker returned (ids, keys)
+// and `dir` this process's own copy of the database.
+// Made by the first test process that asks (the others wait on a lock) and kept in the build tree
+// until a binary is rebuilt or it is an hour old, so each process of a suite's tests copies it
+// instead of running the same `parley admin` commands.
+struct Seed {
+  std::string dir;
+  Json values;
+};
+// `name` is unique per maker (the suite's name).
+const Seed& seed(const std::string& name, const std::function<Json(const Admin&)>& make);
+
+// The seed most suites start from: an account on `plan` with an agent (`agent_settings`) and,
+// unless `with_key` is false, a key of every scope; values "account", "agent" and "key".
+const Seed& account_seed(const std::string& name, const std::string& plan = "starter",
+                         const std::string& agent_settings = "", bool with_key = true);
+
+class Server : public Admin {
+ public:
+  // Starts `parley serve` on 127.0.0.1 port 0 with a fresh data directory: a copy of `from`, or
+  // of an empty migrated one. `env` adds environment variables (e.g.
+  // PARLEY_RATE_LIMIT_PER_MINUTE) and `args` extra serve options.
+  explicit Server(Env env = {}, std::vector<std::string> args = {}, const Seed* from = nullptr);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -53,7 +99,6 @@ class Server {
   void kill_hard();
   bool running() const { return pid_ > 0; }
 
-  const std::string& data_dir() const { return data_dir_; }
   const std::string& base_url() const { return base_url_; }
   uint16_t port() const { return port_; }
   std::string log() const;
@@ -64,35 +109,37 @@ class Server {
   HttpResponse patch(const std::string& path, const std::string& key, const std::string& body) const;
   HttpResponse del(const std::string& path, const std::string& key) const;
 
-  // Runs `parley admin ARGS...` on this server's database. Fails the test on a non-zero exit
-  // unless `expect_failure`; returns stdout parsed as JSON (or {"stderr": ...} on failure).
-  Json admin(const std::vector<std::string>& args, bool expect_failure = false) const;
-
-  // Shortcuts over admin.
-  std::string create_account(const std::string& plan = "starter") const;  // returns id
-  std::string create_agent(const std::string& account_id, const std::string& settings = "") const;
-  // Returns the plaintext key; scopes "" means every scope.
-  std::string create_key(const std::string& account_id, const std::string& scopes = "") const;
-  std::string key_id_of(const std::string& account_id, const std::string& plaintext) const;
-
  private:
   void start();
-  std::map<std::string, std::string> env_;
   std::vector<std::string> args_;
-  std::string data_dir_;
   std::string log_path_;
   std::string base_url_;
   uint16_t port_ = 0;
   pid_t pid_ = -1;
 };
 
-// Runs a command with extra environment variables; returns exit code, stdout, stderr.
-struct ProcessResult {
-  int exit_code;
-  std::string out;
-  std::string err;
+// The clock of a server started with args() (`parley serve --test-clock-file`): the system clock
+// plus an offset this object writes to a file, so that a test moves the server's time instead of
+// waiting for it. Not thread-safe.
+class TestClock {
+ public:
+  TestClock();
+  ~TestClock();
+  TestClock(const TestClock&) = delete;
+  TestClock& operator=(const TestClock&) = delete;
+
+  std::vector<std::string> args() const { return {"--test-clock-file", dir_ + "/offset"}; }
+  // The server's time now, in milliseconds since the epoch.
+  int64_t now_ms() const;
+  void advance_ms(int64_t ms);
+  // Moves the server's clock forward to the beginning of the next minute, so that the requests
+  // that follow all fall in one per-minute window.
+  void advance_to_next_minute();
+
+ private:
+  std::string dir_;
+  int64_t offset_ms_ = 0;
 };
-ProcessResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env);
 
 std::string bearer(const std::string& key);
 
@@ -100,14 +147,13 @@ std::string bearer(const std::string& key);
 // connecting. For tests that speak raw bytes; the caller closes it.
 int connect_loopback(uint16_t port, int receive_buffer = 0);
 
-using Env = std::map<std::string, std::string>;
 // The environment of a server whose rate limit will not get in a test's way.
 inline Env unlimited() { return Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "1000000"}}; }
 
 // Console support. A team member made with `parley admin member create`: its JSON with the
 // member token in "token" and the email in "email" (unique per call). `password` empty: the
 // member cannot log in.
-Json create_member(const Server& server, const std::string& account_id, const std::string& role,
+Json create_member(const Admin& server, const std::string& account_id, const std::string& role,
                    const std::string& password = "");
 // A request with a body and a bearer token, for methods the Server shortcuts lack (PUT).
 HttpResponse send(const Server& server, const std::string& method, const std::string& path,

@@ -196,6 +196,13 @@ TEST(HttpAccept, RunningOutOfDescriptorsPausesAcceptingInsteadOfSpinning) {
   Server server;
   pid_t pid = newest_server_child();
   ASSERT_GT(pid, 0);
+  // The background threads (trainer, webhook delivery) open their database connections on their
+  // first poll; one opening it out of descriptors ends the process ("unable to open database
+  // file"). Wait until the server's descriptors have stopped changing.
+  for (size_t before = 0, tries = 0; tries < 50 && open_fds(pid) != before; ++tries) {
+    before = open_fds(pid);
+    std::this_thread::sleep_for(200ms);
+  }
   rlimit old{};
   ASSERT_EQ(prlimit(pid, RLIMIT_NOFILE, nullptr, &old), 0);
   rlimit low = old;
@@ -259,8 +266,9 @@ TEST(HttpLinger, A400IsReadableAfterTheRestOfTheRequestIsWritten) {
 class HttpPaths : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    server_ = new Server(unlimited());
-    chat_ = new ChatSetup(chat_setup(*server_));
+    const Seed& seeded = account_seed("HttpPaths");
+    server_ = new Server(unlimited(), {}, &seeded);
+    chat_ = new ChatSetup{seeded.values["account"], seeded.values["agent"], seeded.values["key"]};
   }
   static void TearDownTestSuite() {
     delete chat_;

@@ -15,9 +15,13 @@ namespace {
 class Http : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    server_ = new Server(unlimited());
-    account_ = new std::string(server_->create_account());
-    key_ = new std::string(server_->create_key(*account_));
+    const Seed& seeded = seed("Http", [](const Admin& a) {
+      std::string account = a.create_account();
+      return Json{{"account", account}, {"key", a.create_key(account)}};
+    });
+    server_ = new Server(unlimited(), {}, &seeded);
+    account_ = new std::string(seeded.values["account"]);
+    key_ = new std::string(seeded.values["key"]);
   }
   static void TearDownTestSuite() {
     delete server_;

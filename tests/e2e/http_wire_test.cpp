@@ -15,10 +15,15 @@ using namespace std::chrono_literals;
 class HttpWire : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    server_ = new Server(unlimited());
-    account_ = new std::string(server_->create_account());
-    key_ = new std::string(server_->create_key(*account_));
-    agent_ = new std::string(server_->create_agent(*account_));
+    const Seed& seeded = seed("HttpWire", [](const Admin& a) {
+      std::string account = a.create_account();
+      std::string key = a.create_key(account);
+      return Json{{"account", account}, {"key", key}, {"agent", a.create_agent(account)}};
+    });
+    server_ = new Server(unlimited(), {}, &seeded);
+    account_ = new std::string(seeded.values["account"]);
+    key_ = new std::string(seeded.values["key"]);
+    agent_ = new std::string(seeded.values["agent"]);
   }
   static void TearDownTestSuite() {
     delete server_;

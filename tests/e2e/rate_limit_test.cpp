@@ -1,27 +1,16 @@
 // Spec section 8: 60 requests per key per minute across all endpoints, the X-RateLimit-* headers
 // on every response that passed the key check, and 429 rate_limited with Retry-After.
-#include <chrono>
-#include <thread>
-
 #include "harness.h"
 
 namespace parley::e2e {
 namespace {
 
-// Waits, when the current minute is about to end, for the next one, so that a test's requests
-// all fall in one window.
-void wait_for_fresh_minute_if_needed() {
-  using namespace std::chrono;
-  auto now = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-  int64_t left = 60000 - now % 60000;
-  if (left < 10000) std::this_thread::sleep_for(milliseconds(left + 50));
-}
-
 TEST(RateLimit, SixtyFirstRequestOfAMinuteIsRateLimited) {
-  Server server;  // the default limit: 60 a minute
+  TestClock clock;
+  Server server({}, clock.args());  // the default limit: 60 a minute
   auto account = server.create_account();
   auto key = server.create_key(account);
-  wait_for_fresh_minute_if_needed();
+  clock.advance_to_next_minute();
   int64_t reset = 0;
   for (int i = 1; i <= 60; ++i) {
     auto r = server.get(i % 2 ? "/api/v1/agents" : "/api/v1/agents/agt_missing", key);
@@ -31,8 +20,7 @@ TEST(RateLimit, SixtyFirstRequestOfAMinuteIsRateLimited) {
     if (reset == 0) reset = std::stoll(r.header("x-ratelimit-reset"));
     EXPECT_EQ(std::stoll(r.header("x-ratelimit-reset")), reset);
   }
-  using namespace std::chrono;
-  int64_t now_s = duration_cast<seconds>(system_clock::now().time_since_epoch()).count();
+  int64_t now_s = clock.now_ms() / 1000;  // the server's time
   EXPECT_EQ(reset % 60, 0);
   EXPECT_GT(reset, now_s);
   EXPECT_LE(reset, now_s + 60);
@@ -56,10 +44,11 @@ TEST(RateLimit, SixtyFirstRequestOfAMinuteIsRateLimited) {
 }
 
 TEST(RateLimit, LimitIsASetting) {
-  Server server(Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "3"}});
+  TestClock clock;
+  Server server(Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "3"}}, clock.args());
   auto account = server.create_account();
   auto key = server.create_key(account);
-  wait_for_fresh_minute_if_needed();
+  clock.advance_to_next_minute();
   for (int i = 0; i < 3; ++i) EXPECT_EQ(server.get("/api/v1/agents", key).status, 200);
   auto r = server.get("/api/v1/agents", key);
   EXPECT_EQ(r.status, 429);
@@ -67,10 +56,11 @@ TEST(RateLimit, LimitIsASetting) {
 }
 
 TEST(RateLimit, WindowSurvivesARestart) {
-  Server server(Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "5"}});
+  TestClock clock;
+  Server server(Env{{"PARLEY_RATE_LIMIT_PER_MINUTE", "5"}}, clock.args());
   auto account = server.create_account();
   auto key = server.create_key(account);
-  wait_for_fresh_minute_if_needed();
+  clock.advance_to_next_minute();
   for (int i = 0; i < 5; ++i) ASSERT_EQ(server.get("/api/v1/agents", key).status, 200);
   server.restart();  // SIGTERM flushes the windows
   auto r = server.get("/api/v1/agents", key);

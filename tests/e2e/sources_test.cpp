@@ -41,10 +41,27 @@ struct Tenant {
 
 class SourcesApi : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new Server(unlimited()); }
-  static void TearDownTestSuite() { delete server_; }
+  // Each test has its own server, started from the suite's seed (made once for all of them).
+  void SetUp() override {
+    server_ = new Server(unlimited(), {}, &account_seed("SourcesApi"));
+    seed_taken_ = false;
+  }
+  void TearDown() override {
+    delete server_;
+    server_ = nullptr;
+  }
+  // An account with an agent and a key of `scopes` (every scope when empty). The test's first
+  // with every scope is the seed's.
   static Tenant tenant(const std::string& scopes = "") {
     Tenant t;
+    if (scopes.empty() && !seed_taken_) {
+      seed_taken_ = true;
+      const Json& v = account_seed("SourcesApi").values;
+      t.account = v["account"];
+      t.agent = v["agent"];
+      t.key = v["key"];
+      return t;
+    }
     t.account = server_->create_account();
     t.agent = server_->create_agent(t.account);
     t.key = server_->create_key(t.account, scopes);
@@ -56,6 +73,7 @@ class SourcesApi : public ::testing::Test {
     EXPECT_NE(r.error_message().find("'" + field + "'"), std::string::npos) << r.error_message();
   }
   static Server* server_;
+  static inline bool seed_taken_ = false;
 };
 Server* SourcesApi::server_ = nullptr;
 

@@ -19,8 +19,17 @@ const std::regex kTimestamp(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)");
 
 class SpecChat : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new Server(unlimited()); }
-  static void TearDownTestSuite() { delete server_; }
+  // Each test has its own server, started by its first line, start(), from a seed of the
+  // account, agent (with `settings`) and key it begins with (made once per suite and settings).
+  ChatSetup start(const std::string& settings = "") {
+    const Seed& seeded = chat_seed("SpecChat", settings);
+    server_ = new Server(unlimited(), {}, &seeded);
+    return chat_setup_of(seeded);
+  }
+  void TearDown() override {
+    delete server_;
+    server_ = nullptr;
+  }
   static Server* server_;
   const Server& s() { return *server_; }
 };
@@ -34,7 +43,7 @@ void expect_invalid(const HttpResponse& r, const std::string& field, const std::
 }
 
 TEST_F(SpecChat, LimitsCountCodePoints) {
-  auto c = chat_setup(s());
+  auto c = start();
   EXPECT_EQ(chat(s(), c, {{"message", emoji(10'000)}}).status, 200);
   expect_invalid(chat(s(), c, {{"message", emoji(10'001)}}), "message", "10001 emoji");
   EXPECT_EQ(chat(s(), c, {{"message", "hi"}, {"sessionId", emoji(100)}}).status, 200);
@@ -44,7 +53,7 @@ TEST_F(SpecChat, LimitsCountCodePoints) {
 }
 
 TEST_F(SpecChat, EveryFieldOfTheWrongTypeIsNamed) {
-  auto c = chat_setup(s());
+  auto c = start();
   const std::vector<std::pair<std::string, std::vector<Json>>> wrong = {
       {"message", {nullptr, Json::array(), Json::object(), true, 1.5, Json::array({"hi"})}},
       {"conversationId", {Json::array(), Json::object(), true, 12}},
@@ -63,7 +72,7 @@ TEST_F(SpecChat, EveryFieldOfTheWrongTypeIsNamed) {
 }
 
 TEST_F(SpecChat, NullOptionalFieldsCountAsAbsent) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto r = chat(s(), c,
                 {{"message", "Hello"},
                  {"conversationId", nullptr},
@@ -76,7 +85,7 @@ TEST_F(SpecChat, NullOptionalFieldsCountAsAbsent) {
 }
 
 TEST_F(SpecChat, ReplyFieldsHaveTheirTypes) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto r = chat(s(), c, {{"message", "Hello"}, {"sessionId", "person-1"}, {"timeZone", "UTC"}});
   ASSERT_EQ(r.status, 200) << r.body;
   auto j = r.json();
@@ -93,7 +102,7 @@ TEST_F(SpecChat, ReplyFieldsHaveTheirTypes) {
 }
 
 TEST_F(SpecChat, StreamedReplyCarriesRateHeadersAndContinuesBySession) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto first = chat(s(), c, {{"message", "Hello"}, {"stream", true}});
   ASSERT_EQ(first.status, 200) << first.body;
   EXPECT_EQ(first.header("content-type").rfind("text/plain", 0), 0u);
@@ -110,7 +119,7 @@ TEST_F(SpecChat, StreamedReplyCarriesRateHeadersAndContinuesBySession) {
 }
 
 TEST_F(SpecChat, StreamedRefusalsAreJson) {
-  auto c = chat_setup(s(), R"({"monthlyMessageCap": 1})");
+  auto c = start(R"({"monthlyMessageCap": 1})");
   auto body = [](Json extra) {
     Json j = {{"message", "Hello"}, {"stream", true}};
     j.update(extra);
@@ -138,7 +147,7 @@ TEST_F(SpecChat, StreamedRefusalsAreJson) {
 
 // What a chat writes, read back through the public API.
 TEST_F(SpecChat, ConversationReadsBackThroughTheApi) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto older = chat(s(), c, {{"message", "First conversation"}}).json();
   auto newer = chat(s(), c, {{"message", "Second conversation"}}).json();
   auto list = s().get("/api/v1/agents/" + c.agent + "/conversations", c.key);
@@ -174,7 +183,7 @@ TEST_F(SpecChat, ConversationReadsBackThroughTheApi) {
 }
 
 TEST_F(SpecChat, TeamRepliesAppearWithAuthorNameWhilePaused) {
-  auto c = chat_setup(s());
+  auto c = start();
   std::string conv = chat(s(), c, {{"message", "Hello"}}).json()["conversationId"];
   s().admin({"conversation", "takeover", conv, "--member", "Maria Lopez"});
   auto paused = chat(s(), c, {{"message", "Anyone?"}, {"conversationId", conv}});
@@ -194,7 +203,7 @@ TEST_F(SpecChat, TeamRepliesAppearWithAuthorNameWhilePaused) {
 }
 
 TEST_F(SpecChat, ContactDetailsInAMessageAreALeadWithItsEvent) {
-  auto c = chat_setup(s(), R"({"saveContactDetails": true})");
+  auto c = start(R"({"saveContactDetails": true})");
   std::string conv =
       chat(s(), c, {{"message", "Write to Ann@Example.com please"}}).json()["conversationId"];
   auto leads = s().get("/api/v1/agents/" + c.agent + "/leads", c.key);
@@ -216,7 +225,7 @@ TEST_F(SpecChat, ContactDetailsInAMessageAreALeadWithItsEvent) {
 }
 
 TEST_F(SpecChat, PathForms) {
-  auto c = chat_setup(s());
+  auto c = start();
   std::string encoded = c.agent;
   encoded.replace(encoded.find('_'), 1, "%5F");
   auto r = s().post("/api/v1/agents/" + encoded + "/chat", c.key, R"({"message":"Hello"})");
@@ -230,7 +239,7 @@ TEST_F(SpecChat, PathForms) {
 }
 
 TEST_F(SpecChat, ControlCharactersRoundTrip) {
-  auto c = chat_setup(s());
+  auto c = start();
   // Sized by the literal itself: a NUL inside ends it for a plain constructor.
   static constexpr char kMessage[] = "a\0b\x01 \"quoted\" \\ line\nnext";
   std::string message(kMessage, sizeof kMessage - 1);
@@ -243,7 +252,7 @@ TEST_F(SpecChat, ControlCharactersRoundTrip) {
 }
 
 TEST_F(SpecChat, AKeyWithOnlyTheChatScopeChats) {
-  auto c = chat_setup(s());
+  auto c = start();
   c.key = s().create_key(c.account, "chat");
   auto r = chat(s(), c, {{"message", "Hello"}});
   EXPECT_EQ(r.status, 200) << r.body;
@@ -253,7 +262,7 @@ TEST_F(SpecChat, AKeyWithOnlyTheChatScopeChats) {
 }
 
 TEST_F(SpecChat, SessionIdsAlwaysBeginWithSvcapi) {
-  auto c = chat_setup(s());
+  auto c = start();
   for (const char* given : {"person-1", "SVCAPI-upper", "svcapi_chosen_by_caller"}) {
     auto r = chat(s(), c, {{"message", "Hello"}, {"sessionId", given}});
     ASSERT_EQ(r.status, 200) << r.body;

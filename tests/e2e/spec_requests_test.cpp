@@ -15,17 +15,22 @@ std::string emoji(size_t n) {
 
 class SpecRequests : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new Server(unlimited()); }
-  static void TearDownTestSuite() { delete server_; }
   static Server* server_;
 
+  // Each test has its own server, started from the suite's seed (made once for all of them).
   void SetUp() override {
-    account_ = server_->create_account();
-    agent_ = server_->create_agent(account_);
-    key_ = server_->create_key(account_);
+    const Seed& seeded = account_seed("SpecRequests");
+    server_ = new Server(unlimited(), {}, &seeded);
+    account_ = seeded.values["account"];
+    agent_ = seeded.values["agent"];
+    key_ = seeded.values["key"];
     contact_ = server_->post("/api/v1/agents/" + agent_ + "/contacts", key_,
                              R"({"email":"first@example.com"})")
                    .json()["data"]["id"];
+  }
+  void TearDown() override {
+    delete server_;
+    server_ = nullptr;
   }
   // Every endpoint with a body, with a valid body for it.
   std::vector<std::pair<HttpRequest, std::string>> body_endpoints() const {

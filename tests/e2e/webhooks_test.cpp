@@ -9,14 +9,19 @@ const std::string kPublicUrl = "https://93.184.216.34/hooks";
 
 class WebhooksApi : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new Server(unlimited()); }
-  static void TearDownTestSuite() { delete server_; }
   static Server* server_;
 
+  // Each test has its own server, started from the suite's seed (made once for all of them).
   void SetUp() override {
-    account_ = server_->create_account();
-    agent_ = server_->create_agent(account_);
-    key_ = server_->create_key(account_);
+    const Seed& seeded = account_seed("WebhooksApi");
+    server_ = new Server(unlimited(), {}, &seeded);
+    account_ = seeded.values["account"];
+    agent_ = seeded.values["agent"];
+    key_ = seeded.values["key"];
+  }
+  void TearDown() override {
+    delete server_;
+    server_ = nullptr;
   }
   HttpResponse subscribe(const Json& body, const std::string& key = "") const {
     return server_->post("/api/v1/agents/" + agent_ + "/webhooks", key.empty() ? key_ : key,

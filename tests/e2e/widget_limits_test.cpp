@@ -3,10 +3,6 @@
 // allowance held to the address as well as the client-chosen visitorId, records per
 // conversation, the size of a record's free-form JSON, formId against the agent's forms, and
 // contact details per address and per agent.
-#include <chrono>
-#include <ctime>
-#include <thread>
-
 #include "chat_support.h"
 
 namespace parley::e2e {
@@ -14,11 +10,6 @@ namespace {
 
 constexpr const char* kForms =
     R"({"forms": [{"id": "form_1", "name": "Quote", "fields": [{"id": "f1", "label": "Company"}]}]})";
-
-// Per-minute windows are aligned to the minute: start a burst well inside one.
-void avoid_minute_edge() {
-  if (std::time(nullptr) % 60 >= 55) std::this_thread::sleep_for(std::chrono::seconds(6));
-}
 
 HttpResponse message(const Server& s, const std::string& agent, const std::string& visitor,
                      const std::string& address = "") {
@@ -141,10 +132,14 @@ TEST(WidgetLimits, TheVisitorAllowanceHoldsTheAddressAsWellAsTheVisitorId) {
 }
 
 TEST(WidgetLimits, MessagesAndRequestsPerAddressAreRateLimitedOnEveryEndpoint) {
-  Server s(unlimited(), {"--widget-messages-per-minute-per-address", "3",
-                         "--widget-requests-per-minute-per-address", "6"});
+  // Per-minute windows are aligned to the minute: the burst starts at the beginning of one.
+  TestClock clock;
+  std::vector<std::string> args = {"--widget-messages-per-minute-per-address", "3",
+                                   "--widget-requests-per-minute-per-address", "6"};
+  for (const auto& a : clock.args()) args.push_back(a);
+  Server s(unlimited(), args);
   auto c = chat_setup(s);
-  avoid_minute_edge();
+  clock.advance_to_next_minute();
   std::string conv;
   for (int i = 0; i < 3; ++i) {
     auto r = message(s, c.agent, "v-1");

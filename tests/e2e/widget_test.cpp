@@ -12,15 +12,25 @@ const char* kCountryHeader = "X-Visitor-Country";
 
 class WidgetApi : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
+  static Env env() {
     Env env = unlimited();
     env["PARLEY_COUNTRY_HEADER"] = kCountryHeader;
     // The suite's requests all come from loopback; widget_limits_test.cpp tests the limits.
     env["PARLEY_WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS"] = "1000000";
     env["PARLEY_WIDGET_MESSAGES_PER_MINUTE_PER_ADDRESS"] = "1000000";
-    server_ = new Server(env);
+    return env;
   }
-  static void TearDownTestSuite() { delete server_; }
+  // Each test has its own server, started by its first line, start(), from a seed of the
+  // account, agent (with `settings`) and key it begins with (made once per suite and settings).
+  ChatSetup start(const std::string& settings = "") {
+    const Seed& seeded = chat_seed("WidgetApi", settings);
+    server_ = new Server(env(), {}, &seeded);
+    return chat_setup_of(seeded);
+  }
+  void TearDown() override {
+    delete server_;
+    server_ = nullptr;
+  }
   static const Server& s() { return *server_; }
 
   HttpResponse message(const std::string& agent, const Json& body,
@@ -36,7 +46,7 @@ class WidgetApi : public ::testing::Test {
 Server* WidgetApi::server_ = nullptr;
 
 TEST_F(WidgetApi, ConversationIsListedByThePublicApiWithChannelCountryAndPage) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto r = message(c.agent, {{"message", "Hello there"}, {"visitorId", "v-1"}, {"page", "https://shop.example.com/pricing"}},
                    {"Origin: https://shop.example.com", std::string(kCountryHeader) + ": de"});
   ASSERT_EQ(r.status, 200) << r.body;
@@ -67,7 +77,7 @@ TEST_F(WidgetApi, ConversationIsListedByThePublicApiWithChannelCountryAndPage) {
 }
 
 TEST_F(WidgetApi, CountryIsNullWithoutTheTrustedHeaderAndAVisitorContinuesOnlyItsOwnConversation) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto first = message(c.agent, {{"message", "Hi"}, {"visitorId", "v-1"}});
   ASSERT_EQ(first.status, 200) << first.body;
   std::string conv = first.json()["conversationId"];
@@ -91,7 +101,7 @@ TEST_F(WidgetApi, CountryIsNullWithoutTheTrustedHeaderAndAVisitorContinuesOnlyIt
 }
 
 TEST_F(WidgetApi, RequestsAreValidated) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto no_visitor = message(c.agent, {{"message", "Hi"}});
   EXPECT_EQ(no_visitor.status, 400);
   EXPECT_EQ(no_visitor.error_code(), "invalid_request");
@@ -107,7 +117,7 @@ TEST_F(WidgetApi, RequestsAreValidated) {
 }
 
 TEST_F(WidgetApi, AllowedDomainsCheckTheOriginAndCorsAnswersOnlyAllowedOrigins) {
-  auto c = chat_setup(s(), R"({"allowedDomains": ["example.com"]})");
+  auto c = start(R"({"allowedDomains": ["example.com"]})");
   Json body = {{"message", "Hi"}, {"visitorId", "v"}};
   auto sub = message(c.agent, body, {"Origin: https://shop.example.com"});
   EXPECT_EQ(sub.status, 200) << sub.body;
@@ -143,7 +153,7 @@ TEST_F(WidgetApi, AllowedDomainsCheckTheOriginAndCorsAnswersOnlyAllowedOrigins) 
 }
 
 TEST_F(WidgetApi, ConsoleAndApiSendNoCorsHeaders) {
-  auto c = chat_setup(s());
+  auto c = start();
   auto owner = create_member(s(), c.account, "owner")["token"].get<std::string>();
   auto console = s().request({"GET", "/console/v1/me", "", {bearer(owner), "Origin: https://shop.example.com"}});
   EXPECT_EQ(console.status, 200);
@@ -155,7 +165,7 @@ TEST_F(WidgetApi, ConsoleAndApiSendNoCorsHeaders) {
 }
 
 TEST_F(WidgetApi, BlockedCountriesAreRefused) {
-  auto c = chat_setup(s(), R"({"blockedCountries": ["FR", "it"]})");
+  auto c = start(R"({"blockedCountries": ["FR", "it"]})");
   Json body = {{"message", "Bonjour"}, {"visitorId", "v"}};
   for (std::string country : {"fr", "IT"}) {
     auto r = message(c.agent, body, {"Origin: https://shop.example.com", std::string(kCountryHeader) + ": " + country});
@@ -175,7 +185,7 @@ TEST_F(WidgetApi, BlockedCountriesAreRefused) {
 }
 
 TEST_F(WidgetApi, MessagesPerVisitorAreLimited) {
-  auto c = chat_setup(s(), R"({"messagesPerVisitor": 2})");
+  auto c = start(R"({"messagesPerVisitor": 2})");
   auto first = message(c.agent, {{"message", "One"}, {"visitorId", "v-1"}});
   ASSERT_EQ(first.status, 200) << first.body;
   std::string conv = first.json()["conversationId"];
@@ -191,7 +201,7 @@ TEST_F(WidgetApi, MessagesPerVisitorAreLimited) {
 }
 
 TEST_F(WidgetApi, PrivateAgentsAreRefused) {
-  auto c = chat_setup(s());
+  auto c = start();
   std::string inner = s().admin({"agent", "create", "--account", c.account, "--name", "Inner", "--private"})["id"];
   auto r = message(inner, {{"message", "Hi"}, {"visitorId", "v"}});
   EXPECT_EQ(r.status, 403);
@@ -199,7 +209,7 @@ TEST_F(WidgetApi, PrivateAgentsAreRefused) {
 }
 
 TEST_F(WidgetApi, PlanMessagesAreCountedAsForTheApi) {
-  auto c = chat_setup(s());
+  auto c = start();
   s().admin({"account", "set-limits", c.account, R"({"messagesPerMonth": 1})"});
   EXPECT_EQ(message(c.agent, {{"message", "Hi"}, {"visitorId", "v"}}).status, 200);
   auto r = message(c.agent, {{"message", "Hi"}, {"visitorId", "v"}});
@@ -209,8 +219,8 @@ TEST_F(WidgetApi, PlanMessagesAreCountedAsForTheApi) {
 }
 
 TEST_F(WidgetApi, VisitorRecordsFormBookingReturnContactAndCsat) {
-  auto c = chat_setup(s(), R"({"forms": [{"id": "form_1", "name": "Quote", "fields": [{"id": "f1", "label": "Company"}]}],
-                               "booking": {"provider": "calendly", "eventTitle": "Demo", "eventLength": 45}})");
+  auto c = start(R"({"forms": [{"id": "form_1", "name": "Quote", "fields": [{"id": "f1", "label": "Company"}]}],
+                 "booking": {"provider": "calendly", "eventTitle": "Demo", "eventLength": 45}})");
   auto first = message(c.agent, {{"message", "Hi"}, {"visitorId", "v-1"}});
   ASSERT_EQ(first.status, 200) << first.body;
   std::string conv = first.json()["conversationId"];
@@ -250,7 +260,7 @@ TEST_F(WidgetApi, VisitorRecordsFormBookingReturnContactAndCsat) {
 }
 
 TEST_F(WidgetApi, VisitorActionsAreValidatedAndKeptToTheVisitor) {
-  auto c = chat_setup(s());
+  auto c = start();
   std::string conv = message(c.agent, {{"message", "Hi"}, {"visitorId", "v-1"}}).json()["conversationId"];
   auto other = action(conv, "csat", {{"visitorId", "v-2"}, {"score", 5}});
   EXPECT_EQ(other.status, 404);

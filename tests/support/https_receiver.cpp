@@ -11,7 +11,7 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "harness.h"
+#include "process.h"
 
 namespace parley::e2e {
 

@@ -169,7 +169,7 @@ bool split_conversation_event_id(std::string_view id, std::string& conversation_
 }
 
 void write_sample_event(JsonWriter& w, const EventAgent& agent, EventKind kind, int64_t now_ms) {
-  EventAgent sample_agent{agent.id, agent.name, "{}"};
+  EventAgent sample_agent{agent.id, agent.name, AgentSettings{}};
   const std::string conv = "sample_conversation";
   switch (kind) {
     case EventKind::kLeadCreated: {

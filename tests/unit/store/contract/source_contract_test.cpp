@@ -97,7 +97,9 @@ TEST_P(StoreContract, ConcurrentSourceInsertsOfOneAgentGetDistinctConsecutiveSeq
   });
   EXPECT_EQ(failures.load(), 0);
   std::set<int64_t> seqs;
-  for (const auto& s : *SourceRepo::list(reader(), agent_)) seqs.insert(s.seq);
+  auto listed = SourceRepo::list(reader(), agent_);  // kept: a range-for over *temporary dangles
+  ASSERT_TRUE(listed.ok());
+  for (const auto& s : *listed) seqs.insert(s.seq);
   ASSERT_EQ(seqs.size(), size_t{kThreads * kEach});
   EXPECT_EQ(*seqs.begin(), 1);
   EXPECT_EQ(*seqs.rbegin(), kThreads * kEach);

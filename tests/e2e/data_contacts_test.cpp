@@ -8,20 +8,8 @@
 namespace parley::e2e {
 namespace {
 
-class DataContacts : public ::testing::Test {
+class DataContacts : public SeededServerTest {
  protected:
-  // Each test has its own server, started from the suite's seed (made once for all of them).
-  void SetUp() override {
-    const Seed& seeded = account_seed("DataContacts");
-    server_ = new Server(unlimited(), {}, &seeded);
-    account_ = seeded.values["account"];
-    agent_ = seeded.values["agent"];
-    key_ = seeded.values["key"];
-  }
-  void TearDown() override {
-    delete server_;
-    server_ = nullptr;
-  }
   HttpResponse post(const Json& body) const {
     return server_->post("/api/v1/agents/" + agent_ + "/contacts", key_, body.dump());
   }
@@ -41,11 +29,7 @@ class DataContacts : public ::testing::Test {
       EXPECT_NE(r.error_message().find(mention), std::string::npos) << r.body;
     }
   }
-
-  static Server* server_;
-  std::string account_, agent_, key_;
 };
-Server* DataContacts::server_ = nullptr;
 
 TEST_F(DataContacts, CreateShowsEveryField) {
   auto r = post({{"external_id", "user-1"},

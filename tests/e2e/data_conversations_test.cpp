@@ -5,20 +5,8 @@
 namespace parley::e2e {
 namespace {
 
-class DataConversations : public ::testing::Test {
+class DataConversations : public SeededServerTest {
  protected:
-  // Each test has its own server, started from the suite's seed (made once for all of them).
-  void SetUp() override {
-    const Seed& seeded = account_seed("DataConversations");
-    server_ = new Server(unlimited(), {}, &seeded);
-    account_ = seeded.values["account"];
-    agent_ = seeded.values["agent"];
-    key_ = seeded.values["key"];
-  }
-  void TearDown() override {
-    delete server_;
-    server_ = nullptr;
-  }
   Json list(const std::string& query = "") const {
     auto r = server_->get("/api/v1/agents/" + agent_ + "/conversations" + query, key_);
     EXPECT_EQ(r.status, 200) << r.body;
@@ -32,11 +20,7 @@ class DataConversations : public ::testing::Test {
       EXPECT_NE(r.error_message().find(mention), std::string::npos) << r.body;
     }
   }
-
-  static Server* server_;
-  std::string account_, agent_, key_;
 };
-Server* DataConversations::server_ = nullptr;
 
 TEST_F(DataConversations, WidgetConversationShowsEveryField) {
   auto created = server_->admin(

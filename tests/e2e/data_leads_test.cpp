@@ -8,30 +8,18 @@ namespace {
 const char* kForms =
     R"({"forms":[{"id":"form_1","name":"Contact us","fields":[{"id":"f1","label":"Company"},{"id":"f2","label":"Size"}]}]})";
 
-class DataLeads : public ::testing::Test {
+class DataLeads : public SeededServerTest {
  protected:
   // Each test has its own server, started from the suite's seed (made once for all of them).
-  void SetUp() override {
-    const Seed& seeded = account_seed("DataLeads", "starter", kForms);
-    server_ = new Server(unlimited(), {}, &seeded);
-    account_ = seeded.values["account"];
-    agent_ = seeded.values["agent"];
-    key_ = seeded.values["key"];
-  }
-  void TearDown() override {
-    delete server_;
-    server_ = nullptr;
+  const Seed& suite_seed() override {
+    return account_seed("DataLeads", "starter", kForms);
   }
   Json list(const std::string& query = "") const {
     auto r = server_->get("/api/v1/agents/" + agent_ + "/leads" + query, key_);
     EXPECT_EQ(r.status, 200) << r.body;
     return r.json();
   }
-
-  static Server* server_;
-  std::string account_, agent_, key_;
 };
-Server* DataLeads::server_ = nullptr;
 
 TEST_F(DataLeads, FormLeadShowsEveryFieldWithCurrentLabels) {
   auto saved = server_->admin({"lead", "create", "--agent", agent_, "--source", "form", "--email",

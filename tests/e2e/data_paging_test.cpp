@@ -8,19 +8,11 @@
 namespace parley::e2e {
 namespace {
 
-class DataPaging : public ::testing::Test {
+class DataPaging : public SeededServerTest {
  protected:
   // Each test has its own server, started from the suite's seed (made once for all of them).
-  void SetUp() override {
-    const Seed& seeded = account_seed("DataPaging", "pro");
-    server_ = new Server(unlimited(), {}, &seeded);
-    account_ = seeded.values["account"];
-    agent_ = seeded.values["agent"];
-    key_ = seeded.values["key"];
-  }
-  void TearDown() override {
-    delete server_;
-    server_ = nullptr;
+  const Seed& suite_seed() override {
+    return account_seed("DataPaging", "pro");
   }
   // Pages through `path` with limit 100, calling `between` after each page; returns the ids.
   std::vector<std::string> page_through(const std::string& path,
@@ -51,11 +43,7 @@ class DataPaging : public ::testing::Test {
     EXPECT_EQ(r.error_code(), "invalid_request");
     EXPECT_NE(r.error_message().find("'" + parameter + "'"), std::string::npos) << r.body;
   }
-
-  static Server* server_;
-  std::string account_, agent_, key_;
 };
-Server* DataPaging::server_ = nullptr;
 
 TEST_F(DataPaging, ConversationsPagedWhileNewOnesArriveHaveNoDuplicateOrGap) {
   // All 250 share one creation time: the order falls back to the id.

@@ -23,27 +23,17 @@ int64_t ms_of(const std::string& iso) {
   return static_cast<int64_t>(timegm(&tm)) * 1000 + std::stoi(iso.substr(20, 3));
 }
 
-class EventsApi : public ::testing::Test {
+class EventsApi : public SeededServerTest {
  protected:
-  static Server* server_;
-
   // Each test has its own server, started from the suite's seed (made once for all of them).
-  void SetUp() override {
-    const Seed& seeded = seed("EventsApi", [](const Admin& a) {
+  const Seed& suite_seed() override {
+    return seed("EventsApi", [](const Admin& a) {
       std::string account = a.create_account();
       std::string agent =
           a.admin({"agent", "create", "--account", account, "--name", "Helper", "--settings",
                    R"({"leadForm":{"fields":[{"id":"company","label":"Company"}]}})"})["id"];
       return Json{{"account", account}, {"agent", agent}, {"key", a.create_key(account)}};
     });
-    server_ = new Server(unlimited(), {}, &seeded);
-    account_ = seeded.values["account"];
-    agent_ = seeded.values["agent"];
-    key_ = seeded.values["key"];
-  }
-  void TearDown() override {
-    delete server_;
-    server_ = nullptr;
   }
   HttpResponse events(const std::string& event, const std::string& query = "",
                       const std::string& key = "") const {
@@ -68,10 +58,7 @@ class EventsApi : public ::testing::Test {
     EXPECT_TRUE(std::regex_match(e["created_at"].get<std::string>(),
                                  std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)")));
   }
-
-  std::string account_, agent_, key_;
 };
-Server* EventsApi::server_ = nullptr;
 
 TEST_F(EventsApi, LeadCreatedHasExactlyTheSpecFields) {
   auto conv = record({"conversation", "--agent", agent_});

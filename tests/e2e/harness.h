@@ -159,4 +159,26 @@ Json create_member(const Admin& server, const std::string& account_id, const std
 HttpResponse send(const Server& server, const std::string& method, const std::string& path,
                   const std::string& token, const std::string& body);
 
+// A test with its own server, started from a seed its suite makes once (account_seed of the
+// suite's name unless suite_seed() says otherwise), and the seed's account, agent and key.
+class SeededServerTest : public ::testing::Test {
+ protected:
+  virtual const Seed& suite_seed() {
+    return account_seed(::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name());
+  }
+  void SetUp() override {
+    const Seed& seeded = suite_seed();
+    server_ = new Server(unlimited(), {}, &seeded);
+    account_ = seeded.values["account"];
+    agent_ = seeded.values["agent"];
+    key_ = seeded.values["key"];
+  }
+  void TearDown() override {
+    delete server_;
+    server_ = nullptr;
+  }
+  inline static Server* server_ = nullptr;
+  std::string account_, agent_, key_;
+};
+
 }  // namespace parley::e2e

@@ -7,22 +7,9 @@ namespace {
 
 const std::string kPublicUrl = "https://93.184.216.34/hooks";
 
-class WebhooksApi : public ::testing::Test {
+class WebhooksApi : public SeededServerTest {
  protected:
-  static Server* server_;
 
-  // Each test has its own server, started from the suite's seed (made once for all of them).
-  void SetUp() override {
-    const Seed& seeded = account_seed("WebhooksApi");
-    server_ = new Server(unlimited(), {}, &seeded);
-    account_ = seeded.values["account"];
-    agent_ = seeded.values["agent"];
-    key_ = seeded.values["key"];
-  }
-  void TearDown() override {
-    delete server_;
-    server_ = nullptr;
-  }
   HttpResponse subscribe(const Json& body, const std::string& key = "") const {
     return server_->post("/api/v1/agents/" + agent_ + "/webhooks", key.empty() ? key_ : key,
                          body.dump());
@@ -34,10 +21,7 @@ class WebhooksApi : public ::testing::Test {
     EXPECT_NE(r.error_message().find("'" + field + "'"), std::string::npos) << r.error_message();
   }
   Json list_admin() const { return server_->admin({"webhook", "list", "--agent", agent_})["data"]; }
-
-  std::string account_, agent_, key_;
 };
-Server* WebhooksApi::server_ = nullptr;
 
 TEST_F(WebhooksApi, SubscribeReturns201WithTheSecretOnlyThere) {
   auto r = subscribe({{"url", kPublicUrl}, {"events", {"lead.created", "form.submitted"}}});

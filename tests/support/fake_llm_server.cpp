@@ -139,19 +139,7 @@ bool FakeLlmServer::pause(int ms) {
 }
 
 void FakeLlmServer::accept_loop() {
-  for (;;) {
-    pollfd p{listen_fd_, POLLIN, 0};
-    int r = ::poll(&p, 1, 100);
-    {
-      std::lock_guard lock(mu_);
-      if (stopping_) return;
-    }
-    if (r <= 0) continue;
-    int fd = ::accept(listen_fd_, nullptr, nullptr);
-    if (fd < 0) continue;
-    std::lock_guard lock(mu_);
-    workers_.emplace_back([this, fd] { serve(fd); });
-  }
+  accept_until(listen_fd_, mu_, workers_, [this] { return stopping_; }, [this](int fd) { serve(fd); });
 }
 
 void FakeLlmServer::serve(int fd) {

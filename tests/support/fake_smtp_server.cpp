@@ -89,19 +89,7 @@ void FakeSmtpServer::refuse_recipients(bool refuse) {
 }
 
 void FakeSmtpServer::accept_loop() {
-  for (;;) {
-    pollfd p{listen_fd_, POLLIN, 0};
-    int r = ::poll(&p, 1, 100);
-    {
-      std::lock_guard lock(mu_);
-      if (stopping_) return;
-    }
-    if (r <= 0) continue;
-    int fd = ::accept(listen_fd_, nullptr, nullptr);
-    if (fd < 0) continue;
-    std::lock_guard lock(mu_);
-    workers_.emplace_back([this, fd] { serve(fd); });
-  }
+  accept_until(listen_fd_, mu_, workers_, [this] { return stopping_; }, [this](int fd) { serve(fd); });
 }
 
 void FakeSmtpServer::serve(int fd) {

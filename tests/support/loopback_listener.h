@@ -3,12 +3,16 @@
 #pragma once
 
 #include <arpa/inet.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 namespace parley::e2e {
 
@@ -34,6 +38,26 @@ inline LoopbackListener listen_on_loopback(int backlog) {
   }
   l.port = ntohs(addr.sin_port);
   return l;
+}
+
+// Accepts connections on `listen_fd` until `stopping()` (asked under `mu`, at least every 100 ms)
+// says so, and serves each on a thread of its own kept in `workers` (added under `mu`).
+template <class Stopping, class Serve>
+void accept_until(int listen_fd, std::mutex& mu, std::vector<std::thread>& workers, Stopping stopping,
+                  Serve serve) {
+  for (;;) {
+    pollfd p{listen_fd, POLLIN, 0};
+    int r = ::poll(&p, 1, 100);
+    {
+      std::lock_guard lock(mu);
+      if (stopping()) return;
+    }
+    if (r <= 0) continue;
+    int fd = ::accept(listen_fd, nullptr, nullptr);
+    if (fd < 0) continue;
+    std::lock_guard lock(mu);
+    workers.emplace_back([serve, fd] { serve(fd); });
+  }
 }
 
 }  // namespace parley::e2e

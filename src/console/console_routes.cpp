@@ -1,8 +1,6 @@
 // register_console_routes: every /console/v1 route.
 #include "console/console_routes.h"
 
-#include "console/console_routes.h"
-
 namespace parley {
 
 void register_console_routes(Router& router, ConsoleContext& app) {

@@ -97,10 +97,24 @@ void BM_ChatTurnEngineWithSettings(benchmark::State& state) {
   }
 }
 
-struct ChatDatabase {  // a temporary database, removed afterwards
+// A temporary database holding an account and the agent with kSettings, removed afterwards.
+struct ChatDatabase {
   std::string dir;
   std::unique_ptr<Database> db;
+  SystemClock clock;
+  SecureRandom random;
   std::string account_id, agent_id;
+
+  ChatDatabase() {
+    char dir_template[] = "/tmp/parley_settings_bench_XXXXXX";
+    dir = mkdtemp(dir_template);
+    auto opened = open_database({"sqlite:" + dir + "/parley.db", Durability::kNormal});
+    if (!opened.ok()) std::abort();
+    db = std::move(*opened);
+    Services services{*db, clock, random};
+    account_id = create_account(services, "Bench", "enterprise")->id;
+    agent_id = create_agent(services, account_id, "Helper", false, kSettings)->id;
+  }
   ~ChatDatabase() {
     db.reset();
     std::error_code ignored;
@@ -111,23 +125,13 @@ struct ChatDatabase {  // a temporary database, removed afterwards
 // A whole chat turn in-process: a new API conversation per turn, so the history read stays empty.
 void BM_ChatTurnInProcess(benchmark::State& state) {
   ChatDatabase t;
-  char dir_template[] = "/tmp/parley_settings_bench_XXXXXX";
-  t.dir = mkdtemp(dir_template);
-  auto opened = open_database({"sqlite:" + t.dir + "/parley.db", Durability::kNormal});
-  if (!opened.ok()) std::abort();
-  t.db = std::move(*opened);
-  SystemClock clock;
-  SecureRandom random;
-  Services services{*t.db, clock, random};
-  t.account_id = create_account(services, "Bench", "enterprise")->id;
-  t.agent_id = create_agent(services, t.account_id, "Helper", false, kSettings)->id;
   FixedRetriever knowledge;
-  RetrievalEngine retrieval(clock, RetrievalOptions{});
-  EngineRouter router(clock, retrieval, retrieval);
+  RetrievalEngine retrieval(t.clock, RetrievalOptions{});
+  EngineRouter router(t.clock, retrieval, retrieval);
   ChatConfig config;
   config.replies_per_agent_hour = 1'000'000'000;
   AgentCache agents(*t.db);
-  ChatServices s{*t.db, clock, random, router, knowledge, config};
+  ChatServices s{*t.db, t.clock, t.random, router, knowledge, config};
   s.agents = &agents;  // as the server runs chats
   for (auto _ : state) {
     auto reply = chat(s, t.account_id, {.agent_id = t.agent_id, .message = kMessages[state.range(0)]});
@@ -143,16 +147,6 @@ void BM_ChatTurnInProcess(benchmark::State& state) {
 // argument 1 follows a write elsewhere (untimed), as under chat load, so the agent is reloaded.
 void BM_AgentCacheGet(benchmark::State& state) {
   ChatDatabase t;
-  char dir_template[] = "/tmp/parley_settings_bench_XXXXXX";
-  t.dir = mkdtemp(dir_template);
-  auto opened = open_database({"sqlite:" + t.dir + "/parley.db", Durability::kNormal});
-  if (!opened.ok()) std::abort();
-  t.db = std::move(*opened);
-  SystemClock clock;
-  SecureRandom random;
-  Services services{*t.db, clock, random};
-  t.account_id = create_account(services, "Bench", "enterprise")->id;
-  t.agent_id = create_agent(services, t.account_id, "Helper", false, kSettings)->id;
   AgentCache cache(*t.db);
   if (!cache.get(t.account_id, t.agent_id).ok()) std::abort();
   for (auto _ : state) {

@@ -94,6 +94,23 @@ class DeliveryWorkerTest : public ::testing::Test {
   std::vector<DeliveryRecord> deliveries(const std::string& webhook_id) {
     return *WebhookRepo::list_deliveries(db_->read()->get(), webhook_id, 100);
   }
+  // Waits (5 s at most) until the webhook's first delivery succeeded.
+  bool first_delivery_succeeds(const std::string& webhook_id) {
+    for (int i = 0; i < 1000; ++i) {
+      auto d = deliveries(webhook_id);
+      if (!d.empty() && d[0].status == "succeeded") return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+  // Lets the slow receivers answer.
+  void release_slow() {
+    {
+      std::lock_guard lock(sender_.mu);
+      sender_.release = true;
+    }
+    sender_.released.notify_all();
+  }
 
   std::filesystem::path dir_;
   std::unique_ptr<Database> db_;
@@ -210,19 +227,10 @@ TEST_F(DeliveryWorkerTest, ASlowReceiverDoesNotHoldOthersBack) {
   f.form_id = "contact";
   ASSERT_TRUE(record_form_submission(s, f).ok());
   worker_->start();
-  bool fast_done = false;
-  for (int i = 0; i < 1000 && !fast_done; ++i) {
-    auto d = deliveries(fast.id);
-    fast_done = !d.empty() && d[0].status == "succeeded";
-    if (!fast_done) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  bool fast_done = first_delivery_succeeds(fast.id);
   EXPECT_TRUE(fast_done) << "the fast receiver waited for the slow one";
   EXPECT_EQ(deliveries(slow.id)[0].attempts, 0);
-  {
-    std::lock_guard lock(sender_.mu);
-    sender_.release = true;
-  }
-  sender_.released.notify_all();
+  release_slow();
   worker_->stop();  // records the slow one before returning
   EXPECT_EQ(deliveries(slow.id)[0].status, "succeeded");
 }
@@ -255,19 +263,13 @@ TEST_F(DeliveryWorkerTest, ABacklogAtSlowWebhooksHoldsOnlyItsAccountsShareOfTheS
   clock_.advance_ms(1);
   f.agent_id = other_agent;
   ASSERT_TRUE(record_form_submission(s, f).ok());
-  bool fast_done = false;
-  for (int i = 0; i < 1000 && !fast_done; ++i) {
-    auto d = deliveries(fast.id);
-    fast_done = !d.empty() && d[0].status == "succeeded";
-    if (!fast_done) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  bool fast_done = first_delivery_succeeds(fast.id);
   EXPECT_TRUE(fast_done) << "the other account waited for the slow webhooks";
   {
     std::lock_guard lock(sender_.mu);
     EXPECT_EQ(sender_.slow_most, 4) << "the slow account's attempts in flight exceed its share";
-    sender_.release = true;
   }
-  sender_.released.notify_all();
+  release_slow();
   worker_->stop();
 }
 

@@ -303,10 +303,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       Response r = call(*target);
       if (r.finish_on_pool) return finish_on_pool(std::move(r));
       if (!r.stream) return send(std::move(r));
-      bool posted = shared_.pool->try_post([self = this->shared_from_this(), r = std::move(r)]() mutable {
-        self->stream_response(std::move(r));
+      auto held = std::make_shared<Response>(std::move(r));
+      bool posted = shared_.pool->try_post([self = this->shared_from_this(), held] {
+        self->stream_response(std::move(*held));
       }, queue);
-      if (!posted) reply_busy();
+      if (!posted) reply_busy(held->headers);
       return;
     }
     handled_inline_ = false;
@@ -325,31 +326,35 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // response's headers (the gate chain's) are added to the final one.
   void finish_on_pool(Response first) {
     handled_inline_ = false;
-    bool posted = shared_.pool->try_post([self = this->shared_from_this(), first = std::move(first)]() mutable {
+    auto held = std::make_shared<Response>(std::move(first));
+    bool posted = shared_.pool->try_post([self = this->shared_from_this(), held] {
       Response r;
       try {
-        r = first.finish_on_pool();
+        r = held->finish_on_pool();
       } catch (const std::exception&) {
         r = self->shared_.hooks.on_error(ApiError::internal("The server failed to handle the request."),
                                          self->request_);
       }
-      for (auto& h : first.headers) r.headers.push_back(std::move(h));
+      for (auto& h : held->headers) r.headers.push_back(std::move(h));
       if (r.stream) return self->stream_response(std::move(r));
       net::post(self->socket_().get_executor(), [self, r = std::move(r)]() mutable { self->send(std::move(r)); });
     }, shared_.options.blocking_queue);
     if (!posted) {
       handled_inline_ = true;
-      reply_busy();
+      reply_busy(held->headers);
     }
   }
 
   // Every blocking thread is taken and the queue is full: a prompt 503 beats an unbounded wait.
-  void reply_busy() {
+  // `headers` are those a handler already gave its answer (the gate chain's rate-limit headers).
+  void reply_busy(const std::vector<std::pair<std::string_view, std::string>>& headers = {}) {
     shared_.metrics.request_refused_busy();
-    send(unavailable(shared_, request_,
-                     "The server is busy: every worker is taken and its queue of " +
-                         std::to_string(shared_.options.blocking_queue) +
-                         " waiting requests (blocking_queue) is full; retry shortly."));
+    Response r = unavailable(shared_, request_,
+                             "The server is busy: every worker is taken and its queue of " +
+                                 std::to_string(shared_.options.blocking_queue) +
+                                 " waiting requests (blocking_queue) is full; retry shortly.");
+    r.headers.insert(r.headers.end(), headers.begin(), headers.end());
+    send(std::move(r));
   }
 
   // Decodes %XX in the matched path parameters, so an id sent percent-encoded names the same

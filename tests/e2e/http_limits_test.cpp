@@ -147,6 +147,38 @@ TEST(HttpConnectionCap, ConnectionsPastTheCapGet503WithRetryAfter) {
   EXPECT_GE(std::stoi(m[1]), 1);
 }
 
+TEST(HttpBlockingQueue, AReadRefusedForWantOfAWorkerKeepsItsRateLimitHeaders) {
+  // GET agent passes the key check on the I/O thread and needs the pool only for an agent not yet
+  // cached; refused there, its 503 still carries the headers of every request that passed the key.
+  Server server(unlimited(), {"--blocking-threads", "2", "--reply-threads", "1", "--blocking-queue", "0"});
+  std::string account = server.create_account();
+  std::string key = server.create_key(account);
+  std::string agent = server.create_agent(account);
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open((server.data_dir() + "/parley.db").c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  std::string body = R"({"external_id":"held"})";
+  std::string write = "POST /api/v1/agents/" + agent + "/contacts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+                      key + "\r\nContent-Type: application/json\r\nContent-Length: " +
+                      std::to_string(body.size()) + "\r\n\r\n" + body;
+  Connection first(server.port()), second(server.port());
+  first.send(write);
+  second.send(write);
+  std::this_thread::sleep_for(300ms);  // both handler threads now wait for the write lock
+  Connection read(server.port());
+  read.send("GET /api/v1/agents/" + agent + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + key +
+            "\r\n\r\n");
+  std::string r = read.read_response();
+  ASSERT_EQ(sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(other);
+  ASSERT_EQ(r.rfind("HTTP/1.1 503", 0), 0u) << r;
+  EXPECT_NE(r.find("\r\nRetry-After: 1\r\n"), std::string::npos) << r;
+  EXPECT_EQ(json_body(r)["error"]["code"], "unavailable");
+  EXPECT_NE(r.find("\r\nX-RateLimit-Limit: 1000000\r\n"), std::string::npos) << r;
+  EXPECT_NE(r.find("\r\nX-RateLimit-Remaining: "), std::string::npos) << r;
+  EXPECT_NE(r.find("\r\nX-RateLimit-Reset: "), std::string::npos) << r;
+}
+
 TEST(HttpBlockingQueue, RequestsPastTheQueueGet503AtOnce) {
   Server server(unlimited(), {"--blocking-threads", "2", "--reply-threads", "1", "--blocking-queue", "1"});
   std::string account = server.create_account();

@@ -11,6 +11,7 @@ set(parley_machine_load_tests
   e2e.ChatIsolation.StallingAgentsFillTheirOwnCapsAndAnotherAccountStaysFast
   e2e.HttpAccept.RunningOutOfDescriptorsPausesAcceptingInsteadOfSpinning
   e2e.HttpBlockingQueue.RequestsPastTheQueueGet503AtOnce
+  e2e.HttpBlockingQueue.AReadRefusedForWantOfAWorkerKeepsItsRateLimitHeaders
   e2e.HttpReadTimeout.ABodyTrickledAByteAtATimeIsCutOffAtTheReadTimeout
   e2e.KillUnderWrites.EveryAcknowledgedWriteSurvivesAndEachRecordHasExactlyOneEvent)
 set_tests_properties(${parley_machine_load_tests} PROPERTIES RESOURCE_LOCK machine_load)

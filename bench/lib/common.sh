@@ -71,3 +71,10 @@ elif what == "non2xx":
     print(m.group(1) if m else 0)
 PY
 }
+
+# bench_data NAME: a fresh data directory in BENCH_DATA, removed on exit with the server started
+# in PARLEY_PID.
+bench_data() {
+  BENCH_DATA=$(mktemp -d "$BENCH_TMP/$1-XXXXXX")
+  trap '[ -n "${PARLEY_PID:-}" ] && stop_pid "$PARLEY_PID"; rm -rf "$BENCH_DATA"' EXIT
+}

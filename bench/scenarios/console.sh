@@ -9,9 +9,7 @@ CONNS=16
 out_md=bench/results/console.md
 PASSWORD="bench password 1"
 
-BENCH_DATA=$(mktemp -d "$BENCH_TMP/console-XXXXXX")
-cleanup() { [ -n "${PARLEY_PID:-}" ] && stop_pid "$PARLEY_PID"; rm -rf "$BENCH_DATA"; }
-trap cleanup EXIT
+bench_data console
 account=$(admin account create --name Bench --plan enterprise | json_field '["id"]')
 for i in 1 2 3; do admin agent create --account "$account" --name "Agent $i" >/dev/null; done
 for i in 1 2 3 4 5; do admin key create --account "$account" --name "key $i" >/dev/null; done

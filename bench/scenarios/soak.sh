@@ -12,9 +12,7 @@ DURATION="${SOAK_DURATION:-600s}"
 CONNS=32
 out_md=bench/results/soak.md
 
-BENCH_DATA=$(mktemp -d "$BENCH_TMP/soak-XXXXXX")
-cleanup() { [ -n "${PARLEY_PID:-}" ] && stop_pid "$PARLEY_PID"; rm -rf "$BENCH_DATA"; }
-trap cleanup EXIT
+bench_data soak
 account=$(admin account create --name Soak --plan enterprise | json_field '["id"]')
 admin account set-limits "$account" '{"messagesPerMonth": 1000000000}' >/dev/null
 agent=$(admin agent create --account "$account" --name Shop \

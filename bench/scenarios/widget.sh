@@ -9,9 +9,7 @@ DURATION="${BENCH_DURATION:-5s}"
 CONNS=16
 out_md=bench/results/widget.md
 
-BENCH_DATA=$(mktemp -d "$BENCH_TMP/widget-XXXXXX")
-cleanup() { [ -n "${PARLEY_PID:-}" ] && stop_pid "$PARLEY_PID"; rm -rf "$BENCH_DATA"; }
-trap cleanup EXIT
+bench_data widget
 account=$(admin account create --name Bench --plan enterprise | json_field '["id"]')
 admin account set-limits "$account" '{"messagesPerMonth": 100000000}' >/dev/null
 agent=$(admin agent create --account "$account" --name Shop \

@@ -8,7 +8,7 @@ packages=(
   clang-14 libclang-rt-14-dev lld-14 llvm-14
   libboost-dev libssl-dev libsqlite3-dev sqlite3 libpq-dev
   rapidjson-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
-  libicu-dev libcurl4-openssl-dev libargon2-dev
+  libicu-dev libstemmer-dev wordnet-base libcurl4-openssl-dev libargon2-dev
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   curl python3 wrk nginx-light postgresql openssl
 )

@@ -1,42 +1,31 @@
-// The retrieval engine's own cost per reply (Q&A answer, snippet answer with sentence picking,
-// fallback, follow-ups) over a retriever that returns fixed results, so the index is not
-// measured here; and contact-detail extraction from a user message.
+// The retrieval engine's cost per reply (Q&A answer, snippet answer with sentence picking,
+// fallback, follow-ups) over a small in-memory index, so the answer judging is measured with it;
+// and contact-detail extraction from a user message.
 #include <benchmark/benchmark.h>
 
 #include "core/clock.h"
 #include "engine/contact_details.h"
 #include "engine/retrieval_engine.h"
+#include "knowledge/memory_retriever.h"
 
 namespace parley {
 namespace {
 
-class FixedRetriever final : public Retriever {
- public:
-  std::vector<RetrievedChunk> chunks;
-  std::vector<QaMatch> qa;
-  std::vector<RetrievedChunk> search(std::string_view, std::string_view, size_t) const override {
-    return chunks;
-  }
-  std::vector<QaMatch> match_qa(std::string_view, std::string_view, size_t) const override {
-    return qa;
-  }
-};
-
-FixedRetriever snippet_knowledge() {
-  FixedRetriever r;
+MemoryRetriever snippet_knowledge() {
+  MemoryRetriever r;
   std::string text;
   for (int i = 0; i < 12; ++i)
     text += "Our returns policy number " + std::to_string(i) +
             " applies to every order shipped in the country. ";
   text +=
       "Returns are accepted within 30 days of delivery and refunds go back to the original card.";
-  r.chunks = {{"src_1", "text", "Returns", std::nullopt, text, 3.2},
-              {"src_2", "text", "Shipping", std::nullopt, text, 2.1}};
-  r.qa = {{"src_q", "How long does shipping take?", "Two to three days.", 0.3}};
+  r.add({"src_1", "text", "Returns", std::nullopt, text, "", ""});
+  r.add({"src_2", "text", "Shipping", std::nullopt, text, "", ""});
+  r.add({"src_q", "qa", std::nullopt, std::nullopt, "", "How long does shipping take?", "Two to three days."});
   return r;
 }
 
-void run(benchmark::State& state, const FixedRetriever& knowledge, bool follow_ups) {
+void run(benchmark::State& state, const MemoryRetriever& knowledge, bool follow_ups) {
   SystemClock clock;
   RetrievalEngine engine(clock, RetrievalOptions{});
   ReplyRequest r;
@@ -64,12 +53,12 @@ void BM_RetrievalSnippetReplyWithFollowUps(benchmark::State& state) {
   run(state, snippet_knowledge(), true);
 }
 void BM_RetrievalQaReply(benchmark::State& state) {
-  FixedRetriever k;
-  k.qa = {{"src_q", "How do refunds work?", "Refunds go back to the original card within 5 days.",
-           1.0}};
+  MemoryRetriever k;
+  k.add({"src_q", "qa", std::nullopt, std::nullopt, "", "How do refunds work?",
+         "Refunds go back to the original card within 5 days."});
   run(state, k, false);
 }
-void BM_RetrievalFallback(benchmark::State& state) { run(state, FixedRetriever{}, false); }
+void BM_RetrievalFallback(benchmark::State& state) { run(state, snippet_knowledge(), false); }
 
 void BM_FindContactDetails(benchmark::State& state) {
   std::string message =

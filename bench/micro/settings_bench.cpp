@@ -16,6 +16,7 @@
 #include "domain/chat.h"
 #include "engine/engine_router.h"
 #include "engine/retrieval_engine.h"
+#include "knowledge/memory_retriever.h"
 
 namespace parley {
 namespace {
@@ -67,21 +68,18 @@ constexpr const char* kSettings = R"({
 constexpr const char* kMessages[] = {"What does the blue jacket cost?",
                                      "What does the blue jacket cost, and can I book a meeting?"};
 
-class FixedRetriever final : public Retriever {
- public:
-  std::vector<RetrievedChunk> search(std::string_view, std::string_view, size_t) const override {
-    return {};
-  }
-  std::vector<QaMatch> match_qa(std::string_view, std::string_view, size_t) const override {
-    return {{"src_q", "What does the blue jacket cost?", "It costs 79.50 euros.", 1.0}};
-  }
-};
+// The knowledge of the benchmark's agent: one Q&A pair.
+MemoryRetriever jacket_knowledge() {
+  MemoryRetriever r;
+  r.add({"src_q", "qa", std::nullopt, std::nullopt, "", "What does the blue jacket cost?", "It costs 79.50 euros."});
+  return r;
+}
 
 // The engine router's reply for a retrieval agent: the reply text, then the offers, form, lead
 // form and booking slots picked from the agent's settings.
 void BM_ChatTurnEngineWithSettings(benchmark::State& state) {
   SystemClock clock;
-  FixedRetriever knowledge;
+  MemoryRetriever knowledge = jacket_knowledge();
   RetrievalEngine retrieval(clock, RetrievalOptions{});
   EngineRouter router(clock, retrieval, retrieval);
   ReplyRequest r;
@@ -125,7 +123,7 @@ struct ChatDatabase {
 // A whole chat turn in-process: a new API conversation per turn, so the history read stays empty.
 void BM_ChatTurnInProcess(benchmark::State& state) {
   ChatDatabase t;
-  FixedRetriever knowledge;
+  MemoryRetriever knowledge = jacket_knowledge();
   RetrievalEngine retrieval(t.clock, RetrievalOptions{});
   EngineRouter router(t.clock, retrieval, retrieval);
   ChatConfig config;

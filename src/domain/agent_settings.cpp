@@ -4,11 +4,13 @@
 #include <cctype>
 
 #include "core/json.h"
+#include "text/analyzer.h"
+#include "text/tokenizer.h"
 
 namespace parley {
 
 namespace {
-enum class Kind { kBool, kString, kCount, kObject, kArray };
+enum class Kind { kBool, kString, kCount, kNumber, kObject, kArray };
 
 struct Setting {
   std::string_view name;
@@ -27,7 +29,8 @@ constexpr std::array kSettings = {
     Setting{"liveChat", Kind::kBool},             Setting{"handoffEmail", Kind::kString},
     Setting{"apiActions", Kind::kArray},          Setting{"clientActions", Kind::kArray},
     Setting{"allowedDomains", Kind::kArray},      Setting{"blockedCountries", Kind::kArray},
-    Setting{"messagesPerVisitor", Kind::kCount},
+    Setting{"messagesPerVisitor", Kind::kCount},   Setting{"language", Kind::kString},
+    Setting{"synonyms", Kind::kArray},            Setting{"answerThreshold", Kind::kNumber},
 };
 
 const Setting* find_setting(std::string_view name) {
@@ -41,6 +44,7 @@ bool has_kind(const rapidjson::Value& v, Kind kind) {
     case Kind::kBool: return v.IsBool();
     case Kind::kString: return v.IsString();
     case Kind::kCount: return v.IsInt64() && v.GetInt64() >= 0;
+    case Kind::kNumber: return v.IsNumber();
     case Kind::kObject: return v.IsObject();
     case Kind::kArray: return v.IsArray();
   }
@@ -52,10 +56,51 @@ std::string_view kind_name(Kind kind) {
     case Kind::kBool: return "a boolean";
     case Kind::kString: return "a string";
     case Kind::kCount: return "a non-negative integer";
+    case Kind::kNumber: return "a number";
     case Kind::kObject: return "an object";
     case Kind::kArray: return "an array";
   }
   return "";
+}
+
+// Synonym groups at most, terms per group at most, and characters per term at most.
+constexpr size_t kMaxSynonymGroups = 500;
+constexpr size_t kMaxSynonymTerms = 20;
+constexpr size_t kMaxSynonymTermLength = 100;
+
+// The rules of the knowledge settings beyond their JSON kind.
+Result<void> check_knowledge_setting(const std::string& name, const rapidjson::Value& v) {
+  if (name == "language") {
+    std::string code(v.GetString(), v.GetStringLength());
+    if (!Analyzer::supported_language(code)) {
+      return ApiError::invalid("Setting 'language' must be one of: " + Analyzer::supported_languages() + ".");
+    }
+  } else if (name == "answerThreshold") {
+    double t = v.GetDouble();
+    if (!(t >= 0.0 && t <= 1.0)) return ApiError::invalid("Setting 'answerThreshold' must be between 0 and 1.");
+  } else if (name == "synonyms") {
+    if (v.Size() > kMaxSynonymGroups) {
+      return ApiError::invalid("Setting 'synonyms' may hold at most " + std::to_string(kMaxSynonymGroups) + " groups.");
+    }
+    for (rapidjson::SizeType g = 0; g < v.Size(); ++g) {
+      const auto& group = v[g];
+      std::string at = "synonyms[" + std::to_string(g) + "]";
+      if (!group.IsArray() || group.Size() < 2 || group.Size() > kMaxSynonymTerms) {
+        return ApiError::invalid("Setting '" + at + "' must be an array of 2 to " + std::to_string(kMaxSynonymTerms) +
+                                 " terms.");
+      }
+      for (rapidjson::SizeType t = 0; t < group.Size(); ++t) {
+        const auto& term = group[t];
+        std::string term_at = at + "[" + std::to_string(t) + "]";
+        if (!term.IsString() || !has_token(std::string_view(term.GetString(), term.GetStringLength())) ||
+            term.GetStringLength() > kMaxSynonymTermLength) {
+          return ApiError::invalid("Setting '" + term_at + "' must be a word or phrase of at most " +
+                                   std::to_string(kMaxSynonymTermLength) + " characters.");
+        }
+      }
+    }
+  }
+  return ok_result();
 }
 
 const rapidjson::Value* find_action(const rapidjson::Value& actions, const rapidjson::Value& name) {
@@ -212,6 +257,7 @@ Result<std::string> merge_agent_settings(std::string_view current_json, std::str
     if (!has_kind(it->value, s->kind)) {
       return ApiError::invalid("Setting '" + name + "' must be " + std::string(kind_name(s->kind)) + ".");
     }
+    PARLEY_TRY(check_knowledge_setting(name, it->value));
     rapidjson::Value key(name.c_str(), merged.GetAllocator());
     rapidjson::Value value(it->value, merged.GetAllocator());
     PARLEY_TRY(keep_redacted_secret(current, name, value, merged.GetAllocator()));

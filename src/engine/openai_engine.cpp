@@ -7,6 +7,8 @@
 #include "engine/booking.h"
 #include "engine/handoff_intent.h"
 #include "engine/offers.h"
+#include "engine/semantic_search.h"
+#include "knowledge/rank_fusion.h"
 
 namespace parley {
 
@@ -75,18 +77,22 @@ std::set<size_t> citations(std::string_view text, size_t count) {
 }  // namespace
 
 std::vector<PromptMessage> build_prompt(const ReplyRequest& request, std::string_view instructions,
-                                        std::vector<SourceRef>& cited) {
+                                        std::vector<SourceRef>& cited,
+                                        const std::vector<RetrievedChunk>& semantic) {
   std::string system(instructions.empty() ? kDefaultInstructions : instructions);
   std::string knowledge;
   if (request.knowledge != nullptr) {
     for (const auto& qa :
-         request.knowledge->match_qa(request.agent_id, request.message, kPromptQa)) {
+         request.knowledge->match_qa(request.agent_id, request.settings->knowledge, request.message, kPromptQa)) {
       cited.push_back({qa.source_id, qa.question, std::nullopt});
       knowledge += "[" + std::to_string(cited.size()) + "] Question: " + qa.question +
                    "\nAnswer: " + qa.answer + "\n\n";
     }
-    for (const auto& chunk :
-         request.knowledge->search(request.agent_id, request.message, kPromptChunks)) {
+    // With a vector ranking both rankings go deeper, and their fusion keeps the best.
+    auto chunks = request.knowledge->search(request.agent_id, request.settings->knowledge, request.message,
+                                            semantic.empty() ? kPromptChunks : kFusionCandidates);
+    if (!semantic.empty()) chunks = fuse_rankings({&chunks, &semantic}, kPromptChunks);
+    for (const auto& chunk : chunks) {
       cited.push_back({chunk.source_id, chunk.title.value_or(chunk.url.value_or("")), chunk.url});
       knowledge += "[" + std::to_string(cited.size()) + "] " + chunk.title.value_or("") + "\n" +
                    chunk.text + "\n\n";
@@ -207,24 +213,23 @@ struct Toolbox {
 
 Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextSink& sink) const {
   const AgentSettings& settings = *request.settings;
-  CompletionRequest call;
-  call.base_url = settings.llm.base_url;
-  call.model = settings.llm.model;
-  call.api_key = settings.llm.api_key;
   // A provider a team member points the agent at passes the address guard once per reply, every
-  // call of the reply is pinned to the address checked then, and it never receives the server's
-  // own key: that goes only to the server's provider.
-  const bool own_provider = !call.base_url.empty() && call.base_url != defaults_.base_url;
-  if (own_provider) {
-    if (actions_ == nullptr) return ApiError::internal("The agent's llm.baseUrl is refused.");
-    PARLEY_ASSIGN_OR_RETURN(call.pin, actions_->provider_target(call.base_url));
-  }
-  if (call.base_url.empty()) call.base_url = defaults_.base_url;
-  if (call.model.empty()) call.model = defaults_.model;
-  if (call.api_key.empty() && !own_provider) call.api_key = defaults_.api_key;
+  // call of the reply (the question's embedding included) is pinned to the address checked then,
+  // and it never receives the server's own key: that goes only to the server's provider.
+  PARLEY_ASSIGN_OR_RETURN(LlmTarget provider, llm_target(settings.llm, defaults_, actions_));
+  CompletionRequest call;
+  call.base_url = provider.base_url;
+  call.model = provider.model;
+  call.api_key = provider.api_key;
+  call.pin = provider.pin;
 
+  std::vector<RetrievedChunk> semantic;
+  if (vectors_ != nullptr && request.knowledge != nullptr) {
+    semantic = nearest_chunks(embeddings_, *vectors_, request, provider,
+                              question_embedding_timeout(request.deadline_ms, clock_.now_ms()));
+  }
   std::vector<SourceRef> knowledge;
-  call.messages = build_prompt(request, settings.instructions, knowledge);
+  call.messages = build_prompt(request, settings.instructions, knowledge, semantic);
   Toolbox tools{request, settings, clock_, actions_, settings.handoff};
   tools.has_booking = settings.booking.has_value();
   tools.forms = form_names(settings);

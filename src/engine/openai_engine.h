@@ -12,27 +12,34 @@
 
 #include "core/clock.h"
 #include "engine/api_actions.h"
+#include "engine/embeddings_client.h"
 #include "engine/openai_client.h"
 #include "engine/reply_engine.h"
+#include "knowledge/vector_index.h"
 
 namespace parley {
 
 // Chunks and Q&A pairs put in the prompt at most.
-inline constexpr size_t kPromptChunks = 4;
+inline constexpr size_t kPromptChunks = 5;
 inline constexpr size_t kPromptQa = 3;
 // Rounds of tool calls before the engine stops asking.
 inline constexpr int kMaxToolRounds = 3;
 
 // The prompt for a request (exposed for tests): system message with instructions and numbered
 // knowledge, then history, then the user's message. `cited` receives the knowledge in order.
+// `semantic`: the agent's chunks ranked by embedding (engine/semantic_search.h); when not empty
+// the prompt's chunks are its ranking fused with BM25's (knowledge/rank_fusion.h).
 std::vector<PromptMessage> build_prompt(const ReplyRequest& request, std::string_view instructions,
-                                        std::vector<SourceRef>& cited);
+                                        std::vector<SourceRef>& cited,
+                                        const std::vector<RetrievedChunk>& semantic = {});
 
 class OpenAiEngine final : public ReplyEngine {
  public:
-  // `actions` runs the agents' API actions; null: none are offered.
-  OpenAiEngine(const Clock& clock, LlmDefaults defaults, const ApiActionCaller* actions)
-      : clock_(clock), defaults_(std::move(defaults)), actions_(actions) {}
+  // `actions` runs the agents' API actions; null: none are offered. `vectors`: the agents'
+  // chunk vectors for hybrid retrieval (`llm.embeddingModel`); null: BM25 alone.
+  OpenAiEngine(const Clock& clock, LlmDefaults defaults, const ApiActionCaller* actions,
+               const VectorIndex* vectors = nullptr)
+      : clock_(clock), defaults_(std::move(defaults)), actions_(actions), vectors_(vectors) {}
 
   Result<ReplyBlocks> reply(const ReplyRequest& request, const TextSink& sink) const override;
 
@@ -40,7 +47,9 @@ class OpenAiEngine final : public ReplyEngine {
   const Clock& clock_;
   LlmDefaults defaults_;
   const ApiActionCaller* actions_;
+  const VectorIndex* vectors_;
   OpenAiClient client_;
+  EmbeddingsClient embeddings_;
 };
 
 }  // namespace parley

@@ -6,61 +6,12 @@
 #include <thread>
 
 #include "text/normalizer.h"
-#include "text/sentences.h"
 
 namespace parley {
 
 namespace {
-struct Composed {
-  std::string text;
-  std::vector<SourceRef> sources;
-  std::string answered_question;  // the Q&A pair's question when one answered
-};
-
-// The best sentences of a chunk for the query words, in the chunk's own order. Empty when no
-// sentence shares a word with the query, so that a chunk found only through stemming or noise
-// does not become an answer that does not address the question.
-std::string best_sentences(std::string_view chunk, const std::set<std::string>& query_words,
-                           size_t max_sentences) {
-  auto sentences = split_sentences(chunk);
-  std::vector<std::pair<size_t, size_t>> scored;  // (score, index)
-  for (size_t i = 0; i < sentences.size(); ++i) {
-    std::set<std::string> seen;
-    for (auto& w : content_words(sentences[i]))
-      if (query_words.count(w)) seen.insert(w);
-    if (!seen.empty()) scored.emplace_back(seen.size(), i);
-  }
-  if (scored.empty()) return "";
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  if (scored.size() > max_sentences) scored.resize(max_sentences);
-  std::sort(scored.begin(), scored.end(),
-            [](const auto& a, const auto& b) { return a.second < b.second; });
-  std::string out;
-  for (const auto& [score, i] : scored) {
-    if (!out.empty()) out.push_back(' ');
-    out += sentences[i];
-  }
-  return out;
-}
-
-constexpr double kSameQuestion = 0.999;
-
-bool shares_word(std::string_view text, const std::set<std::string>& query_words) {
-  for (const auto& w : content_words(text))
-    if (query_words.count(w)) return true;
-  return false;
-}
-
-std::string leading_sentences(std::string_view chunk, size_t max_sentences) {
-  std::string out;
-  auto sentences = split_sentences(chunk);
-  for (size_t i = 0; i < sentences.size() && i < max_sentences; ++i) {
-    if (!out.empty()) out.push_back(' ');
-    out += sentences[i];
-  }
-  return out;
-}
+// A Q&A pair is suggested as a follow-up when it covers at least this share of the message.
+constexpr double kFollowUpMatch = 0.2;
 
 // Sends the text in sentence-sized pieces, as an engine that writes progressively would; the
 // pieces joined are exactly the text.
@@ -94,39 +45,24 @@ Result<void> RetrievalEngine::wait_delay(int64_t deadline_ms) const {
 Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request,
                                            const TextSink& sink) const {
   PARLEY_TRY(wait_delay(request.deadline_ms));
-  Composed c;
+  const AgentSettings& settings = *request.settings;
+  ReplyBlocks blocks;
+  std::string text;
+  std::string answered_question;
   if (request.knowledge != nullptr) {
-    auto qa = request.knowledge->match_qa(request.agent_id, request.message, 1);
-    if (!qa.empty() &&
-        (qa.front().score >= kSameQuestion ||
-         (qa.front().score >= options_.close_match &&
-          content_overlap(qa.front().question, request.message) >= options_.close_content))) {
-      c.text = qa.front().answer;
-      c.answered_question = qa.front().question;
-    } else {
-      auto words = content_words(request.message);
-      std::set<std::string> query_words(words.begin(), words.end());
-      for (const auto& chunk : request.knowledge->search(request.agent_id, request.message, 3)) {
-        std::string text = best_sentences(chunk.text, query_words, options_.max_sentences);
-        if (text.empty() && chunk.title && shares_word(*chunk.title, query_words)) {
-          text = leading_sentences(chunk.text, options_.max_sentences);  // the title answered
-        }
-        if (text.empty()) continue;
-        c.text = std::move(text);
-        c.sources.push_back(
-            {chunk.source_id, chunk.title.value_or(chunk.url.value_or("")), chunk.url});
-        break;
-      }
+    KnowledgeAnswer answer =
+        request.knowledge->answer(request.agent_id, settings.knowledge, request.message, options_.max_sentences);
+    if (!answer.text.empty() && answer.confidence >= settings.knowledge.answer_threshold) {
+      text = std::move(answer.text);
+      answered_question = std::move(answer.qa_question);
+      blocks.sources.push_back({answer.source_id, answer.title.value_or(answer.url.value_or("")), answer.url});
     }
   }
-  if (c.text.empty()) c.text = request.settings->reply.fallback_message;
+  if (text.empty()) text = settings.reply.fallback_message;
   if (deadline_passed(request.deadline_ms))
     return ApiError{ErrorCode::kTimeout, "The reply took longer than the chat timeout."};
-  emit(sink, c.text);
-  ReplyBlocks blocks;
-  blocks.sources = std::move(c.sources);
-  if (request.settings->reply.follow_ups)
-    blocks.follow_ups = follow_ups(request, c.text, c.answered_question);
+  emit(sink, text);
+  if (settings.reply.follow_ups) blocks.follow_ups = follow_ups(request, text, answered_question);
   return blocks;
 }
 
@@ -140,15 +76,20 @@ std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request
   std::vector<std::string> out;
   if (request.knowledge == nullptr) return out;
   // Questions already asked or answered in this conversation are not suggested again.
-  std::set<std::string> asked = {normalize_for_match(request.message)};
-  if (!answered_question.empty()) asked.insert(normalize_for_match(answered_question));
+  const KnowledgeSettings& knowledge = request.settings->knowledge;
+  const Analyzer* analyzer = Analyzer::for_language(knowledge.language);
+  if (analyzer == nullptr) analyzer = &Analyzer::english();
+  auto key = [&](std::string_view text) { return normalize_for_match(text, *analyzer); };
+  std::set<std::string> asked = {key(request.message)};
+  if (!answered_question.empty()) asked.insert(key(answered_question));
   for (const auto& m : request.history)
-    if (m.role == "user") asked.insert(normalize_for_match(m.content));
+    if (m.role == "user") asked.insert(key(m.content));
   auto consider = [&](std::string_view text) {
     for (const auto& m :
-         request.knowledge->match_qa(request.agent_id, text, options_.max_follow_ups + 4)) {
+         request.knowledge->match_qa(request.agent_id, knowledge, text, options_.max_follow_ups + 4)) {
       if (out.size() >= options_.max_follow_ups) return;
-      if (!asked.insert(normalize_for_match(m.question)).second) continue;
+      if (m.score < kFollowUpMatch) continue;
+      if (!asked.insert(key(m.question)).second) continue;
       out.push_back(m.question);
     }
   };

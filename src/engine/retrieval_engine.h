@@ -1,6 +1,7 @@
 // The built-in `retrieval` engine: answers only with text from the agent's knowledge or settings.
-// Q&A pairs first (the same question after normalisation, then a close match above a threshold),
-// then the best sentences of the best BM25 chunk, else the agent's fallback message. No network,
+// The knowledge's best answer (a Q&A pair's answer verbatim, or the sentences of a chunk that carry
+// the asked fact; knowledge/agent_index.h) when it covers the question at least as surely as the
+// agent's `answerThreshold`, else the agent's fallback message, with no sources. No network,
 // deterministic: the same knowledge and message always give the same reply.
 // Stateless apart from its options; reply() is safe from many threads.
 #pragma once
@@ -11,11 +12,6 @@
 namespace parley {
 
 struct RetrievalOptions {
-  // A Q&A pair answers a question that is not the same when the index scores it at least
-  // `close_match` and the two share at least `close_content` of their content words (function
-  // words such as "what are your" make unrelated questions look alike to the index).
-  double close_match = 0.6;
-  double close_content = 0.5;
   // Sentences of the best chunk a reply quotes at most.
   size_t max_sentences = 3;
   // Suggested follow-up questions at most.

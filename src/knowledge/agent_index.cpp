@@ -3,193 +3,397 @@
 #include <algorithm>
 #include <cmath>
 
+#include "knowledge/answerability.h"
 #include "knowledge/chunker.h"
 #include "text/normalizer.h"
+#include "text/thesaurus.h"
 
 namespace parley {
 
 namespace {
-constexpr double kK1 = 1.2;
-constexpr double kB = 0.75;
-// A close (not normalised-equal) question never scores as high as an exact one.
-constexpr double kCloseMatchCeiling = 0.95;
+// Field weights: how many times a word of the field counts.
+constexpr float kTitleWeight = 2.0f;
+constexpr float kHeadingWeight = 1.5f;
+constexpr float kQuestionWeight = 2.0f;
+constexpr float kAnswerWeight = 1.0f;
+// Credits of the terms that stand for a question's word besides its own.
+constexpr float kCorrectionCredit = 0.9f;
+constexpr float kSynonymCredit = 0.6f;
+// A word the knowledge lacks weighs as much as the rarest word it has, less the more common it is
+// in English: one tenth of that per... decade of usage over kUsageDecades, to at least
+// kCommonWordShare of it.
+constexpr double kUsageDecades = 3.0;
+constexpr double kCommonWordShare = 0.15;
+// The usage a number the knowledge lacks is given: a common word's.
+constexpr double kNumberUsage = 1000.0;
+// Answers are judged among this many of BM25's best chunks and Q&A pairs.
+constexpr size_t kAnswerChunks = 12;
+constexpr size_t kAnswerPairs = 4;
+// search() ranks this many of BM25's best chunks per chunk asked for by sentence coverage.
+constexpr size_t kRerankFactor = 4;
+constexpr size_t kRerankMin = 16;
+// A judged answer that leaves the question's heaviest word out is worth this share.
+constexpr double kKeyMissing = 0.75;
+// An answer without a number to a question asking for one is worth this share.
+constexpr double kNumberMissing = 0.85;
+// A Q&A pair answers instead of a chunk that is at most this much surer: its answer was written
+// for the question.
+constexpr double kQaPreference = 0.05;
+// A pair whose question asks about more than the query did is worth less, up to this share for a
+// question none of whose words were asked: "How much does shipping abroad cost?" is not the
+// answer to "Do you ship abroad?".
+constexpr double kUnaskedPenalty = 0.3;
 
-std::vector<std::string> sorted_words(std::string_view text) {
-  auto words = tokenize(text);
-  std::sort(words.begin(), words.end());
-  words.erase(std::unique(words.begin(), words.end()), words.end());
-  return words;
+const Analyzer& analyzer_of(const KnowledgeSettings& settings) {
+  const Analyzer* a = Analyzer::for_language(settings.language);
+  return a ? *a : Analyzer::english();
+}
+
+double judged(const QueryPlan& plan, double covered, bool key_covered, std::string_view text) {
+  double confidence = covered * (key_covered ? 1.0 : kKeyMissing);
+  if (plan.kind != AnswerKind::kAny && !has_number(text)) confidence *= kNumberMissing;
+  return confidence;
 }
 }  // namespace
 
-uint32_t AgentIndex::term_list(const std::optional<std::string>& title, std::string_view text,
-                               std::vector<uint32_t>& ids, bool create) {
-  ids.clear();
-  uint32_t length = 0;
-  auto add = [&](std::string_view token) {
-    ++length;
-    auto it = term_ids_.find(token);
-    if (it != term_ids_.end()) {
-      ids.push_back(it->second);
-    } else if (create) {
-      auto id = static_cast<uint32_t>(terms_.size());
-      term_ids_.emplace(std::string(token), id);
-      terms_.emplace_back();
-      ids.push_back(id);
-    }
-  };
-  if (title) for_each_token(*title, add);
-  for_each_token(text, add);
-  std::sort(ids.begin(), ids.end());
-  return length;
+AgentIndex::AgentIndex(const KnowledgeSettings& settings)
+    : settings_(settings), vocabulary_(analyzer_of(settings), settings.synonyms) {}
+
+std::vector<WeightedTerm> AgentIndex::document_terms(
+    const std::vector<std::pair<std::string_view, float>>& fields, bool learn, float& length) {
+  std::vector<WeightedTerm> terms;
+  std::vector<TermToken> tokens;
+  std::vector<uint32_t> groups;
+  length = 0;
+  for (const auto& [text, weight] : fields) {
+    if (learn) vocabulary_.learn(text, tokens, groups);
+    else vocabulary_.analyze(text, tokens, groups);
+    length += static_cast<float>(tokens.size());
+    for (const auto& t : tokens)
+      if (!t.stop && t.term != kNoTerm) terms.push_back({t.term, weight});
+    for (uint32_t g : groups) terms.push_back({g, weight});
+  }
+  std::sort(terms.begin(), terms.end(), [](const WeightedTerm& a, const WeightedTerm& b) { return a.term < b.term; });
+  std::vector<WeightedTerm> merged;
+  for (const auto& t : terms) {
+    if (!merged.empty() && merged.back().term == t.term) merged.back().weight += t.weight;
+    else merged.push_back(t);
+  }
+  return merged;
+}
+
+std::vector<uint32_t> AgentIndex::unique_terms(const std::vector<std::pair<std::string_view, float>>& fields) const {
+  std::vector<uint32_t> out;
+  for (const auto& [text, weight] : fields) {
+    auto terms = term_set(vocabulary_, text);
+    out.insert(out.end(), terms.begin(), terms.end());
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 size_t AgentIndex::add(const IndexedSource& source) {
   remove(source.id);
+  float length = 0;
   if (source.type == "qa") {
-    Qa qa{source.id, source.question, source.answer, normalize_for_match(source.question),
-          sorted_words(source.question)};
-    qa_.push_back(std::move(qa));
+    auto terms = document_terms({{source.question, kQuestionWeight}, {source.answer, kAnswerWeight}}, true, length);
+    uint32_t doc = qa_docs_.add(terms, length);
+    if (qa_.size() <= doc) qa_.resize(doc + 1);
+    qa_[doc] = {source.id, source.question, source.answer, normalize_for_match(source.question, vocabulary_.analyzer())};
+    qa_ids_[source.id] = doc;
     return 1;
   }
   auto source_index = static_cast<uint32_t>(sources_.size());
-  sources_.push_back(Source{source.id, source.type, source.title, source.url, {}, true});
+  sources_.push_back(Source{source.id, source.type, source.title, source.url, {}});
   source_ids_[source.id] = source_index;
-  std::vector<uint32_t> ids;
-  for (std::string_view piece : chunk_text(source.content)) {
-    uint32_t length = term_list(source.title, piece, ids, true);
-    if (length == 0) continue;
-    auto chunk_index = static_cast<uint32_t>(chunks_.size());
-    for (size_t i = 0; i < ids.size();) {
-      size_t j = i;
-      while (j < ids.size() && ids[j] == ids[i]) ++j;
-      auto& term = terms_[ids[i]];
-      term.postings.push_back(Posting{chunk_index, static_cast<uint32_t>(j - i)});
-      ++term.live_df;
-      i = j;
-    }
-    chunks_.push_back(Chunk{source_index, length, true, std::string(piece)});
-    sources_[source_index].chunks.push_back(chunk_index);
-    ++live_chunks_;
-    live_length_ += length;
+  std::string_view title = source.title ? std::string_view(*source.title) : std::string_view();
+  uint32_t ordinal = 0;
+  for (const Chunk& piece : chunk_sections(source.content)) {
+    // A heading the chunk starts with is already among its words.
+    std::string_view heading = piece.text.starts_with(piece.heading) ? std::string_view() : piece.heading;
+    auto terms = document_terms({{piece.text, 1.0f}, {title, kTitleWeight}, {heading, kHeadingWeight}}, true, length);
+    uint32_t index = ordinal++;
+    if (terms.empty()) continue;
+    uint32_t doc = chunk_docs_.add(terms, length);
+    if (chunks_.size() <= doc) chunks_.resize(doc + 1);
+    chunks_[doc] = {source_index, index, std::string(piece.text), std::string(heading)};
+    sources_[source_index].chunks.push_back(doc);
   }
   return sources_[source_index].chunks.size();
 }
 
 bool AgentIndex::remove(std::string_view source_id) {
-  auto qa = std::find_if(qa_.begin(), qa_.end(), [&](const Qa& q) { return q.source_id == source_id; });
-  if (qa != qa_.end()) {
-    qa_.erase(qa);
+  if (auto qa = qa_ids_.find(source_id); qa != qa_ids_.end()) {
+    QaEntry& entry = qa_[qa->second];
+    qa_docs_.remove(qa->second, unique_terms({{entry.question, 1}, {entry.answer, 1}}));
+    entry = QaEntry{};
+    qa_ids_.erase(qa);
     return true;
   }
   auto it = source_ids_.find(source_id);
   if (it == source_ids_.end()) return false;
   Source& source = sources_[it->second];
-  std::vector<uint32_t> ids;
-  for (uint32_t c : source.chunks) {
-    Chunk& chunk = chunks_[c];
-    term_list(source.title, chunk.text, ids, false);
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    for (uint32_t id : ids) --terms_[id].live_df;
-    chunk.alive = false;
+  std::string_view title = source.title ? std::string_view(*source.title) : std::string_view();
+  for (uint32_t doc : source.chunks) {
+    ChunkEntry& chunk = chunks_[doc];
+    chunk_docs_.remove(doc, unique_terms({{chunk.text, 1}, {title, 1}, {chunk.heading, 1}}));
     std::string().swap(chunk.text);
-    --live_chunks_;
-    ++dead_chunks_;
-    live_length_ -= chunk.length;
+    std::string().swap(chunk.heading);
   }
-  source.alive = false;
   source.chunks.clear();
+  source.chunks.shrink_to_fit();
   source_ids_.erase(it);
-  if (dead_chunks_ > 1000 && dead_chunks_ > live_chunks_) compact();
   return true;
 }
 
-void AgentIndex::compact() {
-  for (auto& term : terms_) {
-    std::erase_if(term.postings, [&](const Posting& p) { return !chunks_[p.chunk].alive; });
-    term.postings.shrink_to_fit();
+double AgentIndex::idf(uint32_t term) const {
+  double documents = static_cast<double>(chunk_docs_.live() + qa_docs_.live());
+  return Bm25Collection::idf(chunk_docs_.df(term) + qa_docs_.df(term), documents);
+}
+
+double AgentIndex::unknown_weight(std::string_view word) const {
+  double most = Bm25Collection::idf(0, static_cast<double>(chunk_docs_.live() + qa_docs_.live()));
+  if (settings_.language != "en") return most;
+  // How often English uses the word (SemCor tags, text/thesaurus.h): "now" or "work" absent from
+  // the knowledge says little of what the question is about; "kayak" or "bitcoin" says much.
+  double usage = english_usage(word);
+  // A number the knowledge does not hold is the asker's own detail (an age, a date, a count).
+  if (std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; })) usage = kNumberUsage;
+  return most * std::clamp(1.0 - std::log10(1.0 + usage) / kUsageDecades, kCommonWordShare, 1.0);
+}
+
+QueryPlan AgentIndex::plan(std::string_view query) const {
+  QueryPlan plan;
+  plan.kind = answer_kind(query);
+  auto words = vocabulary_.analyze_query(query);
+  auto known = [&](uint32_t term) { return term != kNoTerm && chunk_docs_.df(term) + qa_docs_.df(term) > 0; };
+  std::vector<std::string> seen;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const QueryWord& w = words[i];
+    if (w.stop && w.groups.empty()) continue;
+    if (i > 0 && w.groups.empty() && is_question_phrase(words[i - 1].surface, w.surface)) continue;
+    if (std::find(seen.begin(), seen.end(), w.stem) != seen.end()) continue;
+    seen.push_back(w.stem);
+    QuerySlot slot;
+    slot.word = w.surface;
+    if (known(w.term)) {
+      slot.alternatives.push_back({w.term, 1.0f});
+      slot.weight = idf(w.term);
+    }
+    for (uint32_t g : w.groups) {
+      if (!known(g)) continue;
+      slot.alternatives.push_back({g, 1.0f});
+      if (slot.weight == 0) slot.weight = idf(g);
+    }
+    // A real English word is what the asker meant, even when the knowledge lacks it: "wash" is
+    // not a misspelt "cash".
+    bool correctable = settings_.language != "en" || !is_english_word(w.surface);
+    if (slot.alternatives.empty() && correctable) {
+      Correction c = vocabulary_.correct(w.surface);
+      if (known(c.term)) {
+        slot.alternatives.push_back({c.term, kCorrectionCredit});
+        slot.weight = idf(c.term);
+      }
+    }
+    if (slot.alternatives.empty()) slot.weight = unknown_weight(w.surface);
+    add_synonyms(w, slot);
+    plan.total_weight += slot.weight;
+    plan.slots.push_back(std::move(slot));
   }
-  dead_chunks_ = 0;
+  for (size_t i = 0; i < plan.slots.size(); ++i)
+    if (plan.slots[i].weight > plan.slots[plan.key_slot].weight) plan.key_slot = i;
+  return plan;
+}
+
+void AgentIndex::add_synonyms(const QueryWord& word, QuerySlot& slot) const {
+  if (settings_.language != "en") return;
+  const std::vector<std::string>* synonyms = english_synonyms(word.surface);
+  if (synonyms == nullptr) return;
+  std::string buffer;
+  for (const auto& synonym : *synonyms) {
+    uint32_t term = vocabulary_.find_stem(vocabulary_.analyzer().stem(synonym, buffer));
+    if (term == kNoTerm || chunk_docs_.df(term) + qa_docs_.df(term) == 0) continue;
+    bool seen = std::any_of(slot.alternatives.begin(), slot.alternatives.end(),
+                            [&](const WeightedTerm& t) { return t.term == term; });
+    if (!seen) slot.alternatives.push_back({term, kSynonymCredit});
+  }
+  // A word known only through its synonyms weighs as they do.
+  if (slot.weight == 0 || word.term == kNoTerm) {
+    double most = 0;
+    for (const auto& alt : slot.alternatives) most = std::max(most, idf(alt.term));
+    if (most > 0) slot.weight = std::min(slot.weight > 0 ? slot.weight : most, most);
+  }
+}
+
+std::string AgentIndex::context_of(const ChunkEntry& chunk) const {
+  const Source& source = sources_[chunk.source];
+  std::string context = source.title.value_or("");
+  if (!chunk.heading.empty()) context += "\n" + chunk.heading;
+  return context;
+}
+
+std::vector<AgentIndex::Candidate> AgentIndex::chunk_candidates(const QueryPlan& plan, size_t k,
+                                                                size_t max_sentences) const {
+  std::vector<Candidate> out;
+  if (plan.empty()) return out;
+  for (const ScoredDoc& hit : chunk_docs_.top(plan.bm25_terms(), k)) {
+    const ChunkEntry& chunk = chunks_[hit.doc];
+    SentencePick pick = pick_sentences(plan, vocabulary_, chunk.text, context_of(chunk), max_sentences);
+    double score = hit.score * (0.5 + 0.5 * pick.coverage);
+    out.push_back({hit.doc, score, std::move(pick)});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  return out;
 }
 
 std::vector<RetrievedChunk> AgentIndex::search(std::string_view query, size_t k) const {
   std::vector<RetrievedChunk> out;
-  if (k == 0 || live_chunks_ == 0) return out;
-  std::vector<uint32_t> ids;
-  for_each_token(query, [&](std::string_view token) {
-    auto it = term_ids_.find(token);
-    if (it != term_ids_.end()) ids.push_back(it->second);
-  });
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  if (ids.empty()) return out;
-
-  thread_local std::vector<float> scores;
-  thread_local std::vector<uint32_t> touched;
-  if (scores.size() < chunks_.size()) scores.resize(chunks_.size(), 0.0f);
-  touched.clear();
-  const double n = static_cast<double>(live_chunks_);
-  const double avg_length = static_cast<double>(live_length_) / n;
-  for (uint32_t id : ids) {
-    const Term& term = terms_[id];
-    if (term.live_df == 0) continue;
-    const double df = term.live_df;
-    const double idf = std::log(1.0 + (n - df + 0.5) / (df + 0.5));
-    for (const Posting& p : term.postings) {
-      const Chunk& chunk = chunks_[p.chunk];
-      if (!chunk.alive) continue;
-      const double tf = p.tf;
-      const double norm = kK1 * (1.0 - kB + kB * chunk.length / avg_length);
-      if (scores[p.chunk] == 0.0f) touched.push_back(p.chunk);
-      scores[p.chunk] += static_cast<float>(idf * tf * (kK1 + 1.0) / (tf + norm));
-    }
-  }
-  size_t top = std::min(k, touched.size());
-  auto better = [&](uint32_t a, uint32_t b) { return scores[a] != scores[b] ? scores[a] > scores[b] : a < b; };
-  std::partial_sort(touched.begin(), touched.begin() + static_cast<std::ptrdiff_t>(top), touched.end(), better);
-  out.reserve(top);
-  for (size_t i = 0; i < top; ++i) {
-    const Chunk& chunk = chunks_[touched[i]];
+  if (k == 0 || chunk_docs_.live() == 0) return out;
+  QueryPlan p = plan(query);
+  auto candidates = chunk_candidates(p, std::max(k * kRerankFactor, kRerankMin), 3);
+  for (const auto& c : candidates) {
+    if (out.size() == k) break;
+    const ChunkEntry& chunk = chunks_[c.doc];
     const Source& source = sources_[chunk.source];
-    out.push_back(RetrievedChunk{source.id, source.type, source.title, source.url, chunk.text, scores[touched[i]]});
+    out.push_back(RetrievedChunk{source.id, source.type, source.title, source.url, chunk.text, c.score, chunk.ordinal});
   }
-  for (uint32_t c : touched) scores[c] = 0.0f;
   return out;
+}
+
+double AgentIndex::unasked_share(const QueryPlan& plan, std::string_view question) const {
+  std::vector<uint32_t> asked;
+  for (const auto& slot : plan.slots)
+    for (const auto& alt : slot.alternatives) asked.push_back(alt.term);
+  std::sort(asked.begin(), asked.end());
+  std::vector<TermToken> tokens;
+  std::vector<uint32_t> groups;
+  vocabulary_.analyze(question, tokens, groups);
+  std::vector<uint32_t> own;
+  for (const auto& t : tokens)
+    if (!t.stop && t.term != kNoTerm) own.push_back(t.term);
+  std::sort(own.begin(), own.end());
+  own.erase(std::unique(own.begin(), own.end()), own.end());
+  double total = 0, unasked = 0;
+  for (uint32_t t : own) {
+    double w = idf(t);
+    total += w;
+    bool in_group = std::any_of(groups.begin(), groups.end(), [&](uint32_t g) { return std::binary_search(asked.begin(), asked.end(), g); });
+    if (!std::binary_search(asked.begin(), asked.end(), t) && !in_group) unasked += w;
+  }
+  return total > 0 ? unasked / total : 0;
+}
+
+double AgentIndex::qa_confidence(const QueryPlan& plan, const QaEntry& qa) const {
+  auto credits = slot_credits(plan, term_set(vocabulary_, qa.question + "\n" + qa.answer));
+  double confidence = judged(plan, coverage(plan, credits), credits[plan.key_slot] >= 0.5, qa.answer);
+  return confidence * (1.0 - kUnaskedPenalty * unasked_share(plan, qa.question));
+}
+
+const AgentIndex::QaEntry* AgentIndex::exact_qa(std::string_view query) const {
+  if (qa_docs_.live() == 0) return nullptr;
+  std::string key = normalize_for_match(query, vocabulary_.analyzer());
+  if (key.empty()) return nullptr;
+  for (const auto& [id, doc] : qa_ids_)
+    if (qa_[doc].key == key) return &qa_[doc];
+  return nullptr;
 }
 
 std::vector<QaMatch> AgentIndex::match_qa(std::string_view query, size_t k) const {
   std::vector<QaMatch> out;
-  if (k == 0 || qa_.empty()) return out;
-  std::string key = normalize_for_match(query);
-  auto words = sorted_words(query);
-  for (const Qa& qa : qa_) {
-    double score = 0;
-    if (!key.empty() && qa.key == key) {
-      score = 1.0;
-    } else {
-      std::vector<std::string> common;
-      std::set_intersection(words.begin(), words.end(), qa.words.begin(), qa.words.end(),
-                            std::back_inserter(common));
-      if (common.empty()) continue;
-      score = kCloseMatchCeiling * 2.0 * static_cast<double>(common.size()) /
-              static_cast<double>(words.size() + qa.words.size());
-    }
-    out.push_back(QaMatch{qa.source_id, qa.question, qa.answer, score});
+  if (k == 0 || qa_docs_.live() == 0) return out;
+  const QaEntry* exact = exact_qa(query);
+  if (exact) out.push_back({exact->source_id, exact->question, exact->answer, 1.0});
+  QueryPlan p = plan(query);
+  if (p.empty()) return out;
+  std::vector<QaMatch> close;
+  for (const ScoredDoc& hit : qa_docs_.top(p.bm25_terms(), k + 1)) {
+    const QaEntry& qa = qa_[hit.doc];
+    if (&qa == exact) continue;
+    double score = 0.95 * qa_confidence(p, qa);
+    close.push_back({qa.source_id, qa.question, qa.answer, score});
   }
-  std::stable_sort(out.begin(), out.end(), [](const QaMatch& a, const QaMatch& b) { return a.score > b.score; });
-  if (out.size() > k) out.resize(k);
+  std::stable_sort(close.begin(), close.end(), [](const QaMatch& a, const QaMatch& b) { return a.score > b.score; });
+  for (auto& m : close) {
+    if (out.size() == k) break;
+    out.push_back(std::move(m));
+  }
   return out;
 }
 
+KnowledgeAnswer AgentIndex::answer(std::string_view question, size_t max_sentences) const {
+  if (const QaEntry* exact = exact_qa(question)) {
+    KnowledgeAnswer a{exact->answer, 1.0, exact->source_id, exact->question, std::nullopt, exact->question, {}};
+    a.signals = {1, 1, 1, 0, 1, 1, 1, 0};
+    return a;
+  }
+  QueryPlan p = plan(question);
+  if (p.empty()) return {};
+  double foreign = 0;
+  for (const auto& slot : p.slots)
+    if (slot.alternatives.empty()) foreign += slot.weight;
+  foreign /= p.total_weight;
+
+  // Every candidate answer with its merit: its coverage, discounted when it leaves the key word
+  // out or lacks an asked-for number, and by how far BM25 ranks it below the best chunk.
+  struct Judged {
+    KnowledgeAnswer answer;
+    double merit;
+  };
+  std::vector<Judged> judged_answers;
+  auto candidates = chunk_candidates(p, kAnswerChunks, max_sentences);
+  const double top_score = candidates.empty() ? 1.0 : std::max(candidates.front().score, 1e-9);
+  for (const auto& c : candidates) {
+    if (c.pick.text.empty()) continue;
+    const ChunkEntry& chunk = chunks_[c.doc];
+    const Source& source = sources_[chunk.source];
+    KnowledgeAnswer a{c.pick.text, 0, source.id, source.title, source.url, "", {}};
+    a.signals.coverage = c.pick.coverage;
+    a.signals.sentence = c.pick.sentence;
+    a.signals.key = c.pick.key_covered ? 1 : 0;
+    a.signals.number = p.kind == AnswerKind::kAny || has_number(a.text) ? 1 : 0;
+    double merit = judged(p, c.pick.coverage, c.pick.key_covered, a.text) * c.score / top_score;
+    judged_answers.push_back({std::move(a), merit});
+  }
+  for (const ScoredDoc& hit : qa_docs_.top(p.bm25_terms(), kAnswerPairs)) {
+    const QaEntry& qa = qa_[hit.doc];
+    auto credits = slot_credits(p, term_set(vocabulary_, qa.question + "\n" + qa.answer));
+    KnowledgeAnswer a{qa.answer, 0, qa.source_id, qa.question, std::nullopt, qa.question, {}};
+    a.signals.coverage = coverage(p, credits);
+    a.signals.sentence = a.signals.coverage;
+    a.signals.key = credits[p.key_slot] >= 0.5 ? 1 : 0;
+    a.signals.number = p.kind == AnswerKind::kAny || has_number(a.text) ? 1 : 0;
+    a.signals.qa = 1;
+    a.signals.unasked = unasked_share(p, qa.question);
+    // A pair's answer was written for its question: it is preferred on a near tie.
+    double merit = qa_confidence(p, qa) + kQaPreference;
+    judged_answers.push_back({std::move(a), merit});
+  }
+  if (judged_answers.empty()) return {};
+  std::stable_sort(judged_answers.begin(), judged_answers.end(),
+                   [](const Judged& a, const Judged& b) { return a.merit > b.merit; });
+  KnowledgeAnswer best = std::move(judged_answers.front().answer);
+  double best_merit = judged_answers.front().merit;
+  double runner_up = 0;
+  for (size_t i = 1; i < judged_answers.size(); ++i) {
+    if (judged_answers[i].answer.source_id == best.source_id) continue;
+    runner_up = judged_answers[i].merit;
+    break;
+  }
+  best.signals.foreign = foreign;
+  best.signals.margin = best_merit > 0 ? std::clamp((best_merit - runner_up) / best_merit, 0.0, 1.0) : 0;
+  best.confidence = answer_confidence(best.signals);
+  return best;
+}
+
 size_t AgentIndex::memory_bytes() const {
-  size_t bytes = terms_.capacity() * sizeof(Term) + chunks_.capacity() * sizeof(Chunk) +
-                 sources_.capacity() * sizeof(Source);
-  for (const auto& [word, id] : term_ids_) bytes += sizeof(word) + sizeof(id) + 16 + (word.size() > 15 ? word.capacity() : 0);
-  for (const auto& term : terms_) bytes += term.postings.capacity() * sizeof(Posting);
-  for (const auto& chunk : chunks_) bytes += chunk.text.capacity() > 15 ? chunk.text.capacity() : 0;
-  for (const auto& source : sources_) bytes += source.chunks.capacity() * sizeof(uint32_t) + source.id.size() + 64;
-  for (const auto& qa : qa_) bytes += sizeof(Qa) + qa.question.size() + qa.answer.size() + qa.key.size() * 2;
-  bytes += source_ids_.size() * 64;
+  size_t bytes = vocabulary_.memory_bytes() + chunk_docs_.memory_bytes() + qa_docs_.memory_bytes() +
+                 chunks_.capacity() * sizeof(ChunkEntry) + sources_.capacity() * sizeof(Source) +
+                 qa_.capacity() * sizeof(QaEntry);
+  for (const auto& c : chunks_) bytes += (c.text.capacity() > 15 ? c.text.capacity() : 0) + (c.heading.capacity() > 15 ? c.heading.capacity() : 0);
+  for (const auto& s : sources_) bytes += s.chunks.capacity() * sizeof(uint32_t) + s.id.size() + 64;
+  for (const auto& q : qa_) bytes += q.question.capacity() + q.answer.capacity() + q.key.capacity();
+  bytes += (source_ids_.size() + qa_ids_.size()) * 64;
   return bytes;
 }
 

@@ -1,20 +1,26 @@
-// The retrieval index of one agent: BM25 (k1 1.2, b 0.75) over the chunks of its trained text
-// sources, and its trained Q&A pairs matched by normalised question. Sources are added and removed
-// one at a time; a removed source's chunks stop counting at once (tombstones, compacted when they
-// outnumber live chunks). Not thread-safe: KnowledgeIndex guards each instance with a lock
-// (searches may share it; changes take it alone).
+// The retrieval index of one agent, analysed by the agent's language and synonyms
+// (knowledge/term_vocabulary.h): BM25 over the chunks of its trained text sources (a chunk's words,
+// its source's title counted twice and its heading once and a half), and BM25 over its Q&A pairs
+// (the question counted twice, the answer once), so a pair is found by what it asks and by what it
+// answers. A query is planned into weighted slots (knowledge/evidence.h) with spelling corrections
+// and synonyms; chunks are ranked by BM25 boosted by how much of the query their best sentences
+// cover, and an answer is judged by that coverage. Sources are added and removed one at a time.
+// Not thread-safe: KnowledgeIndex guards each instance with a lock (searches may share it;
+// changes take it alone).
 #pragma once
-
-#include "core/string_map.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "core/string_map.h"
+#include "knowledge/bm25.h"
+#include "knowledge/evidence.h"
 #include "knowledge/retriever.h"
+#include "knowledge/term_vocabulary.h"
+#include "model/agent_settings.h"
 
 namespace parley {
 
@@ -31,6 +37,9 @@ struct IndexedSource {
 
 class AgentIndex {
  public:
+  // An index analysed by `settings` (an unknown language is analysed as English).
+  explicit AgentIndex(const KnowledgeSettings& settings = {});
+
   // Adds (or replaces) a source; returns the number of chunks indexed (Q&A pairs count as one).
   size_t add(const IndexedSource& source);
   // Removes a source; false when it was not indexed.
@@ -38,58 +47,67 @@ class AgentIndex {
 
   std::vector<RetrievedChunk> search(std::string_view query, size_t k) const;
   std::vector<QaMatch> match_qa(std::string_view query, size_t k) const;
+  KnowledgeAnswer answer(std::string_view question, size_t max_sentences) const;
 
-  size_t live_chunks() const { return live_chunks_; }
-  size_t qa_pairs() const { return qa_.size(); }
+  // The question as the index weighs it (exposed for tests and the evaluation).
+  QueryPlan plan(std::string_view query) const;
+
+  size_t live_chunks() const { return chunk_docs_.live(); }
+  size_t qa_pairs() const { return qa_docs_.live(); }
   // Approximate heap bytes held.
   size_t memory_bytes() const;
 
  private:
-  struct Posting {
-    uint32_t chunk;
-    uint32_t tf;
-  };
-  struct Term {
-    std::vector<Posting> postings;
-    uint32_t live_df = 0;
-  };
-  struct Chunk {
+  struct ChunkEntry {
     uint32_t source;
-    uint32_t length;  // tokens
-    bool alive;
+    uint32_t ordinal;
     std::string text;
+    std::string heading;  // empty when the chunk starts with it
   };
   struct Source {
     std::string id;
     std::string type;
     std::optional<std::string> title;
     std::optional<std::string> url;
-    std::vector<uint32_t> chunks;
-    bool alive;
+    std::vector<uint32_t> chunks;  // doc ids
   };
-  struct Qa {
+  struct QaEntry {
     std::string source_id;
     std::string question;
     std::string answer;
-    std::string key;                 // normalize_for_match(question)
-    std::vector<std::string> words;  // sorted, unique
+    std::string key;  // normalize_for_match(question)
+  };
+  struct Candidate {
+    uint32_t doc;
+    double score;        // BM25 boosted by coverage
+    SentencePick pick;
   };
 
-  // The term ids of the title and text, sorted (repeats kept: a run's length is the term's
-  // frequency). Unknown terms get ids when `create`, else are left out. Returns the token count.
-  uint32_t term_list(const std::optional<std::string>& title, std::string_view text,
-                     std::vector<uint32_t>& ids, bool create);
-  void compact();
+  // The weighted terms of the fields of one document, each term once (counted when `learn`).
+  std::vector<WeightedTerm> document_terms(const std::vector<std::pair<std::string_view, float>>& fields,
+                                           bool learn, float& length);
+  std::vector<uint32_t> unique_terms(const std::vector<std::pair<std::string_view, float>>& fields) const;
+  std::vector<Candidate> chunk_candidates(const QueryPlan& plan, size_t k, size_t max_sentences) const;
+  double idf(uint32_t term) const;
+  // How heavy a word the knowledge lacks weighs.
+  double unknown_weight(std::string_view word) const;
+  std::string context_of(const ChunkEntry& chunk) const;
+  // The thesaurus' synonyms of an English word the knowledge holds, as lesser alternatives.
+  void add_synonyms(const QueryWord& word, QuerySlot& slot) const;
+  const QaEntry* exact_qa(std::string_view query) const;
+  // The share of the weight of a pair's question's words that the query did not ask about.
+  double unasked_share(const QueryPlan& plan, std::string_view question) const;
+  double qa_confidence(const QueryPlan& plan, const QaEntry& qa) const;
 
-  StringMap<uint32_t> term_ids_;
-  std::vector<Term> terms_;
-  std::vector<Chunk> chunks_;
+  KnowledgeSettings settings_;
+  TermVocabulary vocabulary_;
+  Bm25Collection chunk_docs_;
+  Bm25Collection qa_docs_;
+  std::vector<ChunkEntry> chunks_;  // by chunk doc id
   std::vector<Source> sources_;
-  StringMap<uint32_t> source_ids_;
-  size_t live_chunks_ = 0;
-  size_t dead_chunks_ = 0;
-  uint64_t live_length_ = 0;
-  std::vector<Qa> qa_;
+  StringMap<uint32_t> source_ids_;  // text sources
+  std::vector<QaEntry> qa_;         // by qa doc id
+  StringMap<uint32_t> qa_ids_;      // qa sources
 };
 
 }  // namespace parley

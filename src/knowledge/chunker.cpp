@@ -3,6 +3,8 @@
 namespace parley {
 
 namespace {
+constexpr size_t kHeadingMaxBytes = 80;
+
 bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 std::string_view trim(std::string_view s) {
@@ -34,19 +36,63 @@ size_t cut_point(std::string_view s, size_t target) {
     }
   return cut;
 }
+
+// The heading a paragraph opens with: the whole paragraph when it is one heading line, or its
+// first line when that reads as a heading and more lines follow; else empty.
+std::string_view leading_heading(std::string_view para) {
+  size_t eol = para.find('\n');
+  std::string_view first = trim(para.substr(0, eol));
+  return is_heading_line(first) ? first : std::string_view();
+}
+
+const char* end_of(std::string_view s) { return s.data() + s.size(); }
 }  // namespace
 
-std::vector<std::string_view> chunk_text(std::string_view text, size_t target) {
-  std::vector<std::string_view> out;
+bool is_heading_line(std::string_view line) {
+  line = trim(line);
+  if (line.empty() || line.size() > kHeadingMaxBytes || line.find('\n') != std::string_view::npos) return false;
+  char last = line.back();
+  return last != '.' && last != '!' && last != '?' && last != ',' && last != ';';
+}
+
+std::vector<Chunk> chunk_sections(std::string_view text, size_t target) {
+  std::vector<Chunk> out;
   if (target < 2) target = 2;
   const char* chunk_begin = nullptr;  // start of the chunk being gathered
   const char* chunk_end = nullptr;
+  std::string_view chunk_heading;     // the heading in force where the chunk began
+  std::string_view heading;           // the heading in force now
+  std::string_view pending_heading;   // a heading paragraph waiting for its paragraph
   auto flush = [&] {
     if (chunk_begin) {
       auto t = trim(std::string_view(chunk_begin, static_cast<size_t>(chunk_end - chunk_begin)));
-      if (!t.empty()) out.push_back(t);
+      if (!t.empty()) out.push_back({t, chunk_heading});
     }
     chunk_begin = chunk_end = nullptr;
+  };
+  auto emit = [&](std::string_view piece, std::string_view under) {
+    piece = trim(piece);
+    if (!piece.empty()) out.push_back({piece, under});
+  };
+  // Adds a block (`lead` bytes of heading, then its paragraph) to the chunk being gathered, or
+  // starts a new one, cutting a block longer than the target.
+  auto add = [&](std::string_view block, size_t lead) {
+    if (chunk_begin && static_cast<size_t>(end_of(block) - chunk_begin) <= target + lead) {
+      chunk_end = end_of(block);
+      return;
+    }
+    flush();
+    while (block.size() > target + lead) {
+      size_t cut = lead + cut_point(block.substr(lead), target);
+      emit(block.substr(0, cut), heading);
+      block = trim(block.substr(cut));
+      lead = 0;
+    }
+    if (!block.empty()) {
+      chunk_begin = block.data();
+      chunk_end = end_of(block);
+      chunk_heading = heading;
+    }
   };
   size_t pos = 0;
   while (pos < text.size()) {
@@ -55,23 +101,31 @@ std::vector<std::string_view> chunk_text(std::string_view text, size_t target) {
     std::string_view para = trim(text.substr(pos, end - pos));
     pos = blank == std::string_view::npos ? text.size() : blank + 2;
     if (para.empty()) continue;
-    if (chunk_begin && static_cast<size_t>(para.data() + para.size() - chunk_begin) <= target) {
-      chunk_end = para.data() + para.size();
+    std::string_view opens = leading_heading(para);
+    if (opens.size() == para.size()) {
+      // A heading alone goes with the paragraph after it; one before it that had none is text.
+      if (!pending_heading.empty()) add(pending_heading, 0);
+      pending_heading = para;
+      heading = para;
       continue;
     }
-    flush();
-    while (para.size() > target) {
-      size_t cut = cut_point(para, target);
-      auto piece = trim(para.substr(0, cut));
-      if (!piece.empty()) out.push_back(piece);
-      para = trim(para.substr(cut));
-    }
-    if (!para.empty()) {
-      chunk_begin = para.data();
-      chunk_end = para.data() + para.size();
+    if (!opens.empty()) heading = opens;
+    if (pending_heading.empty()) {
+      add(para, 0);
+    } else {
+      size_t lead = static_cast<size_t>(para.data() - pending_heading.data());
+      add(std::string_view(pending_heading.data(), lead + para.size()), lead);
+      pending_heading = {};
     }
   }
+  if (!pending_heading.empty()) add(pending_heading, 0);
   flush();
+  return out;
+}
+
+std::vector<std::string_view> chunk_text(std::string_view text, size_t target) {
+  std::vector<std::string_view> out;
+  for (const auto& c : chunk_sections(text, target)) out.push_back(c.text);
   return out;
 }
 

@@ -1,6 +1,10 @@
 // Splits a source's text into chunks, the units the retrieval index scores and a reply quotes.
 // Paragraphs are kept together up to the target size; a longer paragraph is cut at sentence ends,
-// else at spaces, else at a UTF-8 character boundary. Pure functions; thread-safe.
+// else at spaces, else at a UTF-8 character boundary. A heading (a one-line paragraph, or the
+// first line of one, that is short and does not end a sentence: "Cabin classes", "## Pets") is
+// never the last paragraph of a chunk: it starts the chunk of the paragraph it introduces, and
+// every chunk under it carries it as its `heading`, so a paragraph cut in pieces keeps its topic.
+// Pure functions; thread-safe.
 #pragma once
 
 #include <string_view>
@@ -10,8 +14,19 @@ namespace parley {
 
 inline constexpr size_t kChunkTargetBytes = 1000;
 
-// Views into `text`, in order, each trimmed and non-empty, each at most `target` bytes unless a
-// single UTF-8 character is longer.
+struct Chunk {
+  std::string_view text;     // a view into the source text, trimmed, non-empty
+  std::string_view heading;  // the heading the chunk falls under (a view too), or empty
+};
+
+// Chunks of `text`, in order, each at most `target` bytes (plus the length of a heading it starts
+// with) unless a single UTF-8 character is longer.
+std::vector<Chunk> chunk_sections(std::string_view text, size_t target = kChunkTargetBytes);
+
+// The texts of chunk_sections(text, target).
 std::vector<std::string_view> chunk_text(std::string_view text, size_t target = kChunkTargetBytes);
+
+// Whether a line reads as a heading: short, and not ending a sentence.
+bool is_heading_line(std::string_view line);
 
 }  // namespace parley

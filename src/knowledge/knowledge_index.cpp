@@ -26,7 +26,14 @@ std::shared_ptr<KnowledgeIndex::Entry> KnowledgeIndex::entry(std::string_view ag
   return e;
 }
 
-void KnowledgeIndex::rebuild(std::string_view agent_id, Entry& e, int64_t version) const {
+namespace {
+bool same_analysis(const KnowledgeSettings& a, const KnowledgeSettings& b) {
+  return a.language == b.language && a.synonyms == b.synonyms;
+}
+}  // namespace
+
+void KnowledgeIndex::rebuild(std::string_view agent_id, Entry& e, int64_t version,
+                             const KnowledgeSettings& settings) const {
   auto reader = db_.read();
   auto sources = reader.ok() ? SourceRepo::list_trained(*reader, agent_id)
                              : Result<std::vector<SourceRecord>>(reader.error());
@@ -34,35 +41,44 @@ void KnowledgeIndex::rebuild(std::string_view agent_id, Entry& e, int64_t versio
     log_error("knowledge index rebuild failed", {{"agentId", agent_id}, {"error", std::string_view(sources.error().message)}});
     return;
   }
-  e.index = AgentIndex();
+  e.index = AgentIndex(settings);
+  e.settings = settings;
   for (const auto& s : *sources) e.index.add(indexed_source(s));
   e.version = version;
 }
 
 template <typename Fn>
-auto KnowledgeIndex::with_current(std::string_view agent_id, Fn fn) const {
+auto KnowledgeIndex::with_current(std::string_view agent_id, const KnowledgeSettings& settings, Fn fn) const {
   auto reader = db_.read();
   auto version = reader.ok() ? SourceRepo::version(*reader, agent_id) : Result<int64_t>(reader.error());
   auto e = entry(agent_id, true);
   if (version.ok()) {
     std::shared_lock read(e->mu);
-    if (e->version == *version) return fn(e->index);
+    if (e->version == *version && same_analysis(e->settings, settings)) return fn(e->index);
   }
   {
     std::unique_lock write(e->mu);
-    if (version.ok() && e->version != *version) rebuild(agent_id, *e, *version);
+    if (version.ok() && (e->version != *version || !same_analysis(e->settings, settings)))
+      rebuild(agent_id, *e, *version, settings);
   }
   std::shared_lock read(e->mu);
   return fn(e->index);
 }
 
-std::vector<RetrievedChunk> KnowledgeIndex::search(std::string_view agent_id, std::string_view query,
-                                                   size_t k) const {
-  return with_current(agent_id, [&](const AgentIndex& index) { return index.search(query, k); });
+std::vector<RetrievedChunk> KnowledgeIndex::search(std::string_view agent_id, const KnowledgeSettings& settings,
+                                                   std::string_view query, size_t k) const {
+  return with_current(agent_id, settings, [&](const AgentIndex& index) { return index.search(query, k); });
 }
 
-std::vector<QaMatch> KnowledgeIndex::match_qa(std::string_view agent_id, std::string_view query, size_t k) const {
-  return with_current(agent_id, [&](const AgentIndex& index) { return index.match_qa(query, k); });
+std::vector<QaMatch> KnowledgeIndex::match_qa(std::string_view agent_id, const KnowledgeSettings& settings,
+                                              std::string_view query, size_t k) const {
+  return with_current(agent_id, settings, [&](const AgentIndex& index) { return index.match_qa(query, k); });
+}
+
+KnowledgeAnswer KnowledgeIndex::answer(std::string_view agent_id, const KnowledgeSettings& settings,
+                                       std::string_view question, size_t max_sentences) const {
+  return with_current(agent_id, settings,
+                      [&](const AgentIndex& index) { return index.answer(question, max_sentences); });
 }
 
 void KnowledgeIndex::source_trained(const SourceRecord& source, int64_t version) {

@@ -153,6 +153,23 @@ BookingSetting booking_of(const Value& v) {
   return b;
 }
 
+KnowledgeSettings knowledge_of(const Value& doc) {
+  KnowledgeSettings k;
+  if (auto language = nonempty_string_of(doc, "language")) k.language = *language;
+  if (auto threshold = number_of(doc, "answerThreshold"); threshold && *threshold >= 0 && *threshold <= 1)
+    k.answer_threshold = *threshold;
+  if (const Value* groups = member(doc, "synonyms"); groups && groups->IsArray()) {
+    for (const auto& group : groups->GetArray()) {
+      if (!group.IsArray()) continue;
+      std::vector<std::string> terms;
+      for (const auto& t : group.GetArray())
+        if (t.IsString() && t.GetStringLength() > 0) terms.push_back(text(t));
+      if (terms.size() >= 2) k.synonyms.push_back(std::move(terms));
+    }
+  }
+  return k;
+}
+
 bool valid_action_name(std::string_view name) {
   if (name.empty() || name.size() > 50) return false;
   for (char c : name)
@@ -218,11 +235,12 @@ AgentSettings parse_agent_settings(std::string_view settings_json) {
   doc.Parse(settings_json.data(), settings_json.size());
   if (doc.HasParseError() || !doc.IsObject()) return s;
   s.reply = reply_of(doc);
+  s.knowledge = knowledge_of(doc);
   s.instructions = string_of(doc, "instructions").value_or("");
   s.topic_analysis = flag(doc, "topicAnalysis");
   if (const Value* llm = member(doc, "llm"); llm && llm->IsObject()) {
     s.llm = {string_of(*llm, "baseUrl").value_or(""), string_of(*llm, "model").value_or(""),
-             string_of(*llm, "apiKey").value_or("")};
+             string_of(*llm, "apiKey").value_or(""), string_of(*llm, "embeddingModel").value_or("")};
   }
   s.handoff = {nonempty_string_of(doc, "handoffEmail"), flag(doc, "liveChat")};
   s.buttons = objects_of(doc, "buttons", [](const Value& v) {

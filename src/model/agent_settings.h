@@ -38,6 +38,24 @@ struct LlmSettings {
   std::string base_url;  // `baseUrl`
   std::string model;
   std::string api_key;  // `apiKey`
+  // `embeddingModel`: when set, the provider's `/v1/embeddings` embeds the agent's chunks at
+  // training time and each question at chat time, and the LLM's context fuses that ranking with
+  // BM25's. Empty: BM25 alone.
+  std::string embedding_model;
+};
+
+// The answerability threshold of an agent that has not set `answerThreshold`
+// (docs/decisions/knowledge.md tells how it was calibrated).
+inline constexpr double kDefaultAnswerThreshold = 0.6;
+
+// How the agent's knowledge is analysed, matched and judged (docs/decisions/knowledge.md).
+struct KnowledgeSettings {
+  std::string language = "en";  // `language`: the stemmer and stop words (an ISO 639-1 code)
+  // `synonyms`: groups of terms (words or phrases) the agent treats as the same term.
+  std::vector<std::vector<std::string>> synonyms;
+  // `answerThreshold` (0..1): how much of the question the evidence must cover for the built-in
+  // engine to answer instead of giving the fallback message.
+  double answer_threshold = kDefaultAnswerThreshold;
 };
 
 // `handoffEmail` and `liveChat`: what the agent does when the user asks for a person.
@@ -138,6 +156,7 @@ struct WidgetSettings {
 
 struct AgentSettings {
   ReplySettings reply;
+  KnowledgeSettings knowledge;
   std::string instructions;
   bool topic_analysis = false;  // `topicAnalysis`
   LlmSettings llm;

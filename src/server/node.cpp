@@ -13,6 +13,7 @@
 #include "http/responses.h"
 #include "http/server.h"
 #include "knowledge/knowledge_index.h"
+#include "knowledge/vector_index.h"
 #include "server/routes.h"
 #include "store/rate_window_repo.h"
 #include "widget/widget_limits.h"
@@ -87,16 +88,19 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   if (windows.ok())
     for (const auto& w : *windows) limiter.restore(w);
   KnowledgeIndex knowledge(database);
+  VectorIndex vectors(database);
+  // Before the trainer, whose workers use them: the provider guard and the embedder.
+  SystemResolver action_resolver;
+  ApiActionCaller actions(action_resolver, o.actions);
+  SourceEmbedder embedder(database, clock, o.llm, &actions, vectors);
   TrainerOptions training = o.training;
   training.requeue_on_start = database.backend() == "sqlite";
-  Trainer trainer(Services{database, clock, random}, knowledge, training);
+  Trainer trainer(Services{database, clock, random}, knowledge, training, &embedder);
   ConsoleServices console(clock, console_options(o));
   RetrievalOptions retrieval;
   retrieval.delay_ms = o.engine_delay_ms;
   RetrievalEngine engine(clock, retrieval);
-  SystemResolver action_resolver;
-  ApiActionCaller actions(action_resolver, o.actions);
-  OpenAiEngine openai(clock, o.llm, &actions);
+  OpenAiEngine openai(clock, o.llm, &actions, &vectors);
   EngineRouter engines(clock, engine, openai);
   Mailer mailer(o.mail);
   ChatSlotLimits slot_limits = o.chat_slots;

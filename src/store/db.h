@@ -43,8 +43,13 @@
 
 namespace parley {
 
+// Bytes bound as a BLOB (a string is bound as TEXT). The view must outlive the statement.
+struct DbBlob {
+  std::string_view bytes;
+};
+
 // A parameter value. Booleans are stored as integers 0/1.
-using DbValue = std::variant<std::monostate, int64_t, double, std::string, std::string_view>;
+using DbValue = std::variant<std::monostate, int64_t, double, std::string, std::string_view, DbBlob>;
 
 inline DbValue db_null() { return std::monostate{}; }
 inline DbValue db_opt(const std::optional<std::string>& v) {
@@ -62,6 +67,8 @@ class Row {
   virtual int64_t int64(int col) const = 0;
   virtual double real(int col) const = 0;
   virtual std::string_view text_view(int col) const = 0;
+  // The bytes of a BLOB column (empty for NULL).
+  virtual std::string_view blob_view(int col) const = 0;
 
   std::string text(int col) const { return std::string(text_view(col)); }
   bool boolean(int col) const { return int64(col) != 0; }

@@ -1,42 +1,35 @@
-// The one text normaliser: how the retrieval index, the Q&A matcher, follow-up suggestions and
-// every intent matcher (hand-off, booking, buttons, products, forms, the lead form) turn text into
-// comparable words. A word is the tokenizer's (text/tokenizer.h: NFKC, Unicode case folding,
-// UAX #29 word breaks) with English plurals of plain ASCII words folded to the singular
-// ("refunds" -> "refund", "deliveries" -> "delivery"; words ending in ss, us or is stay). A rule
-// changed here changes every matcher and the index together, so a question and the text it asks
-// about keep meeting. Pure functions; thread-safe.
+// Word lists and comparisons built on the one text analyser (text/analyzer.h), for the matchers
+// that compare short texts: the Q&A matcher's exact-question key, follow-up suggestions and the
+// hand-off, booking, button, product, form and lead-form matchers. They compare lemmas, the
+// analyser's lighter form: a phrase matched whole needs no stem to meet its inflections, and a
+// stem would let "humane" ask for a "human". Every function takes the analyser of the agent's
+// language, English by default (the built-in intent phrases are English).
+// Pure functions; thread-safe.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "text/analyzer.h"
+
 namespace parley {
 
-// The matching form of one tokenizer word: plurals folded. Returns `word` or a view into `buffer`.
-std::string_view fold_plural(std::string_view word, std::string& buffer);
+// The lemmas of `text`'s words, in order.
+std::vector<std::string> tokenize(std::string_view text, const Analyzer& analyzer = Analyzer::english());
 
-// Calls `emit` with each normalised word of `text`, in order. The view is valid only during the
-// call.
-void for_each_token(std::string_view text, const std::function<void(std::string_view)>& emit);
-
-// The normalised words of `text`, in order.
-std::vector<std::string> tokenize(std::string_view text);
-
-// The words of `text` joined by single spaces: case, width, punctuation, spacing and plurals
+// The lemmas of `text` joined by single spaces: case, width, punctuation, spacing and inflection
 // ignored. Two questions are the same question when their normalised forms are equal.
-std::string normalize_for_match(std::string_view text);
+std::string normalize_for_match(std::string_view text, const Analyzer& analyzer = Analyzer::english());
 
-// The normalised words that carry meaning: common English function words ("the", "what", "is")
-// left out.
-std::vector<std::string> content_words(std::string_view text);
+// The lemmas of the words that carry meaning: the language's stop words left out.
+std::vector<std::string> content_words(std::string_view text, const Analyzer& analyzer = Analyzer::english());
 
 // Dice overlap (0..1) of the sets of content words of two texts.
-double content_overlap(std::string_view a, std::string_view b);
+double content_overlap(std::string_view a, std::string_view b, const Analyzer& analyzer = Analyzer::english());
 
-// Whether `phrase` (normalised words) occurs in `words` as a run of consecutive words. An empty
-// phrase occurs nowhere.
+// Whether `phrase` (lemmas) occurs in `words` as a run of consecutive lemmas. An empty phrase
+// occurs nowhere.
 bool contains_phrase(const std::vector<std::string>& words, const std::vector<std::string>& phrase);
 
 }  // namespace parley

@@ -17,8 +17,9 @@ std::optional<std::string> training_problem(const SourceRecord& source) {
   return std::nullopt;
 }
 
-Trainer::Trainer(Services services, KnowledgeIndex& index, TrainerOptions options)
-    : services_(services), index_(index), options_(options) {}
+Trainer::Trainer(Services services, KnowledgeIndex& index, TrainerOptions options,
+                 const SourceEmbedder* embedder)
+    : services_(services), index_(index), options_(options), embedder_(embedder) {}
 
 Trainer::~Trainer() {
   {
@@ -48,6 +49,7 @@ void Trainer::sources_queued() {
 
 void Trainer::source_removed(std::string_view agent_id, std::string_view source_id, int64_t version) {
   index_.source_removed(agent_id, source_id, version);
+  if (embedder_ != nullptr) embedder_->removed(agent_id, source_id, version);
 }
 
 bool Trainer::pause(int64_t ms) {
@@ -84,6 +86,11 @@ void Trainer::run() {
 
 void Trainer::train(const SourceRecord& source) {
   auto problem = training_problem(source);
+  // Vectors are stored before the training is recorded: the knowledge version it moves on is
+  // what tells vector caches to load them. Half the lease, so no other worker takes the source.
+  EmbeddedSource embedded;
+  if (!problem && embedder_ != nullptr)
+    embedded = embedder_->embed(source, services_.clock.now_ms() + options_.lease_ms / 2);
   auto finished = finish_training(services_, source, problem);
   if (!finished.ok()) {
     log_error("finishing training failed",
@@ -96,6 +103,7 @@ void Trainer::train(const SourceRecord& source) {
     return;
   }
   index_.source_trained(finished->source, finished->version);
+  if (embedder_ != nullptr) embedder_->trained(finished->source, embedded, finished->version);
 }
 
 }  // namespace parley

@@ -15,6 +15,7 @@
 #include "store/services.h"
 #include "knowledge/knowledge_index.h"
 #include "knowledge/source_listener.h"
+#include "workers/source_embedder.h"
 
 namespace parley {
 
@@ -32,7 +33,10 @@ struct TrainerOptions {
 
 class Trainer final : public SourceListener {
  public:
-  Trainer(Services services, KnowledgeIndex& index, TrainerOptions options);
+  // `embedder`: embeds the chunks of agents with `llm.embeddingModel` before their sources are
+  // recorded trained (hybrid retrieval); null: no embeddings.
+  Trainer(Services services, KnowledgeIndex& index, TrainerOptions options,
+          const SourceEmbedder* embedder = nullptr);
   ~Trainer() override;  // stops the workers; a source being trained stays processing (requeued)
   Trainer(const Trainer&) = delete;
   Trainer& operator=(const Trainer&) = delete;
@@ -50,6 +54,7 @@ class Trainer final : public SourceListener {
   Services services_;
   KnowledgeIndex& index_;
   TrainerOptions options_;
+  const SourceEmbedder* embedder_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;

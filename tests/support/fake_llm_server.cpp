@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "loopback_listener.h"
@@ -29,6 +31,12 @@ bool write_all(int fd, const std::string& data) {
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
+}
+
+bool is_embeddings(const std::string& path) {
+  const std::string suffix = "/embeddings";
+  return path.size() >= suffix.size() &&
+         path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 const char* reason(int status) {
@@ -96,6 +104,33 @@ std::vector<std::string> split_every(const std::string& body, size_t size) {
   return out;
 }
 
+std::vector<float> fake_embedding(const std::string& text,
+                                  const std::map<std::string, std::string>& aliases) {
+  std::vector<float> v(kFakeEmbeddingDimensions, 0.0f);
+  auto add_word = [&](std::string word) {
+    if (word.empty()) return;
+    if (auto it = aliases.find(word); it != aliases.end()) word = it->second;
+    uint64_t h = 1469598103934665603ull;  // FNV-1a
+    for (unsigned char c : word) h = (h ^ c) * 1099511628211ull;
+    v[h % kFakeEmbeddingDimensions] += 1.0f;
+  };
+  std::string word;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) && c < 128) {
+      word += static_cast<char>(std::tolower(c));
+    } else {
+      add_word(word);
+      word.clear();
+    }
+  }
+  add_word(word);
+  double norm = 0;
+  for (float x : v) norm += static_cast<double>(x) * x;
+  if (norm > 0)
+    for (float& x : v) x = static_cast<float>(x / std::sqrt(norm));
+  return v;
+}
+
 FakeLlmServer::FakeLlmServer() {
   auto listener = listen_on_loopback(64);
   listen_fd_ = listener.fd;
@@ -131,6 +166,33 @@ std::vector<RecordedRequest> FakeLlmServer::requests() const {
 void FakeLlmServer::clear_requests() {
   std::lock_guard lock(mu_);
   requests_.clear();
+}
+
+void FakeLlmServer::set_embedding_aliases(std::map<std::string, std::string> aliases) {
+  std::lock_guard lock(mu_);
+  aliases_ = std::move(aliases);
+}
+
+void FakeLlmServer::script_embeddings(std::optional<ScriptedResponse> response) {
+  std::lock_guard lock(mu_);
+  embeddings_script_ = std::move(response);
+}
+
+std::vector<RecordedRequest> FakeLlmServer::embedding_requests() const {
+  std::lock_guard lock(mu_);
+  std::vector<RecordedRequest> out;
+  for (const auto& r : requests_)
+    if (is_embeddings(r.path)) out.push_back(r);
+  return out;
+}
+
+std::vector<std::string> FakeLlmServer::embedding_inputs(const RecordedRequest& request) {
+  std::vector<std::string> out;
+  auto body = nlohmann::json::parse(request.body, nullptr, false);
+  if (body.is_object() && body["input"].is_array())
+    for (const auto& i : body["input"])
+      if (i.is_string()) out.push_back(i.get<std::string>());
+  return out;
 }
 
 bool FakeLlmServer::pause(int ms) {
@@ -189,7 +251,20 @@ void FakeLlmServer::serve(int fd) {
   {
     std::lock_guard lock(mu_);
     requests_.push_back(req);
-    if (!script_.empty()) {
+    if (is_embeddings(req.path)) {
+      if (embeddings_script_) {
+        response = *embeddings_script_;
+      } else {
+        nlohmann::json data = nlohmann::json::array();
+        auto inputs = embedding_inputs(req);
+        for (size_t i = 0; i < inputs.size(); ++i)
+          data.push_back({{"object", "embedding"},
+                          {"index", i},
+                          {"embedding", fake_embedding(inputs[i], aliases_)}});
+        nlohmann::json body = {{"object", "list"}, {"data", data}, {"model", "fake"}};
+        response = {200, "application/json", {body.dump()}};
+      }
+    } else if (!script_.empty()) {
       response = script_[std::min(next_, script_.size() - 1)];
       ++next_;
     }

@@ -2,7 +2,9 @@
 // provider in tests. Each request is answered with the next scripted response (the last one is
 // repeated): a status, a content type and the body written in pieces, with optional pauses
 // between them, so tests can split a stream at awkward byte boundaries or stall past a deadline.
-// Requests are recorded for the test to read. Thread-safe; stops (and interrupts any pause) when
+// Requests are recorded for the test to read. `POST …/embeddings` is answered apart from the
+// script: with fake_embedding() of each input (a deterministic bag-of-words vector), unless a
+// test scripts the embeddings answer too. Thread-safe; stops (and interrupts any pause) when
 // destroyed.
 #pragma once
 
@@ -10,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,6 +46,15 @@ std::string finish_chunk(const std::string& reason);
 // A whole body split into pieces of `size` bytes.
 std::vector<std::string> split_every(const std::string& body, size_t size);
 
+// The fake provider's embedding of a text: each word (a run of ASCII letters and digits, lower-
+// cased, replaced by its alias when it has one) adds 1 to the dimension its hash picks, and the
+// vector is scaled to norm 1. Texts that share no word are orthogonal unless an alias joins two
+// words (or a hash collides): aliases let a test build a text that shares no word with a
+// question and still lies close to it.
+inline constexpr size_t kFakeEmbeddingDimensions = 512;
+std::vector<float> fake_embedding(const std::string& text,
+                                  const std::map<std::string, std::string>& aliases = {});
+
 class FakeLlmServer {
  public:
   FakeLlmServer();
@@ -55,6 +67,13 @@ class FakeLlmServer {
   void script(std::vector<ScriptedResponse> responses);
   std::vector<RecordedRequest> requests() const;
   void clear_requests();
+  // Words the fake embedding treats as one (word → the word it counts as).
+  void set_embedding_aliases(std::map<std::string, std::string> aliases);
+  // Answers every embeddings request with `response` instead; nothing: computed vectors again.
+  void script_embeddings(std::optional<ScriptedResponse> response);
+  // The recorded requests to …/embeddings, and the inputs they carried.
+  std::vector<RecordedRequest> embedding_requests() const;
+  static std::vector<std::string> embedding_inputs(const RecordedRequest& request);
 
  private:
   void accept_loop();
@@ -71,6 +90,8 @@ class FakeLlmServer {
   std::vector<ScriptedResponse> script_;
   size_t next_ = 0;
   std::vector<RecordedRequest> requests_;
+  std::map<std::string, std::string> aliases_;
+  std::optional<ScriptedResponse> embeddings_script_;
 };
 
 }  // namespace parley::e2e

@@ -20,6 +20,11 @@ class SqliteRow final : public Row {
     if (p == nullptr) return {};
     return {p, static_cast<size_t>(sqlite3_column_bytes(s_, col))};
   }
+  std::string_view blob_view(int col) const override {
+    auto p = static_cast<const char*>(sqlite3_column_blob(s_, col));
+    if (p == nullptr) return {};
+    return {p, static_cast<size_t>(sqlite3_column_bytes(s_, col))};
+  }
 
  private:
   sqlite3_stmt* s_;
@@ -123,6 +128,9 @@ Result<void> SqliteConnection::run(std::string_view sql, const DbValue* params, 
       rc = sqlite3_bind_text(s, col, str->data(), static_cast<int>(str->size()), SQLITE_STATIC);
     } else if (auto sv = std::get_if<std::string_view>(&v)) {
       rc = sqlite3_bind_text(s, col, sv->data(), static_cast<int>(sv->size()), SQLITE_STATIC);
+    } else if (auto blob = std::get_if<DbBlob>(&v)) {
+      rc = sqlite3_bind_blob(s, col, blob->bytes.data(), static_cast<int>(blob->bytes.size()),
+                             SQLITE_STATIC);
     }
     if (rc != SQLITE_OK) return error("bind failed");
   }

@@ -1,59 +1,42 @@
-// An in-test Retriever over a few Q&A pairs and chunks: Q&A scored 1.0 on a normalised-equal
-// question, else by 0.95 x the Dice overlap of the word sets (as the real index); chunks returned
-// when they (or their titles) share a content word with the query, in the order given.
+// An in-test Retriever: the real AgentIndex (knowledge/agent_index.h) over the Q&A pairs and texts
+// a test sets, rebuilt on each query so a test may change them between questions. Only the
+// stand-in for the database is fake.
 #pragma once
 
-#include <algorithm>
-#include <set>
 #include <string>
 #include <vector>
 
+#include "knowledge/agent_index.h"
 #include "knowledge/retriever.h"
-#include "text/normalizer.h"
 
 namespace parley {
 
 class FakeRetriever final : public Retriever {
  public:
-  std::vector<QaMatch> qa;
-  std::vector<RetrievedChunk> chunks;
+  std::vector<QaMatch> qa;             // source_id, question, answer
+  std::vector<RetrievedChunk> chunks;  // source_id, source_type, title, url, text (the content)
 
-  std::vector<RetrievedChunk> search(std::string_view, std::string_view query,
+  std::vector<RetrievedChunk> search(std::string_view, const KnowledgeSettings& settings, std::string_view query,
                                      size_t k) const override {
-    std::vector<RetrievedChunk> out;
-    auto words = content_words(query);
-    for (const auto& c : chunks) {
-      auto text = content_words(c.title.value_or("") + " " + c.text);  // titles are indexed too
-      bool hit = false;
-      for (const auto& w : words)
-        for (const auto& t : text) hit = hit || w == t;
-      if (hit && out.size() < k) out.push_back(c);
-    }
-    return out;
+    return index(settings).search(query, k);
   }
 
-  std::vector<QaMatch> match_qa(std::string_view, std::string_view query, size_t k) const override {
-    std::vector<QaMatch> out;
-    auto qwords = tokenize(query);
-    for (auto m : qa) {
-      if (normalize_for_match(m.question) == normalize_for_match(query)) {
-        m.score = 1.0;
-      } else {
-        // As the real index: 0.95 x the Dice overlap of the two word sets.
-        auto words = tokenize(m.question);
-        std::set<std::string> a(words.begin(), words.end()), b(qwords.begin(), qwords.end());
-        size_t shared = 0;
-        for (const auto& w : a) shared += b.count(w);
-        if (shared == 0) continue;
-        m.score =
-            0.95 * 2.0 * static_cast<double>(shared) / static_cast<double>(a.size() + b.size());
-      }
-      out.push_back(m);
-    }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const auto& a, const auto& b) { return a.score > b.score; });
-    if (out.size() > k) out.resize(k);
-    return out;
+  std::vector<QaMatch> match_qa(std::string_view, const KnowledgeSettings& settings, std::string_view query,
+                                size_t k) const override {
+    return index(settings).match_qa(query, k);
+  }
+
+  KnowledgeAnswer answer(std::string_view, const KnowledgeSettings& settings, std::string_view question,
+                         size_t max_sentences) const override {
+    return index(settings).answer(question, max_sentences);
+  }
+
+ private:
+  AgentIndex index(const KnowledgeSettings& settings) const {
+    AgentIndex index(settings);
+    for (const auto& q : qa) index.add({q.source_id, "qa", std::nullopt, std::nullopt, "", q.question, q.answer});
+    for (const auto& c : chunks) index.add({c.source_id, c.source_type, c.title, c.url, c.text, "", ""});
+    return index;
   }
 };
 

@@ -7,12 +7,17 @@ namespace {
 
 class FixedKnowledge final : public Retriever {
  public:
-  std::vector<RetrievedChunk> search(std::string_view, std::string_view, size_t) const override {
+  std::vector<RetrievedChunk> search(std::string_view, const KnowledgeSettings&, std::string_view,
+                                     size_t) const override {
     return {{"src_1", "text", std::string("Shipping"), std::string("https://example.com/shipping"),
              "We ship in 2 days.", 3.0}};
   }
-  std::vector<QaMatch> match_qa(std::string_view, std::string_view, size_t) const override {
+  std::vector<QaMatch> match_qa(std::string_view, const KnowledgeSettings&, std::string_view,
+                                size_t) const override {
     return {{"src_2", "Do you ship abroad?", "Yes, to the EU.", 0.8}};
+  }
+  KnowledgeAnswer answer(std::string_view, const KnowledgeSettings&, std::string_view, size_t) const override {
+    return {};
   }
 };
 

@@ -74,11 +74,10 @@ TEST(AgentIndex, QaExactQuestionScoresOne) {
   index.add(qa("q1", "What is X?", "X is a letter."));
   index.add(qa("q2", "Where is the shop?", "In Ghent."));
   auto m = index.match_qa("  what IS x ", 5);
-  ASSERT_EQ(m.size(), 2u);  // the other shares "is"
+  ASSERT_EQ(m.size(), 1u);  // the other shares only the stop word "is"
   EXPECT_EQ(m[0].source_id, "q1");
   EXPECT_DOUBLE_EQ(m[0].score, 1.0);
   EXPECT_EQ(m[0].answer, "X is a letter.");
-  EXPECT_LT(m[1].score, 0.5);
   EXPECT_EQ(index.match_qa("what is x", 1).size(), 1u);
 }
 

@@ -65,30 +65,30 @@ class KnowledgeIndexTest : public ::testing::Test {
 TEST_F(KnowledgeIndexTest, LoadsFollowsAndRebuilds) {
   add_trained("Apples grow on trees.", nullptr);
   KnowledgeIndex index(*db_);
-  auto hits = index.search(agent_, "apples", 5);
+  auto hits = index.search(agent_, KnowledgeSettings{}, "apples", 5);
   ASSERT_EQ(hits.size(), 1u);
 
   // This node's change is applied in place.
   auto pears = add_trained("Pears grow on trees too.", &index);
-  EXPECT_EQ(index.search(agent_, "pears", 5).size(), 1u);
+  EXPECT_EQ(index.search(agent_, KnowledgeSettings{}, "pears", 5).size(), 1u);
 
   // Another process trains a source: the version moves and the next query rebuilds.
   add_trained("Plums are purple.", nullptr);
-  EXPECT_EQ(index.search(agent_, "plums", 5).size(), 1u);
+  EXPECT_EQ(index.search(agent_, KnowledgeSettings{}, "plums", 5).size(), 1u);
 
   // A deletion here leaves the index at once.
   Services s = services();
   auto deleted = delete_source(s, account_, agent_, pears, nullptr);
   ASSERT_TRUE(deleted.ok());
-  EXPECT_EQ(index.search(agent_, "pears", 5).size(), 0u);  // via the version, even without telling it
-  EXPECT_EQ(index.search(agent_, "grow trees", 5).size(), 1u);
+  EXPECT_EQ(index.search(agent_, KnowledgeSettings{}, "pears", 5).size(), 0u);  // via the version, even without telling it
+  EXPECT_EQ(index.search(agent_, KnowledgeSettings{}, "grow trees", 5).size(), 1u);
   EXPECT_GT(index.memory_bytes(), 0u);
 }
 
 TEST_F(KnowledgeIndexTest, UnknownAgentHasNothing) {
   KnowledgeIndex index(*db_);
-  EXPECT_TRUE(index.search("agt_missing", "anything", 5).empty());
-  EXPECT_TRUE(index.match_qa("agt_missing", "anything", 5).empty());
+  EXPECT_TRUE(index.search("agt_missing", KnowledgeSettings{}, "anything", 5).empty());
+  EXPECT_TRUE(index.match_qa("agt_missing", KnowledgeSettings{}, "anything", 5).empty());
 }
 
 TEST_F(KnowledgeIndexTest, TrainingProblems) {

@@ -1,0 +1,65 @@
+// One BM25 collection (k1 1.2, b 0.75): documents as weighted term frequencies over a vocabulary
+// the caller owns, so that a field can count more than another (a title's words count twice).
+// Documents are added and removed one at a time; a removed document stops counting at once
+// (tombstones, compacted when they outnumber live documents).
+// Not thread-safe: AgentIndex guards it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace parley {
+
+// A term and its weight: a frequency in a document, or a query term's importance.
+struct WeightedTerm {
+  uint32_t term;
+  float weight;
+};
+
+// A document and its score.
+struct ScoredDoc {
+  uint32_t doc;
+  float score;
+};
+
+class Bm25Collection {
+ public:
+  // Adds a document; `terms` holds each term once. Returns its id (ids are never reused).
+  uint32_t add(const std::vector<WeightedTerm>& terms, float length);
+  // Removes a live document whose terms (each once) are `terms`.
+  void remove(uint32_t doc, const std::vector<uint32_t>& terms);
+
+  bool alive(uint32_t doc) const { return doc < docs_.size() && docs_[doc].alive; }
+  size_t live() const { return live_; }
+  uint32_t df(uint32_t term) const { return term < df_.size() ? df_[term] : 0; }
+  // Inverse document frequency over `documents` documents of which `df` hold the term.
+  static double idf(double df, double documents);
+
+  // The `k` best documents for the query terms (weights multiply each term's BM25 part), best
+  // first; ties go to the older document.
+  std::vector<ScoredDoc> top(const std::vector<WeightedTerm>& query, size_t k) const;
+
+  size_t memory_bytes() const;
+
+ private:
+  struct Posting {
+    uint32_t doc;
+    float tf;
+  };
+  struct Doc {
+    float length;
+    bool alive;
+  };
+  void compact();
+
+  std::vector<std::vector<Posting>> postings_;  // by term
+  std::vector<uint32_t> df_;                     // live documents holding the term
+  std::vector<Doc> docs_;
+  size_t live_ = 0;
+  size_t dead_ = 0;
+  double live_length_ = 0;
+};
+
+}  // namespace parley

@@ -1,0 +1,178 @@
+#include "knowledge/evidence.h"
+
+#include <algorithm>
+#include <array>
+
+#include "knowledge/chunker.h"
+#include "text/sentences.h"
+#include "text/tokenizer.h"
+
+namespace parley {
+
+namespace {
+// How much a sentence that states a number is preferred when the question asks for one, as a
+// share of the question's weight.
+constexpr double kNumberBonus = 0.2;
+// A slot covered only by the chunk's title or heading counts this much of one covered in the
+// sentence itself when sentences are compared (both count fully in the coverage).
+constexpr double kContextShare = 0.6;
+// What the sentences quoted beside the best one add to the coverage counts this much.
+constexpr double kExtraSentenceShare = 0.5;
+// A sentence must add this share of the question's weight to be quoted beside the best one.
+constexpr double kAddedSentenceGain = 0.15;
+
+bool has_term(const std::vector<uint32_t>& sorted, uint32_t term) {
+  return std::binary_search(sorted.begin(), sorted.end(), term);
+}
+
+std::vector<uint32_t> merged(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  std::vector<uint32_t> out;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+}  // namespace
+
+std::vector<WeightedTerm> QueryPlan::bm25_terms() const {
+  std::vector<WeightedTerm> out;
+  for (const auto& slot : slots)
+    for (const auto& alt : slot.alternatives) out.push_back(alt);
+  return out;
+}
+
+bool is_question_phrase(std::string_view previous, std::string_view word) {
+  static constexpr std::array<std::string_view, 12> kAfterHow = {
+      "much", "many", "long", "far", "old", "often", "big", "soon", "early", "late", "tall", "heavy"};
+  return previous == "how" && std::find(kAfterHow.begin(), kAfterHow.end(), word) != kAfterHow.end();
+}
+
+AnswerKind answer_kind(std::string_view question) {
+  auto words = tokenize_unstemmed(question.substr(0, 200));
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    const std::string next = i + 1 < words.size() ? words[i + 1] : "";
+    if (w == "how" && (next == "much" || next == "many" || next == "long" || next == "far" ||
+                       next == "old" || next == "often" || next == "big" || next == "heavy" ||
+                       next == "early" || next == "late" || next == "soon" || next == "tall"))
+      return next == "early" || next == "late" || next == "soon" ? AnswerKind::kTime : AnswerKind::kQuantity;
+    if (w == "when" || (w == "what" && (next == "time" || next == "times" || next == "hours"))) return AnswerKind::kTime;
+    if (w == "cost" || w == "costs" || w == "price" || w == "fee" || w == "charge" || w == "age" ||
+        w == "minimum" || w == "maximum" || w == "limit")
+      return AnswerKind::kQuantity;
+  }
+  return AnswerKind::kAny;
+}
+
+std::vector<uint32_t> term_set(const TermVocabulary& vocabulary, std::string_view text) {
+  std::vector<TermToken> tokens;
+  std::vector<uint32_t> groups;
+  vocabulary.analyze(text, tokens, groups);
+  std::vector<uint32_t> out = std::move(groups);
+  for (const auto& t : tokens)
+    if (t.term != kNoTerm) out.push_back(t.term);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<double> slot_credits(const QueryPlan& plan, const std::vector<uint32_t>& terms) {
+  std::vector<double> credits(plan.slots.size(), 0.0);
+  for (size_t i = 0; i < plan.slots.size(); ++i)
+    for (const auto& alt : plan.slots[i].alternatives)
+      if (alt.weight > credits[i] && has_term(terms, alt.term)) credits[i] = alt.weight;
+  return credits;
+}
+
+double coverage(const QueryPlan& plan, const std::vector<double>& credits) {
+  if (plan.total_weight <= 0) return 0;
+  double covered = 0;
+  for (size_t i = 0; i < plan.slots.size(); ++i) covered += credits[i] * plan.slots[i].weight;
+  return covered / plan.total_weight;
+}
+
+bool has_number(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+SentencePick pick_sentences(const QueryPlan& plan, const TermVocabulary& vocabulary, std::string_view chunk,
+                            std::string_view context, size_t max_sentences) {
+  SentencePick pick;
+  if (plan.empty()) return pick;
+  auto sentences = split_sentences(chunk);
+  const std::vector<uint32_t> context_terms = term_set(vocabulary, context);
+  const std::vector<double> context_credits = slot_credits(plan, context_terms);
+
+  struct Scored {
+    size_t index;
+    std::vector<uint32_t> terms;  // the sentence's with its context's
+    std::vector<double> own;
+    double score;
+  };
+  std::vector<Scored> scored;
+  std::vector<uint32_t> heading_terms;  // of the last heading line inside the chunk
+  for (size_t i = 0; i < sentences.size(); ++i) {
+    auto terms = term_set(vocabulary, sentences[i]);
+    if (is_heading_line(sentences[i])) {
+      heading_terms = terms;
+      continue;
+    }
+    auto own = slot_credits(plan, terms);
+    auto with_context = merged(merged(terms, context_terms), heading_terms);
+    auto all = slot_credits(plan, with_context);
+    double score = 0;
+    for (size_t s = 0; s < plan.slots.size(); ++s)
+      score += plan.slots[s].weight * std::max(own[s], kContextShare * all[s]);
+    if (score <= 0) continue;
+    if (plan.kind != AnswerKind::kAny && has_number(sentences[i])) score += kNumberBonus * plan.total_weight;
+    scored.push_back({i, std::move(with_context), std::move(own), score});
+  }
+  if (scored.empty()) return pick;
+  std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.score > b.score; });
+
+  std::vector<size_t> chosen = {0};
+  std::vector<double> covered = slot_credits(plan, scored[0].terms);
+  // When no sentence matches by its own words, the chunk answered by its title or heading: its
+  // opening sentences say what it is about.
+  if (std::all_of(scored[0].own.begin(), scored[0].own.end(), [](double c) { return c == 0; })) {
+    std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.index < b.index; });
+    chosen.clear();
+    for (size_t c = 0; c < scored.size() && chosen.size() < max_sentences; ++c) chosen.push_back(c);
+    max_sentences = 0;
+  }
+  for (size_t c = 1; c < scored.size() && chosen.size() < max_sentences; ++c) {
+    double gain = 0;
+    for (size_t s = 0; s < plan.slots.size(); ++s)
+      gain += plan.slots[s].weight * std::max(0.0, scored[c].own[s] - covered[s]);
+    if (gain < kAddedSentenceGain * plan.total_weight) continue;
+    chosen.push_back(c);
+    for (size_t s = 0; s < plan.slots.size(); ++s) covered[s] = std::max(covered[s], scored[c].own[s]);
+  }
+  // A question asking how much, how many or when is answered by a sentence that states a number:
+  // when the sentences chosen state none, the best one of the chunk that does joins them.
+  auto states_number = [&](size_t c) { return has_number(sentences[scored[c].index]); };
+  if (plan.kind != AnswerKind::kAny && std::none_of(chosen.begin(), chosen.end(), states_number)) {
+    for (size_t c = 1; c < scored.size(); ++c) {
+      if (!states_number(c)) continue;
+      chosen.push_back(c);
+      for (size_t s = 0; s < plan.slots.size(); ++s) covered[s] = std::max(covered[s], scored[c].own[s]);
+      break;
+    }
+  }
+  for (size_t s = 0; s < plan.slots.size(); ++s) covered[s] = std::max(covered[s], context_credits[s]);
+  // Evidence spread over several sentences is weaker than one sentence that says it all: the
+  // sentences beside the best one count half.
+  const double best = coverage(plan, slot_credits(plan, scored[chosen[0]].terms));
+  const double all = coverage(plan, covered);
+  std::vector<size_t> order;
+  for (size_t c : chosen) order.push_back(scored[c].index);
+  std::sort(order.begin(), order.end());
+  for (size_t i : order) {
+    if (!pick.text.empty()) pick.text.push_back(' ');
+    pick.text += sentences[i];
+  }
+  pick.coverage = best + kExtraSentenceShare * std::max(0.0, all - best);
+  pick.sentence = best;
+  pick.key_covered = covered[plan.key_slot] >= 0.5;
+  return pick;
+}
+
+}  // namespace parley

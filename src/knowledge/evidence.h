@@ -1,0 +1,73 @@
+// How well a piece of knowledge answers a question. A question is planned into slots, one per
+// informative word (stop words left out), each weighted by how informative it is (its IDF in the
+// agent's knowledge; a word the knowledge lacks weighs most, since it is usually what the question
+// is about) and each with the terms that may stand for it: its own stem, a synonym group's term,
+// a spelling correction, the thesaurus' synonyms (each with a credit below 1). Coverage is the
+// share of the slots' weight that a text's terms stand for; the key slot is the heaviest. The
+// sentences of a chunk that answer are those that cover the question best, preferring, when the
+// question asks how much, how many, how long or when, sentences that state a number.
+// Pure functions over the caller's vocabulary; thread-safe when the vocabulary is not changing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "knowledge/bm25.h"
+#include "knowledge/term_vocabulary.h"
+
+namespace parley {
+
+// What kind of fact a question asks for, from its opening words.
+enum class AnswerKind { kAny, kQuantity, kTime };
+
+struct QuerySlot {
+  std::string word;
+  double weight = 0;                        // IDF
+  std::vector<WeightedTerm> alternatives;   // terms that stand for the word, with their credit
+};
+
+struct QueryPlan {
+  std::vector<QuerySlot> slots;
+  double total_weight = 0;
+  size_t key_slot = 0;  // the heaviest slot
+  AnswerKind kind = AnswerKind::kAny;
+  std::string key;      // the question's normalised form (terms joined by spaces)
+
+  bool empty() const { return slots.empty(); }
+  // Every alternative of every slot, for BM25.
+  std::vector<WeightedTerm> bm25_terms() const;
+};
+
+AnswerKind answer_kind(std::string_view question);
+
+// Whether `word` after `previous` only shapes the question ("how long", "how much") rather than
+// naming what it is about.
+bool is_question_phrase(std::string_view previous, std::string_view word);
+
+// The sorted, unique terms of a text (words and synonym groups).
+std::vector<uint32_t> term_set(const TermVocabulary& vocabulary, std::string_view text);
+
+// The credit (0..1) a sorted term set gives each slot.
+std::vector<double> slot_credits(const QueryPlan& plan, const std::vector<uint32_t>& terms);
+
+// Coverage (0..1) of the plan by per-slot credits.
+double coverage(const QueryPlan& plan, const std::vector<double>& credits);
+
+// Whether the text states a number (digits).
+bool has_number(std::string_view text);
+
+// The sentences of a chunk that answer best, in the chunk's order, and how much of the question
+// they cover together with the chunk's context (its source's title and its heading).
+struct SentencePick {
+  std::string text;
+  double coverage = 0;  // by the sentences chosen (those beside the best counting half)
+  double sentence = 0;  // by the best sentence alone
+  bool key_covered = false;
+};
+
+SentencePick pick_sentences(const QueryPlan& plan, const TermVocabulary& vocabulary, std::string_view chunk,
+                            std::string_view context, size_t max_sentences);
+
+}  // namespace parley

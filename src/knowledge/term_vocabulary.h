@@ -1,0 +1,108 @@
+// The vocabulary of one agent's index: every word the agent's knowledge contains, as written
+// (folded) and as the term it matches by (its stem, text/analyzer.h), with how often it occurs.
+// It turns text into term ids the same way for the knowledge and for a question, adds a group term
+// wherever one of the agent's `synonyms` groups occurs (so "money back" in a question meets
+// "refund" in the knowledge), and corrects a question's misspelt words against the knowledge's
+// own words.
+// Not thread-safe: AgentIndex guards it (reads share a lock; additions take it alone).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/string_map.h"
+#include "text/analyzer.h"
+
+namespace parley {
+
+inline constexpr uint32_t kNoTerm = UINT32_MAX;
+
+// One word of a text, with the term it matches by (kNoTerm when the vocabulary lacks it).
+struct TermToken {
+  uint32_t term = kNoTerm;
+  bool stop = false;
+};
+
+// One word of a question.
+struct QueryWord {
+  std::string surface;
+  std::string stem;
+  bool stop = false;
+  uint32_t term = kNoTerm;                // its own term, when the knowledge has it
+  std::vector<uint32_t> groups;           // synonym group terms of phrases it is part of
+};
+
+// A spelling correction: the knowledge's word the question most likely meant.
+struct Correction {
+  uint32_t term = kNoTerm;
+  int distance = 0;
+};
+
+class TermVocabulary {
+ public:
+  // `synonyms`: groups of words or phrases, each group one meaning.
+  TermVocabulary(const Analyzer& analyzer, const std::vector<std::vector<std::string>>& synonyms);
+  // Moves keep the maps' nodes, which the views and pointers below point into; copies would not.
+  TermVocabulary(TermVocabulary&&) = default;
+  TermVocabulary& operator=(TermVocabulary&&) = default;
+  TermVocabulary(const TermVocabulary&) = delete;
+  TermVocabulary& operator=(const TermVocabulary&) = delete;
+
+  const Analyzer& analyzer() const { return *analyzer_; }
+  size_t term_count() const { return term_names_.size(); }
+
+  // The tokens of `text`, then into `groups` the group term of each synonym phrase found, once
+  // per occurrence. learn() also gives new words terms and counts every word's occurrence.
+  void analyze(std::string_view text, std::vector<TermToken>& tokens, std::vector<uint32_t>& groups) const;
+  void learn(std::string_view text, std::vector<TermToken>& tokens, std::vector<uint32_t>& groups);
+
+  // The words of a question, without changing the vocabulary.
+  std::vector<QueryWord> analyze_query(std::string_view text) const;
+
+  // The term of a stem, or kNoTerm.
+  uint32_t find_stem(std::string_view stem) const;
+  // The term of a word as written (folded), or kNoTerm.
+  uint32_t find_surface(std::string_view surface) const;
+
+  // The knowledge's word closest to `surface` (a word the vocabulary lacks) within the edit
+  // distance its length allows (1 from 4 letters, 2 from 8), the most frequent of the closest;
+  // kNoTerm when none is that close.
+  Correction correct(std::string_view surface) const;
+
+  size_t memory_bytes() const;
+
+ private:
+  struct Surface {
+    const std::string* word;  // the key in surface_ids_ (node keys do not move)
+    uint32_t term;
+    uint32_t count;
+    uint32_t letters;  // bit per letter a-z present
+    bool stop;
+  };
+
+  uint32_t term_for_stem(std::string_view stem, bool create);
+  // analyze() when `learner` is null, learn() when it is this vocabulary.
+  void tokens_of(std::string_view text, TermVocabulary* learner, std::vector<TermToken>& tokens,
+                 std::vector<uint32_t>& groups) const;
+  void find_groups(const std::vector<uint32_t>& terms, const std::function<void(size_t, size_t, uint32_t)>& found) const;
+
+  const Analyzer* analyzer_;
+  StringMap<uint32_t> term_ids_;      // stem -> term
+  std::vector<std::string_view> term_names_;  // term -> stem (views of term_ids_ keys)
+  StringMap<uint32_t> surface_ids_;   // word -> index in surfaces_
+  std::vector<Surface> surfaces_;
+  // Synonym phrases as term sequences, each with its group's term.
+  struct Phrase {
+    std::vector<uint32_t> terms;
+    uint32_t group;
+  };
+  std::vector<Phrase> phrases_;
+};
+
+// Damerau-Levenshtein distance (adjacent transpositions count one) of two words, or `limit` + 1
+// once it exceeds `limit`.
+int edit_distance(std::string_view a, std::string_view b, int limit);
+
+}  // namespace parley

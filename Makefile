@@ -4,7 +4,7 @@ BUILD_DIR := build
 LISTEN ?= 127.0.0.1:8080
 FUZZ_SECONDS ?= 600
 
-.PHONY: all deps configure build run test test-sanitize fuzz bench format lint clean
+.PHONY: all deps configure build run test test-sanitize fuzz bench eval format lint clean
 
 all: build
 
@@ -35,6 +35,11 @@ fuzz: deps
 
 bench: build
 	@bash bench/run.sh
+
+# Answer quality of an agent on the evaluation corpus (tests/data/eval); writes bench/results/eval.md.
+# Options through EVAL_ARGS, e.g. make eval EVAL_ARGS="--split dev --sweep 0.3,0.4,0.5".
+eval: build
+	@python3 bench/eval.py $(EVAL_ARGS)
 
 format:
 	@git ls-files '*.cpp' '*.h' | xargs clang-format -i

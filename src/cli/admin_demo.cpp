@@ -1,12 +1,16 @@
-// parley admin demo: on an empty database, creates a demo account (plan starter), one agent and
-// one all-scopes key, and prints the key once with a ready curl line. On a database that already
-// has accounts it does nothing and says so.
+// parley admin demo: on an empty database, creates a demo account (plan starter), one agent with a
+// sample knowledge base (cli/demo_knowledge.h: queued, and trained by the server once it runs) and
+// one all-scopes key, and prints the key once with a ready curl line that asks the agent a question
+// its knowledge answers. On a database that already has accounts it does nothing and says so.
 #include "cli/admin_json.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
+#include "cli/demo_knowledge.h"
+#include "core/json.h"
 #include "domain/accounts.h"
 #include "domain/agents.h"
 #include "domain/keys.h"
+#include "domain/sources.h"
 
 namespace parley {
 
@@ -24,9 +28,25 @@ void add_admin_demo_command(CLI::App& admin, GlobalOptions& global, CommandRun& 
         PARLEY_ASSIGN_OR_RETURN(auto account, create_account(s, "Demo", "starter"));
         PARLEY_ASSIGN_OR_RETURN(auto agent, create_agent(s, account.id, "Demo agent", false,
                                                          R"({"showSources":true,"followUps":true})"));
+        for (const DemoSource& d : demo_knowledge()) {
+          NewSource source;
+          if (d.question.empty()) {
+            source.type = "text";
+            source.title = std::string(d.title);
+            source.content = std::string(d.content);
+          } else {
+            source.type = "qa";
+            source.question = std::string(d.question);
+            source.answer = std::string(d.answer);
+          }
+          PARLEY_TRY(add_source(s, account.id, agent.id, source, nullptr));
+        }
         PARLEY_ASSIGN_OR_RETURN(auto key, create_api_key(s, account.id, "Demo key", std::nullopt));
-        std::string curl = "curl -s -H 'Authorization: Bearer " + key.plaintext + "' " + *base_url +
-                           "/api/v1/agents/" + agent.id;
+        JsonWriter body;
+        body.begin_object().key("message").string(kDemoQuestion).end_object();
+        std::string curl = "curl -s -H 'Authorization: Bearer " + key.plaintext +
+                           "' -H 'Content-Type: application/json' -d '" + body.str() + "' " + *base_url +
+                           "/api/v1/agents/" + agent.id + "/chat";
         std::fprintf(stderr,
                      "\nDemo API key (shown once, store it now):\n  %s\nTry:\n  %s\n\n",
                      key.plaintext.c_str(), curl.c_str());

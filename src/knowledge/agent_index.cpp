@@ -19,9 +19,8 @@ constexpr float kAnswerWeight = 1.0f;
 // Credits of the terms that stand for a question's word besides its own.
 constexpr float kCorrectionCredit = 0.9f;
 constexpr float kSynonymCredit = 0.6f;
-// A word the knowledge lacks weighs as much as the rarest word it has, less the more common it is
-// in English: one tenth of that per... decade of usage over kUsageDecades, to at least
-// kCommonWordShare of it.
+// A word the knowledge lacks weighs as much as a word no chunk holds, less the more common it is
+// in English: 1 - log10(1 + usage) / kUsageDecades of that, and at least kCommonWordShare.
 constexpr double kUsageDecades = 3.0;
 constexpr double kCommonWordShare = 0.15;
 // The usage a number the knowledge lacks is given: a common word's.
@@ -324,7 +323,8 @@ std::vector<QaMatch> AgentIndex::match_qa(std::string_view query, size_t k) cons
 KnowledgeAnswer AgentIndex::answer(std::string_view question, size_t max_sentences) const {
   if (const QaEntry* exact = exact_qa(question)) {
     KnowledgeAnswer a{exact->answer, 1.0, exact->source_id, exact->question, std::nullopt, exact->question, {}};
-    a.signals = {1, 1, 1, 0, 1, 1, 1, 0};
+    a.signals.coverage = a.signals.sentence = a.signals.key = 1;
+    a.signals.margin = a.signals.qa = 1;
     return a;
   }
   QueryPlan p = plan(question);

@@ -80,6 +80,17 @@ std::string_view plain_apostrophes(std::string_view word, std::string& buffer) {
 }
 }  // namespace
 
+std::string_view Analyzer::surface_of(std::string_view word, std::string& buffer) const {
+  std::string_view plain = plain_apostrophes(word, buffer);
+  // English writers drop accents from borrowed words ("cafe", "naive"), so English matches
+  // without them; other languages keep theirs ("año" is not "ano").
+  if (language_ == "en" && std::any_of(plain.begin(), plain.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
+    buffer = strip_diacritics(plain);
+    return buffer;
+  }
+  return plain;
+}
+
 Analyzer::Analyzer(std::string language, std::string algorithm, const std::vector<std::string_view>& stops)
     : language_(std::move(language)), algorithm_(std::move(algorithm)), stop_words_(stops) {}
 
@@ -165,7 +176,7 @@ std::vector<std::string> Analyzer::lemmas(std::string_view text, bool content_on
   std::vector<std::string> out;
   std::string plain, buffer;
   parley::for_each_word(text, [&](std::string_view w) {
-    std::string_view surface = plain_apostrophes(w, plain);
+    std::string_view surface = surface_of(w, plain);
     if (content_only && is_stop_word(surface)) return;
     out.emplace_back(lemma(surface, buffer));
   });
@@ -175,7 +186,7 @@ std::vector<std::string> Analyzer::lemmas(std::string_view text, bool content_on
 void Analyzer::for_each_word(std::string_view text, const std::function<void(const AnalyzedWord&)>& emit) const {
   std::string plain, stemmed;
   parley::for_each_word(text, [&](std::string_view w) {
-    std::string_view surface = plain_apostrophes(w, plain);
+    std::string_view surface = surface_of(w, plain);
     AnalyzedWord word{surface, stem(surface, stemmed), is_stop_word(surface)};
     emit(word);
   });

@@ -1,7 +1,8 @@
 // The one text analyser: how the retrieval index, the Q&A matcher, follow-up suggestions and every
 // intent matcher (hand-off, booking, buttons, products, forms, the lead form) turn text into
 // comparable terms. A term is a tokenizer word (text/tokenizer.h: NFKC, Unicode case folding,
-// UAX #29 word breaks, so every script splits into words) reduced to its stem by the Snowball
+// UAX #29 word breaks, so every script splits into words; in English without diacritics, so
+// "cafe" meets "café") reduced to its stem by the Snowball
 // stemmer of the agent's language ("refunds", "refunded", "refunding" -> "refund"), and flagged
 // when it is one of that language's stop words ("the", "what", "is"). A language without a
 // Snowball stemmer keeps its words whole. A rule changed here changes the index and every matcher
@@ -66,6 +67,9 @@ class Analyzer {
 
  private:
   Analyzer(std::string language, std::string algorithm, const std::vector<std::string_view>& stops);
+  // A tokenizer word as the analyser compares it: typographic apostrophes made plain, and in
+  // English diacritics dropped. `word` itself or a view into `buffer`.
+  std::string_view surface_of(std::string_view word, std::string& buffer) const;
 
   std::string language_;
   std::string algorithm_;  // Snowball's name; empty: no stemming

@@ -3,8 +3,10 @@
 #include <unicode/brkiter.h>
 #include <unicode/normalizer2.h>
 #include <unicode/ubrk.h>
+#include <unicode/uchar.h>
 #include <unicode/unistr.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace parley {
@@ -162,6 +164,26 @@ bool has_token(std::string_view text) {
 std::vector<std::string> tokenize_with_icu(std::string_view text) {
   std::vector<std::string> out;
   icu_tokens(text, [&](std::string_view t) { out.emplace_back(t); });
+  return out;
+}
+
+std::string strip_diacritics(std::string_view word) {
+  if (std::all_of(word.begin(), word.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+    return std::string(word);
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* nfd = icu::Normalizer2::getNFDInstance(status);
+  if (U_FAILURE(status)) return std::string(word);
+  auto u = icu::UnicodeString::fromUTF8(icu::StringPiece(word.data(), static_cast<int32_t>(word.size())));
+  icu::UnicodeString decomposed = nfd->normalize(u, status);
+  if (U_FAILURE(status)) return std::string(word);
+  icu::UnicodeString kept;
+  for (int32_t i = 0; i < decomposed.length();) {
+    UChar32 c = decomposed.char32At(i);
+    if (u_charType(c) != U_NON_SPACING_MARK) kept.append(c);
+    i += U16_LENGTH(c);
+  }
+  std::string out;
+  kept.toUTF8String(out);
   return out;
 }
 

@@ -27,6 +27,10 @@ std::vector<std::string> tokenize_with_icu(std::string_view text);
 // Whether `text` has at least one word (stops at the first).
 bool has_token(std::string_view text);
 
+// `word` without its diacritics (NFD, combining marks removed): "café" -> "cafe", "naïve" ->
+// "naive". Plain ASCII comes back as it is.
+std::string strip_diacritics(std::string_view word);
+
 // NFKC with Unicode case folding, and runs of white space collapsed to one space and trimmed:
 // "What is X?" and "what  is x?" give the same key (punctuation kept).
 std::string fold_case(std::string_view text);

@@ -61,6 +61,8 @@ std::string lower(std::string s) {
 struct Score {
   size_t in_scope = 0, right = 0, out_of_scope = 0, clean = 0;
   size_t top5 = 0, right_source = 0;  // the target among search's first 5; the answer's source
+  size_t wrong = 0;                     // in-scope questions answered with something else
+  double wrong_share() const { return in_scope ? static_cast<double>(wrong) / static_cast<double>(in_scope) : 0; }
   double right_share() const { return in_scope ? static_cast<double>(right) / static_cast<double>(in_scope) : 0; }
   double clean_share() const {
     return out_of_scope ? static_cast<double>(clean) / static_cast<double>(out_of_scope) : 0;
@@ -97,7 +99,8 @@ Score evaluate(const AgentIndex& index, const std::string& split, double thresho
     for (const auto& m : index.match_qa(q.text, 3)) score.top5 += m.source_id == q.target;
     bool right = answered && lower(a.text).find(lower(q.expect)) != std::string::npos;
     if (right) ++score.right;
-    else if (verbose) {
+    if (answered && !right) ++score.wrong;
+    if (!right && verbose) {
       std::cout << "  " << (answered ? "WRONG " : "FALLBACK ") << q.id << " [" << q.target << "] (" << a.confidence << ", "
                 << a.source_id << "): " << q.text << "\n      expected: " << q.expect << "\n      got: " << a.text << "\n";
       print_plan(index, q.text);
@@ -153,15 +156,19 @@ TEST(AnswerQuality, HeldOutQuestionsAreAnsweredRightOrGivenTheFallback) {
   }
   const double threshold = KnowledgeSettings{}.answer_threshold;
   Score dev = evaluate(index, "dev", threshold, verbose);
-  Score held = evaluate(index, "heldout", threshold, verbose);
+  // Misses are shown for the development part only: the held-out part stays unseen.
+  Score held = evaluate(index, "heldout", threshold, false);
   std::cout << "dev: right " << dev.right << "/" << dev.in_scope << ", clean " << dev.clean << "/" << dev.out_of_scope
             << ", target in top 5 " << dev.top5 << ", answer from the target " << dev.right_source
-            << "\nheldout: right " << held.right << "/" << held.in_scope << ", clean " << held.clean << "/"
-            << held.out_of_scope << "\n";
+            << ", wrong " << dev.wrong << "\nheldout: right " << held.right << "/" << held.in_scope << ", clean "
+            << held.clean << "/" << held.out_of_scope << ", wrong " << held.wrong << "\n";
   RecordProperty("heldout_right", std::to_string(held.right) + "/" + std::to_string(held.in_scope));
   RecordProperty("heldout_clean", std::to_string(held.clean) + "/" + std::to_string(held.out_of_scope));
-  EXPECT_GE(held.right_share(), 0.0);
-  EXPECT_GE(held.clean_share(), 0.0);
+  // Floors at the figures measured when the threshold was calibrated (docs/decisions/knowledge.md),
+  // so a change that loses ground fails here.
+  EXPECT_GE(held.right_share(), 0.35);
+  EXPECT_LE(held.wrong_share(), 0.06);
+  EXPECT_GE(held.clean_share(), 0.9);
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ const Analyzer& analyzer_of(const KnowledgeSettings& settings) {
 
 double judged(const QueryPlan& plan, double covered, bool key_covered, std::string_view text) {
   double confidence = covered * (key_covered ? 1.0 : kKeyMissing);
-  if (plan.kind != AnswerKind::kAny && !has_number(text)) confidence *= kNumberMissing;
+  if (!states_kind(text, plan.kind)) confidence *= kNumberMissing;
   return confidence;
 }
 }  // namespace
@@ -164,7 +164,7 @@ double AgentIndex::unknown_weight(std::string_view word) const {
 
 QueryPlan AgentIndex::plan(std::string_view query) const {
   QueryPlan plan;
-  plan.kind = answer_kind(query);
+  plan.kind = settings_.language == "en" ? answer_kind(query) : AnswerKind::kAny;
   auto words = vocabulary_.analyze_query(query);
   auto known = [&](uint32_t term) { return term != kNoTerm && chunk_docs_.df(term) + qa_docs_.df(term) > 0; };
   std::vector<std::string> seen;
@@ -351,7 +351,7 @@ KnowledgeAnswer AgentIndex::answer(std::string_view question, size_t max_sentenc
     a.signals.coverage = c.pick.coverage;
     a.signals.sentence = c.pick.sentence;
     a.signals.key = c.pick.key_covered ? 1 : 0;
-    a.signals.number = p.kind == AnswerKind::kAny || has_number(a.text) ? 1 : 0;
+    a.signals.number = states_kind(a.text, p.kind) ? 1 : 0;
     double merit = judged(p, c.pick.coverage, c.pick.key_covered, a.text) * c.score / top_score;
     judged_answers.push_back({std::move(a), merit});
   }
@@ -362,7 +362,7 @@ KnowledgeAnswer AgentIndex::answer(std::string_view question, size_t max_sentenc
     a.signals.coverage = coverage(p, credits);
     a.signals.sentence = a.signals.coverage;
     a.signals.key = credits[p.key_slot] >= 0.5 ? 1 : 0;
-    a.signals.number = p.kind == AnswerKind::kAny || has_number(a.text) ? 1 : 0;
+    a.signals.number = states_kind(a.text, p.kind) ? 1 : 0;
     a.signals.qa = 1;
     a.signals.unasked = unasked_share(p, qa.question);
     // A pair's answer was written for its question: it is preferred on a near tie.

@@ -46,20 +46,48 @@ bool is_question_phrase(std::string_view previous, std::string_view word) {
 }
 
 AnswerKind answer_kind(std::string_view question) {
+  static constexpr std::array<std::string_view, 9> kHowQuantity = {"much", "many", "long", "far", "old",
+                                                                   "often", "big", "tall", "heavy"};
+  static constexpr std::array<std::string_view, 3> kHowTime = {"early", "late", "soon"};
+  static constexpr std::array<std::string_view, 7> kWhatTime = {"time", "times", "day", "days", "hours", "months", "dates"};
+  static constexpr std::array<std::string_view, 9> kTimeWords = {"times", "timetable", "schedule", "earliest", "latest",
+                                                                 "last", "first", "next", "departures"};
+  static constexpr std::array<std::string_view, 18> kQuantityWords = {
+      "price", "prices", "cost", "costs", "fee",  "fees",    "fare",    "fares",   "charge",
+      "rate",  "rates",  "cheapest", "cheaper", "age", "minimum", "maximum", "max", "discount"};
+  auto in = [](const auto& list, std::string_view w) { return std::find(list.begin(), list.end(), w) != list.end(); };
   auto words = tokenize_unstemmed(question.substr(0, 200));
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     const std::string next = i + 1 < words.size() ? words[i + 1] : "";
-    if (w == "how" && (next == "much" || next == "many" || next == "long" || next == "far" ||
-                       next == "old" || next == "often" || next == "big" || next == "heavy" ||
-                       next == "early" || next == "late" || next == "soon" || next == "tall"))
-      return next == "early" || next == "late" || next == "soon" ? AnswerKind::kTime : AnswerKind::kQuantity;
-    if (w == "when" || (w == "what" && (next == "time" || next == "times" || next == "hours"))) return AnswerKind::kTime;
-    if (w == "cost" || w == "costs" || w == "price" || w == "fee" || w == "charge" || w == "age" ||
-        w == "minimum" || w == "maximum" || w == "limit")
-      return AnswerKind::kQuantity;
+    if (w == "how" && in(kHowQuantity, next)) return AnswerKind::kQuantity;
+    if (w == "how" && in(kHowTime, next)) return AnswerKind::kTime;
+    if (w == "when" || ((w == "what" || w == "which") && in(kWhatTime, next))) return AnswerKind::kTime;
+    if (in(kTimeWords, w)) return AnswerKind::kTime;
+    if (in(kQuantityWords, w)) return AnswerKind::kQuantity;
   }
   return AnswerKind::kAny;
+}
+
+bool states_kind(std::string_view text, AnswerKind kind) {
+  if (kind == AnswerKind::kAny || has_number(text)) return true;
+  static constexpr std::array<std::string_view, 24> kNumberWords = {
+      "one",    "two",    "three",   "four",  "five",  "six",   "seven", "eight",
+      "nine",   "ten",    "eleven",  "twelve", "fifteen", "twenty", "thirty", "forty",
+      "fifty",  "hundred", "thousand", "twice", "half", "double", "once", "free"};
+  static constexpr std::array<std::string_view, 26> kTimeWords = {
+      "monday",  "tuesday",  "wednesday", "thursday", "friday",   "saturday", "sunday",
+      "january", "february", "march",     "april",    "may",      "june",     "july",
+      "august",  "september", "october",  "november", "december", "daily",   "weekly",
+      "hourly",  "morning",  "evening",   "midnight", "noon"};
+  bool found = false;
+  Analyzer::english().for_each_word(text, [&](const AnalyzedWord& w) {
+    std::string_view word = w.surface;
+    if (!word.empty() && word.back() == 's' && kind == AnswerKind::kTime) word.remove_suffix(1);  // "Tuesdays"
+    found = found || std::find(kNumberWords.begin(), kNumberWords.end(), w.surface) != kNumberWords.end() ||
+            (kind == AnswerKind::kTime && std::find(kTimeWords.begin(), kTimeWords.end(), word) != kTimeWords.end());
+  });
+  return found;
 }
 
 std::vector<uint32_t> term_set(const TermVocabulary& vocabulary, std::string_view text) {
@@ -122,7 +150,7 @@ SentencePick pick_sentences(const QueryPlan& plan, const TermVocabulary& vocabul
     for (size_t s = 0; s < plan.slots.size(); ++s)
       score += plan.slots[s].weight * std::max(own[s], kContextShare * all[s]);
     if (score <= 0) continue;
-    if (plan.kind != AnswerKind::kAny && has_number(sentences[i])) score += kNumberBonus * plan.total_weight;
+    if (plan.kind != AnswerKind::kAny && states_kind(sentences[i], plan.kind)) score += kNumberBonus * plan.total_weight;
     scored.push_back({i, std::move(with_context), std::move(own), score});
   }
   if (scored.empty()) return pick;
@@ -146,9 +174,10 @@ SentencePick pick_sentences(const QueryPlan& plan, const TermVocabulary& vocabul
     chosen.push_back(c);
     for (size_t s = 0; s < plan.slots.size(); ++s) covered[s] = std::max(covered[s], scored[c].own[s]);
   }
-  // A question asking how much, how many or when is answered by a sentence that states a number:
-  // when the sentences chosen state none, the best one of the chunk that does joins them.
-  auto states_number = [&](size_t c) { return has_number(sentences[scored[c].index]); };
+  // A question asking how much, how many or when is answered by a sentence that states a number
+  // (or a day or a month): when the sentences chosen state none, the best one of the chunk that
+  // does joins them.
+  auto states_number = [&](size_t c) { return states_kind(sentences[scored[c].index], plan.kind); };
   if (plan.kind != AnswerKind::kAny && std::none_of(chosen.begin(), chosen.end(), states_number)) {
     for (size_t c = 1; c < scored.size(); ++c) {
       if (!states_number(c)) continue;

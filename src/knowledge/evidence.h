@@ -19,7 +19,8 @@
 
 namespace parley {
 
-// What kind of fact a question asks for, from its opening words.
+// What kind of fact a question asks for, from its words ("how much", "when", "price", "last"):
+// English only, other languages ask for kAny.
 enum class AnswerKind { kAny, kQuantity, kTime };
 
 struct QuerySlot {
@@ -41,6 +42,10 @@ struct QueryPlan {
 };
 
 AnswerKind answer_kind(std::string_view question);
+
+// Whether a text states what a question of that kind asks for: a number (digits or a number
+// word) for a quantity; a number, a day or a month for a time; anything for kAny.
+bool states_kind(std::string_view text, AnswerKind kind);
 
 // Whether `word` after `previous` only shapes the question ("how long", "how much") rather than
 // naming what it is about.

@@ -5,6 +5,7 @@
 
 #include "knowledge/answerability.h"
 #include "knowledge/chunker.h"
+#include "text/sentences.h"
 #include "text/normalizer.h"
 #include "text/thesaurus.h"
 
@@ -23,6 +24,7 @@ constexpr float kSynonymCredit = 0.6f;
 // in English: 1 - log10(1 + usage) / kUsageDecades of that, and at least kCommonWordShare.
 constexpr double kUsageDecades = 3.0;
 constexpr double kCommonWordShare = 0.15;
+constexpr double kUnknownShareWithoutUsage = 0.5;
 // The usage a number the knowledge lacks is given: a common word's.
 constexpr double kNumberUsage = 1000.0;
 // Answers are judged among this many of BM25's best chunks and Q&A pairs.
@@ -58,65 +60,106 @@ double judged(const QueryPlan& plan, double covered, bool key_covered, std::stri
 AgentIndex::AgentIndex(const KnowledgeSettings& settings)
     : settings_(settings), vocabulary_(analyzer_of(settings), settings.synonyms) {}
 
-std::vector<WeightedTerm> AgentIndex::document_terms(
-    const std::vector<std::pair<std::string_view, float>>& fields, bool learn, float& length) {
-  std::vector<WeightedTerm> terms;
-  std::vector<TermToken> tokens;
-  std::vector<uint32_t> groups;
-  length = 0;
-  for (const auto& [text, weight] : fields) {
-    if (learn) vocabulary_.learn(text, tokens, groups);
-    else vocabulary_.analyze(text, tokens, groups);
-    length += static_cast<float>(tokens.size());
-    for (const auto& t : tokens)
-      if (!t.stop && t.term != kNoTerm) terms.push_back({t.term, weight});
-    for (uint32_t g : groups) terms.push_back({g, weight});
-  }
-  std::sort(terms.begin(), terms.end(), [](const WeightedTerm& a, const WeightedTerm& b) { return a.term < b.term; });
-  std::vector<WeightedTerm> merged;
-  for (const auto& t : terms) {
-    if (!merged.empty() && merged.back().term == t.term) merged.back().weight += t.weight;
-    else merged.push_back(t);
-  }
-  return merged;
+float AgentIndex::learn(std::string_view text, std::vector<uint32_t>& occurrences) {
+  if (text.empty()) return 0;
+  vocabulary_.learn(text, scratch_tokens_, scratch_groups_);
+  for (const auto& t : scratch_tokens_)
+    if (!t.stop && t.term != kNoTerm) occurrences.push_back(t.term);
+  occurrences.insert(occurrences.end(), scratch_groups_.begin(), scratch_groups_.end());
+  return static_cast<float>(scratch_tokens_.size());
 }
 
-std::vector<uint32_t> AgentIndex::unique_terms(const std::vector<std::pair<std::string_view, float>>& fields) const {
-  std::vector<uint32_t> out;
-  for (const auto& [text, weight] : fields) {
-    auto terms = term_set(vocabulary_, text);
-    out.insert(out.end(), terms.begin(), terms.end());
+namespace {
+void sort_unique(std::vector<uint32_t>& terms, size_t from = 0) {
+  auto begin = terms.begin() + static_cast<std::ptrdiff_t>(from);
+  std::sort(begin, terms.end());
+  terms.erase(std::unique(begin, terms.end()), terms.end());
+}
+
+// Each term of `body` once with its count, then the other fields' occurrences added at their
+// weights. `body` is sorted in place.
+std::vector<WeightedTerm> weighted(std::vector<uint32_t>& body,
+                                   const std::vector<std::pair<const std::vector<uint32_t>*, float>>& fields) {
+  std::sort(body.begin(), body.end());
+  std::vector<WeightedTerm> out;
+  for (uint32_t t : body) {
+    if (!out.empty() && out.back().term == t) out.back().weight += 1.0f;
+    else out.push_back({t, 1.0f});
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
+  for (const auto& [occurrences, weight] : fields) {
+    for (uint32_t t : *occurrences) {
+      auto it = std::lower_bound(out.begin(), out.end(), t, [](const WeightedTerm& w, uint32_t term) { return w.term < term; });
+      if (it != out.end() && it->term == t) it->weight += weight;
+      else out.insert(it, {t, weight});
+    }
+  }
   return out;
 }
 
+std::vector<uint32_t> terms_of(const std::vector<WeightedTerm>& weighted_terms) {
+  std::vector<uint32_t> out;
+  out.reserve(weighted_terms.size());
+  for (const auto& t : weighted_terms) out.push_back(t.term);
+  return out;
+}
+}  // namespace
+
 size_t AgentIndex::add(const IndexedSource& source) {
   remove(source.id);
-  float length = 0;
   if (source.type == "qa") {
-    auto terms = document_terms({{source.question, kQuestionWeight}, {source.answer, kAnswerWeight}}, true, length);
+    std::vector<uint32_t> question, answer;
+    float length = learn(source.question, question) + learn(source.answer, answer);
+    std::vector<uint32_t> question_terms = question;
+    sort_unique(question_terms);
+    std::vector<uint32_t> none;
+    auto terms = weighted(none, {{&question, kQuestionWeight}, {&answer, kAnswerWeight}});
     uint32_t doc = qa_docs_.add(terms, length);
     if (qa_.size() <= doc) qa_.resize(doc + 1);
-    qa_[doc] = {source.id, source.question, source.answer, normalize_for_match(source.question, vocabulary_.analyzer())};
+    qa_[doc] = {source.id, source.question, source.answer, normalize_for_match(source.question, vocabulary_.analyzer()),
+                terms_of(terms), std::move(question_terms)};
     qa_ids_[source.id] = doc;
     return 1;
   }
   auto source_index = static_cast<uint32_t>(sources_.size());
-  sources_.push_back(Source{source.id, source.type, source.title, source.url, {}});
+  std::vector<uint32_t> title;
+  float title_length = source.title ? learn(*source.title, title) : 0;
+  std::vector<uint32_t> title_terms = title;
+  sort_unique(title_terms);
+  sources_.push_back(Source{source.id, source.type, source.title, source.url, {}, std::move(title_terms)});
   source_ids_[source.id] = source_index;
-  std::string_view title = source.title ? std::string_view(*source.title) : std::string_view();
   uint32_t ordinal = 0;
+  std::vector<uint32_t> body, heading;
   for (const Chunk& piece : chunk_sections(source.content)) {
-    // A heading the chunk starts with is already among its words.
-    std::string_view heading = piece.text.starts_with(piece.heading) ? std::string_view() : piece.heading;
-    auto terms = document_terms({{piece.text, 1.0f}, {title, kTitleWeight}, {heading, kHeadingWeight}}, true, length);
     uint32_t index = ordinal++;
+    ChunkEntry entry{source_index, index, std::string(piece.text), "", {}, {}, {}, {}};
+    // A heading the chunk starts with is already among its words.
+    if (!piece.text.starts_with(piece.heading)) entry.heading = std::string(piece.heading);
+    body.clear();
+    float length = title_length;
+    auto spans = sentence_spans(piece.text);
+    for (size_t i = 0; i < spans.size(); ++i) {
+      auto [b, e] = spans[i];
+      std::string_view sentence = piece.text.substr(b, e - b);
+      size_t from = body.size();
+      length += learn(sentence, body);
+      auto terms_begin = static_cast<uint32_t>(entry.terms.size());
+      entry.terms.insert(entry.terms.end(), body.begin() + static_cast<std::ptrdiff_t>(from), body.end());
+      sort_unique(entry.terms, terms_begin);
+      // A heading line introduces what follows it; a last line without a full stop is text.
+      bool heading_line = i + 1 < spans.size() && is_heading_line(sentence);
+      entry.sentences.push_back({static_cast<uint32_t>(b), static_cast<uint32_t>(e), terms_begin,
+                                 static_cast<uint32_t>(entry.terms.size()), heading_line});
+    }
+    heading.clear();
+    length += learn(entry.heading, heading);
+    entry.heading_terms = heading;
+    sort_unique(entry.heading_terms);
+    auto terms = weighted(body, {{&title, kTitleWeight}, {&heading, kHeadingWeight}});
     if (terms.empty()) continue;
+    entry.posted = terms_of(terms);
     uint32_t doc = chunk_docs_.add(terms, length);
     if (chunks_.size() <= doc) chunks_.resize(doc + 1);
-    chunks_[doc] = {source_index, index, std::string(piece.text), std::string(heading)};
+    chunks_[doc] = std::move(entry);
     sources_[source_index].chunks.push_back(doc);
   }
   return sources_[source_index].chunks.size();
@@ -125,7 +168,7 @@ size_t AgentIndex::add(const IndexedSource& source) {
 bool AgentIndex::remove(std::string_view source_id) {
   if (auto qa = qa_ids_.find(source_id); qa != qa_ids_.end()) {
     QaEntry& entry = qa_[qa->second];
-    qa_docs_.remove(qa->second, unique_terms({{entry.question, 1}, {entry.answer, 1}}));
+    qa_docs_.remove(qa->second, entry.terms);
     entry = QaEntry{};
     qa_ids_.erase(qa);
     return true;
@@ -133,12 +176,9 @@ bool AgentIndex::remove(std::string_view source_id) {
   auto it = source_ids_.find(source_id);
   if (it == source_ids_.end()) return false;
   Source& source = sources_[it->second];
-  std::string_view title = source.title ? std::string_view(*source.title) : std::string_view();
   for (uint32_t doc : source.chunks) {
-    ChunkEntry& chunk = chunks_[doc];
-    chunk_docs_.remove(doc, unique_terms({{chunk.text, 1}, {title, 1}, {chunk.heading, 1}}));
-    std::string().swap(chunk.text);
-    std::string().swap(chunk.heading);
+    chunk_docs_.remove(doc, chunks_[doc].posted);
+    chunks_[doc] = ChunkEntry{};
   }
   source.chunks.clear();
   source.chunks.shrink_to_fit();
@@ -153,7 +193,9 @@ double AgentIndex::idf(uint32_t term) const {
 
 double AgentIndex::unknown_weight(std::string_view word) const {
   double most = Bm25Collection::idf(0, static_cast<double>(chunk_docs_.live() + qa_docs_.live()));
-  if (settings_.language != "en") return most;
+  // Without usage figures for the language, a word the knowledge lacks may as well be a function
+  // word the stop list misses as the question's subject: it weighs half.
+  if (settings_.language != "en") return most * kUnknownShareWithoutUsage;
   // How often English uses the word (SemCor tags, text/thesaurus.h): "now" or "work" absent from
   // the knowledge says little of what the question is about; "kayak" or "bitcoin" says much.
   double usage = english_usage(word);
@@ -225,20 +267,25 @@ void AgentIndex::add_synonyms(const QueryWord& word, QuerySlot& slot) const {
   }
 }
 
-std::string AgentIndex::context_of(const ChunkEntry& chunk) const {
-  const Source& source = sources_[chunk.source];
-  std::string context = source.title.value_or("");
-  if (!chunk.heading.empty()) context += "\n" + chunk.heading;
-  return context;
-}
-
 std::vector<AgentIndex::Candidate> AgentIndex::chunk_candidates(const QueryPlan& plan, size_t k,
                                                                 size_t max_sentences) const {
   std::vector<Candidate> out;
   if (plan.empty()) return out;
   for (const ScoredDoc& hit : chunk_docs_.top(plan.bm25_terms(), k)) {
     const ChunkEntry& chunk = chunks_[hit.doc];
-    SentencePick pick = pick_sentences(plan, vocabulary_, chunk.text, context_of(chunk), max_sentences);
+    std::vector<SentenceTerms> sentences;
+    sentences.reserve(chunk.sentences.size());
+    std::span<const uint32_t> all_terms(chunk.terms);
+    for (const Sentence& sentence : chunk.sentences) {
+      sentences.push_back({std::string_view(chunk.text).substr(sentence.begin, sentence.end - sentence.begin),
+                           all_terms.subspan(sentence.terms_begin, sentence.terms_end - sentence.terms_begin),
+                           sentence.heading});
+    }
+    std::vector<uint32_t> context;
+    const auto& title_terms = sources_[chunk.source].title_terms;
+    std::set_union(title_terms.begin(), title_terms.end(), chunk.heading_terms.begin(), chunk.heading_terms.end(),
+                   std::back_inserter(context));
+    SentencePick pick = pick_sentences(plan, sentences, context, max_sentences);
     double score = hit.score * (0.5 + 0.5 * pick.coverage);
     out.push_back({hit.doc, score, std::move(pick)});
   }
@@ -260,33 +307,24 @@ std::vector<RetrievedChunk> AgentIndex::search(std::string_view query, size_t k)
   return out;
 }
 
-double AgentIndex::unasked_share(const QueryPlan& plan, std::string_view question) const {
+double AgentIndex::unasked_share(const QueryPlan& plan, const QaEntry& qa) const {
   std::vector<uint32_t> asked;
   for (const auto& slot : plan.slots)
     for (const auto& alt : slot.alternatives) asked.push_back(alt.term);
   std::sort(asked.begin(), asked.end());
-  std::vector<TermToken> tokens;
-  std::vector<uint32_t> groups;
-  vocabulary_.analyze(question, tokens, groups);
-  std::vector<uint32_t> own;
-  for (const auto& t : tokens)
-    if (!t.stop && t.term != kNoTerm) own.push_back(t.term);
-  std::sort(own.begin(), own.end());
-  own.erase(std::unique(own.begin(), own.end()), own.end());
   double total = 0, unasked = 0;
-  for (uint32_t t : own) {
+  for (uint32_t t : qa.question_terms) {
     double w = idf(t);
     total += w;
-    bool in_group = std::any_of(groups.begin(), groups.end(), [&](uint32_t g) { return std::binary_search(asked.begin(), asked.end(), g); });
-    if (!std::binary_search(asked.begin(), asked.end(), t) && !in_group) unasked += w;
+    if (!std::binary_search(asked.begin(), asked.end(), t)) unasked += w;
   }
   return total > 0 ? unasked / total : 0;
 }
 
 double AgentIndex::qa_confidence(const QueryPlan& plan, const QaEntry& qa) const {
-  auto credits = slot_credits(plan, term_set(vocabulary_, qa.question + "\n" + qa.answer));
+  auto credits = slot_credits(plan, qa.terms);
   double confidence = judged(plan, coverage(plan, credits), credits[plan.key_slot] >= 0.5, qa.answer);
-  return confidence * (1.0 - kUnaskedPenalty * unasked_share(plan, qa.question));
+  return confidence * (1.0 - kUnaskedPenalty * unasked_share(plan, qa));
 }
 
 const AgentIndex::QaEntry* AgentIndex::exact_qa(std::string_view query) const {
@@ -357,14 +395,14 @@ KnowledgeAnswer AgentIndex::answer(std::string_view question, size_t max_sentenc
   }
   for (const ScoredDoc& hit : qa_docs_.top(p.bm25_terms(), kAnswerPairs)) {
     const QaEntry& qa = qa_[hit.doc];
-    auto credits = slot_credits(p, term_set(vocabulary_, qa.question + "\n" + qa.answer));
+    auto credits = slot_credits(p, qa.terms);
     KnowledgeAnswer a{qa.answer, 0, qa.source_id, qa.question, std::nullopt, qa.question, {}};
     a.signals.coverage = coverage(p, credits);
     a.signals.sentence = a.signals.coverage;
     a.signals.key = credits[p.key_slot] >= 0.5 ? 1 : 0;
     a.signals.number = states_kind(a.text, p.kind) ? 1 : 0;
     a.signals.qa = 1;
-    a.signals.unasked = unasked_share(p, qa.question);
+    a.signals.unasked = unasked_share(p, qa);
     // A pair's answer was written for its question: it is preferred on a near tie.
     double merit = qa_confidence(p, qa) + kQaPreference;
     judged_answers.push_back({std::move(a), merit});
@@ -387,12 +425,20 @@ KnowledgeAnswer AgentIndex::answer(std::string_view question, size_t max_sentenc
 }
 
 size_t AgentIndex::memory_bytes() const {
+  auto vector_bytes = [](const std::vector<uint32_t>& v) { return v.capacity() * sizeof(uint32_t); };
+  auto string_bytes = [](const std::string& t) { return t.capacity() > 15 ? t.capacity() + 1 : 0; };
   size_t bytes = vocabulary_.memory_bytes() + chunk_docs_.memory_bytes() + qa_docs_.memory_bytes() +
                  chunks_.capacity() * sizeof(ChunkEntry) + sources_.capacity() * sizeof(Source) +
                  qa_.capacity() * sizeof(QaEntry);
-  for (const auto& c : chunks_) bytes += (c.text.capacity() > 15 ? c.text.capacity() : 0) + (c.heading.capacity() > 15 ? c.heading.capacity() : 0);
-  for (const auto& s : sources_) bytes += s.chunks.capacity() * sizeof(uint32_t) + s.id.size() + 64;
-  for (const auto& q : qa_) bytes += q.question.capacity() + q.answer.capacity() + q.key.capacity();
+  for (const auto& c : chunks_) {
+    bytes += string_bytes(c.text) + string_bytes(c.heading) + c.sentences.capacity() * sizeof(Sentence) +
+             vector_bytes(c.terms) + vector_bytes(c.heading_terms) + vector_bytes(c.posted);
+  }
+  for (const auto& s : sources_) bytes += vector_bytes(s.chunks) + vector_bytes(s.title_terms) + s.id.size() + 64;
+  for (const auto& q : qa_) {
+    bytes += string_bytes(q.question) + string_bytes(q.answer) + string_bytes(q.key) + vector_bytes(q.terms) +
+             vector_bytes(q.question_terms);
+  }
   bytes += (source_ids_.size() + qa_ids_.size()) * 64;
   return bytes;
 }

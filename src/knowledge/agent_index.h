@@ -58,45 +58,55 @@ class AgentIndex {
   size_t memory_bytes() const;
 
  private:
+  // A sentence of a chunk: its bytes in the chunk's text and its terms in the chunk's `terms`.
+  struct Sentence {
+    uint32_t begin, end;
+    uint32_t terms_begin, terms_end;
+    bool heading;
+  };
   struct ChunkEntry {
     uint32_t source;
     uint32_t ordinal;
     std::string text;
-    std::string heading;  // empty when the chunk starts with it
+    std::string heading;                  // empty when the chunk starts with it
+    std::vector<Sentence> sentences;
+    std::vector<uint32_t> terms;          // each sentence's, sorted and unique within it
+    std::vector<uint32_t> heading_terms;  // sorted, unique
+    std::vector<uint32_t> posted;         // the terms of its BM25 document, sorted, unique
   };
   struct Source {
     std::string id;
     std::string type;
     std::optional<std::string> title;
     std::optional<std::string> url;
-    std::vector<uint32_t> chunks;  // doc ids
+    std::vector<uint32_t> chunks;       // doc ids
+    std::vector<uint32_t> title_terms;  // sorted, unique
   };
   struct QaEntry {
     std::string source_id;
     std::string question;
     std::string answer;
-    std::string key;  // normalize_for_match(question)
+    std::string key;                       // normalize_for_match(question)
+    std::vector<uint32_t> terms;           // the question's and the answer's, sorted, unique
+    std::vector<uint32_t> question_terms;  // the question's alone
   };
   struct Candidate {
     uint32_t doc;
     double score;        // BM25 boosted by coverage
     SentencePick pick;
   };
-
-  // The weighted terms of the fields of one document, each term once (counted when `learn`).
-  std::vector<WeightedTerm> document_terms(const std::vector<std::pair<std::string_view, float>>& fields,
-                                           bool learn, float& length);
-  std::vector<uint32_t> unique_terms(const std::vector<std::pair<std::string_view, float>>& fields) const;
+  // Learns the words of a text: appends every term occurrence (stop words left out, synonym
+  // groups in) to `occurrences`; returns the number of words.
+  float learn(std::string_view text, std::vector<uint32_t>& occurrences);
   std::vector<Candidate> chunk_candidates(const QueryPlan& plan, size_t k, size_t max_sentences) const;
   double idf(uint32_t term) const;
   // How heavy a word the knowledge lacks weighs.
   double unknown_weight(std::string_view word) const;
-  std::string context_of(const ChunkEntry& chunk) const;
   // The thesaurus' synonyms of an English word the knowledge holds, as lesser alternatives.
   void add_synonyms(const QueryWord& word, QuerySlot& slot) const;
   const QaEntry* exact_qa(std::string_view query) const;
-  // The share of the weight of a pair's question's words that the query did not ask about.
-  double unasked_share(const QueryPlan& plan, std::string_view question) const;
+  // The share of the weight of a pair's question's terms that the query did not ask about.
+  double unasked_share(const QueryPlan& plan, const QaEntry& qa) const;
   double qa_confidence(const QueryPlan& plan, const QaEntry& qa) const;
 
   KnowledgeSettings settings_;
@@ -107,6 +117,9 @@ class AgentIndex {
   std::vector<Source> sources_;
   StringMap<uint32_t> source_ids_;  // text sources
   std::vector<QaEntry> qa_;         // by qa doc id
+  // Buffers learn() reuses (add() holds the index alone).
+  std::vector<TermToken> scratch_tokens_;
+  std::vector<uint32_t> scratch_groups_;
   StringMap<uint32_t> qa_ids_;      // qa sources
 };
 

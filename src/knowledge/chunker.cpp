@@ -52,7 +52,11 @@ bool is_heading_line(std::string_view line) {
   line = trim(line);
   if (line.empty() || line.size() > kHeadingMaxBytes || line.find('\n') != std::string_view::npos) return false;
   char last = line.back();
-  return last != '.' && last != '!' && last != '?' && last != ',' && last != ';';
+  if (last == '.' || last == '!' || last == '?' || last == ',' || last == ';') return false;
+  // Chinese and Japanese end sentences with ideographic and full-width marks.
+  for (std::string_view end : {"\u3002", "\uFF01", "\uFF1F", "\uFF0E", "\uFF61", "\u3001", "\uFF0C", "\uFF1B"})
+    if (line.ends_with(end)) return false;
+  return true;
 }
 
 std::vector<Chunk> chunk_sections(std::string_view text, size_t target) {

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <array>
 
-#include "knowledge/chunker.h"
-#include "text/sentences.h"
 #include "text/tokenizer.h"
 
 namespace parley {
@@ -21,11 +19,11 @@ constexpr double kExtraSentenceShare = 0.5;
 // A sentence must add this share of the question's weight to be quoted beside the best one.
 constexpr double kAddedSentenceGain = 0.15;
 
-bool has_term(const std::vector<uint32_t>& sorted, uint32_t term) {
+bool has_term(std::span<const uint32_t> sorted, uint32_t term) {
   return std::binary_search(sorted.begin(), sorted.end(), term);
 }
 
-std::vector<uint32_t> merged(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+std::vector<uint32_t> merged(std::span<const uint32_t> a, std::span<const uint32_t> b) {
   std::vector<uint32_t> out;
   std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
@@ -81,10 +79,10 @@ bool states_kind(std::string_view text, AnswerKind kind) {
       "august",  "september", "october",  "november", "december", "daily",   "weekly",
       "hourly",  "morning",  "evening",   "midnight", "noon"};
   bool found = false;
-  Analyzer::english().for_each_word(text, [&](const AnalyzedWord& w) {
-    std::string_view word = w.surface;
+  for_each_word(text, [&](std::string_view surface) {
+    std::string_view word = surface;
     if (!word.empty() && word.back() == 's' && kind == AnswerKind::kTime) word.remove_suffix(1);  // "Tuesdays"
-    found = found || std::find(kNumberWords.begin(), kNumberWords.end(), w.surface) != kNumberWords.end() ||
+    found = found || std::find(kNumberWords.begin(), kNumberWords.end(), surface) != kNumberWords.end() ||
             (kind == AnswerKind::kTime && std::find(kTimeWords.begin(), kTimeWords.end(), word) != kTimeWords.end());
   });
   return found;
@@ -102,7 +100,7 @@ std::vector<uint32_t> term_set(const TermVocabulary& vocabulary, std::string_vie
   return out;
 }
 
-std::vector<double> slot_credits(const QueryPlan& plan, const std::vector<uint32_t>& terms) {
+std::vector<double> slot_credits(const QueryPlan& plan, std::span<const uint32_t> terms) {
   std::vector<double> credits(plan.slots.size(), 0.0);
   for (size_t i = 0; i < plan.slots.size(); ++i)
     for (const auto& alt : plan.slots[i].alternatives)
@@ -121,12 +119,10 @@ bool has_number(std::string_view text) {
   return std::any_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-SentencePick pick_sentences(const QueryPlan& plan, const TermVocabulary& vocabulary, std::string_view chunk,
-                            std::string_view context, size_t max_sentences) {
+SentencePick pick_sentences(const QueryPlan& plan, const std::vector<SentenceTerms>& sentences,
+                            std::span<const uint32_t> context_terms, size_t max_sentences) {
   SentencePick pick;
   if (plan.empty()) return pick;
-  auto sentences = split_sentences(chunk);
-  const std::vector<uint32_t> context_terms = term_set(vocabulary, context);
   const std::vector<double> context_credits = slot_credits(plan, context_terms);
 
   struct Scored {
@@ -136,21 +132,21 @@ SentencePick pick_sentences(const QueryPlan& plan, const TermVocabulary& vocabul
     double score;
   };
   std::vector<Scored> scored;
-  std::vector<uint32_t> heading_terms;  // of the last heading line inside the chunk
+  std::span<const uint32_t> heading_terms;  // of the last heading line inside the chunk
   for (size_t i = 0; i < sentences.size(); ++i) {
-    auto terms = term_set(vocabulary, sentences[i]);
-    if (is_heading_line(sentences[i])) {
-      heading_terms = terms;
+    if (sentences[i].heading) {
+      heading_terms = sentences[i].terms;
       continue;
     }
-    auto own = slot_credits(plan, terms);
-    auto with_context = merged(merged(terms, context_terms), heading_terms);
+    auto own = slot_credits(plan, sentences[i].terms);
+    auto with_context = merged(merged(sentences[i].terms, context_terms), heading_terms);
     auto all = slot_credits(plan, with_context);
     double score = 0;
     for (size_t s = 0; s < plan.slots.size(); ++s)
       score += plan.slots[s].weight * std::max(own[s], kContextShare * all[s]);
     if (score <= 0) continue;
-    if (plan.kind != AnswerKind::kAny && states_kind(sentences[i], plan.kind)) score += kNumberBonus * plan.total_weight;
+    if (plan.kind != AnswerKind::kAny && states_kind(sentences[i].text, plan.kind))
+      score += kNumberBonus * plan.total_weight;
     scored.push_back({i, std::move(with_context), std::move(own), score});
   }
   if (scored.empty()) return pick;
@@ -177,7 +173,7 @@ SentencePick pick_sentences(const QueryPlan& plan, const TermVocabulary& vocabul
   // A question asking how much, how many or when is answered by a sentence that states a number
   // (or a day or a month): when the sentences chosen state none, the best one of the chunk that
   // does joins them.
-  auto states_number = [&](size_t c) { return states_kind(sentences[scored[c].index], plan.kind); };
+  auto states_number = [&](size_t c) { return states_kind(sentences[scored[c].index].text, plan.kind); };
   if (plan.kind != AnswerKind::kAny && std::none_of(chosen.begin(), chosen.end(), states_number)) {
     for (size_t c = 1; c < scored.size(); ++c) {
       if (!states_number(c)) continue;
@@ -196,7 +192,7 @@ SentencePick pick_sentences(const QueryPlan& plan, const TermVocabulary& vocabul
   std::sort(order.begin(), order.end());
   for (size_t i : order) {
     if (!pick.text.empty()) pick.text.push_back(' ');
-    pick.text += sentences[i];
+    pick.text += sentences[i].text;
   }
   pick.coverage = best + kExtraSentenceShare * std::max(0.0, all - best);
   pick.sentence = best;

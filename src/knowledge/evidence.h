@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,13 +56,21 @@ bool is_question_phrase(std::string_view previous, std::string_view word);
 std::vector<uint32_t> term_set(const TermVocabulary& vocabulary, std::string_view text);
 
 // The credit (0..1) a sorted term set gives each slot.
-std::vector<double> slot_credits(const QueryPlan& plan, const std::vector<uint32_t>& terms);
+std::vector<double> slot_credits(const QueryPlan& plan, std::span<const uint32_t> terms);
 
 // Coverage (0..1) of the plan by per-slot credits.
 double coverage(const QueryPlan& plan, const std::vector<double>& credits);
 
 // Whether the text states a number (digits).
 bool has_number(std::string_view text);
+
+// A sentence of a chunk with its terms (sorted, unique; stop words left out, synonym groups in),
+// as the index keeps them.
+struct SentenceTerms {
+  std::string_view text;
+  std::span<const uint32_t> terms;
+  bool heading = false;  // a heading line inside the chunk: context for the sentences after it
+};
 
 // The sentences of a chunk that answer best, in the chunk's order, and how much of the question
 // they cover together with the chunk's context (its source's title and its heading).
@@ -72,7 +81,7 @@ struct SentencePick {
   bool key_covered = false;
 };
 
-SentencePick pick_sentences(const QueryPlan& plan, const TermVocabulary& vocabulary, std::string_view chunk,
-                            std::string_view context, size_t max_sentences);
+SentencePick pick_sentences(const QueryPlan& plan, const std::vector<SentenceTerms>& sentences,
+                            std::span<const uint32_t> context_terms, size_t max_sentences);
 
 }  // namespace parley

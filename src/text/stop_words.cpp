@@ -79,6 +79,25 @@ constexpr std::string_view kDutch =
     "altijd doch wordt wezen kunnen ons zelf tegen na reeds wil kon niets uw iemand geweest "
     "andere waar wanneer hoeveel hallo bedankt";
 
+constexpr std::string_view kRussian =
+    "и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее мне было "
+    "вот от меня еще нет о из ему теперь когда даже ну вдруг ли если уже или ни быть был него до вас "
+    "нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней для мы тебя их "
+    "чем была сам чтоб без будто чего раз тоже себе под будет ж тогда кто этот того потому этого какой "
+    "совсем ним здесь этом один почти мой тем чтобы нее сейчас были куда зачем всех никогда можно при "
+    "наконец два об другой хоть после над больше тот через эти нас про всего них какая много разве три "
+    "эту моя впрочем хорошо свою этой перед иногда лучше чуть том нельзя такой им более всегда конечно "
+    "всю между сколько какие каков почему ваш ваши";
+
+// Chinese and Japanese have no Snowball lists: their particles, pronouns and question words as
+// ICU's dictionaries segment them.
+constexpr std::string_view kChinese =
+    "的 了 是 在 我 你 您 你们 我们 他 她 它 他们 吗 呢 吧 啊 什么 怎么 怎样 哪 哪里 哪儿 多少 几 "
+    "和 与 也 都 就 还 有 没有 这 那 这个 那个 请 可以 能 会 要 想 个 吗？ 是不是 为什么";
+constexpr std::string_view kJapanese =
+    "は が を に で と の も へ や か ね よ な です ます でき できる でしょ でしょう ました する した "
+    "いる ある あり この その あの どこ いつ なに 何 どう どの どれ いくら ください 私 あなた こと もの";
+
 std::vector<std::string_view> split_sorted(std::string_view list) {
   std::vector<std::string_view> out;
   size_t pos = 0;
@@ -98,7 +117,8 @@ const std::vector<std::string_view>& stop_words(std::string_view language) {
   static const auto* const kLists = new std::map<std::string, std::vector<std::string_view>, std::less<>>{
       {"en", split_sorted(kEnglish)}, {"fr", split_sorted(kFrench)},     {"de", split_sorted(kGerman)},
       {"es", split_sorted(kSpanish)}, {"it", split_sorted(kItalian)},    {"pt", split_sorted(kPortuguese)},
-      {"nl", split_sorted(kDutch)},
+      {"nl", split_sorted(kDutch)},  {"ru", split_sorted(kRussian)},
+      {"zh", split_sorted(kChinese)}, {"ja", split_sorted(kJapanese)},
   };
   static const std::vector<std::string_view> kNone;
   auto it = kLists->find(language);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 namespace parley {
 
@@ -44,18 +45,24 @@ icu::UnicodeString normalized(std::string_view text) {
 }
 
 // Words of a segment by ICU: normalise, then keep break-iterator segments whose rule status says
-// word (number, letter, kana, ideograph).
+// word (number, letter, kana, ideograph). The words are gathered before any is emitted: `emit` may
+// tokenise too (the knowledge vocabulary analyses each word it is given), and that would move
+// this thread's one iterator to another text in the middle of this one.
 void icu_tokens(std::string_view text, const std::function<void(std::string_view)>& emit) {
   auto& icu = icu_state();
   icu::UnicodeString u = normalized(text);
   if (!icu.words) return;
   icu.words->setText(u);
-  std::string utf8;
+  std::vector<std::pair<int32_t, int32_t>> words;
   int32_t start = icu.words->first();
   for (int32_t end = icu.words->next(); end != icu::BreakIterator::DONE; start = end, end = icu.words->next()) {
     if (icu.words->getRuleStatus() < UBRK_WORD_NONE_LIMIT) continue;
+    words.emplace_back(start, end);
+  }
+  std::string utf8;
+  for (auto [from, to] : words) {
     utf8.clear();
-    u.tempSubStringBetween(start, end).toUTF8String(utf8);
+    u.tempSubStringBetween(from, to).toUTF8String(utf8);
     emit(utf8);
   }
 }

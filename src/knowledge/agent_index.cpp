@@ -27,6 +27,11 @@ constexpr double kCommonWordShare = 0.15;
 constexpr double kUnknownShareWithoutUsage = 0.5;
 // The usage a number the knowledge lacks is given: a common word's.
 constexpr double kNumberUsage = 1000.0;
+// A question is weighed by its first kMaxSlots informative words, and at most kMaxCorrections of
+// them are looked up for a spelling correction (each looks through the whole vocabulary), so a
+// long message costs no more than a question.
+constexpr size_t kMaxSlots = 48;
+constexpr size_t kMaxCorrections = 8;
 // Answers are judged among this many of BM25's best chunks and Q&A pairs.
 constexpr size_t kAnswerChunks = 12;
 constexpr size_t kAnswerPairs = 4;
@@ -210,7 +215,8 @@ QueryPlan AgentIndex::plan(std::string_view query) const {
   auto words = vocabulary_.analyze_query(query);
   auto known = [&](uint32_t term) { return term != kNoTerm && chunk_docs_.df(term) + qa_docs_.df(term) > 0; };
   std::vector<std::string> seen;
-  for (size_t i = 0; i < words.size(); ++i) {
+  size_t corrections = 0;
+  for (size_t i = 0; i < words.size() && plan.slots.size() < kMaxSlots; ++i) {
     const QueryWord& w = words[i];
     if (w.stop && w.groups.empty()) continue;
     if (i > 0 && w.groups.empty() && is_question_phrase(words[i - 1].surface, w.surface)) continue;
@@ -230,7 +236,7 @@ QueryPlan AgentIndex::plan(std::string_view query) const {
     // A real English word is what the asker meant, even when the knowledge lacks it: "wash" is
     // not a misspelt "cash".
     bool correctable = settings_.language != "en" || !is_english_word(w.surface);
-    if (slot.alternatives.empty() && correctable) {
+    if (slot.alternatives.empty() && correctable && corrections++ < kMaxCorrections) {
       Correction c = vocabulary_.correct(w.surface);
       if (known(c.term)) {
         slot.alternatives.push_back({c.term, kCorrectionCredit});

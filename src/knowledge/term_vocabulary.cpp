@@ -16,7 +16,28 @@ uint32_t letter_bits(std::string_view word) {
   return bits;
 }
 
-// The edits a word of this many bytes may be away from the word meant: short words are too
+// The characters of a UTF-8 word (invalid bytes count one each).
+std::u32string characters(std::string_view word) {
+  std::u32string out;
+  out.reserve(word.size());
+  for (size_t i = 0; i < word.size();) {
+    auto c = static_cast<unsigned char>(word[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+    if (i + n > word.size()) n = 1;
+    char32_t cp = n == 1 ? c : c & (0xFF >> (n + 1));
+    for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(word[i + k]) & 0x3F);
+    out.push_back(cp);
+    i += n;
+  }
+  return out;
+}
+
+// Whether every character is a letter of the Latin alphabet (with its accents) or a digit.
+bool latin(const std::u32string& word) {
+  return std::all_of(word.begin(), word.end(), [](char32_t c) { return c < 0x250; });
+}
+
+// The edits a word of this many characters may be away from the word meant: short words are too
 // easily another real word to be corrected at all.
 int allowed_distance(size_t length) {
   if (length < 4) return 0;
@@ -27,7 +48,9 @@ int allowed_distance(size_t length) {
 std::string group_name(size_t group) { return "\x01g" + std::to_string(group); }
 }  // namespace
 
-int edit_distance(std::string_view a, std::string_view b, int limit) {
+namespace {
+template <typename Text>
+int osa_distance(const Text& a, const Text& b, int limit) {
   const size_t n = a.size(), m = b.size();
   if (static_cast<int>(n > m ? n - m : m - n) > limit) return limit + 1;
   // Three rows of the optimal string alignment table.
@@ -50,6 +73,16 @@ int edit_distance(std::string_view a, std::string_view b, int limit) {
   return std::min(prev[m], limit + 1);
 }
 
+bool ascii(std::string_view word) {
+  return std::all_of(word.begin(), word.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+}  // namespace
+
+int edit_distance(std::string_view a, std::string_view b, int limit) {
+  if (ascii(a) && ascii(b)) return osa_distance(a, b, limit);
+  return osa_distance(characters(a), characters(b), limit);
+}
+
 TermVocabulary::TermVocabulary(const Analyzer& analyzer, const std::vector<std::vector<std::string>>& synonyms)
     : analyzer_(&analyzer) {
   for (size_t g = 0; g < synonyms.size(); ++g) {
@@ -57,7 +90,9 @@ TermVocabulary::TermVocabulary(const Analyzer& analyzer, const std::vector<std::
     for (const auto& member : synonyms[g]) {
       Phrase phrase{{}, group};
       analyzer.for_each_word(member, [&](const AnalyzedWord& w) { phrase.terms.push_back(term_for_stem(w.stem, true)); });
-      if (!phrase.terms.empty()) phrases_.push_back(std::move(phrase));
+      if (phrase.terms.empty()) continue;
+      phrases_by_first_[phrase.terms.front()].push_back(static_cast<uint32_t>(phrases_.size()));
+      phrases_.push_back(std::move(phrase));
     }
   }
 }
@@ -86,8 +121,11 @@ void TermVocabulary::find_groups(const std::vector<uint32_t>& terms,
                                  const std::function<void(size_t, size_t, uint32_t)>& found) const {
   if (phrases_.empty()) return;
   for (size_t i = 0; i < terms.size(); ++i) {
-    for (const auto& p : phrases_) {
-      if (p.terms.size() > terms.size() - i || terms[i] != p.terms[0]) continue;
+    auto starting = phrases_by_first_.find(terms[i]);
+    if (starting == phrases_by_first_.end()) continue;
+    for (uint32_t index : starting->second) {
+      const Phrase& p = phrases_[index];
+      if (p.terms.size() > terms.size() - i) continue;
       if (std::equal(p.terms.begin(), p.terms.end(), terms.begin() + static_cast<std::ptrdiff_t>(i)))
         found(i, i + p.terms.size(), p.group);
     }
@@ -129,7 +167,8 @@ void TermVocabulary::tokens_of(std::string_view text, TermVocabulary* learner, s
     if (learner) {
       auto index = static_cast<uint32_t>(surfaces_.size());
       auto inserted = learner->surface_ids_.emplace(std::string(word), index).first;
-      learner->surfaces_.push_back({&inserted->first, term, 1, letter_bits(word), stop});
+      auto chars = static_cast<uint32_t>(characters(word).size());
+      learner->surfaces_.push_back({&inserted->first, term, 1, letter_bits(word), chars, stop});
     }
     tokens.push_back({term, stop});
   });
@@ -161,18 +200,19 @@ std::vector<QueryWord> TermVocabulary::analyze_query(std::string_view text) cons
 
 Correction TermVocabulary::correct(std::string_view surface) const {
   Correction best;
-  int limit = allowed_distance(surface.size());
+  const std::u32string chars = characters(surface);
+  if (!latin(chars)) return best;
+  int limit = allowed_distance(chars.size());
   if (limit == 0) return best;
   uint32_t letters = letter_bits(surface);
   uint32_t best_count = 0;
   for (const Surface& s : surfaces_) {
-    const std::string& word = *s.word;
-    size_t gap = word.size() > surface.size() ? word.size() - surface.size() : surface.size() - word.size();
+    size_t gap = s.chars > chars.size() ? s.chars - chars.size() : chars.size() - s.chars;
     if (static_cast<int>(gap) > limit) continue;
     // Each edit changes at most two letters of the set, so far sets are far words.
     if (std::popcount(letters ^ s.letters) > 2 * limit) continue;
-    if (allowed_distance(word.size()) == 0) continue;
-    int d = edit_distance(surface, word, best.term == kNoTerm ? limit : best.distance);
+    if (allowed_distance(s.chars) == 0) continue;
+    int d = edit_distance(surface, *s.word, best.term == kNoTerm ? limit : best.distance);
     if (d > limit) continue;
     if (best.term == kNoTerm || d < best.distance || (d == best.distance && s.count > best_count)) {
       best = {s.term, d};

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/string_map.h"
@@ -67,8 +68,9 @@ class TermVocabulary {
   uint32_t find_surface(std::string_view surface) const;
 
   // The knowledge's word closest to `surface` (a word the vocabulary lacks) within the edit
-  // distance its length allows (1 from 4 letters, 2 from 8), the most frequent of the closest;
-  // kNoTerm when none is that close.
+  // distance its length allows (1 from 4 letters, 2 from 8; letters are characters, not bytes),
+  // the most frequent of the closest; kNoTerm when none is that close. Only words in the Latin
+  // alphabet are corrected: in other scripts one changed letter is as often another word.
   Correction correct(std::string_view surface) const;
 
   size_t memory_bytes() const;
@@ -79,6 +81,7 @@ class TermVocabulary {
     uint32_t term;
     uint32_t count;
     uint32_t letters;  // bit per letter a-z present
+    uint32_t chars;    // characters (code points)
     bool stop;
   };
 
@@ -99,10 +102,11 @@ class TermVocabulary {
     uint32_t group;
   };
   std::vector<Phrase> phrases_;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> phrases_by_first_;  // first term -> phrases
 };
 
-// Damerau-Levenshtein distance (adjacent transpositions count one) of two words, or `limit` + 1
-// once it exceeds `limit`.
+// Damerau-Levenshtein distance (adjacent transpositions count one) of two words, counted in
+// characters (UTF-8 decoded), or `limit` + 1 once it exceeds `limit`.
 int edit_distance(std::string_view a, std::string_view b, int limit);
 
 }  // namespace parley

@@ -3,26 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include "knowledge/chunker.h"
+#include "test_sources.h"
+
 namespace parley {
 namespace {
 
-IndexedSource text(std::string id, std::string content, std::optional<std::string> title = std::nullopt) {
-  IndexedSource s;
-  s.id = std::move(id);
-  s.type = "text";
-  s.title = std::move(title);
-  s.content = std::move(content);
-  return s;
-}
-
-IndexedSource qa(std::string id, std::string question, std::string answer) {
-  IndexedSource s;
-  s.id = std::move(id);
-  s.type = "qa";
-  s.question = std::move(question);
-  s.answer = std::move(answer);
-  return s;
-}
+using test::qa;
+using test::text;
 
 TEST(AgentIndex, RanksTheMatchingChunkFirst) {
   AgentIndex index;
@@ -99,6 +87,27 @@ TEST(AgentIndex, QaPairsAreNotTextChunks) {
   AgentIndex index;
   index.add(qa("q1", "Where is the shop?", "In Ghent."));
   EXPECT_TRUE(index.search("shop", 5).empty());
+}
+
+TEST(AgentIndex, EveryChunkOfACutParagraphIsFoundByItsHeading) {
+  std::string cabins;
+  for (int i = 0; i < 60; ++i) cabins += "Cabin " + std::to_string(i) + " sleeps two people in bunk beds. ";
+  ASSERT_GT(cabins.size(), 2 * kChunkTargetBytes);
+  AgentIndex index;
+  size_t chunks = index.add(text("ferry", "Meals\n\nThe restaurant opens at noon.\n\nAccommodation\n\n" + cabins));
+  ASSERT_GE(chunks, 3u);
+  // Only the first piece of the paragraph starts with the heading; every piece is found by it.
+  auto hits = index.search("accommodation", 10);
+  EXPECT_EQ(hits.size(), chunks - 1);
+  for (const auto& h : hits) {
+    EXPECT_EQ(h.source_id, "ferry");
+    EXPECT_EQ(h.text.find("restaurant"), std::string::npos) << h.text;
+  }
+  // The last piece, which does not contain the heading, answers a question about it.
+  auto last = index.search("accommodation cabin 59", 1);
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(last[0].text.find("Accommodation"), std::string::npos);
+  EXPECT_NE(last[0].text.find("Cabin 59 sleeps two"), std::string::npos);
 }
 
 }  // namespace

@@ -75,5 +75,21 @@ TEST(Tokenizer, FoldCaseKeepsPunctuation) {
   EXPECT_NE(fold_case("What is X?"), fold_case("What is X"));
 }
 
+TEST(Tokenizer, ACallerMayTokeniseInsideTheCallback) {
+  // The knowledge vocabulary analyses each word the tokenizer gives it; text without spaces
+  // (Chinese, Japanese) must still give all its words, not only the first.
+  for (std::string_view text : {std::string_view("退货政策是什么"), std::string_view("返品は購入後30日以内に受け付けます。"),
+                                std::string_view("Доставка/самовывоз/курьер")}) {
+    Words nested;
+    for_each_word(text, [&](std::string_view w) {
+      nested.emplace_back(w);
+      Words inner = tokenize_unstemmed(std::string(w) + " 其他 другое");
+      EXPECT_EQ(inner.size(), 3u) << w;
+    });
+    EXPECT_EQ(nested, tokenize_unstemmed(text)) << text;
+    EXPECT_GE(nested.size(), 3u) << text;
+  }
+}
+
 }  // namespace
 }  // namespace parley

@@ -93,7 +93,7 @@ Result<void> check_knowledge_setting(const std::string& name, const rapidjson::V
         const auto& term = group[t];
         std::string term_at = at + "[" + std::to_string(t) + "]";
         if (!term.IsString() || !has_token(std::string_view(term.GetString(), term.GetStringLength())) ||
-            term.GetStringLength() > kMaxSynonymTermLength) {
+            utf8_length(std::string_view(term.GetString(), term.GetStringLength())) > kMaxSynonymTermLength) {
           return ApiError::invalid("Setting '" + term_at + "' must be a word or phrase of at most " +
                                    std::to_string(kMaxSynonymTermLength) + " characters.");
         }

@@ -77,9 +77,8 @@ std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request
   if (request.knowledge == nullptr) return out;
   // Questions already asked or answered in this conversation are not suggested again.
   const KnowledgeSettings& knowledge = request.settings->knowledge;
-  const Analyzer* analyzer = Analyzer::for_language(knowledge.language);
-  if (analyzer == nullptr) analyzer = &Analyzer::english();
-  auto key = [&](std::string_view text) { return normalize_for_match(text, *analyzer); };
+  const Analyzer& analyzer = Analyzer::for_language_or_english(knowledge.language);
+  auto key = [&](std::string_view text) { return normalize_for_match(text, analyzer); };
   std::set<std::string> asked = {key(request.message)};
   if (!answered_question.empty()) asked.insert(key(answered_question));
   for (const auto& m : request.history)

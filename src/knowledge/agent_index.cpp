@@ -32,9 +32,15 @@ constexpr double kNumberUsage = 1000.0;
 // long message costs no more than a question.
 constexpr size_t kMaxSlots = 48;
 constexpr size_t kMaxCorrections = 8;
+// The index asks to be rebuilt once removed documents outnumber live ones and this many.
+constexpr size_t kRebuildAfterRemovals = 256;
 // Answers are judged among this many of BM25's best chunks and Q&A pairs.
 constexpr size_t kAnswerChunks = 12;
 constexpr size_t kAnswerPairs = 4;
+// A close question scores below an exact one (1.0) in match_qa, however much it covers.
+constexpr double kCloseQuestionCeiling = 0.95;
+// search() re-ranks by the coverage of a chunk's best sentences, at most this many of them.
+constexpr size_t kSearchSentences = 3;
 // search() ranks this many of BM25's best chunks per chunk asked for by sentence coverage.
 constexpr size_t kRerankFactor = 4;
 constexpr size_t kRerankMin = 16;
@@ -50,11 +56,6 @@ constexpr double kQaPreference = 0.05;
 // answer to "Do you ship abroad?".
 constexpr double kUnaskedPenalty = 0.3;
 
-const Analyzer& analyzer_of(const KnowledgeSettings& settings) {
-  const Analyzer* a = Analyzer::for_language(settings.language);
-  return a ? *a : Analyzer::english();
-}
-
 double judged(const QueryPlan& plan, double covered, bool key_covered, std::string_view text) {
   double confidence = covered * (key_covered ? 1.0 : kKeyMissing);
   if (!states_kind(text, plan.kind)) confidence *= kNumberMissing;
@@ -63,7 +64,9 @@ double judged(const QueryPlan& plan, double covered, bool key_covered, std::stri
 }  // namespace
 
 AgentIndex::AgentIndex(const KnowledgeSettings& settings)
-    : settings_(settings), vocabulary_(analyzer_of(settings), settings.synonyms) {}
+    : settings_(settings),
+      vocabulary_(Analyzer::for_language_or_english(settings.language), settings.synonyms),
+      english_(vocabulary_.analyzer().language() == "en") {}
 
 float AgentIndex::learn(std::string_view text, std::vector<uint32_t>& occurrences) {
   if (text.empty()) return 0;
@@ -200,7 +203,7 @@ double AgentIndex::unknown_weight(std::string_view word) const {
   double most = Bm25Collection::idf(0, static_cast<double>(chunk_docs_.live() + qa_docs_.live()));
   // Without usage figures for the language, a word the knowledge lacks may as well be a function
   // word the stop list misses as the question's subject: it weighs half.
-  if (settings_.language != "en") return most * kUnknownShareWithoutUsage;
+  if (!english_) return most * kUnknownShareWithoutUsage;
   // How often English uses the word (SemCor tags, text/thesaurus.h): "now" or "work" absent from
   // the knowledge says little of what the question is about; "kayak" or "bitcoin" says much.
   double usage = english_usage(word);
@@ -211,7 +214,7 @@ double AgentIndex::unknown_weight(std::string_view word) const {
 
 QueryPlan AgentIndex::plan(std::string_view query) const {
   QueryPlan plan;
-  plan.kind = settings_.language == "en" ? answer_kind(query) : AnswerKind::kAny;
+  plan.kind = english_ ? answer_kind(query) : AnswerKind::kAny;
   auto words = vocabulary_.analyze_query(query);
   auto known = [&](uint32_t term) { return term != kNoTerm && chunk_docs_.df(term) + qa_docs_.df(term) > 0; };
   std::vector<std::string> seen;
@@ -235,9 +238,9 @@ QueryPlan AgentIndex::plan(std::string_view query) const {
     }
     // A real English word is what the asker meant, even when the knowledge lacks it: "wash" is
     // not a misspelt "cash".
-    bool correctable = settings_.language != "en" || !is_english_word(w.surface);
+    bool correctable = !english_ || !is_english_word(w.surface);
     if (slot.alternatives.empty() && correctable && corrections++ < kMaxCorrections) {
-      Correction c = vocabulary_.correct(w.surface);
+      Correction c = vocabulary_.correct(w.surface, known);
       if (known(c.term)) {
         slot.alternatives.push_back({c.term, kCorrectionCredit});
         slot.weight = idf(c.term);
@@ -254,7 +257,7 @@ QueryPlan AgentIndex::plan(std::string_view query) const {
 }
 
 void AgentIndex::add_synonyms(const QueryWord& word, QuerySlot& slot) const {
-  if (settings_.language != "en") return;
+  if (!english_) return;
   const std::vector<std::string>* synonyms = english_synonyms(word.surface);
   if (synonyms == nullptr) return;
   std::string buffer;
@@ -292,6 +295,7 @@ std::vector<AgentIndex::Candidate> AgentIndex::chunk_candidates(const QueryPlan&
     std::set_union(title_terms.begin(), title_terms.end(), chunk.heading_terms.begin(), chunk.heading_terms.end(),
                    std::back_inserter(context));
     SentencePick pick = pick_sentences(plan, sentences, context, max_sentences);
+    // Half the score stands whatever the sentences cover; the other half follows their coverage.
     double score = hit.score * (0.5 + 0.5 * pick.coverage);
     out.push_back({hit.doc, score, std::move(pick)});
   }
@@ -303,7 +307,7 @@ std::vector<RetrievedChunk> AgentIndex::search(std::string_view query, size_t k)
   std::vector<RetrievedChunk> out;
   if (k == 0 || chunk_docs_.live() == 0) return out;
   QueryPlan p = plan(query);
-  auto candidates = chunk_candidates(p, std::max(k * kRerankFactor, kRerankMin), 3);
+  auto candidates = chunk_candidates(p, std::max(k * kRerankFactor, kRerankMin), kSearchSentences);
   for (const auto& c : candidates) {
     if (out.size() == k) break;
     const ChunkEntry& chunk = chunks_[c.doc];
@@ -329,7 +333,7 @@ double AgentIndex::unasked_share(const QueryPlan& plan, const QaEntry& qa) const
 
 double AgentIndex::qa_confidence(const QueryPlan& plan, const QaEntry& qa) const {
   auto credits = slot_credits(plan, qa.terms);
-  double confidence = judged(plan, coverage(plan, credits), credits[plan.key_slot] >= 0.5, qa.answer);
+  double confidence = judged(plan, coverage(plan, credits), credits[plan.key_slot] >= kCoveredCredit, qa.answer);
   return confidence * (1.0 - kUnaskedPenalty * unasked_share(plan, qa));
 }
 
@@ -353,7 +357,7 @@ std::vector<QaMatch> AgentIndex::match_qa(std::string_view query, size_t k) cons
   for (const ScoredDoc& hit : qa_docs_.top(p.bm25_terms(), k + 1)) {
     const QaEntry& qa = qa_[hit.doc];
     if (&qa == exact) continue;
-    double score = 0.95 * qa_confidence(p, qa);
+    double score = kCloseQuestionCeiling * qa_confidence(p, qa);
     close.push_back({qa.source_id, qa.question, qa.answer, score});
   }
   std::stable_sort(close.begin(), close.end(), [](const QaMatch& a, const QaMatch& b) { return a.score > b.score; });
@@ -405,7 +409,7 @@ KnowledgeAnswer AgentIndex::answer(std::string_view question, size_t max_sentenc
     KnowledgeAnswer a{qa.answer, 0, qa.source_id, qa.question, std::nullopt, qa.question, {}};
     a.signals.coverage = coverage(p, credits);
     a.signals.sentence = a.signals.coverage;
-    a.signals.key = credits[p.key_slot] >= 0.5 ? 1 : 0;
+    a.signals.key = credits[p.key_slot] >= kCoveredCredit ? 1 : 0;
     a.signals.number = states_kind(a.text, p.kind) ? 1 : 0;
     a.signals.qa = 1;
     a.signals.unasked = unasked_share(p, qa);
@@ -428,6 +432,12 @@ KnowledgeAnswer AgentIndex::answer(std::string_view question, size_t max_sentenc
   best.signals.margin = best_merit > 0 ? std::clamp((best_merit - runner_up) / best_merit, 0.0, 1.0) : 0;
   best.confidence = answer_confidence(best.signals);
   return best;
+}
+
+bool AgentIndex::wants_rebuild() const {
+  size_t added = chunk_docs_.added() + qa_docs_.added();
+  size_t live = chunk_docs_.live() + qa_docs_.live();
+  return added - live > std::max(kRebuildAfterRemovals, live);
 }
 
 size_t AgentIndex::memory_bytes() const {

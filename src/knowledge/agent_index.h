@@ -52,6 +52,10 @@ class AgentIndex {
   // The question as the index weighs it (exposed for tests and the evaluation).
   QueryPlan plan(std::string_view query) const;
 
+  // Whether removed sources fill most of the index (a source retrained in place leaves its old
+  // chunks, vocabulary and slots behind): rebuilding it from the live sources gives the memory back.
+  bool wants_rebuild() const;
+
   size_t live_chunks() const { return chunk_docs_.live(); }
   size_t qa_pairs() const { return qa_docs_.live(); }
   // Approximate heap bytes held.
@@ -111,6 +115,7 @@ class AgentIndex {
 
   KnowledgeSettings settings_;
   TermVocabulary vocabulary_;
+  bool english_;  // analysed as English: usage figures, lemmas, answer kinds and the thesaurus apply
   Bm25Collection chunk_docs_;
   Bm25Collection qa_docs_;
   std::vector<ChunkEntry> chunks_;  // by chunk doc id

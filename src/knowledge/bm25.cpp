@@ -8,6 +8,9 @@ namespace parley {
 namespace {
 constexpr double kK1 = 1.2;
 constexpr double kB = 0.75;
+// Removed documents' postings are dropped once there are more of them than of live ones, and at
+// least this many (so a small collection is not compacted at every removal).
+constexpr size_t kCompactAfter = 1000;
 }  // namespace
 
 double Bm25Collection::idf(double df, double documents) {
@@ -38,7 +41,7 @@ void Bm25Collection::remove(uint32_t doc, const std::vector<uint32_t>& terms) {
   --live_;
   ++dead_;
   live_length_ -= docs_[doc].length;
-  if (dead_ > 1000 && dead_ > live_) compact();
+  if (dead_ > kCompactAfter && dead_ > live_) compact();
 }
 
 void Bm25Collection::compact() {

@@ -33,6 +33,8 @@ class Bm25Collection {
 
   bool alive(uint32_t doc) const { return doc < docs_.size() && docs_[doc].alive; }
   size_t live() const { return live_; }
+  // Documents ever added (live and removed): what the collection's arrays are sized by.
+  size_t added() const { return docs_.size(); }
   uint32_t df(uint32_t term) const { return term < df_.size() ? df_[term] : 0; }
   // Inverse document frequency over `documents` documents of which `df` hold the term.
   static double idf(double df, double documents);

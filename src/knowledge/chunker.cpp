@@ -1,9 +1,12 @@
 #include "knowledge/chunker.h"
 
+#include <algorithm>
+
 namespace parley {
 
 namespace {
 constexpr size_t kHeadingMaxBytes = 80;
+constexpr long kHeadingMaxWords = 8;
 
 bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
@@ -53,6 +56,12 @@ bool is_heading_line(std::string_view line) {
   if (line.empty() || line.size() > kHeadingMaxBytes || line.find('\n') != std::string_view::npos) return false;
   char last = line.back();
   if (last == '.' || last == '!' || last == '?' || last == ',' || last == ';') return false;
+  // A line of a list states facts ("Adult ticket: 45 EUR", "Saturday 10-14"): a heading names a
+  // topic, so it holds no number, no "label: value" and few words.
+  if (std::any_of(line.begin(), line.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+  size_t colon = line.find(':');
+  if (colon != std::string_view::npos && colon + 1 < line.size()) return false;
+  if (std::count(line.begin(), line.end(), ' ') >= kHeadingMaxWords) return false;
   // Chinese and Japanese end sentences with ideographic and full-width marks.
   for (std::string_view end : {"\u3002", "\uFF01", "\uFF1F", "\uFF0E", "\uFF61", "\u3001", "\uFF0C", "\uFF1B"})
     if (line.ends_with(end)) return false;

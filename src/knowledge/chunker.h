@@ -1,9 +1,10 @@
 // Splits a source's text into chunks, the units the retrieval index scores and a reply quotes.
 // Paragraphs are kept together up to the target size; a longer paragraph is cut at sentence ends,
 // else at spaces, else at a UTF-8 character boundary. A heading (a one-line paragraph, or the
-// first line of one, that is short and does not end a sentence: "Cabin classes", "## Pets") is
-// never the last paragraph of a chunk: it starts the chunk of the paragraph it introduces, and
-// every chunk under it carries it as its `heading`, so a paragraph cut in pieces keeps its topic.
+// first line of one, of at most 8 words that does not end a sentence nor state a number or a
+// "label: value": "Cabin classes", "## Pets") is never the last paragraph of a chunk: it stays
+// with the paragraph it introduces, and every chunk under it carries it as its `heading`, so a
+// paragraph cut in pieces keeps its topic.
 // Pure functions; thread-safe.
 #pragma once
 
@@ -26,7 +27,8 @@ std::vector<Chunk> chunk_sections(std::string_view text, size_t target = kChunkT
 // The texts of chunk_sections(text, target).
 std::vector<std::string_view> chunk_text(std::string_view text, size_t target = kChunkTargetBytes);
 
-// Whether a line reads as a heading: short, and not ending a sentence.
+// Whether a line reads as a heading: short, few words, no number, no "label: value", and not
+// ending a sentence (a full stop, also a full-width one).
 bool is_heading_line(std::string_view line);
 
 }  // namespace parley

@@ -8,6 +8,9 @@
 namespace parley {
 
 namespace {
+// answer_kind() reads this many bytes of a question (the cut may split a character, which the
+// tokenizer skips).
+constexpr size_t kKindWindowBytes = 200;
 // How much a sentence that states a number is preferred when the question asks for one, as a
 // share of the question's weight.
 constexpr double kNumberBonus = 0.2;
@@ -54,7 +57,8 @@ AnswerKind answer_kind(std::string_view question) {
       "price", "prices", "cost", "costs", "fee",  "fees",    "fare",    "fares",   "charge",
       "rate",  "rates",  "cheapest", "cheaper", "age", "minimum", "maximum", "max", "discount"};
   auto in = [](const auto& list, std::string_view w) { return std::find(list.begin(), list.end(), w) != list.end(); };
-  auto words = tokenize_unstemmed(question.substr(0, 200));
+  // The opening words say what kind of question it is; a long message is not read to its end.
+  auto words = tokenize_unstemmed(question.substr(0, kKindWindowBytes));
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     const std::string next = i + 1 < words.size() ? words[i + 1] : "";
@@ -88,18 +92,6 @@ bool states_kind(std::string_view text, AnswerKind kind) {
   return found;
 }
 
-std::vector<uint32_t> term_set(const TermVocabulary& vocabulary, std::string_view text) {
-  std::vector<TermToken> tokens;
-  std::vector<uint32_t> groups;
-  vocabulary.analyze(text, tokens, groups);
-  std::vector<uint32_t> out = std::move(groups);
-  for (const auto& t : tokens)
-    if (t.term != kNoTerm) out.push_back(t.term);
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
 std::vector<double> slot_credits(const QueryPlan& plan, std::span<const uint32_t> terms) {
   std::vector<double> credits(plan.slots.size(), 0.0);
   for (size_t i = 0; i < plan.slots.size(); ++i)
@@ -123,6 +115,7 @@ SentencePick pick_sentences(const QueryPlan& plan, const std::vector<SentenceTer
                             std::span<const uint32_t> context_terms, size_t max_sentences) {
   SentencePick pick;
   if (plan.empty()) return pick;
+  max_sentences = std::max<size_t>(max_sentences, 1);
   const std::vector<double> context_credits = slot_credits(plan, context_terms);
 
   struct Scored {
@@ -196,7 +189,7 @@ SentencePick pick_sentences(const QueryPlan& plan, const std::vector<SentenceTer
   }
   pick.coverage = best + kExtraSentenceShare * std::max(0.0, all - best);
   pick.sentence = best;
-  pick.key_covered = covered[plan.key_slot] >= 0.5;
+  pick.key_covered = covered[plan.key_slot] >= kCoveredCredit;
   return pick;
 }
 

@@ -35,7 +35,6 @@ struct QueryPlan {
   double total_weight = 0;
   size_t key_slot = 0;  // the heaviest slot
   AnswerKind kind = AnswerKind::kAny;
-  std::string key;      // the question's normalised form (terms joined by spaces)
 
   bool empty() const { return slots.empty(); }
   // Every alternative of every slot, for BM25.
@@ -52,11 +51,12 @@ bool states_kind(std::string_view text, AnswerKind kind);
 // naming what it is about.
 bool is_question_phrase(std::string_view previous, std::string_view word);
 
-// The sorted, unique terms of a text (words and synonym groups).
-std::vector<uint32_t> term_set(const TermVocabulary& vocabulary, std::string_view text);
-
 // The credit (0..1) a sorted term set gives each slot.
 std::vector<double> slot_credits(const QueryPlan& plan, std::span<const uint32_t> terms);
+
+// A slot counts as covered (the key word present) from this credit: its own word, a correction
+// or a synonym; a partial match below it does not.
+inline constexpr double kCoveredCredit = 0.5;
 
 // Coverage (0..1) of the plan by per-slot credits.
 double coverage(const QueryPlan& plan, const std::vector<double>& credits);

@@ -88,6 +88,7 @@ void KnowledgeIndex::source_trained(const SourceRecord& source, int64_t version)
   if (e->version == version - 1) {
     e->index.add(indexed_source(source));
     e->version = version;
+    if (e->index.wants_rebuild()) e->version = -1;  // rebuilt from the live sources on its next query
   }
 }
 
@@ -98,6 +99,7 @@ void KnowledgeIndex::source_removed(std::string_view agent_id, std::string_view 
   // Removed at once even when the index is behind; a stale index is rebuilt on its next query.
   e->index.remove(source_id);
   if (e->version == version - 1) e->version = version;
+  if (e->index.wants_rebuild()) e->version = -1;  // rebuilt from the live sources on its next query
 }
 
 size_t KnowledgeIndex::memory_bytes() const {

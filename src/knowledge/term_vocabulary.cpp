@@ -198,7 +198,7 @@ std::vector<QueryWord> TermVocabulary::analyze_query(std::string_view text) cons
   return words;
 }
 
-Correction TermVocabulary::correct(std::string_view surface) const {
+Correction TermVocabulary::correct(std::string_view surface, const std::function<bool(uint32_t)>& live) const {
   Correction best;
   const std::u32string chars = characters(surface);
   if (!latin(chars)) return best;
@@ -213,7 +213,7 @@ Correction TermVocabulary::correct(std::string_view surface) const {
     if (std::popcount(letters ^ s.letters) > 2 * limit) continue;
     if (allowed_distance(s.chars) == 0) continue;
     int d = edit_distance(surface, *s.word, best.term == kNoTerm ? limit : best.distance);
-    if (d > limit) continue;
+    if (d > limit || !live(s.term)) continue;
     if (best.term == kNoTerm || d < best.distance || (d == best.distance && s.count > best_count)) {
       best = {s.term, d};
       best_count = s.count;

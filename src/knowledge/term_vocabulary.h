@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -71,7 +72,9 @@ class TermVocabulary {
   // distance its length allows (1 from 4 letters, 2 from 8; letters are characters, not bytes),
   // the most frequent of the closest; kNoTerm when none is that close. Only words in the Latin
   // alphabet are corrected: in other scripts one changed letter is as often another word.
-  Correction correct(std::string_view surface) const;
+  // `live` says whether a term still counts (a removed source's words stay in the vocabulary).
+  Correction correct(std::string_view surface,
+                     const std::function<bool(uint32_t)>& live = [](uint32_t) { return true; }) const;
 
   size_t memory_bytes() const;
 

@@ -34,8 +34,11 @@ void VectorIndex::reload(std::string_view agent_id, std::string_view model, Entr
   }
   // Both lists are read outside one transaction: a source trained in between has no vectors
   // here, and moves the version on, so the next query reloads.
-  std::unordered_map<std::string_view, std::vector<ChunkVector>> by_source;
-  for (auto& v : *vectors) by_source[v.source_id].push_back(std::move(v));
+  std::unordered_map<std::string, std::vector<ChunkVector>> by_source;
+  for (auto& v : *vectors) {
+    std::string source_id = v.source_id;  // v moves into the list its own id keys
+    by_source[source_id].push_back(std::move(v));
+  }
   e.set = VectorSet();
   for (auto& s : *sources) {
     auto it = by_source.find(s.id);

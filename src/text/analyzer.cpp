@@ -82,6 +82,12 @@ std::string_view plain_apostrophes(std::string_view word, std::string& buffer) {
 
 std::string_view Analyzer::surface_of(std::string_view word, std::string& buffer) const {
   std::string_view plain = plain_apostrophes(word, buffer);
+  // French, Italian and Catalan elide articles and prepositions into the word ("l'hôtel",
+  // "dell'albergo"): the word is what follows the last apostrophe.
+  if (language_ == "fr" || language_ == "it" || language_ == "ca") {
+    size_t apostrophe = plain.rfind('\'');
+    if (apostrophe != std::string_view::npos && apostrophe + 1 < plain.size()) plain.remove_prefix(apostrophe + 1);
+  }
   // English writers drop accents from borrowed words ("cafe", "naive"), so English matches
   // without them; other languages keep theirs ("año" is not "ano").
   if (language_ == "en" && std::any_of(plain.begin(), plain.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
@@ -109,6 +115,11 @@ const Analyzer* Analyzer::for_language(std::string_view code) {
     it = analyzers->emplace(std::string(code), std::move(analyzer)).first;
   }
   return it->second.get();
+}
+
+const Analyzer& Analyzer::for_language_or_english(std::string_view code) {
+  const Analyzer* analyzer = for_language(code);
+  return analyzer != nullptr ? *analyzer : english();
 }
 
 const Analyzer& Analyzer::english() {
@@ -153,7 +164,10 @@ std::string_view Analyzer::stem(std::string_view word, std::string& buffer) cons
   }
   const sb_symbol* out =
       sb_stemmer_stem(stemmer, reinterpret_cast<const sb_symbol*>(word.data()), static_cast<int>(word.size()));
-  if (out == nullptr) return word;
+  if (out == nullptr) {  // out of memory: the word as written (it may live in `lemma`)
+    buffer.assign(word);
+    return buffer;
+  }
   buffer.assign(reinterpret_cast<const char*>(out), static_cast<size_t>(sb_stemmer_length(stemmer)));
   return buffer;
 }

@@ -8,6 +8,7 @@
 // Snowball stemmer keeps its words whole. A rule changed here changes the index and every matcher
 // together, so a question and the text it asks about keep meeting.
 //
+// French, Italian and Catalan elisions are split off ("l'hôtel" is "hôtel").
 // Thread-safety: an Analyzer is immutable and shared (for_language() returns one per language for
 // the life of the process); stemming uses a Snowball stemmer of the calling thread's own.
 #pragma once
@@ -36,6 +37,9 @@ class Analyzer {
   static const Analyzer* for_language(std::string_view code);
   // English: the analyser of the built-in intent phrases.
   static const Analyzer& english();
+  // for_language(code), or English for a code it does not know (stored settings are read
+  // leniently; writes are validated).
+  static const Analyzer& for_language_or_english(std::string_view code);
 
   // Whether `code` is a language the analyser knows: every language with a Snowball stemmer, and
   // a list of others that are analysed without stemming (Chinese, Japanese, Korean, Thai…).

@@ -13,7 +13,7 @@ namespace parley {
 // literal of at most 60 KB). Words are a-z only; `pos` is a set of WordNet's part-of-speech letters
 // (n noun, v verb, a adjective, r adverb), and a line of exceptions or thesaurus names one.
 struct ThesaurusData {
-  std::span<const std::string_view> lexicon;     // "lemma pos\n", e.g. "book nv"
+  std::span<const std::string_view> lexicon;     // "lemma pos [usage]\n", e.g. "book nv 96"
   std::span<const std::string_view> exceptions;  // "inflection pos lemma...\n", e.g. "mice n mouse"
   std::span<const std::string_view> thesaurus;   // "word pos synonym...\n", e.g. "buy v purchase"
 };

@@ -110,5 +110,52 @@ TEST(AgentIndex, EveryChunkOfACutParagraphIsFoundByItsHeading) {
   EXPECT_NE(last[0].text.find("Cabin 59 sleeps two"), std::string::npos);
 }
 
+TEST(AgentIndex, ListLinesAreFactsNotHeadings) {
+  AgentIndex index;
+  index.add(text("fares", "Ferry fares\nAdult ticket: 45 EUR\nChild ticket: 20 EUR\nSenior ticket: 30 EUR\n"
+                          "Bicycles travel free of charge.",
+                 "Fares"));
+  auto child = index.answer("How much is a child ticket?", 3);
+  EXPECT_NE(child.text.find("Child ticket: 20 EUR"), std::string::npos) << child.text;
+  auto senior = index.answer("Price of a senior ticket?", 3);
+  EXPECT_NE(senior.text.find("Senior ticket: 30 EUR"), std::string::npos) << senior.text;
+}
+
+TEST(AgentIndex, ASourceRetrainedManyTimesAsksForARebuild) {
+  AgentIndex index;
+  index.add(text("stays", "The shop opens at nine and closes at five."));
+  for (int i = 0; i < 300; ++i) {
+    index.add(text("changes", "Version " + std::to_string(i) + " of the notice."));
+    if (index.wants_rebuild()) {
+      EXPECT_GT(i, 200);  // not before removals outnumber the floor
+      return;
+    }
+  }
+  FAIL() << "300 replacements of one source never asked for a rebuild";
+}
+
+TEST(AgentIndex, ALongMessageIsWeighedByItsFirstWords) {
+  AgentIndex index;
+  index.add(text("hours", "The shop opens at nine and closes at five.", "Opening hours"));
+  std::string message = "When does the shop open?";
+  while (message.size() < 10'000) message += " lorem ipsum dolor sit amet zzyzx" + std::to_string(message.size());
+  auto plan = index.plan(message);
+  EXPECT_LE(plan.slots.size(), 48u);
+  auto a = index.answer(message, 3);
+  EXPECT_EQ(a.source_id, "hours");  // still found by the words that come first
+}
+
+TEST(AgentIndex, FrenchElisionsAreSplitOff) {
+  KnowledgeSettings fr;
+  fr.language = "fr";
+  AgentIndex index(fr);
+  index.add(text("hotel", "Notre hôtel partenaire offre dix pour cent de remise."));
+  auto hits = index.search("Quelle remise pour l'hôtel ?", 1);
+  ASSERT_EQ(hits.size(), 1u);
+  auto plan = index.plan("l'hôtel");
+  ASSERT_EQ(plan.slots.size(), 1u);
+  EXPECT_FALSE(plan.slots[0].alternatives.empty());  // "l'hôtel" is the knowledge's "hôtel"
+}
+
 }  // namespace
 }  // namespace parley

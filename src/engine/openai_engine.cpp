@@ -101,6 +101,9 @@ std::vector<PromptMessage> build_prompt(const ReplyRequest& request, std::string
   if (!knowledge.empty()) {
     system += "\n\nKnowledge (cite the items you use by their number, like [1]):\n\n" + knowledge;
   }
+  // The same promise as the built-in engine's: an answer from the knowledge, or the fallback.
+  system += "\n\nAnswer only from the knowledge above. When it does not answer the question, reply with "
+            "exactly this and nothing else: " + request.settings->reply.fallback_message;
   std::vector<PromptMessage> messages;
   messages.push_back({"system", std::move(system), {}, ""});
   for (const auto& m : request.history)

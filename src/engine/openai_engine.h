@@ -1,7 +1,8 @@
 // The `openai` reply engine: asks an OpenAI-compatible provider for the reply and streams its
 // text token by token. The prompt is the agent's `instructions` as system message, the agent's
 // retrieved chunks and Q&A pairs (numbered, so the model can cite them and the reply's `sources`
-// list what it cited), the conversation's last 40 messages and the new message. When the agent
+// list what it cited) with the rule to answer only from them or give the agent's fallback
+// message, the conversation's last 40 messages and the new message. When the agent
 // can hand off (`liveChat` or `handoffEmail`), the model gets a `request_human` tool; configured
 // buttons and products become `show_buttons` / `show_products`, API actions `action_<name>`.
 // Provider, model and key come from the agent's `llm` settings, else from the server's defaults.

@@ -36,6 +36,11 @@ TEST(OpenAiPrompt, InstructionsKnowledgeHistoryAndMessage) {
   EXPECT_NE(messages[0].content.find("[1] Question: Do you ship abroad?\nAnswer: Yes, to the EU."),
             std::string::npos);
   EXPECT_NE(messages[0].content.find("[2] Shipping\nWe ship in 2 days."), std::string::npos);
+  // Only from the knowledge, or the agent's fallback message word for word.
+  EXPECT_NE(messages[0].content.find("Answer only from the knowledge above. When it does not answer the question, "
+                                     "reply with exactly this and nothing else: " +
+                                     std::string(kDefaultFallbackMessage)),
+            std::string::npos);
   EXPECT_EQ(messages[1].role, "user");
   EXPECT_EQ(messages[2].role, "assistant");
   EXPECT_EQ(messages[3].content, "How fast do you ship?");

@@ -89,17 +89,27 @@ std::vector<Chunk> chunk_sections(std::string_view text, size_t target) {
   };
   // Adds a block (`lead` bytes of heading, then its paragraph) to the chunk being gathered, or
   // starts a new one, cutting a block longer than the target.
+  // Every chunk stays within the target: a heading that with its paragraph does not fit starts
+  // the first piece the paragraph is cut into, and only a heading longer than half the target
+  // (or one the target cannot hold with a word of its paragraph) stands alone.
   auto add = [&](std::string_view block, size_t lead) {
-    if (chunk_begin && static_cast<size_t>(end_of(block) - chunk_begin) <= target + lead) {
+    if (chunk_begin && static_cast<size_t>(end_of(block) - chunk_begin) <= target) {
       chunk_end = end_of(block);
       return;
     }
     flush();
-    while (block.size() > target + lead) {
-      size_t cut = lead + cut_point(block.substr(lead), target);
+    if (lead > 0 && lead * 2 > target && block.size() > target) {
+      for (std::string_view rest = trim(block.substr(0, lead)); !rest.empty();) {
+        size_t cut = rest.size() > target ? cut_point(rest, target) : rest.size();
+        emit(rest.substr(0, cut), heading);
+        rest = trim(rest.substr(cut));
+      }
+      block = trim(block.substr(lead));
+    }
+    while (block.size() > target) {
+      size_t cut = cut_point(block, target);
       emit(block.substr(0, cut), heading);
       block = trim(block.substr(cut));
-      lead = 0;
     }
     if (!block.empty()) {
       chunk_begin = block.data();

@@ -20,8 +20,8 @@ struct Chunk {
   std::string_view heading;  // the heading the chunk falls under (a view too), or empty
 };
 
-// Chunks of `text`, in order, each at most `target` bytes (plus the length of a heading it starts
-// with) unless a single UTF-8 character is longer.
+// Chunks of `text`, in order, each at most `target` bytes unless a single UTF-8 character is
+// longer.
 std::vector<Chunk> chunk_sections(std::string_view text, size_t target = kChunkTargetBytes);
 
 // The texts of chunk_sections(text, target).

@@ -93,7 +93,7 @@ TEST(Chunker, AHeadingLineOpeningAParagraphIsItsPiecesHeading) {
 }
 
 TEST(Chunker, AHeadingAppliesUntilTheNextOne) {
-  auto chunks = chunk_sections("Pets\n\nDogs are welcome.\n\nMeals\n\nThe restaurant opens at noon.", 30);
+  auto chunks = chunk_sections("Pets\n\nDogs are welcome.\n\nMeals\n\nThe restaurant opens at noon.", 40);
   ASSERT_EQ(chunks.size(), 2u);
   EXPECT_EQ(chunks[0].text, "Pets\n\nDogs are welcome.");
   EXPECT_EQ(chunks[0].heading, "Pets");

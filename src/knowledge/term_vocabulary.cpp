@@ -44,6 +44,8 @@ int allowed_distance(size_t length) {
   return length < 8 ? 1 : 2;
 }
 
+constexpr float kMaxLoad = 0.5f;
+
 // The group terms' names cannot collide with a word's: no word holds a control character.
 std::string group_name(size_t group) { return "\x01g" + std::to_string(group); }
 }  // namespace
@@ -85,6 +87,9 @@ int edit_distance(std::string_view a, std::string_view b, int limit) {
 
 TermVocabulary::TermVocabulary(const Analyzer& analyzer, const std::vector<std::vector<std::string>>& synonyms)
     : analyzer_(&analyzer) {
+  // Every word of the knowledge is looked up here: short bucket chains keep that to one probe.
+  surface_ids_.max_load_factor(kMaxLoad);
+  term_ids_.max_load_factor(kMaxLoad);
   for (size_t g = 0; g < synonyms.size(); ++g) {
     uint32_t group = term_for_stem(group_name(g), true);
     for (const auto& member : synonyms[g]) {

@@ -238,6 +238,27 @@ std::string_view Thesaurus::base_form(std::string_view lower_word) const {
   return found;
 }
 
+std::string_view Thesaurus::irregular_base(std::string_view lower_word) const {
+  auto [first, last] = exceptions_.equal_range(lower_word);
+  for (auto it = first; it != last; ++it) {
+    std::string_view rest = it->second;
+    next_field(rest);  // the part of speech
+    if (!rest.empty()) return next_field(rest);
+  }
+  if (!lower_word.ends_with("er") && !lower_word.ends_with("est")) return {};
+  std::string_view found;
+  for_each_base(lower_word, [&](std::string_view base, uint8_t pos) {
+    if (pos != kAdjective) return false;
+    uint32_t slot = slots_[find_slot(base)];
+    if (slot == 0 || (lemma_pos_[slot - 1] & kAdjective) == 0) return false;
+    found = lemmas_[slot - 1];
+    return true;
+  });
+  // A word that is a lemma of its own ("water", "winter") is not a comparative.
+  if (!found.empty() && parts_of_speech(lower_word) != 0) return {};
+  return found;
+}
+
 uint32_t Thesaurus::usage(std::string_view lower_word) const {
   if (uint32_t slot = slots_[find_slot(lower_word)]; slot != 0) return lemma_usage_[slot - 1];
   uint32_t best = 0;
@@ -320,6 +341,10 @@ const std::vector<std::string>* english_synonyms(std::string_view lower_word) {
 }
 
 uint32_t english_usage(std::string_view lower_word) { return Thesaurus::english().usage(lower_word); }
+
+std::string_view english_irregular_base(std::string_view lower_word) {
+  return Thesaurus::english().irregular_base(lower_word);
+}
 
 std::string_view english_base_form(std::string_view lower_word) {
   return Thesaurus::english().base_form(lower_word);

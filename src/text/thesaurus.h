@@ -60,6 +60,10 @@ class Thesaurus {
   // word WordNet does not know. The view points into the data or into `lower_word`.
   std::string_view base_form(std::string_view lower_word) const;
 
+  // The lemma of a word Snowball's rules cannot bring to it: an irregular form or a comparative
+  // or superlative of an adjective ("kept" -> "keep", "cheaper" -> "cheap"); empty otherwise.
+  std::string_view irregular_base(std::string_view lower_word) const;
+
   ThesaurusStats stats() const;
 
  private:
@@ -90,6 +94,9 @@ const std::vector<std::string>* english_synonyms(std::string_view lower_word);
 
 // Thesaurus::english().usage(lower_word).
 uint32_t english_usage(std::string_view lower_word);
+
+// Thesaurus::english().irregular_base(lower_word).
+std::string_view english_irregular_base(std::string_view lower_word);
 
 // Thesaurus::english().base_form(lower_word).
 std::string_view english_base_form(std::string_view lower_word);

@@ -26,11 +26,6 @@ bool has_term(std::span<const uint32_t> sorted, uint32_t term) {
   return std::binary_search(sorted.begin(), sorted.end(), term);
 }
 
-std::vector<uint32_t> merged(std::span<const uint32_t> a, std::span<const uint32_t> b) {
-  std::vector<uint32_t> out;
-  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
 }  // namespace
 
 std::vector<WeightedTerm> QueryPlan::bm25_terms() const {
@@ -120,33 +115,36 @@ SentencePick pick_sentences(const QueryPlan& plan, const std::vector<SentenceTer
 
   struct Scored {
     size_t index;
-    std::vector<uint32_t> terms;  // the sentence's with its context's
-    std::vector<double> own;
+    std::vector<double> all;  // credits of the sentence with its context
+    std::vector<double> own;  // of the sentence alone
     double score;
   };
   std::vector<Scored> scored;
-  std::span<const uint32_t> heading_terms;  // of the last heading line inside the chunk
+  // Credits of the chunk's context and of the last heading line inside the chunk.
+  std::vector<double> around = context_credits;
   for (size_t i = 0; i < sentences.size(); ++i) {
     if (sentences[i].heading) {
-      heading_terms = sentences[i].terms;
+      around = context_credits;
+      auto heading = slot_credits(plan, sentences[i].terms);
+      for (size_t s = 0; s < around.size(); ++s) around[s] = std::max(around[s], heading[s]);
       continue;
     }
     auto own = slot_credits(plan, sentences[i].terms);
-    auto with_context = merged(merged(sentences[i].terms, context_terms), heading_terms);
-    auto all = slot_credits(plan, with_context);
+    std::vector<double> all = own;
+    for (size_t s = 0; s < all.size(); ++s) all[s] = std::max(all[s], around[s]);
     double score = 0;
     for (size_t s = 0; s < plan.slots.size(); ++s)
       score += plan.slots[s].weight * std::max(own[s], kContextShare * all[s]);
     if (score <= 0) continue;
     if (plan.kind != AnswerKind::kAny && states_kind(sentences[i].text, plan.kind))
       score += kNumberBonus * plan.total_weight;
-    scored.push_back({i, std::move(with_context), std::move(own), score});
+    scored.push_back({i, std::move(all), std::move(own), score});
   }
   if (scored.empty()) return pick;
   std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.score > b.score; });
 
   std::vector<size_t> chosen = {0};
-  std::vector<double> covered = slot_credits(plan, scored[0].terms);
+  std::vector<double> covered = scored[0].all;
   // When no sentence matches by its own words, the chunk answered by its title or heading: its
   // opening sentences say what it is about.
   if (std::all_of(scored[0].own.begin(), scored[0].own.end(), [](double c) { return c == 0; })) {
@@ -178,7 +176,7 @@ SentencePick pick_sentences(const QueryPlan& plan, const std::vector<SentenceTer
   for (size_t s = 0; s < plan.slots.size(); ++s) covered[s] = std::max(covered[s], context_credits[s]);
   // Evidence spread over several sentences is weaker than one sentence that says it all: the
   // sentences beside the best one count half.
-  const double best = coverage(plan, slot_credits(plan, scored[chosen[0]].terms));
+  const double best = coverage(plan, scored[chosen[0]].all);
   const double all = coverage(plan, covered);
   std::vector<size_t> order;
   for (size_t c : chosen) order.push_back(scored[c].index);

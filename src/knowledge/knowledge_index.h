@@ -1,20 +1,16 @@
 // The Retriever the reply engines use: one AgentIndex per agent, held in memory as a cache of the
-// database. Each query reads the agent's knowledge version (one primary-key read); when it differs
-// from the cached one (another node trained or deleted a source, or the agent was never loaded)
-// the agent's index is rebuilt from its trained sources; so it is when the agent's language or
-// synonyms changed, since they decide how the knowledge is analysed. Changes made by this node are
-// applied in place, so the index follows them without a rebuild.
+// database (knowledge/versioned_cache.h): rebuilt from the agent's trained sources when its
+// knowledge version moved (another node trained or deleted a source, or the agent was never
+// loaded) or its language or synonyms changed, since they decide how the knowledge is analysed.
+// Changes made by this node are applied in place, so the index follows them without a rebuild.
 // Thread-safe: queries of one agent share its lock; applying a change or a rebuild takes it alone.
 #pragma once
 
-#include <memory>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
-#include <unordered_map>
 
 #include "knowledge/agent_index.h"
 #include "knowledge/retriever.h"
+#include "knowledge/versioned_cache.h"
 #include "store/db.h"
 #include "store/source_repo.h"
 
@@ -22,7 +18,7 @@ namespace parley {
 
 class KnowledgeIndex final : public Retriever {
  public:
-  explicit KnowledgeIndex(Database& db) : db_(db) {}
+  explicit KnowledgeIndex(Database& db) : db_(db), cache_(db) {}
 
   std::vector<RetrievedChunk> search(std::string_view agent_id, const KnowledgeSettings& settings,
                                      std::string_view query, size_t k) const override;
@@ -40,22 +36,18 @@ class KnowledgeIndex final : public Retriever {
   size_t memory_bytes() const;
 
  private:
-  struct Entry {
-    mutable std::shared_mutex mu;
-    int64_t version = -1;  // the knowledge version the index reflects; -1 before loading
-    KnowledgeSettings settings;  // what the index was analysed by
-    AgentIndex index;
+  // Whether an index analysed by one agent's settings serves another's (language and synonyms).
+  struct SameAnalysis {
+    bool operator()(const KnowledgeSettings& a, const KnowledgeSettings& b) const {
+      return a.language == b.language && a.synonyms == b.synonyms;
+    }
   };
-
-  std::shared_ptr<Entry> entry(std::string_view agent_id, bool create) const;
-  // Runs `fn` on the agent's index under a shared lock once it reflects the database's version.
+  // Runs `fn` on the agent's index once it reflects the database's version and `settings`.
   template <typename Fn>
   auto with_current(std::string_view agent_id, const KnowledgeSettings& settings, Fn fn) const;
-  void rebuild(std::string_view agent_id, Entry& e, int64_t version, const KnowledgeSettings& settings) const;
 
   Database& db_;
-  mutable std::mutex mu_;
-  mutable std::unordered_map<std::string, std::shared_ptr<Entry>> entries_;
+  VersionedCache<AgentIndex, KnowledgeSettings, SameAnalysis> cache_;
 };
 
 IndexedSource indexed_source(const SourceRecord& s);

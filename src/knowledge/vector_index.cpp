@@ -5,24 +5,12 @@
 
 namespace parley {
 
-std::shared_ptr<VectorIndex::Entry> VectorIndex::entry(std::string_view agent_id,
-                                                       bool create) const {
-  std::lock_guard lock(mu_);
-  auto it = entries_.find(std::string(agent_id));
-  if (it != entries_.end()) return it->second;
-  if (!create) return nullptr;
-  auto e = std::make_shared<Entry>();
-  entries_.emplace(std::string(agent_id), e);
-  return e;
-}
-
-void VectorIndex::reload(std::string_view agent_id, std::string_view model, Entry& e,
-                         int64_t version) const {
+bool VectorIndex::reload(std::string_view agent_id, std::string_view model, VectorSet& set) const {
   auto reader = db_.read();
   if (!reader.ok()) {
     log_error("vector index reload failed",
               {{"agentId", agent_id}, {"error", std::string_view(reader.error().message)}});
-    return;
+    return false;
   }
   auto sources = SourceRepo::list_trained(*reader, agent_id);
   auto vectors = sources.ok() ? ChunkEmbeddingRepo::list_trained(*reader, agent_id, model)
@@ -30,7 +18,7 @@ void VectorIndex::reload(std::string_view agent_id, std::string_view model, Entr
   if (!vectors.ok()) {
     log_error("vector index reload failed",
               {{"agentId", agent_id}, {"error", std::string_view(vectors.error().message)}});
-    return;
+    return false;
   }
   // Both lists are read outside one transaction: a source trained in between has no vectors
   // here, and moves the version on, so the next query reloads.
@@ -39,35 +27,21 @@ void VectorIndex::reload(std::string_view agent_id, std::string_view model, Entr
     std::string source_id = v.source_id;  // v moves into the list its own id keys
     by_source[source_id].push_back(std::move(v));
   }
-  e.set = VectorSet();
+  set = VectorSet();
   for (auto& s : *sources) {
     auto it = by_source.find(s.id);
     if (s.type == "qa" || it == by_source.end()) continue;
-    e.set.add({s.id, s.type, s.title, s.url, s.content.value_or("")}, it->second);
+    set.add({s.id, s.type, s.title, s.url, s.content.value_or("")}, it->second);
   }
-  e.set.shrink_to_fit();
-  e.version = version;
-  e.model = std::string(model);
+  set.shrink_to_fit();
+  return true;
 }
 
 template <typename Fn>
 auto VectorIndex::with_current(std::string_view agent_id, std::string_view model, Fn fn) const {
-  auto reader = db_.read();
-  auto version =
-      reader.ok() ? SourceRepo::version(*reader, agent_id) : Result<int64_t>(reader.error());
-  auto e = entry(agent_id, true);
-  if (version.ok()) {
-    std::shared_lock read(e->mu);
-    if (e->version == *version && e->model == model) return fn(e->set);
-  }
-  {
-    std::unique_lock write(e->mu);
-    if (version.ok() && (e->version != *version || e->model != model))
-      reload(agent_id, model, *e, *version);
-  }
-  std::shared_lock read(e->mu);
-  if (e->model != model) return fn(VectorSet());  // the reload failed: nothing of this model
-  return fn(e->set);
+  // A set of another model (or none, after a failed first load) serves nothing of this one.
+  auto load = [&](VectorSet& set, int64_t) { return reload(agent_id, model, set); };
+  return cache_.with_current(agent_id, std::string(model), load, fn);
 }
 
 std::vector<RetrievedChunk> VectorIndex::search(std::string_view agent_id, std::string_view model,
@@ -82,41 +56,26 @@ size_t VectorIndex::rows(std::string_view agent_id, std::string_view model) cons
 void VectorIndex::source_trained(std::string_view agent_id, std::string_view model,
                                  VectorSource source, const std::vector<ChunkVector>& vectors,
                                  int64_t version) {
-  auto e = entry(agent_id, false);
-  if (!e) return;
-  std::unique_lock lock(e->mu);
-  if (e->version != version - 1) return;  // behind already: the next query reloads
-  // A source without vectors of the set's model (a Q&A pair, a failed embedding, another
-  // model) leaves the set as it is, at the new version.
-  if (!vectors.empty() && e->model == model) e->set.add(std::move(source), vectors);
-  e->version = version;
+  cache_.advance(agent_id, version, [&](VectorSet& set, const std::string& set_model) {
+    // A source without vectors of the set's model (a Q&A pair, a failed embedding, another
+    // model) leaves the set as it is, at the new version.
+    if (!vectors.empty() && set_model == model) set.add(std::move(source), vectors);
+    return true;
+  });
 }
 
 void VectorIndex::source_removed(std::string_view agent_id, std::string_view source_id,
                                  int64_t version) {
-  auto e = entry(agent_id, false);
-  if (!e) return;
-  std::unique_lock lock(e->mu);
-  // Removed at once even when the set is behind; a stale set is reloaded on its next query.
-  e->set.remove(source_id);
-  if (e->version == version - 1) e->version = version;
+  cache_.remove(agent_id, version, [&](VectorSet& set) {
+    set.remove(source_id);
+    return true;
+  });
 }
 
-void VectorIndex::invalidate(std::string_view agent_id) {
-  auto e = entry(agent_id, false);
-  if (!e) return;
-  std::unique_lock lock(e->mu);
-  e->version = -1;
-}
+void VectorIndex::invalidate(std::string_view agent_id) { cache_.invalidate(agent_id); }
 
 size_t VectorIndex::memory_bytes() const {
-  std::lock_guard lock(mu_);
-  size_t bytes = 0;
-  for (const auto& [id, e] : entries_) {
-    std::shared_lock read(e->mu);
-    bytes += e->set.memory_bytes();
-  }
-  return bytes;
+  return cache_.sum([](const VectorSet& set) { return set.memory_bytes(); });
 }
 
 }  // namespace parley

@@ -1,26 +1,22 @@
 // The embedding vectors of agents' chunks, held in memory as a cache of the database
-// (chunk_embeddings), for the vector half of hybrid retrieval. Like KnowledgeIndex, each query
-// reads the agent's knowledge version (one primary-key read): when it differs from the cached
-// one, or the agent asks for another embedding model than the cached vectors', the agent's
-// VectorSet is reloaded from its trained sources and their stored vectors of that model. Changes
-// made by this node's trainer are applied in place, so the cache follows them without a reload.
+// (chunk_embeddings), for the vector half of hybrid retrieval: a VersionedCache keyed by the
+// embedding model, so a query asking for another model than the cached vectors' reloads the
+// agent's VectorSet from its trained sources and their stored vectors of that model. Changes made
+// by this node's trainer are applied in place, so the cache follows them without a reload.
 // Thread-safe: queries of one agent share its lock; applying a change or a reload takes it alone.
 #pragma once
 
-#include <memory>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
-#include <unordered_map>
 
 #include "knowledge/vector_set.h"
+#include "knowledge/versioned_cache.h"
 #include "store/db.h"
 
 namespace parley {
 
 class VectorIndex {
  public:
-  explicit VectorIndex(Database& db) : db_(db) {}
+  explicit VectorIndex(Database& db) : db_(db), cache_(db) {}
 
   // Up to `k` of the agent's chunks closest to `query` among the vectors of `model`, best first.
   std::vector<RetrievedChunk> search(std::string_view agent_id, std::string_view model,
@@ -41,21 +37,13 @@ class VectorIndex {
   size_t memory_bytes() const;
 
  private:
-  struct Entry {
-    mutable std::shared_mutex mu;
-    int64_t version = -1;  // the knowledge version the set reflects; -1 before loading
-    std::string model;     // the model of the set's vectors
-    VectorSet set;
-  };
-
-  std::shared_ptr<Entry> entry(std::string_view agent_id, bool create) const;
   template <typename Fn>
   auto with_current(std::string_view agent_id, std::string_view model, Fn fn) const;
-  void reload(std::string_view agent_id, std::string_view model, Entry& e, int64_t version) const;
+  // Loads the agent's trained sources and their stored vectors of `model`; false on a failure.
+  bool reload(std::string_view agent_id, std::string_view model, VectorSet& set) const;
 
   Database& db_;
-  mutable std::mutex mu_;
-  mutable std::unordered_map<std::string, std::shared_ptr<Entry>> entries_;
+  VersionedCache<VectorSet, std::string> cache_;  // keyed by the vectors' model
 };
 
 }  // namespace parley

@@ -216,47 +216,45 @@ uint32_t Thesaurus::lemma_usage(std::string_view lemma) const {
   return slot == 0 ? 0 : lemma_usage_[slot - 1];
 }
 
-std::string_view Thesaurus::base_form(std::string_view lower_word) const {
-  // An inflection is read as one before the word is taken for a lemma of its own: "talking" is
-  // "talk" (though a noun too), "are" is "be" (though a unit of area).
+std::string_view Thesaurus::exception_lemma(std::string_view lower_word) const {
   auto [first, last] = exceptions_.equal_range(lower_word);
   for (auto it = first; it != last; ++it) {
     std::string_view rest = it->second;
     next_field(rest);  // the part of speech
     if (!rest.empty()) return next_field(rest);
   }
-  // Regular inflections, by WordNet's morphy rules: the first base form that is a lemma of the
-  // part of speech the ending inflects ("refunds" -> "refund", "cheaper" -> "cheap").
+  return {};
+}
+
+std::string_view Thesaurus::rule_lemma(std::string_view lower_word, uint8_t parts) const {
   std::string_view found;
   for_each_base(lower_word, [&](std::string_view base, uint8_t pos) {
+    if ((pos & parts) == 0) return false;
     uint32_t slot = slots_[find_slot(base)];
     if (slot == 0 || (lemma_pos_[slot - 1] & pos) == 0) return false;
     found = lemmas_[slot - 1];
     return true;
   });
+  return found;
+}
+
+std::string_view Thesaurus::base_form(std::string_view lower_word) const {
+  // An inflection is read as one before the word is taken for a lemma of its own: "talking" is
+  // "talk" (though a noun too), "are" is "be" (though a unit of area).
+  if (auto lemma = exception_lemma(lower_word); !lemma.empty()) return lemma;
+  // Regular inflections, by WordNet's morphy rules: the first base form that is a lemma of the
+  // part of speech the ending inflects ("refunds" -> "refund", "cheaper" -> "cheap").
+  std::string_view found = rule_lemma(lower_word, kNoun | kVerb | kAdjective | kAdverb);
   if (found.empty() && parts_of_speech(lower_word) != 0) return lower_word;
   return found;
 }
 
 std::string_view Thesaurus::irregular_base(std::string_view lower_word) const {
-  auto [first, last] = exceptions_.equal_range(lower_word);
-  for (auto it = first; it != last; ++it) {
-    std::string_view rest = it->second;
-    next_field(rest);  // the part of speech
-    if (!rest.empty()) return next_field(rest);
-  }
+  if (auto lemma = exception_lemma(lower_word); !lemma.empty()) return lemma;
   if (!lower_word.ends_with("er") && !lower_word.ends_with("est")) return {};
-  std::string_view found;
-  for_each_base(lower_word, [&](std::string_view base, uint8_t pos) {
-    if (pos != kAdjective) return false;
-    uint32_t slot = slots_[find_slot(base)];
-    if (slot == 0 || (lemma_pos_[slot - 1] & kAdjective) == 0) return false;
-    found = lemmas_[slot - 1];
-    return true;
-  });
   // A word that is a lemma of its own ("water", "winter") is not a comparative.
-  if (!found.empty() && parts_of_speech(lower_word) != 0) return {};
-  return found;
+  if (parts_of_speech(lower_word) != 0) return {};
+  return rule_lemma(lower_word, kAdjective);
 }
 
 uint32_t Thesaurus::usage(std::string_view lower_word) const {

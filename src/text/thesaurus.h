@@ -71,6 +71,10 @@ class Thesaurus {
   size_t find_slot(std::string_view lemma) const;
   uint8_t parts_of_speech(std::string_view lemma) const;  // a bit set; 0 for no lemma
   uint32_t lemma_usage(std::string_view lemma) const;
+  // The first lemma the .exc files give an irregular form, or empty.
+  std::string_view exception_lemma(std::string_view lower_word) const;
+  // The first base form the morphy rules give that is a lemma of one of `parts` (a bit set).
+  std::string_view rule_lemma(std::string_view lower_word, uint8_t parts) const;
   const std::vector<std::string>* synonyms_as(std::string_view lemma, uint8_t pos) const;
 
   // The lemmas, their parts of speech, and an open-addressing hash table over them (slots_ hold

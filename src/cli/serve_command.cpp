@@ -172,8 +172,13 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
     cmd->add_option(w.flag, *w.value, w.help)->envname(w.env)->check(CLI::PositiveNumber)->capture_default_str();
   }
   cmd->add_option("--reply-threads", o->node.reply_threads,
-                  "Threads running reply engines; also the most engines running at once (503 past it)")
+                  "Threads running the built-in engine, prompts and the steps of replies that block")
       ->envname("PARLEY_REPLY_THREADS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--concurrent-replies", o->node.chat_slots.total,
+                  "Replies the server may be writing at once (503 past it)")
+      ->envname("PARLEY_CONCURRENT_REPLIES")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--agent-concurrent-replies", o->node.chat_slots.per_agent,

@@ -138,6 +138,13 @@ Result<void> validate_chat_request(const ChatRequest& r) {
 Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
                                    const ChatRequest& r) {
   PARLEY_TRY(validate_chat_request(r));
+  // A request that waited (for a thread) past its deadline is refused before anything is read,
+  // counted or stored.
+  if (r.waited_ms >= s.config.timeout_ms) {
+    return ApiError{ErrorCode::kTimeout, "The reply took longer than " +
+                                             std::to_string(s.config.timeout_ms / 1000) +
+                                             " seconds: the server was too busy to start it."};
+  }
   ChatTurn t(s);
   t.account_id_ = std::string(account_id);
   t.request_ = r;
@@ -175,7 +182,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
                                                    t.existing_ && t.existing_->live_chat_offered,
                                                    r.message);
   t.received_at_ = s.clock.now_ms();
-  t.deadline_ms_ = t.received_at_ + s.config.timeout_ms;
+  t.deadline_ms_ = t.received_at_ - r.waited_ms + s.config.timeout_ms;
   // A visitor talking with a team member is not held to the agent's per-visitor allowance.
   if (r.widget && !t.paused_) {
     PARLEY_TRY(check_visitor_messages(read, widget_rules, agent.id, r.widget->visitor_id,
@@ -203,10 +210,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   return t;
 }
 
-Result<void> ChatTurn::run(const TextSink& sink) {
-  // Given back when the engine has returned, whatever the outcome.
-  auto slot = std::move(slot_);
-  if (paused_) return {};
+ReplyRequest ChatTurn::engine_request() const {
   ReplyRequest er;
   er.agent_id = agent_->record.id;
   er.settings = settings_;
@@ -216,10 +220,48 @@ Result<void> ChatTurn::run(const TextSink& sink) {
   er.time_zone = request_.time_zone.value_or("UTC");
   er.deadline_ms = deadline_ms_;
   er.live_chat_offered = existing_ && existing_->live_chat_offered;
-  PARLEY_ASSIGN_OR_RETURN(reply_.blocks, s_.engine.reply(er, [&](std::string_view piece) {
+  return er;
+}
+
+Result<void> ChatTurn::run(const TextSink& sink) {
+  // Given back when the engine has returned, whatever the outcome.
+  auto slot = std::move(slot_);
+  if (paused_) return {};
+  auto blocks = s_.engine.reply(engine_request(), [&](std::string_view piece) {
     reply_.reply += piece;
     return sink(piece);
-  }));
+  });
+  slot.reset();
+  return finish_run(std::move(blocks));
+}
+
+void ChatTurn::start_engine(TextSink sink, std::shared_ptr<ReadPacer> pacer, ReplyDone done) {
+  std::shared_ptr<ChatSlots::Lease> slot = std::move(slot_);
+  if (paused_) return done(ReplyBlocks{});
+  if (s_.clock.now_ms() > deadline_ms_) {
+    // Waited for a reply thread past the deadline: the engine does not start.
+    slot.reset();
+    return done(ApiError{ErrorCode::kTimeout, "The reply took longer than " +
+                                                  std::to_string(s_.config.timeout_ms / 1000) + " seconds."});
+  }
+  auto request = std::make_shared<ReplyRequest>(engine_request());
+  request->pacer = std::move(pacer);
+  s_.engine.start_reply(
+      std::move(request),
+      [this, sink = std::move(sink)](std::string_view piece) {
+        reply_.reply += piece;
+        return sink(piece);
+      },
+      [slot = std::move(slot), done = std::move(done)](Result<ReplyBlocks> blocks) mutable {
+        slot.reset();
+        done(std::move(blocks));
+      });
+}
+
+Result<void> ChatTurn::finish_run(Result<ReplyBlocks> outcome) {
+  if (paused_) return {};
+  PARLEY_TRY(outcome);
+  reply_.blocks = std::move(outcome).value();
   if (s_.clock.now_ms() > deadline_ms_) {
     return ApiError{
         ErrorCode::kTimeout,
@@ -236,12 +278,18 @@ Result<void> ChatTurn::run(const TextSink& sink) {
 }
 
 Result<ChatReply> ChatTurn::commit() {
+  PARLEY_TRY(s_.db.write(commit_work()));
+  return reply_;
+}
+
+WriteFn ChatTurn::commit_work() {
   const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
   ContactDetails contact;
   if (settings_->reply.save_contact_details) contact = find_contact_details(request_.message);
-  const std::string& agent_id = agent_->record.id;
-  ChatReply& out = reply_;
-  PARLEY_TRY(s_.db.write([&](Connection& c) -> Result<void> {
+  // The unit of work may run more than once (db.h): it keeps the turn's state and writes it again.
+  return [this, replied_at, contact = std::move(contact)](Connection& c) -> Result<void> {
+    const std::string& agent_id = agent_->record.id;
+    ChatReply& out = reply_;
     std::optional<ConversationRecord> conv;
     if (existing_) {
       PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find(c, account_id_, out.conversation_id));
@@ -307,8 +355,7 @@ Result<ChatReply> ChatTurn::commit() {
     PARLEY_TRY(refresh_topics(c, *settings_, out.conversation_id));
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
     return {};
-  }));
-  return out;
+  };
 }
 
 Result<ChatReply> chat(ChatServices& s, std::string_view account_id, const ChatRequest& request) {

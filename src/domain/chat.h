@@ -63,6 +63,9 @@ struct ChatRequest {
   std::optional<std::string> session_id = {};
   std::optional<std::string> time_zone = {};  // IANA zone; UTC when absent
   std::optional<WidgetVisitor> widget = {};    // set: channel `widget`, else `api`
+  // How long the request had already waited (for a thread) when it was prepared: the reply's
+  // deadline counts from the request's arrival.
+  int64_t waited_ms = 0;
 };
 
 struct ChatReply {
@@ -86,9 +89,12 @@ bool is_known_time_zone(std::string_view zone);
 std::string api_session_id(std::string_view agent_id, std::string_view caller_session);
 
 // One chat turn in three steps, so that a streamed reply can start sending text while the engine
-// writes it: prepare() checks everything that can refuse the request (400/404/403/429) and finds
-// the conversation; run() writes the reply through the engine (504 past the deadline); commit()
-// stores the exchange in one transaction. A turn is used by one thread at a time.
+// writes it: prepare() checks everything that can refuse the request (400/404/403/429, and 504
+// when the request waited past its deadline before it got here) and finds the conversation;
+// run() writes the reply through the engine (504 past the deadline); commit() stores the
+// exchange in one transaction. run() also comes in two halves, start_engine() and finish_run(),
+// so that no thread waits while an engine waits on its provider (domain/chat_runner.h). A turn is
+// used by one thread at a time.
 // Unless a team member has the conversation, prepare() takes an engine slot (chat_slots.h: 429
 // agent_busy past the agent's or account's cap) and counts the run on the agent's hour; the
 // slot is given back when run() returns, so a run its client stopped waiting for keeps it.
@@ -106,12 +112,23 @@ class ChatTurn {
   const std::string& conversation_id() const { return reply_.conversation_id; }
   const std::string& session_id() const { return reply_.session_id; }
   int64_t deadline_ms() const { return deadline_ms_; }
+  ChatServices& services() { return s_; }
 
   // Runs the engine; each piece of text goes to `sink` as it is written. May run on another
   // thread than prepare() and commit() (not at the same time).
   Result<void> run(const TextSink& sink);
+  // run() without waiting: starts the engine (ReplyEngine::start_reply), which hands each piece
+  // to `sink` and then its outcome to `done`, possibly on another thread and after this returned;
+  // the engine slot is given back before `done` runs. The turn must outlive `done`.
+  void start_engine(TextSink sink, std::shared_ptr<ReadPacer> pacer, ReplyDone done);
+  // The rest of run() once the engine is done: the deadline, the sources shown, the hand-off
+  // mail (which may block).
+  Result<void> finish_run(Result<ReplyBlocks> blocks);
   // Stores the user message, the reply, counters, usage and any lead; returns the reply.
   Result<ChatReply> commit();
+  // commit()'s transaction, for Database::write_then; reply() is the result once it succeeded.
+  WriteFn commit_work();
+  const ChatReply& reply() const { return reply_; }
 
  private:
   explicit ChatTurn(ChatServices& s) : s_(s) {}
@@ -122,6 +139,7 @@ class ChatTurn {
   std::shared_ptr<const LoadedAgent> agent_;
   std::shared_ptr<const AgentSettings> settings_;  // agent_'s
   ReplyLimits limits_;
+  ReplyRequest engine_request() const;
   std::optional<ConversationRecord> existing_;
   std::vector<HistoryMessage> history_;
   bool paused_ = false;

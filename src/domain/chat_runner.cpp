@@ -6,24 +6,54 @@
 
 namespace parley {
 
-Result<ChatReply> reply_within_deadline(std::shared_ptr<ChatTurn> turn, const Clock& clock,
-                                        ThreadPool& pool) {
-  if (turn->paused()) return turn->commit();
-  auto done = std::make_shared<std::promise<Result<void>>>();
-  std::future<Result<void>> outcome = done->get_future();
-  // The task keeps the turn (and its slot) alive after this thread stopped waiting.
-  pool.post([turn, done] { done->set_value(turn->run([](std::string_view) { return true; })); });
-  int64_t wait_ms = std::max<int64_t>(0, turn->deadline_ms() - clock.now_ms()) + 1;
-  if (outcome.wait_for(std::chrono::milliseconds(wait_ms)) != std::future_status::ready)
-    return ApiError{ErrorCode::kTimeout, "The reply took longer than the chat timeout."};
-  PARLEY_TRY(outcome.get());
-  return turn->commit();
+namespace {
+ApiError too_slow() {
+  return ApiError{ErrorCode::kTimeout, "The reply took longer than the chat timeout."};
+}
+
+// Stores the exchange unless the request was answered otherwise meanwhile.
+void store(const std::shared_ptr<ChatTurn>& turn, Database& db, const std::shared_ptr<TurnHandlers>& h) {
+  if (h->may_store && !h->may_store()) return h->done(ApiError{ErrorCode::kTimeout, "The reply came too late."});
+  db.write_then(turn->commit_work(), [turn, h](Result<void> stored) {
+    if (!stored.ok()) return h->done(stored.error());
+    h->done(turn->reply());
+  });
+}
+}  // namespace
+
+void run_turn(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, TurnHandlers handlers) {
+  auto h = std::make_shared<TurnHandlers>(std::move(handlers));
+  Database& db = turn->services().db;
+  if (turn->paused()) return store(turn, db, h);
+  pool.post([turn, h, &pool, &db] {
+    TextSink text = h->text ? h->text : TextSink([](std::string_view) { return true; });
+    turn->start_engine(std::move(text), h->pacer, [turn, h, &pool, &db](Result<ReplyBlocks> blocks) {
+      // Off the outbound loop: the hand-off mail may block.
+      pool.post([turn, h, &db, blocks = std::move(blocks)]() mutable {
+        auto ran = turn->finish_run(std::move(blocks));
+        if (!ran.ok()) return h->done(ran.error());
+        store(turn, db, h);
+      });
+    });
+  });
 }
 
 Result<ChatReply> reply_to_message(ChatServices& s, std::string_view account_id, const ChatRequest& r,
                                    ThreadPool& pool) {
-  PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(s, account_id, r));
-  return reply_within_deadline(std::make_shared<ChatTurn>(std::move(turn)), s.clock, pool);
+  PARLEY_ASSIGN_OR_RETURN(auto prepared, ChatTurn::prepare(s, account_id, r));
+  auto turn = std::make_shared<ChatTurn>(std::move(prepared));
+  auto answered = std::make_shared<std::atomic<bool>>(false);
+  auto outcome = std::make_shared<std::promise<Result<ChatReply>>>();
+  auto future = outcome->get_future();
+  TurnHandlers h;
+  h.may_store = [answered] { return !answered->exchange(true); };
+  h.done = [outcome](Result<ChatReply> reply) { outcome->set_value(std::move(reply)); };
+  run_turn(turn, pool, std::move(h));
+  int64_t wait_ms = std::max<int64_t>(0, turn->deadline_ms() - s.clock.now_ms()) + 1;
+  if (future.wait_for(std::chrono::milliseconds(wait_ms)) == std::future_status::ready) return future.get();
+  // Past the deadline: unless the exchange is being stored right now, nothing will be.
+  if (!answered->exchange(true)) return too_slow();
+  return future.get();
 }
 
 }  // namespace parley

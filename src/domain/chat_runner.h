@@ -1,10 +1,13 @@
-// Runs a prepared chat turn's engine on the reply pool, never on the thread that handles the
-// request, and waits for it at most until the turn's deadline (504 timeout after it). A run its
-// client stopped waiting for goes on in the pool, holding its engine slot (domain/chat_slots.h)
-// until the engine returns. Used by the API's chat endpoint and the widget's messages endpoint.
-// Stateless; safe from many threads.
+// Runs a prepared chat turn to its end without a thread waiting on it: the engine starts on the
+// reply pool (a retrieval reply is computed there; an `openai` reply is started there and then
+// waits on the outbound loop as a small state object), the rest of the turn (the hand-off mail)
+// runs on the reply pool again, and the exchange is stored through Database::write_then. A run
+// whose client was already answered 504 goes on, holding its engine slot (domain/chat_slots.h)
+// until the engine returns, and stores nothing. Used by the API's chat endpoint and the widget's
+// messages endpoint (views/chat_answer.h). Stateless; safe from many threads.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "core/clock.h"
@@ -13,12 +16,20 @@
 
 namespace parley {
 
-// run() on `pool` within the deadline, then commit() on the calling thread.
-Result<ChatReply> reply_within_deadline(std::shared_ptr<ChatTurn> turn, const Clock& clock,
-                                        ThreadPool& pool);
+struct TurnHandlers {
+  TextSink text;                     // each piece of the reply as it is written; may be empty
+  std::shared_ptr<ReadPacer> pacer;  // the reader's back-pressure; may be null
+  // Asked once, just before the exchange is stored: false when the request was already answered
+  // otherwise (504 at its deadline), and then nothing is stored.
+  std::function<bool()> may_store;
+  // Exactly once, on any thread, with the stored reply or why there is none.
+  std::function<void(Result<ChatReply>)> done;
+};
 
-// A whole JSON (not streamed) reply: prepares the turn (ChatTurn::prepare's checks and errors),
-// then reply_within_deadline on `pool`.
+void run_turn(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, TurnHandlers handlers);
+
+// A whole JSON (not streamed) reply on the calling thread, waiting for it at most until the
+// turn's deadline (504 timeout after it): prepare, run_turn, wait.
 Result<ChatReply> reply_to_message(ChatServices& s, std::string_view account_id, const ChatRequest& r,
                                    ThreadPool& pool);
 

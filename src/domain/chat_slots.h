@@ -2,7 +2,7 @@
 // one account and on the whole server. A turn takes a slot before its engine starts and gives it
 // back when the engine has really returned, even when its client was already answered 504, so
 // a stalling provider fills the caps of the agents using it (429 agent_busy at once for their
-// next visitors) instead of the threads every other tenant needs. Thread-safe: one mutex held
+// next visitors) instead of the capacity every other tenant needs. Thread-safe: one mutex held
 // for a few map operations; the maps hold only agents and accounts with work in flight.
 #pragma once
 
@@ -17,10 +17,12 @@
 
 namespace parley {
 
+// A reply in flight is a small state object (no thread waits on it), so the caps are about
+// fairness and memory, not threads: one agent may take an eighth of the server, one account half.
 struct ChatSlotLimits {
-  int64_t per_agent = 8;     // --agent-concurrent-replies
-  int64_t per_account = 16;  // --account-concurrent-replies
-  int64_t total = 32;        // the reply pool's threads (--reply-threads)
+  int64_t per_agent = 2'500;     // --agent-concurrent-replies
+  int64_t per_account = 10'000;  // --account-concurrent-replies
+  int64_t total = 20'000;        // --concurrent-replies
 };
 
 // Seconds a refused client is told to wait: about one reply's time.

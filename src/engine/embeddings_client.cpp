@@ -92,6 +92,7 @@ Result<Embeddings> EmbeddingsClient::embed(const EmbeddingsRequest& request) con
   call.allow_http = true;
   call.accept_compressed = true;
   call.max_response_bytes = 64 * 1024 + request.inputs.size() * kEmbeddingResponseBytesPerInput;
+  call.share_connections = true;
   SendOutcome outcome = send_to(call, request.pin ? &*request.pin : nullptr);
 
   const auto inputs = static_cast<int64_t>(request.inputs.size());

@@ -24,6 +24,23 @@ Result<ReplyBlocks> EngineRouter::reply(const ReplyRequest& request, const TextS
                   std::move(blocks));
   }
   if (settings.reply.engine == "openai") return openai_.reply(request, sink);
+  return reply_here(request, sink);
+}
+
+void EngineRouter::start_reply(std::shared_ptr<const ReplyRequest> request, TextSink sink,
+                               ReplyDone done) const {
+  const AgentSettings& settings = *request->settings;
+  bool live_chat = known_live_chat(settings.handoff, settings.reply.engine, request->live_chat_offered,
+                                   request->message)
+                       .has_value();
+  // Only the provider's replies wait; everything else is answered on this thread.
+  if (settings.reply.engine == "openai" && !live_chat)
+    return openai_.start_reply(std::move(request), std::move(sink), std::move(done));
+  done(reply(*request, sink));
+}
+
+Result<ReplyBlocks> EngineRouter::reply_here(const ReplyRequest& request, const TextSink& sink) const {
+  const AgentSettings& settings = *request.settings;
   if (settings.handoff.email && asks_for_person(request.message)) {
     ReplyBlocks blocks;
     blocks.handoff = true;

@@ -19,8 +19,13 @@ class EngineRouter final : public ReplyEngine {
       : clock_(clock), retrieval_(retrieval), openai_(openai) {}
 
   Result<ReplyBlocks> reply(const ReplyRequest& request, const TextSink& sink) const override;
+  void start_reply(std::shared_ptr<const ReplyRequest> request, TextSink sink,
+                   ReplyDone done) const override;
 
  private:
+  // The built-in engine's reply with what the router adds to it.
+  Result<ReplyBlocks> reply_here(const ReplyRequest& request, const TextSink& sink) const;
+
   const Clock& clock_;
   const ReplyEngine& retrieval_;
   const ReplyEngine& openai_;

@@ -1,10 +1,12 @@
 #include "engine/openai_client.h"
 
 #include <algorithm>
+#include <future>
+#include <memory>
 
 #include "core/json.h"
 #include "core/log.h"
-#include "net/http_sender.h"
+#include "net/outbound.h"
 
 namespace parley {
 
@@ -63,67 +65,97 @@ std::string completion_request_body(const CompletionRequest& request) {
   return w.str();
 }
 
-Result<Completion> OpenAiClient::complete(
-    const CompletionRequest& request, const std::function<bool(std::string_view)>& on_text) const {
-  if (request.base_url.empty() || request.model.empty()) {
-    return ApiError::internal("The language model is not configured (base URL and model).");
-  }
-  if (request.timeout_ms <= 0) return ApiError{ErrorCode::kTimeout, "The reply took too long."};
-
-  CompletionAssembler assembler(on_text);
-  SseParser parser([&](std::string_view data) { return assembler.apply(data); });
+namespace {
+// One call's decoding state, owned by the call until its outcome is known.
+struct CompletionCall {
+  explicit CompletionCall(CompletionText text, CompletionDone done, int64_t timeout_ms)
+      : assembler(std::move(text)), parser([this](std::string_view data) { return assembler.apply(data); }),
+        done(std::move(done)), timeout_ms(timeout_ms) {}
+  CompletionAssembler assembler;
+  SseParser parser;
   std::optional<ApiError> malformed;
+  CompletionDone done;
+  int64_t timeout_ms;
 
-  SendRequest call;
-  call.url = completions_url(request.base_url);
-  call.body = completion_request_body(request);
-  call.headers = {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}};
-  if (!request.api_key.empty()) call.headers.emplace_back("Authorization", "Bearer " + request.api_key);
-  call.timeout_ms = request.timeout_ms;
-  call.connect_timeout_ms = std::min<int64_t>(request.timeout_ms, 10000);
-  call.allow_http = true;
-  call.accept_compressed = true;
+  Result<Completion> outcome(const SendOutcome& sent) {
+    if (malformed) {
+      log_warn("llm_stream_malformed", {{"error", std::string_view(malformed->message)}});
+      return provider_failed();
+    }
+    if (assembler.cancelled()) return assembler.take();
+    if (sent.failure == SendFailure::kTimeout) {
+      log_warn("llm_timeout", {{"timeout_ms", timeout_ms}});
+      return ApiError{ErrorCode::kTimeout, "The reply took longer than the deadline."};
+    }
+    if (!sent.status) {
+      log_warn("llm_request_failed", {{"error", std::string_view(sent.error.value_or(""))}});
+      return provider_failed();
+    }
+    if (!sent.succeeded()) {
+      log_warn("llm_http_error", {{"status", *sent.status}});
+      return provider_failed();
+    }
+    auto finished = parser.finish();
+    if (!finished.ok()) {
+      log_warn("llm_stream_malformed", {{"error", std::string_view(finished.error().message)}});
+      return provider_failed();
+    }
+    Completion completion = assembler.take();
+    if (!assembler.done() && completion.finish_reason.empty()) {
+      log_warn("llm_stream_cut_short", {});
+      return provider_failed();
+    }
+    return completion;
+  }
+};
+}  // namespace
+
+void OpenAiClient::start(const CompletionRequest& request, CompletionText on_text,
+                         CompletionDone done) const {
+  if (request.base_url.empty() || request.model.empty()) {
+    return done(ApiError::internal("The language model is not configured (base URL and model)."));
+  }
+  if (request.timeout_ms <= 0) return done(ApiError{ErrorCode::kTimeout, "The reply took too long."});
+  auto state = std::make_shared<CompletionCall>(std::move(on_text), std::move(done), request.timeout_ms);
+
+  TransferCall call;
+  SendRequest& r = call.request;
+  r.url = completions_url(request.base_url);
+  r.body = completion_request_body(request);
+  r.headers = {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}};
+  if (!request.api_key.empty()) r.headers.emplace_back("Authorization", "Bearer " + request.api_key);
+  r.timeout_ms = request.timeout_ms;
+  r.connect_timeout_ms = std::min<int64_t>(request.timeout_ms, 10000);
+  r.allow_http = true;
+  r.accept_compressed = true;
+  r.http2_prior_knowledge = request.http2_prior_knowledge;
+  r.share_connections = true;
   // The body of an error status is not an event stream: the client drops it (it may quote the
   // request). The listener leaving stops the call, so the provider stops generating for nobody.
-  call.on_body = [&](std::string_view piece) {
-    auto fed = parser.feed(piece);
+  CompletionCall* decoding = state.get();  // the transfer's callbacks hold `state`
+  r.on_body = [decoding](std::string_view piece) {
+    auto fed = decoding->parser.feed(piece);
     if (!fed.ok()) {
-      malformed = std::move(fed).error();
+      decoding->malformed = std::move(fed).error();
       return false;
     }
-    return !assembler.cancelled();
+    return !decoding->assembler.cancelled();
   };
-  call.stop = [&] { return assembler.cancelled(); };
-  SendOutcome outcome = send_to(call, request.pin ? &*request.pin : nullptr);
+  call.pin = request.pin;
+  call.done = [state](SendOutcome sent) {
+    auto result = state->outcome(sent);
+    auto done = std::move(state->done);
+    done(std::move(result));
+  };
+  start_transfer(std::move(call));
+}
 
-  if (malformed) {
-    log_warn("llm_stream_malformed", {{"error", std::string_view(malformed->message)}});
-    return provider_failed();
-  }
-  if (assembler.cancelled()) return assembler.take();
-  if (outcome.failure == SendFailure::kTimeout) {
-    log_warn("llm_timeout", {{"timeout_ms", request.timeout_ms}});
-    return ApiError{ErrorCode::kTimeout, "The reply took longer than the deadline."};
-  }
-  if (!outcome.status) {
-    log_warn("llm_request_failed", {{"error", std::string_view(outcome.error.value_or(""))}});
-    return provider_failed();
-  }
-  if (!outcome.succeeded()) {
-    log_warn("llm_http_error", {{"status", *outcome.status}});
-    return provider_failed();
-  }
-  auto finished = parser.finish();
-  if (!finished.ok()) {
-    log_warn("llm_stream_malformed", {{"error", std::string_view(finished.error().message)}});
-    return provider_failed();
-  }
-  Completion completion = assembler.take();
-  if (!assembler.done() && completion.finish_reason.empty()) {
-    log_warn("llm_stream_cut_short", {});
-    return provider_failed();
-  }
-  return completion;
+Result<Completion> OpenAiClient::complete(
+    const CompletionRequest& request, const std::function<bool(std::string_view)>& on_text) const {
+  std::promise<Result<Completion>> finished;
+  auto outcome = finished.get_future();
+  start(request, on_text, [&finished](Result<Completion> r) { finished.set_value(std::move(r)); });
+  return outcome.get();
 }
 
 }  // namespace parley

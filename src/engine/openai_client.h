@@ -2,9 +2,10 @@
 // (vLLM, llama.cpp server, Ollama and hosted providers speak it) over HTTP. Text deltas are
 // handed to a callback as they arrive; tool calls come back assembled. The key travels only in the
 // `Authorization: Bearer` header and never appears in an error or a log line.
-// The call goes through the one outbound client (net/http_sender.h), pinned to the provider's
-// checked address when the request carries one.
-// Stateless: complete() is safe to call from many threads at once.
+// The call goes through the one outbound client (net/outbound.h), pinned to the provider's
+// checked address when the request carries one: start() returns at once and the reply arrives on
+// the outbound loop, so a reply waiting on its provider holds no thread.
+// Stateless: start() and complete() are safe to call from many threads at once.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +47,8 @@ struct CompletionRequest {
   // Set for a provider a team member configured (ApiActionCaller::provider_target): the call
   // connects only to this checked address and never resolves the host itself.
   std::optional<PinnedTarget> pin;
+  // The provider speaks HTTP/2 without TLS (--llm-h2c): concurrent calls share its connections.
+  bool http2_prior_knowledge = false;
 };
 
 // The server-wide provider of `openai` agents; an agent's `llm` setting overrides each field.
@@ -53,6 +56,7 @@ struct LlmDefaults {
   std::string base_url;  // --llm-base-url / PARLEY_LLM_BASE_URL
   std::string model;     // --llm-model / PARLEY_LLM_MODEL
   std::string api_key;   // PARLEY_LLM_API_KEY (environment only: never on a command line)
+  bool h2c = false;      // --llm-h2c: the server's http:// provider speaks HTTP/2 (prior knowledge)
 };
 
 // The request body as sent (exposed for tests and benchmarks).
@@ -61,14 +65,24 @@ std::string completion_request_body(const CompletionRequest& request);
 // The endpoint address for a base URL.
 std::string completions_url(std::string_view base_url);
 
+// Receives each text delta (on the outbound loop's thread); returning false stops the call.
+using CompletionText = std::function<bool(std::string_view)>;
+using CompletionDone = std::function<void(Result<Completion>)>;
+
 class OpenAiClient {
  public:
+  // Starts the streamed completion and returns at once. `on_text` and then `done` (exactly once,
+  // with complete()'s outcome) run on the outbound loop's thread and must not block; inside
+  // `on_text`, this_transfer() (net/outbound.h) is the call, to pause it.
+  void start(const CompletionRequest& request, CompletionText on_text, CompletionDone done) const;
+
   // Streams the completion: `on_text` receives each text delta and may return false to stop
   // (the call then ends early and returns what came so far). Errors: 504 timeout when the
   // timeout passes first; 500 internal_error with one and the same message for every provider
   // failure (no connection, an HTTP error status, a malformed or cut stream), so that the answer
   // never tells whether something listened at the address nor what it said; the kind and the
   // status go to the log.
+  // The blocking form of start(), for threads that may wait.
   Result<Completion> complete(const CompletionRequest& request,
                               const std::function<bool(std::string_view)>& on_text) const;
 };

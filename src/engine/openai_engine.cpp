@@ -1,6 +1,8 @@
 #include "engine/openai_engine.h"
 
 #include <algorithm>
+#include <future>
+#include <memory>
 #include <set>
 
 #include "core/json.h"
@@ -9,6 +11,7 @@
 #include "engine/offers.h"
 #include "engine/semantic_search.h"
 #include "knowledge/rank_fusion.h"
+#include "net/outbound.h"
 
 namespace parley {
 
@@ -214,50 +217,136 @@ struct Toolbox {
 };
 }  // namespace
 
-Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextSink& sink) const {
-  const AgentSettings& settings = *request.settings;
-  // A provider a team member points the agent at passes the address guard once per reply, every
-  // call of the reply (the question's embedding included) is pinned to the address checked then,
-  // and it never receives the server's own key: that goes only to the server's provider.
-  PARLEY_ASSIGN_OR_RETURN(LlmTarget provider, llm_target(settings.llm, defaults_, actions_));
-  CompletionRequest call;
-  call.base_url = provider.base_url;
-  call.model = provider.model;
-  call.api_key = provider.api_key;
-  call.pin = provider.pin;
+namespace {
+// One reply under way: the prompt, the rounds of completions and tool calls, the text so far.
+// Owned by its own callbacks (shared_ptr) from start() until `done` ran; the steps run one after
+// another, never at once, on the starting thread, the outbound loop or the blocking pool.
+class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
+ public:
+  OpenAiReply(const Clock& clock, const OpenAiClient& client, ThreadPool& blocking,
+              std::shared_ptr<const ReplyRequest> request, TextSink sink, ReplyDone done)
+      : clock_(clock), client_(client), blocking_(blocking), request_(std::move(request)),
+        sink_(std::move(sink)), done_(std::move(done)),
+        tools_{*request_, *request_->settings, clock, nullptr, request_->settings->handoff, false, {}, std::nullopt, nullptr} {}
 
-  std::vector<RetrievedChunk> semantic;
-  if (vectors_ != nullptr && request.knowledge != nullptr) {
-    semantic = nearest_chunks(embeddings_, *vectors_, request, provider,
-                              question_embedding_timeout(request.deadline_ms, clock_.now_ms()));
-  }
-  std::vector<SourceRef> knowledge;
-  call.messages = build_prompt(request, settings.instructions, knowledge, semantic);
-  Toolbox tools{request, settings, clock_, actions_, settings.handoff};
-  tools.has_booking = settings.booking.has_value();
-  tools.forms = form_names(settings);
-  tools.lead = lead_form(settings);
-  if (actions_ != nullptr) tools.actions = &settings.api_actions;
-  call.tools = tools.specs();
-
-  ReplyBlocks blocks;
-  std::string text;
-  bool listening = true;
-  for (int round = 0; round <= kMaxToolRounds; ++round) {
-    call.timeout_ms = request.deadline_ms > 0 ? request.deadline_ms - clock_.now_ms() : 55000;
-    PARLEY_ASSIGN_OR_RETURN(Completion done, client_.complete(call, [&](std::string_view piece) {
-      text += piece;
-      listening = sink(piece);
-      return listening;
-    }));
-    if (!listening || done.tool_calls.empty() || round == kMaxToolRounds) break;
-    call.messages.push_back({"assistant", done.text, done.tool_calls, ""});
-    for (const auto& tool : done.tool_calls) {
-      call.messages.push_back({"tool", tools.run(tool, blocks), {}, tool.id});
+  // On the starting thread: the provider, the knowledge, the prompt; then the first round.
+  void start(const LlmDefaults& defaults, const ApiActionCaller* actions, const VectorIndex* vectors,
+             const EmbeddingsClient& embeddings) {
+    const ReplyRequest& request = *request_;
+    const AgentSettings& settings = *request.settings;
+    // A provider a team member points the agent at passes the address guard once per reply,
+    // every call of the reply (the question's embedding included) is pinned to the address
+    // checked then, and it never receives the server's own key: that goes only to the server's
+    // provider.
+    auto provider = llm_target(settings.llm, defaults, actions);
+    if (!provider.ok()) return finish(provider.error());
+    call_.base_url = provider->base_url;
+    call_.model = provider->model;
+    call_.api_key = provider->api_key;
+    call_.pin = provider->pin;
+    call_.http2_prior_knowledge = !provider->pin && defaults.h2c;
+    std::vector<RetrievedChunk> semantic;
+    if (vectors != nullptr && request.knowledge != nullptr) {
+      semantic = nearest_chunks(embeddings, *vectors, request, *provider,
+                                question_embedding_timeout(request.deadline_ms, clock_.now_ms()));
     }
+    call_.messages = build_prompt(request, settings.instructions, knowledge_, semantic);
+    tools_.caller = actions;
+    tools_.has_booking = settings.booking.has_value();
+    tools_.forms = form_names(settings);
+    tools_.lead = lead_form(settings);
+    if (actions != nullptr) tools_.actions = &settings.api_actions;
+    call_.tools = tools_.specs();
+    next_round();
   }
-  for (size_t n : citations(text, knowledge.size())) blocks.sources.push_back(knowledge[n - 1]);
-  return blocks;
+
+ private:
+  void next_round() {
+    const ReplyRequest& request = *request_;
+    call_.timeout_ms = request.deadline_ms > 0 ? request.deadline_ms - clock_.now_ms() : 55000;
+    auto self = shared_from_this();
+    client_.start(
+        call_,
+        [self](std::string_view piece) {
+          self->text_ += piece;
+          self->listening_ = self->sink_(piece);
+          // The reader is behind: stop reading the provider until it has caught up, so that a
+          // slow reader slows the provider down instead of text piling up here.
+          auto& pacer = self->request_->pacer;
+          if (self->listening_ && pacer) {
+            if (auto transfer = this_transfer()) {
+              if (pacer->behind([transfer] { transfer->resume(); })) transfer->pause();
+            }
+          }
+          return self->listening_;
+        },
+        [self](Result<Completion> done) { self->after_round(std::move(done)); });
+  }
+
+  // On the outbound loop: another round for the tools the model called, or the end.
+  void after_round(Result<Completion> done) {
+    if (!done.ok()) return finish(done.error());
+    Completion completion = std::move(done).value();
+    if (!listening_ || completion.tool_calls.empty() || round_ == kMaxToolRounds) return finish_ok();
+    ++round_;
+    // API actions call out and wait: their round runs on the blocking pool, never on the loop.
+    bool blocks = std::any_of(completion.tool_calls.begin(), completion.tool_calls.end(), [](const ToolCall& t) {
+      return t.name.rfind(kApiActionToolPrefix, 0) == 0;
+    });
+    auto run = [self = shared_from_this(), completion = std::move(completion)] {
+      self->call_.messages.push_back({"assistant", completion.text, completion.tool_calls, ""});
+      for (const auto& tool : completion.tool_calls)
+        self->call_.messages.push_back({"tool", self->tools_.run(tool, self->blocks_), {}, tool.id});
+      self->next_round();
+    };
+    if (blocks) return blocking_.post(std::move(run));
+    run();
+  }
+
+  void finish_ok() {
+    for (size_t n : citations(text_, knowledge_.size())) blocks_.sources.push_back(knowledge_[n - 1]);
+    finish(std::move(blocks_));
+  }
+
+  void finish(Result<ReplyBlocks> outcome) {
+    auto done = std::move(done_);
+    done(std::move(outcome));
+  }
+
+  const Clock& clock_;
+  const OpenAiClient& client_;
+  ThreadPool& blocking_;
+  std::shared_ptr<const ReplyRequest> request_;
+  TextSink sink_;
+  ReplyDone done_;
+  Toolbox tools_;
+  CompletionRequest call_;
+  std::vector<SourceRef> knowledge_;
+  ReplyBlocks blocks_;
+  std::string text_;
+  bool listening_ = true;
+  int round_ = 0;
+};
+}  // namespace
+
+void OpenAiEngine::start_reply(std::shared_ptr<const ReplyRequest> request, TextSink sink,
+                               ReplyDone done) const {
+  auto reply = std::make_shared<OpenAiReply>(clock_, client_, blocking_ ? *blocking_ : own_pool(),
+                                             std::move(request), std::move(sink), std::move(done));
+  reply->start(defaults_, actions_, vectors_, embeddings_);
+}
+
+Result<ReplyBlocks> OpenAiEngine::reply(const ReplyRequest& request, const TextSink& sink) const {
+  std::promise<Result<ReplyBlocks>> finished;
+  auto outcome = finished.get_future();
+  start_reply(std::make_shared<const ReplyRequest>(request), sink,
+              [&finished](Result<ReplyBlocks> r) { finished.set_value(std::move(r)); });
+  return outcome.get();
+}
+
+ThreadPool& OpenAiEngine::own_pool() const {
+  std::call_once(own_pool_made_, [this] { own_pool_ = std::make_unique<ThreadPool>(2); });
+  return *own_pool_;
 }
 
 }  // namespace parley

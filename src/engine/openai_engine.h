@@ -6,12 +6,18 @@
 // can hand off (`liveChat` or `handoffEmail`), the model gets a `request_human` tool; configured
 // buttons and products become `show_buttons` / `show_products`, API actions `action_<name>`.
 // Provider, model and key come from the agent's `llm` settings, else from the server's defaults.
-// Stateless apart from its options; reply() is safe from many threads.
+// A reply waiting on its provider holds no thread: start_reply() builds the prompt on the calling
+// thread, then each completion streams on the outbound loop (net/outbound.h) and the next round
+// starts from its callback; only a round calling API actions, which wait on another service,
+// runs on the blocking pool. Stateless apart from its options; safe from many threads.
 #pragma once
 
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "core/clock.h"
+#include "core/thread_pool.h"
 #include "engine/api_actions.h"
 #include "engine/embeddings_client.h"
 #include "engine/openai_client.h"
@@ -38,19 +44,28 @@ class OpenAiEngine final : public ReplyEngine {
  public:
   // `actions` runs the agents' API actions; null: none are offered. `vectors`: the agents'
   // chunk vectors for hybrid retrieval (`llm.embeddingModel`); null: BM25 alone.
+  // `blocking`: where rounds that call API actions run; null: a small pool of the engine's own.
   OpenAiEngine(const Clock& clock, LlmDefaults defaults, const ApiActionCaller* actions,
-               const VectorIndex* vectors = nullptr)
-      : clock_(clock), defaults_(std::move(defaults)), actions_(actions), vectors_(vectors) {}
+               const VectorIndex* vectors = nullptr, ThreadPool* blocking = nullptr)
+      : clock_(clock), defaults_(std::move(defaults)), actions_(actions), vectors_(vectors),
+        blocking_(blocking) {}
 
   Result<ReplyBlocks> reply(const ReplyRequest& request, const TextSink& sink) const override;
+  void start_reply(std::shared_ptr<const ReplyRequest> request, TextSink sink,
+                   ReplyDone done) const override;
 
  private:
+  ThreadPool& own_pool() const;
+
   const Clock& clock_;
   LlmDefaults defaults_;
   const ApiActionCaller* actions_;
   const VectorIndex* vectors_;
+  ThreadPool* blocking_;
   OpenAiClient client_;
   EmbeddingsClient embeddings_;
+  mutable std::once_flag own_pool_made_;
+  mutable std::unique_ptr<ThreadPool> own_pool_;
 };
 
 }  // namespace parley

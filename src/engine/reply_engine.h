@@ -2,7 +2,10 @@
 // new message into reply text (streamed piece by piece through a callback) plus structured blocks
 // (sources, follow-ups, buttons, products, form, lead form, booking, live-chat state). The chat
 // flow (domain/chat.h) owns accounting and storage; an engine only composes the reply.
-// Engines are shared by every request: reply() must be safe to call from many threads at once.
+// Engines are shared by every request: reply() and start_reply() must be safe to call from many
+// threads at once. start_reply() is the asynchronous form: an engine that waits on a provider
+// (the `openai` one) returns at once and finishes on the outbound loop, so a reply in flight is a
+// small state object rather than a thread; engines that only compute (retrieval) answer inline.
 #pragma once
 
 #include <cstdint>
@@ -89,6 +92,16 @@ struct HistoryMessage {
   std::string content;
 };
 
+// The reader's side of back-pressure for a streamed reply. After handing over a piece, an engine
+// that reads a source (a provider stream) asks behind(); when the reader has fallen behind it
+// pauses that source, and `resume` is called once (from any thread) when the reader caught up.
+// Thread-safe.
+class ReadPacer {
+ public:
+  virtual ~ReadPacer() = default;
+  virtual bool behind(std::function<void()> resume) = 0;
+};
+
 struct ReplyRequest {
   std::string agent_id;
   // The agent's, read once when it was loaded; never null.
@@ -99,18 +112,28 @@ struct ReplyRequest {
   std::string time_zone = "UTC";
   int64_t deadline_ms = 0;  // wall time (Clock) by which the reply must be complete
   bool live_chat_offered = false;    // the previous reply offered live chat
+  std::shared_ptr<ReadPacer> pacer;  // null: the reader takes text as fast as it comes
 };
 
 // Receives the reply text as it is written; returns false when nobody listens any more (the
 // engine may then stop early).
 using TextSink = std::function<bool(std::string_view piece)>;
+// Receives the outcome of start_reply(), exactly once.
+using ReplyDone = std::function<void(Result<ReplyBlocks>)>;
 
 class ReplyEngine {
  public:
   virtual ~ReplyEngine() = default;
   // Writes the reply text through `sink` and returns the blocks; 504 timeout when the deadline
-  // passes first.
+  // passes first. Blocks the calling thread until the reply is written.
   virtual Result<ReplyBlocks> reply(const ReplyRequest& request, const TextSink& sink) const = 0;
+  // Starts the reply and may return before it is written: `sink` and then `done` may run on
+  // another thread (the outbound loop), must not block, and are kept until `done` ran. The
+  // default runs reply() on the calling thread.
+  virtual void start_reply(std::shared_ptr<const ReplyRequest> request, TextSink sink,
+                           ReplyDone done) const {
+    done(reply(*request, sink));
+  }
 };
 
 // How many earlier messages an engine is shown.

@@ -2,7 +2,10 @@
 // src/http (one translation unit), which keeps both the build and the handlers light.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,6 +24,14 @@ class Request {
   std::string request_id;
   std::string remote_address;
   std::vector<std::string_view> params;  // path parameters, in pattern order
+  // When the request's last byte arrived: a deadline counts from here, not from when a thread
+  // got to it.
+  std::chrono::steady_clock::time_point received_at = std::chrono::steady_clock::now();
+  // Milliseconds since received_at.
+  int64_t waited_ms() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - received_at)
+        .count();
+  }
 
   // A header's value, or empty when absent. Case-insensitive name.
   std::string_view header(std::string_view name) const { return lookup_(native_, name); }
@@ -36,25 +47,17 @@ class Request {
   HeaderLookup lookup_ = [](const void*, std::string_view) { return std::string_view(); };
 };
 
-// Writes the chunks of a streamed body. write() blocks until the bytes are handed to the socket;
-// it returns false once the client has gone away.
-class ChunkWriter {
- public:
-  virtual ~ChunkWriter() = default;
-  virtual bool write(std::string_view chunk) = 0;
-  // Ends the body without its terminating chunk and closes the connection, so the client sees a
-  // reply cut short instead of a complete one (for failures after text was sent).
-  virtual void abort() = 0;
-};
+class Responder;
 
 struct Response {
   int status = 200;
   std::string_view content_type = "application/json";  // a string literal
   std::string body;
   std::vector<std::pair<std::string_view, std::string>> headers;  // names are string literals
-  // When set, the body is produced by this function as chunked transfer encoding after the
-  // headers are sent; `body` is ignored. It runs on a blocking-pool thread.
-  std::function<void(ChunkWriter&)> stream;
+  // When set, the handler answers later: the server calls this with a Responder (below) and
+  // sends nothing until the Responder is told what; this response's headers (the gate chain's)
+  // are added to that answer. The connection waits without holding any thread.
+  std::function<void(std::shared_ptr<Responder>)> deferred;
   // When set by a handler running on the I/O thread, nothing is sent yet: this function runs on the
   // blocking pool and its response is sent instead, with this response's headers added. A handler
   // that answers from memory when it can (a cache hit) and must block otherwise (a database read)
@@ -77,6 +80,45 @@ struct Response {
     r.finish_on_pool = std::move(finish);
     return r;
   }
+  static Response later(std::function<void(std::shared_ptr<Responder>)> start) {
+    Response r;
+    r.deferred = std::move(start);
+    return r;
+  }
+};
+
+// Answers a request whose handler returned Response::later. Every method is safe from any
+// thread and returns at once; the connection's own thread does the writing. Exactly one party
+// answers: whoever first claims (the code that produced the answer, or the expiry set by
+// expire_at); the loser's send(), begin() and write() do nothing.
+//
+// A streamed body is written as it is handed over; when more than kHighWater bytes wait to be
+// taken by the client, behind() says so and calls its `resume` once they have drained, so that a
+// producer can pause its own source (a provider stream) instead of buffering without bound. A
+// client that takes nothing for the server's read timeout is disconnected.
+class Responder {
+ public:
+  static constexpr size_t kHighWater = 64 * 1024;
+
+  virtual ~Responder() = default;
+  // True for the first caller; false once anything else has answered (or the client left before).
+  virtual bool claim() = 0;
+  // After claim(): a whole response, ending the exchange.
+  virtual void send(Response response) = 0;
+  // After claim(): the status and headers of a chunked body that write() then fills.
+  virtual void begin(Response head) = 0;
+  // Queues a piece of the body; false once the client has gone (the piece is dropped).
+  virtual bool write(std::string_view piece) = 0;
+  // True when the client is over kHighWater behind; `resume` then runs once it has caught up (or
+  // has gone). False: `resume` is dropped.
+  virtual bool behind(std::function<void()> resume) = 0;
+  // Ends the body with its terminating chunk.
+  virtual void end() = 0;
+  // Ends the body without its terminating chunk and closes the connection, so the client sees a
+  // reply cut short instead of a complete one (for failures after text was sent).
+  virtual void abort() = 0;
+  // When nothing has claimed the answer by `at`, `fallback` is sent instead (a 504 timeout).
+  virtual void expire_at(std::chrono::steady_clock::time_point at, Response fallback) = 0;
 };
 
 // Decodes %XX and '+' in a query component.

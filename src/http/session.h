@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -114,8 +115,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   }
 
   // The lazy deadline timer: it wakes at the deadline it last saw and compares with the current one.
-  // While a handler runs there is no deadline, and the timer only looks every read timeout at
-  // whether a streamed reply's client has stopped taking it.
+  // While a handler runs there is no deadline, and the timer only looks again every read timeout.
   void wait_deadline() {
     auto at = deadline_ == Clock::time_point::max()
                   ? Clock::now() + std::chrono::seconds(shared_.options.read_timeout_s)
@@ -126,12 +126,6 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       if (ec || self->closed_) return;
       auto now = Clock::now();
       if (now >= self->deadline_) return self->close();
-      auto stream_deadline = self->stream_deadline_.load();
-      if (stream_deadline != 0 && now.time_since_epoch().count() >= stream_deadline) {
-        // The pool thread is blocked writing to a client that reads nothing: shutting the socket
-        // down (safe from this thread, unlike closing it) makes that write fail.
-        ::shutdown(self->socket_().native_handle(), SHUT_RDWR);
-      }
       self->wait_deadline();
     });
   }
@@ -289,6 +283,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     std::string_view route_method = request_.method == "HEAD" ? "GET" : request_.method;
     route_ = shared_.metrics.unmatched();
     if (request_.path == "/metrics") return serve_metrics(route_method);
+    request_.received_at = started_;
     auto m = shared_.router.match(route_method, request_.path, request_.params);
     route_ = m.outcome == Router::Outcome::kFound ? m.route : shared_.metrics.unmatched();
     if (m.outcome == Router::Outcome::kFound) decode_params();
@@ -302,19 +297,13 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (target->execution == Execution::kInline) {
       Response r = call(*target);
       if (r.finish_on_pool) return finish_on_pool(std::move(r));
-      if (!r.stream) return send(std::move(r));
-      auto held = std::make_shared<Response>(std::move(r));
-      bool posted = shared_.pool->try_post([self = this->shared_from_this(), held] {
-        self->stream_response(std::move(*held));
-      }, queue);
-      if (!posted) reply_busy(held->headers);
-      return;
+      if (r.deferred) return adopt_deferred(std::move(r));
+      return send(std::move(r));
     }
     handled_inline_ = false;
     bool posted = shared_.pool->try_post([self = this->shared_from_this(), target] {
       Response r = self->call(*target);
-      if (r.stream) return self->stream_response(std::move(r));
-      net::post(self->socket_().get_executor(), [self, r = std::move(r)]() mutable { self->send(std::move(r)); });
+      net::post(self->socket_().get_executor(), [self, r = std::move(r)]() mutable { self->answer(std::move(r)); });
     }, queue);
     if (!posted) {
       handled_inline_ = true;
@@ -336,8 +325,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
                                          self->request_);
       }
       for (auto& h : held->headers) r.headers.push_back(std::move(h));
-      if (r.stream) return self->stream_response(std::move(r));
-      net::post(self->socket_().get_executor(), [self, r = std::move(r)]() mutable { self->send(std::move(r)); });
+      net::post(self->socket_().get_executor(), [self, r = std::move(r)]() mutable { self->answer(std::move(r)); });
     }, shared_.options.blocking_queue);
     if (!posted) {
       handled_inline_ = true;
@@ -432,53 +420,215 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     });
   }
 
-  // Runs on a pool thread; the session has no other operation pending and its deadline is
-  // suspended, so synchronous writes on the stream are safe.
-  void stream_response(Response r) {
-    status_ = r.status;
-    bool alive = keep_alive();
-    ResponseHead h = head_of(r, alive);
-    h.chunked = true;
-    std::string head;
-    write_response_head(head, h);
-    error_code ec;
-    write_streamed(net::buffer(head), ec);
-    struct Writer final : ChunkWriter {
-      Session& session;
-      error_code& ec;
-      std::string size_line;
-      bool aborted = false;
-      Writer(Session& s, error_code& ec) : session(s), ec(ec) {}
-      bool write(std::string_view chunk) override {
-        if (ec || aborted) return false;
-        if (chunk.empty()) return true;
-        size_line.clear();
-        append_chunk_size(size_line, chunk.size());
-        std::array<net::const_buffer, 3> parts{net::buffer(size_line), net::buffer(chunk.data(), chunk.size()),
-                                               net::buffer("\r\n", 2)};
-        session.write_streamed(parts, ec);
-        return !ec;
-      }
-      void abort() override { aborted = true; }
-    } writer(*this, ec);
-    if (!ec) r.stream(writer);
-    if (!ec && !writer.aborted) write_streamed(net::buffer("0\r\n\r\n", 5), ec);
-    bool ok = !ec && !writer.aborted;
-    net::post(socket_().get_executor(),
-              [self = this->shared_from_this(), ok, alive] { self->after_response(ok && alive); });
+  // A handler's response, on the connection's thread: sent now, or later (Response::later).
+  void answer(Response r) {
+    if (r.deferred) return adopt_deferred(std::move(r));
+    send(std::move(r));
   }
 
-  // A blocking write of part of a streamed reply, which the timer cuts short if the client takes
-  // longer than the read timeout to take it.
-  template <typename Buffers>
-  void write_streamed(const Buffers& buffers, error_code& ec) {
-    auto limit = Clock::now() + std::chrono::seconds(shared_.options.read_timeout_s);
-    stream_deadline_.store(limit.time_since_epoch().count());
-    net::write(stream_, buffers, ec);
-    stream_deadline_.store(0);  // waiting for the engine's next piece is not the client's time
+ public:
+  // The Responder of a deferred answer: each call hands its work to the connection's thread,
+  // which checks that the exchange is still this responder's before touching the connection.
+  class Deferred final : public Responder, public std::enable_shared_from_this<Deferred> {
+   public:
+    Deferred(std::shared_ptr<Session> session, std::vector<std::pair<std::string_view, std::string>> headers)
+        : session_(std::move(session)), headers_(std::move(headers)) {}
+
+    bool claim() override {
+      bool expected = false;
+      return claimed_.compare_exchange_strong(expected, true);
+    }
+    void send(Response r) override {
+      post([r = std::move(r)](Session& s, Deferred& d) mutable { s.deferred_send(d, std::move(r)); });
+    }
+    void begin(Response head) override {
+      post([head = std::move(head)](Session& s, Deferred& d) mutable { s.deferred_begin(d, std::move(head)); });
+    }
+    bool write(std::string_view piece) override {
+      if (piece.empty()) return !gone_.load();
+      std::string framed;
+      framed.reserve(piece.size() + 12);
+      append_chunk_size(framed, piece.size());
+      framed.append(piece.data(), piece.size()).append("\r\n", 2);
+      {
+        std::lock_guard lock(mu_);
+        if (gone_.load()) return false;
+        pending_ += framed.size();
+      }
+      post([framed = std::move(framed)](Session& s, Deferred& d) mutable { s.deferred_write(d, std::move(framed)); });
+      return true;
+    }
+    bool behind(std::function<void()> resume) override {
+      std::lock_guard lock(mu_);
+      if (gone_.load() || pending_ <= kHighWater) return false;
+      resume_ = std::move(resume);
+      return true;
+    }
+    void end() override {
+      post([](Session& s, Deferred& d) { s.deferred_end(d, /*complete=*/true); });
+    }
+    void abort() override {
+      post([](Session& s, Deferred& d) { s.deferred_end(d, /*complete=*/false); });
+    }
+    void expire_at(Clock::time_point at, Response fallback) override {
+      post([at, fallback = std::move(fallback)](Session& s, Deferred& d) mutable {
+        s.deferred_expire(d, at, std::move(fallback));
+      });
+    }
+
+    // On the connection's thread: `n` bytes were written, or (`gone`) will never be.
+    void drained(size_t n, bool gone) {
+      std::function<void()> resume;
+      {
+        std::lock_guard lock(mu_);
+        pending_ -= std::min(pending_, n);
+        if (gone) gone_.store(true);
+        if (resume_ && (gone_.load() || pending_ <= kHighWater / 4)) resume = std::move(resume_);
+      }
+      if (resume) resume();
+    }
+    void gone() { drained(0, true); }
+    std::vector<std::pair<std::string_view, std::string>>& headers() { return headers_; }
+
+   private:
+    template <typename Fn>
+    void post(Fn fn) {
+      net::post(session_->socket_().get_executor(),
+                [self = this->shared_from_this(), fn = std::move(fn)]() mutable { fn(*self->session_, *self); });
+    }
+
+    std::shared_ptr<Session> session_;
+    std::vector<std::pair<std::string_view, std::string>> headers_;  // the handler's (gate chain's)
+    std::atomic<bool> claimed_{false};
+    std::atomic<bool> gone_{false};
+    std::mutex mu_;
+    size_t pending_ = 0;  // bytes handed to write() and not yet written
+    std::function<void()> resume_;
+  };
+
+ private:
+  // Hands the handler's deferred answer a Responder; nothing is sent until it says what.
+  void adopt_deferred(Response shell) {
+    handled_inline_ = false;
+    auto d = std::make_shared<Deferred>(this->shared_from_this(), std::move(shell.headers));
+    deferred_ = d;
+    stream_end_ = StreamEnd::kOpen;
+    try {
+      shell.deferred(d);
+    } catch (const std::exception&) {
+      if (d->claim()) deferred_send(*d, shared_.hooks.on_error(ApiError::internal("The server failed to handle the request."), request_));
+    }
+  }
+
+  // Whether `d` still owns the exchange; when the connection closed meanwhile, the exchange ends.
+  bool live(const Deferred& d) {
+    if (deferred_.get() != &d) return false;
+    if (!closed_) return true;
+    chunks_.clear();
+    chunk_bytes_ = 0;
+    streaming_ = false;
+    after_response(false);
+    return false;
+  }
+
+  void deferred_send(Deferred& d, Response r) {
+    if (!live(d) || streaming_) return;
+    for (auto& h : d.headers()) r.headers.push_back(std::move(h));
+    if (expiry_) expiry_->cancel();
+    send(std::move(r));
+  }
+
+  void deferred_begin(Deferred& d, Response head) {
+    if (!live(d) || streaming_) return;
+    if (expiry_) expiry_->cancel();
+    for (auto& h : d.headers()) head.headers.push_back(std::move(h));
+    streaming_ = true;
+    status_ = head.status;
+    ResponseHead h = head_of(head, keep_alive());
+    h.chunked = true;
+    std::string bytes;
+    write_response_head(bytes, h);
+    chunks_.push_back(std::move(bytes));
+    write_chunks();
+  }
+
+  void deferred_write(Deferred& d, std::string framed) {
+    size_t n = framed.size();
+    if (!live(d) || !streaming_ || stream_end_ != StreamEnd::kOpen) return d.drained(n, /*gone=*/true);
+    chunks_.push_back(std::move(framed));
+    chunk_bytes_ += n;
+    write_chunks();
+  }
+
+  void deferred_end(Deferred& d, bool complete) {
+    if (!live(d) || !streaming_ || stream_end_ != StreamEnd::kOpen) return;
+    if (!complete) {
+      // Cut short: what waits is dropped and the connection closed without the last chunk.
+      stream_end_ = StreamEnd::kAborted;
+      if (!chunk_writing_) finish_stream();
+      return;
+    }
+    stream_end_ = StreamEnd::kComplete;
+    chunks_.push_back("0\r\n\r\n");
+    write_chunks();
+  }
+
+  void deferred_expire(Deferred& d, Clock::time_point at, Response fallback) {
+    if (!live(d)) return;
+    if (!expiry_) expiry_.emplace(socket_().get_executor());
+    expiry_->expires_at(at);
+    expiry_->async_wait([self = this->shared_from_this(), d = std::static_pointer_cast<Deferred>(deferred_),
+                         fallback = std::move(fallback)](error_code ec) mutable {
+      if (ec || !self->live(*d)) return;
+      if (d->claim()) self->deferred_send(*d, std::move(fallback));
+    });
+  }
+
+  // Writes what the stream has queued, all of it at once; one write at a time.
+  void write_chunks() {
+    if (chunk_writing_ || closed_) return;
+    if (chunks_.empty()) {
+      if (stream_end_ != StreamEnd::kOpen) finish_stream();
+      return;
+    }
+    if (stream_end_ == StreamEnd::kAborted) return finish_stream();
+    chunk_writing_ = true;
+    writing_.clear();
+    std::swap(writing_, chunks_);
+    size_t data_bytes = chunk_bytes_;
+    chunk_bytes_ = 0;
+    buffers_.clear();
+    for (const auto& c : writing_) buffers_.push_back(net::buffer(c));
+    // The client has the read timeout to take each write; the timer closes the connection after.
+    deadline_ = Clock::now() + std::chrono::seconds(shared_.options.read_timeout_s);
+    net::async_write(stream_, buffers_, [self = this->shared_from_this(), data_bytes](error_code ec, size_t) {
+      self->chunk_writing_ = false;
+      self->deadline_ = Clock::time_point::max();  // waiting for the next piece is not the client's time
+      auto d = self->deferred_;
+      if (d) d->drained(data_bytes, /*gone=*/static_cast<bool>(ec));
+      if (ec) {
+        self->stream_end_ = StreamEnd::kAborted;
+        return self->finish_stream();
+      }
+      self->write_chunks();
+    });
+  }
+
+  // The stream is over (complete, cut short, or its client gone): the exchange ends.
+  void finish_stream() {
+    bool ok = stream_end_ == StreamEnd::kComplete && !closed_;
+    chunks_.clear();
+    chunk_bytes_ = 0;
+    streaming_ = false;
+    after_response(ok && keep_alive());
   }
 
   void after_response(bool keep_going) {
+    if (deferred_) {
+      deferred_->gone();  // its producer stops waiting for room
+      deferred_.reset();
+      if (expiry_) expiry_->cancel();
+    }
     if (counted_) {
       shared_.in_flight--;
       counted_ = false;
@@ -539,6 +689,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (closed_) return;
     closed_ = true;
     timer_.cancel();
+    if (expiry_) expiry_->cancel();
+    if (deferred_) deferred_->gone();
     error_code ec;
     socket_().shutdown(tcp::socket::shutdown_both, ec);
     socket_().close(ec);
@@ -549,9 +701,17 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   net::steady_timer timer_;
   Clock::time_point deadline_ = Clock::time_point::max();
   Clock::time_point timer_at_ = Clock::time_point::max();  // when the timer will next look
-  // When the streamed reply's write under way must have finished (steady clock ticks), or 0 when
-  // none is under way. Set by the pool thread, read by the timer.
-  std::atomic<Clock::rep> stream_deadline_{0};
+  // The deferred answer under way (Response::later), and its streamed body.
+  std::shared_ptr<Deferred> deferred_;
+  std::optional<net::steady_timer> expiry_;  // sends the deferred answer's fallback
+  enum class StreamEnd { kOpen, kComplete, kAborted };
+  StreamEnd stream_end_ = StreamEnd::kOpen;
+  bool streaming_ = false;      // the head of a chunked body was queued
+  bool chunk_writing_ = false;  // a write of queued chunks is under way
+  std::vector<std::string> chunks_;   // framed chunks waiting to be written
+  std::vector<std::string> writing_;  // the chunks of the write under way
+  std::vector<net::const_buffer> buffers_;
+  size_t chunk_bytes_ = 0;  // bytes of write() pieces in chunks_ (the head is not counted)
   std::vector<char> in_;  // bytes read and not yet parsed are [begin_, end_)
   size_t begin_ = 0;
   size_t end_ = 0;

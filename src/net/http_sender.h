@@ -1,11 +1,12 @@
 // The one outbound HTTP client, over libcurl: webhook deliveries, API actions and LLM providers
-// all send through send_to. A call a tenant can aim goes through CurlSender::send, which parses
-// the URL (https only), resolves the host, checks every address with the URL guard and pins the
-// connection to the checked address (net/pinned_curl.h). No redirects are followed, no proxy is
-// used on a pinned call, and every call has connect and total timeouts.
+// all send through the outbound loop (net/outbound.h); send_to is its blocking form. A call a
+// tenant can aim goes through CurlSender::send, which parses the URL (https only), resolves the
+// host, checks every address with the URL guard and pins the connection to the checked address
+// (net/pinned_curl.h). No redirects are followed, no proxy is used on a pinned call, and every
+// call has connect and total timeouts.
 //
-// Thread-safe: each calling thread uses its own curl handle for pinned calls (kept for connection
-// reuse) and a fresh one for an unpinned call.
+// Thread-safe; send_to blocks the calling thread (never the outbound loop's own) until the call
+// ends, while the loop's thread does the waiting on the network.
 #pragma once
 
 #include <cstdint>
@@ -34,11 +35,18 @@ struct SendRequest {
   size_t max_response_bytes = 0;
   bool allow_http = false;          // http:// too (an LLM provider in tests and development)
   bool accept_compressed = false;   // advertise gzip and friends; curl decodes the body
+  // The peer is known to speak HTTP/2 without TLS (h2c, prior knowledge), so concurrent calls to
+  // it share connections. Over TLS, HTTP/2 is negotiated without this.
+  bool http2_prior_knowledge = false;
+  // Calls started together wait for a connection being opened to the same host, to learn whether
+  // it multiplexes (HTTP/2), instead of each opening its own. For a host that takes many calls at
+  // once (an LLM provider); not for webhook receivers, where one stalled handshake would hold up
+  // the others.
+  bool share_connections = false;
   // A streamed response: each piece of a 2xx body is handed here as it arrives, instead of being
-  // kept (the body of another status is dropped); returning false stops the call.
+  // kept (the body of another status is dropped); returning false stops the call. It runs on the
+  // outbound loop's thread.
   std::function<bool(std::string_view)> on_body;
-  // Asked while the call runs; returning true stops it (the listener left).
-  std::function<bool()> stop;
 };
 
 // Why a call got no response; kNone when one came (whatever its status).

@@ -33,22 +33,23 @@ Result<PinnedTarget> pin_target(const WebhookUrl& url, Resolver& resolver, bool 
 
 CurlPin::CurlPin(CURL* handle, const PinnedTarget& target)
     : handle_(handle), address_(target.address) {
-  std::string host_port = target.host + ":" + std::to_string(target.port);
   std::string pinned = address_.family == 6 ? "[" + address_.text() + "]" : address_.text();
-  // First drop any entry a reused handle cached for this host and port, then add the pin.
-  resolve_ = curl_slist_append(nullptr, ("-" + host_port).c_str());
-  resolve_ = curl_slist_append(resolve_, (host_port + ":" + pinned).c_str());
-  curl_easy_setopt(handle_, CURLOPT_RESOLVE, resolve_);
+  std::string port = std::to_string(target.port);
+  // "host:port:address:port": curl connects to the address and never resolves the name, and a
+  // connection is reused only by a transfer with the same pin (curl matches the connect-to host),
+  // so a pinned call never rides a connection whose address was not checked.
+  connect_to_ = curl_slist_append(nullptr, (target.host + ":" + port + ":" + pinned + ":" + port).c_str());
+  curl_easy_setopt(handle_, CURLOPT_CONNECT_TO, connect_to_);
   curl_easy_setopt(handle_, CURLOPT_OPENSOCKETFUNCTION, open_pinned_socket);
   curl_easy_setopt(handle_, CURLOPT_OPENSOCKETDATA, &address_);
   curl_easy_setopt(handle_, CURLOPT_NOPROXY, "*");
 }
 
 CurlPin::~CurlPin() {
-  curl_easy_setopt(handle_, CURLOPT_RESOLVE, nullptr);
+  curl_easy_setopt(handle_, CURLOPT_CONNECT_TO, nullptr);
   curl_easy_setopt(handle_, CURLOPT_OPENSOCKETFUNCTION, nullptr);
   curl_easy_setopt(handle_, CURLOPT_OPENSOCKETDATA, nullptr);
-  curl_slist_free_all(resolve_);
+  curl_slist_free_all(connect_to_);
 }
 
 }  // namespace parley

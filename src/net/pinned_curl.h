@@ -1,9 +1,10 @@
 // The one way an outbound call that a tenant can aim (webhook deliveries, API actions, an agent's
 // own LLM provider) reaches its host: the name is resolved once, every address it resolves to is
 // checked by the URL guard, and the libcurl transfer is pinned to the checked address. The pin is
-// CURLOPT_RESOLVE (curl never resolves the name again, so a DNS answer that changes between the
-// check and the connection, DNS rebinding, reaches nothing) and a socket callback that refuses
-// any other address (an address curl found itself, a proxy); proxies are turned off.
+// CURLOPT_CONNECT_TO (curl never resolves the name again, so a DNS answer that changes between
+// the check and the connection, DNS rebinding, reaches nothing, and only transfers with the same
+// pin share a connection) and a socket callback that refuses any other address (an address curl
+// found itself, a proxy); proxies are turned off.
 //
 // pin_target is thread-safe when its Resolver is; a CurlPin belongs to one transfer.
 #pragma once
@@ -41,7 +42,7 @@ class CurlPin {
  private:
   CURL* handle_;
   IpAddress address_;
-  curl_slist* resolve_ = nullptr;
+  curl_slist* connect_to_ = nullptr;
 };
 
 }  // namespace parley

@@ -100,13 +100,11 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   RetrievalOptions retrieval;
   retrieval.delay_ms = o.engine_delay_ms;
   RetrievalEngine engine(clock, retrieval);
-  OpenAiEngine openai(clock, o.llm, &actions, &vectors);
-  EngineRouter engines(clock, engine, openai);
   Mailer mailer(o.mail);
-  ChatSlotLimits slot_limits = o.chat_slots;
-  slot_limits.total = static_cast<int64_t>(o.reply_threads);
-  ChatSlots chat_slots(slot_limits);  // before the pool: engines still running hold its slots
+  ChatSlots chat_slots(o.chat_slots);  // before the pool: engines still running hold its slots
   ThreadPool reply_pool(o.reply_threads);
+  OpenAiEngine openai(clock, o.llm, &actions, &vectors, &reply_pool);
+  EngineRouter engines(clock, engine, openai);
   AgentCache agent_cache(database);
   auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
   if (!webhooks.ok()) return webhooks.error();

@@ -42,7 +42,7 @@ struct NodeOptions {
   WidgetOptions widget;
   int64_t engine_delay_ms = 0;
   size_t reply_threads = 32;
-  ChatSlotLimits chat_slots;  // `total` comes from reply_threads
+  ChatSlotLimits chat_slots;
   size_t max_connections = 0;  // 0: from the descriptor limit
   size_t blocking_threads = 64;
   size_t blocking_queue = 256;

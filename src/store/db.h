@@ -123,6 +123,10 @@ class Database {
   virtual Result<void> write(WriteFn fn) = 0;
   // Queues `fn` without waiting (for bookkeeping such as last-used times).
   virtual void write_async(WriteFn fn) = 0;
+  // write() without a thread waiting for it: `done` receives what write() would return, once the
+  // outcome is known (durable or failed), on the writer's thread: it must not block. The default
+  // waits on the calling thread.
+  virtual void write_then(WriteFn fn, std::function<void(Result<void>)> done) { done(write(std::move(fn))); }
   // "sqlite" or "postgresql".
   virtual std::string_view backend() const = 0;
   // Whether this thread can read the database now (readiness probes).

@@ -2,7 +2,7 @@
 // same flow as the API's (domain/chat.h, channel `widget`); the records a visitor makes go
 // through domain/records.h and domain/widget_actions.h. Every route is behind the widget gate.
 #include "views/chat_json.h"
-#include "domain/chat_runner.h"
+#include "views/chat_answer.h"
 #include "http/responses.h"
 #include "widget/widget_routes.h"
 #include "core/time_format.h"
@@ -63,11 +63,10 @@ Result<Response> send_message(WidgetCall& call) {
     PARLEY_TRY(call.app.widget_limits->check_message(call.address, call.agent.id,
                                                      call.rules.messages_per_visitor));
   }
-  PARLEY_ASSIGN_OR_RETURN(auto reply,
-                          reply_to_message(call.app.chat, call.agent.account_id, r, call.app.reply_pool));
-  JsonWriter w;
-  write_chat_reply_json(w, reply);
-  return json_response(200, w);
+  r.waited_ms = call.req.waited_ms();
+  PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(call.app.chat, call.agent.account_id, r));
+  return answer_chat(std::make_shared<ChatTurn>(std::move(turn)), call.app.reply_pool, call.req,
+                     /*stream=*/false);
 }
 
 // The transcript, so the widget can show team replies written during a live chat.

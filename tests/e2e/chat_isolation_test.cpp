@@ -63,6 +63,7 @@ TEST_F(ChatIsolation, StallingAgentsFillTheirOwnCapsAndAnotherAccountStaysFast) 
   env["PARLEY_AGENT_CONCURRENT_REPLIES"] = "3";
   env["PARLEY_ACCOUNT_CONCURRENT_REPLIES"] = "5";
   env["PARLEY_REPLY_THREADS"] = "6";
+  env["PARLEY_CONCURRENT_REPLIES"] = "6";
   // All visitors come from loopback here; the per-address limits are widget_limits_test.cpp's.
   env["PARLEY_WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS"] = "1000";
   env["PARLEY_WIDGET_MESSAGES_PER_MINUTE_PER_ADDRESS"] = "1000";

@@ -112,6 +112,18 @@ void SqliteDatabase::write_async(WriteFn fn) {
   cv_.notify_one();
 }
 
+void SqliteDatabase::write_then(WriteFn fn, std::function<void(Result<void>)> done) {
+  {
+    std::lock_guard lock(mu_);
+    if (!stopping_) {
+      queue_.push_back({std::move(fn), nullptr, std::move(done)});
+      done = nullptr;
+    }
+  }
+  if (done) return done(ApiError{ErrorCode::kUnavailable, "The server is shutting down."});
+  cv_.notify_one();
+}
+
 void SqliteDatabase::checkpoint_loop() {
   constexpr auto kInterval = std::chrono::milliseconds(250);
   std::unique_lock lock(checkpoint_mu_);
@@ -158,6 +170,7 @@ void SqliteDatabase::commit_batch(std::vector<Job>& batch) {
   epoch_[1].fetch_add(1, std::memory_order_acq_rel);  // before any writer hears of its commit
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch[i].done) batch[i].done->set_value(std::move(results[i]));
+    else if (batch[i].then) batch[i].then(std::move(results[i]));
   }
 }
 

@@ -25,6 +25,7 @@ class SqliteDatabase final : public Database {
   Result<std::reference_wrapper<Connection>> read() override;
   Result<void> write(WriteFn fn) override;
   void write_async(WriteFn fn) override;
+  void write_then(WriteFn fn, std::function<void(Result<void>)> done) override;
   std::string_view backend() const override { return "sqlite"; }
   uint64_t auth_epoch() const override;
   void bump_auth_epoch() override;
@@ -33,7 +34,8 @@ class SqliteDatabase final : public Database {
  private:
   struct Job {
     WriteFn fn;
-    std::promise<Result<void>>* done;  // null for write_async
+    std::promise<Result<void>>* done;  // null for write_async and write_then
+    std::function<void(Result<void>)> then = {};  // write_then's
   };
 
   SqliteDatabase(std::string path, Durability durability) : path_(std::move(path)), durability_(durability) {}

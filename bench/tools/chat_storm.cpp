@@ -1,0 +1,943 @@
+// chat_storm: a load generator for the chat benchmark. It opens many TCP connections at once,
+// sends one chat request on each (`POST /api/v1/agents/{agent}/chat`, JSON or streamed replies),
+// reads every response in full (Content-Length or chunked bodies) and prints one JSON object with
+// how many requests were answered, the failures by reason and the latency percentiles. An optional
+// probe connection measures how a cheap `GET /api/v1/agents/{id}` fares while the storm runs.
+//
+// Single file, standard library plus header-only Boost.Asio. With Boost 1.74 under C++20,
+// <utility> must come before any Asio header.
+#include <utility>
+
+#include <boost/asio.hpp>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using boost::system::error_code;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Command line
+
+struct Options {
+    std::string host;
+    std::string port;
+    std::string key;
+    std::vector<std::string> agents;
+    std::size_t concurrency = 0;
+    std::size_t stream_every = 2;
+    double timeout_s = 90;
+    std::string probe_agent;
+    std::size_t probe_interval_ms = 20;
+    std::string message = "What are your opening hours?";
+    std::size_t threads = 1;
+    std::string dump_bodies_dir;  // debugging aid: write every decoded body to DIR/<i>.body
+};
+
+const char* const kUsage =
+    "usage: chat_storm --host HOST --port PORT --key API_KEY --agents AGT1,AGT2,... --concurrency N\n"
+    "                  [--stream-every 2] [--timeout-s 90] [--probe-agent AGT] [--probe-interval-ms 20]\n"
+    "                  [--message TEXT] [--threads 1] [--dump-bodies DIR]\n";
+
+[[noreturn]] void usage_error(const std::string& problem) {
+    std::cerr << "chat_storm: " << problem << "\n" << kUsage;
+    std::exit(2);
+}
+
+std::size_t parse_count(const std::string& name, const std::string& text) {
+    std::size_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty()) {
+        usage_error(name + " wants a non-negative integer, got '" + text + "'");
+    }
+    return value;
+}
+
+double parse_seconds(const std::string& name, const std::string& text) {
+    char* end = nullptr;
+    double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0) {
+        usage_error(name + " wants a positive number, got '" + text + "'");
+    }
+    return value;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t comma = text.find(',', start);
+        if (comma == std::string::npos) comma = text.size();
+        if (comma > start) parts.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return parts;
+}
+
+bool has_control_chars(const std::string& text) {
+    return std::any_of(text.begin(), text.end(),
+                       [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+Options parse_options(int argc, char** argv) {
+    Options options;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg == "-h" || arg == "--help") {
+            std::cout << kUsage;
+            std::exit(0);
+        }
+        std::string value;
+        if (auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+            value = arg.substr(eq + 1);
+            arg.resize(eq);
+        } else {
+            if (i + 1 >= argc) usage_error(arg + " needs a value");
+            value = argv[++i];
+        }
+        if (arg == "--host") options.host = value;
+        else if (arg == "--port") options.port = value;
+        else if (arg == "--key") options.key = value;
+        else if (arg == "--agents") options.agents = split_commas(value);
+        else if (arg == "--concurrency") options.concurrency = parse_count(arg, value);
+        else if (arg == "--stream-every") options.stream_every = parse_count(arg, value);
+        else if (arg == "--timeout-s") options.timeout_s = parse_seconds(arg, value);
+        else if (arg == "--probe-agent") options.probe_agent = value;
+        else if (arg == "--probe-interval-ms") options.probe_interval_ms = parse_count(arg, value);
+        else if (arg == "--message") options.message = value;
+        else if (arg == "--threads") options.threads = parse_count(arg, value);
+        else if (arg == "--dump-bodies") options.dump_bodies_dir = value;
+        else usage_error("unknown option " + arg);
+    }
+    if (options.host.empty()) usage_error("--host is required");
+    if (options.port.empty()) usage_error("--port is required");
+    parse_count("--port", options.port);
+    if (options.key.empty()) usage_error("--key is required");
+    if (has_control_chars(options.key) || options.key.find(' ') != std::string::npos) {
+        usage_error("--key must not hold spaces or control characters");
+    }
+    if (options.agents.empty()) usage_error("--agents is required");
+    if (options.concurrency == 0) usage_error("--concurrency must be at least 1");
+    if (options.threads == 0) usage_error("--threads must be at least 1");
+    return options;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small text helpers
+
+// Escapes text for a JSON string. Valid UTF-8 passes through; a byte that does not start or
+// continue a valid sequence (for example a sequence cut in half) becomes U+FFFD.
+std::string json_escape(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + 8);
+    std::size_t i = 0;
+    while (i < text.size()) {
+        auto byte = static_cast<unsigned char>(text[i]);
+        if (byte < 0x80) {
+            switch (byte) {
+                case '"': out += "\\\""; break;
+                case '\\': out += "\\\\"; break;
+                case '\n': out += "\\n"; break;
+                case '\r': out += "\\r"; break;
+                case '\t': out += "\\t"; break;
+                default:
+                    if (byte < 0x20 || byte == 0x7f) {
+                        char escaped[8];
+                        std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
+                        out += escaped;
+                    } else {
+                        out += static_cast<char>(byte);
+                    }
+            }
+            ++i;
+            continue;
+        }
+        // Length of the sequence and the allowed range of its second byte (excludes overlong
+        // forms, surrogates and code points above U+10FFFF).
+        std::size_t length = 0;
+        unsigned char low = 0x80, high = 0xbf;
+        if (byte >= 0xc2 && byte <= 0xdf) length = 2;
+        else if (byte == 0xe0) { length = 3; low = 0xa0; }
+        else if (byte >= 0xe1 && byte <= 0xec) length = 3;
+        else if (byte == 0xed) { length = 3; high = 0x9f; }
+        else if (byte >= 0xee && byte <= 0xef) length = 3;
+        else if (byte == 0xf0) { length = 4; low = 0x90; }
+        else if (byte >= 0xf1 && byte <= 0xf3) length = 4;
+        else if (byte == 0xf4) { length = 4; high = 0x8f; }
+        bool valid = length != 0 && i + length <= text.size();
+        for (std::size_t k = 1; valid && k < length; ++k) {
+            auto next = static_cast<unsigned char>(text[i + k]);
+            valid = k == 1 ? (next >= low && next <= high) : (next >= 0x80 && next <= 0xbf);
+        }
+        if (valid) {
+            out.append(text.substr(i, length));
+            i += length;
+        } else {
+            out += "\\ufffd";
+            ++i;
+        }
+    }
+    return out;
+}
+
+// Percent-encodes everything but unreserved characters, for an id placed in a URL path.
+std::string url_path_segment(std::string_view text) {
+    static const char* const hex = "0123456789ABCDEF";
+    std::string out;
+    for (char c : text) {
+        auto byte = static_cast<unsigned char>(c);
+        if (std::isalnum(byte) || c == '-' || c == '.' || c == '_' || c == '~') {
+            out += c;
+        } else {
+            out += '%';
+            out += hex[byte >> 4];
+            out += hex[byte & 0x0f];
+        }
+    }
+    return out;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+bool icontains(std::string_view haystack, std::string_view needle) {
+    if (needle.size() > haystack.size()) return false;
+    for (std::size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
+        if (iequals(haystack.substr(i, needle.size()), needle)) return true;
+    }
+    return false;
+}
+
+std::string_view trim(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    return text;
+}
+
+// The outcome of a complete reply: empty for 200, otherwise "status NNN".
+std::string status_outcome(int status) {
+    return status == 200 ? std::string() : "status " + std::to_string(status);
+}
+
+double ms_between(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Incremental HTTP/1.1 response parser: status line and headers, then a body delimited by
+// Content-Length, by chunked transfer coding, or by the end of the connection.
+
+class ResponseParser {
+public:
+    enum class State { need_more, complete, error };
+
+    explicit ResponseParser(std::size_t body_keep_limit) : body_keep_limit_(body_keep_limit) {}
+
+    // Prepares for the next response on a kept-alive connection.
+    void reset() {
+        phase_ = Phase::head;
+        head_.clear();
+        line_.clear();
+        status_ = 0;
+        keep_alive_ = true;
+        bytes_seen_ = 0;
+        remaining_ = 0;
+        body_.clear();
+        body_size_ = 0;
+    }
+
+    State feed(const char* data, std::size_t size) {
+        bytes_seen_ += size;
+        std::string_view input(data, size);
+        while (true) {
+            switch (phase_) {
+                case Phase::head:
+                    if (!consume_head(input)) return state();
+                    break;
+                case Phase::length_body: {
+                    std::size_t take = static_cast<std::size_t>(
+                        std::min<std::uint64_t>(remaining_, input.size()));
+                    keep_body(input.substr(0, take));
+                    input.remove_prefix(take);
+                    remaining_ -= take;
+                    if (remaining_ == 0) phase_ = Phase::done;
+                    if (input.empty() || phase_ == Phase::done) return state();
+                    break;
+                }
+                case Phase::close_body:
+                    keep_body(input);
+                    return state();
+                case Phase::chunk_size: {
+                    if (!take_line(input)) return state();
+                    std::string_view digits = line_;
+                    digits = digits.substr(0, digits.find(';'));  // drop chunk extensions
+                    digits = trim(digits);
+                    std::uint64_t chunk = 0;
+                    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), chunk, 16);
+                    if (digits.empty() || digits.size() > 15 || ec != std::errc() ||
+                        end != digits.data() + digits.size()) {
+                        phase_ = Phase::failed;
+                        return state();
+                    }
+                    line_.clear();
+                    remaining_ = chunk;
+                    phase_ = chunk == 0 ? Phase::trailers : Phase::chunk_data;
+                    break;
+                }
+                case Phase::chunk_data: {
+                    std::size_t take = static_cast<std::size_t>(
+                        std::min<std::uint64_t>(remaining_, input.size()));
+                    keep_body(input.substr(0, take));
+                    input.remove_prefix(take);
+                    remaining_ -= take;
+                    if (remaining_ > 0) return state();
+                    phase_ = Phase::chunk_end;
+                    break;
+                }
+                case Phase::chunk_end:
+                    // The CRLF that closes a chunk's data.
+                    while (!input.empty() && line_.size() < 2) {
+                        line_ += input.front();
+                        input.remove_prefix(1);
+                    }
+                    if (line_.size() < 2) return state();
+                    if (line_ != "\r\n") {
+                        phase_ = Phase::failed;
+                        return state();
+                    }
+                    line_.clear();
+                    phase_ = Phase::chunk_size;
+                    break;
+                case Phase::trailers:
+                    // Trailer fields up to the empty line that ends the chunked body.
+                    if (!take_line(input)) return state();
+                    if (line_.empty()) phase_ = Phase::done;
+                    line_.clear();
+                    if (phase_ == Phase::done) return state();
+                    break;
+                case Phase::done:
+                case Phase::failed:
+                    return state();
+            }
+        }
+    }
+
+    // The peer closed the connection: a body delimited by the close is now complete.
+    State finish_at_eof() {
+        if (phase_ == Phase::close_body) phase_ = Phase::done;
+        return state();
+    }
+
+    State state() const {
+        if (phase_ == Phase::done) return State::complete;
+        if (phase_ == Phase::failed) return State::error;
+        return State::need_more;
+    }
+    bool headers_done() const { return phase_ != Phase::head && phase_ != Phase::failed; }
+    int status() const { return status_; }
+    bool keep_alive() const { return keep_alive_; }
+    std::size_t bytes_seen() const { return bytes_seen_; }
+    const std::string& body() const { return body_; }  // the first body_keep_limit bytes
+    std::uint64_t body_size() const { return body_size_; }
+
+private:
+    enum class Phase { head, length_body, close_body, chunk_size, chunk_data, chunk_end, trailers, done, failed };
+    static constexpr std::size_t kMaxHead = 64 * 1024;
+    static constexpr std::size_t kMaxLine = 4 * 1024;
+
+    // Appends input up to the end of the header block; on the blank line, parses it and chooses
+    // how the body is delimited. Returns false when more input is needed or parsing failed.
+    bool consume_head(std::string_view& input) {
+        std::size_t search_from = head_.size() < 3 ? 0 : head_.size() - 3;
+        std::size_t old_size = head_.size();
+        head_.append(input);
+        std::size_t end = head_.find("\r\n\r\n", search_from);
+        if (end == std::string::npos) {
+            input.remove_prefix(input.size());
+            if (head_.size() > kMaxHead) phase_ = Phase::failed;
+            return false;
+        }
+        std::size_t used = end + 4 - old_size;
+        input.remove_prefix(used);
+        head_.resize(end + 2);
+        if (!parse_head()) {
+            phase_ = Phase::failed;
+            return false;
+        }
+        head_.clear();
+        // An interim 1xx response is followed by the real one.
+        if (status_ >= 100 && status_ < 200 && status_ != 101) {
+            phase_ = Phase::head;
+            return true;
+        }
+        return phase_ != Phase::done;
+    }
+
+    bool parse_head() {
+        std::string_view head = head_;
+        std::size_t line_end = head.find("\r\n");
+        std::string_view status_line = head.substr(0, line_end);
+        head.remove_prefix(line_end + 2);
+        if (status_line.size() < 12 || status_line.substr(0, 5) != "HTTP/") return false;
+        bool http10 = status_line.substr(0, 8) == "HTTP/1.0";
+        std::size_t space = status_line.find(' ');
+        if (space == std::string_view::npos || space + 4 > status_line.size()) return false;
+        std::string_view code = status_line.substr(space + 1, 3);
+        auto [end, ec] = std::from_chars(code.data(), code.data() + code.size(), status_);
+        if (ec != std::errc() || end != code.data() + code.size() || status_ < 100) return false;
+
+        std::optional<std::uint64_t> content_length;
+        bool chunked = false;
+        keep_alive_ = !http10;
+        while (!head.empty()) {
+            line_end = head.find("\r\n");
+            std::string_view line = head.substr(0, line_end);
+            head.remove_prefix(line_end + 2);
+            std::size_t colon = line.find(':');
+            if (colon == std::string_view::npos) return false;
+            std::string_view name = trim(line.substr(0, colon));
+            std::string_view value = trim(line.substr(colon + 1));
+            if (iequals(name, "Content-Length")) {
+                std::uint64_t length = 0;
+                auto [len_end, len_ec] = std::from_chars(value.data(), value.data() + value.size(), length);
+                if (len_ec != std::errc() || len_end != value.data() + value.size()) return false;
+                content_length = length;
+            } else if (iequals(name, "Transfer-Encoding")) {
+                chunked = icontains(value, "chunked");
+            } else if (iequals(name, "Connection")) {
+                if (icontains(value, "close")) keep_alive_ = false;
+                else if (icontains(value, "keep-alive")) keep_alive_ = true;
+            }
+        }
+
+        if ((status_ >= 100 && status_ < 200) || status_ == 204 || status_ == 304) {
+            phase_ = Phase::done;
+        } else if (chunked) {
+            phase_ = Phase::chunk_size;
+        } else if (content_length) {
+            remaining_ = *content_length;
+            phase_ = remaining_ == 0 ? Phase::done : Phase::length_body;
+        } else {
+            phase_ = Phase::close_body;
+            keep_alive_ = false;
+        }
+        return true;
+    }
+
+    // Collects one CRLF-terminated line into line_ (without the CRLF). Returns true when whole.
+    bool take_line(std::string_view& input) {
+        while (!input.empty()) {
+            char c = input.front();
+            input.remove_prefix(1);
+            line_ += c;
+            if (line_.size() >= 2 && line_[line_.size() - 2] == '\r' && c == '\n') {
+                line_.resize(line_.size() - 2);
+                return true;
+            }
+            if (line_.size() > kMaxLine) {
+                phase_ = Phase::failed;
+                return false;
+            }
+        }
+        return false;
+    }
+
+    void keep_body(std::string_view data) {
+        body_size_ += data.size();
+        if (body_.size() < body_keep_limit_) {
+            body_.append(data.substr(0, std::min(data.size(), body_keep_limit_ - body_.size())));
+        }
+    }
+
+    std::size_t body_keep_limit_;
+    Phase phase_ = Phase::head;
+    std::string head_;
+    std::string line_;
+    int status_ = 0;
+    bool keep_alive_ = true;
+    std::size_t bytes_seen_ = 0;
+    std::uint64_t remaining_ = 0;
+    std::string body_;
+    std::uint64_t body_size_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// One storm request: its own connection, one request, the whole response, then close.
+
+struct RequestResult {
+    bool streamed = false;
+    int status = 0;              // 0 when no status line arrived
+    bool body_complete = false;
+    double latency_ms = 0;       // from the start of connect to the full body (or the failure)
+    double finished_at_s = 0;    // since the storm started
+    std::string outcome;         // empty when answered, otherwise the failure reason
+    std::string body;            // the first 200 bytes (everything with --dump-bodies)
+};
+
+class Storm;
+
+class StormRequest {
+public:
+    StormRequest(Storm& storm, asio::io_context& io, bool streamed, std::string request,
+                 std::size_t body_keep_limit)
+        : storm_(storm), strand_(asio::make_strand(io)), socket_(strand_),
+          request_(std::move(request)), parser_(body_keep_limit) {
+        result_.streamed = streamed;
+    }
+
+    // Both run on this request's strand (they post themselves there).
+    void start();
+    void on_deadline();
+
+    const RequestResult& result() const { return result_; }
+
+private:
+    void begin();
+    void on_connect(const error_code& ec);
+    void on_write(const error_code& ec);
+    void read_more();
+    void on_read(const error_code& ec, std::size_t size);
+    void finish_with_reply();
+    void finish(std::string outcome);
+
+    Storm& storm_;
+    asio::strand<asio::io_context::executor_type> strand_;
+    tcp::socket socket_;
+    std::string request_;
+    ResponseParser parser_;
+    std::array<char, 4096> buffer_;
+    Clock::time_point connect_started_;
+    bool started_ = false;
+    bool done_ = false;
+    std::string write_error_;
+    RequestResult result_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The probe: one kept-alive connection sending GET /api/v1/agents/{id}, one request at a time,
+// every probe_interval_ms, until stopped.
+
+class Probe {
+public:
+    Probe(asio::io_context& io, tcp::endpoint endpoint, const Options& options)
+        : strand_(asio::make_strand(io)), socket_(strand_), timer_(strand_), endpoint_(endpoint),
+          interval_(std::chrono::milliseconds(options.probe_interval_ms)), parser_(0) {
+        request_ = "GET /api/v1/agents/" + url_path_segment(options.probe_agent) + " HTTP/1.1\r\n" +
+                   "Host: " + options.host + ":" + options.port + "\r\n" +
+                   "Authorization: Bearer " + options.key + "\r\n" +
+                   "Accept: application/json\r\n\r\n";
+    }
+
+    void start() {
+        asio::post(strand_, [this] { send_next(); });
+    }
+
+    void stop() {
+        asio::post(strand_, [this] {
+            stopped_ = true;
+            timer_.cancel();
+            error_code ignored;
+            socket_.close(ignored);
+        });
+    }
+
+    // Read after the io_context has stopped.
+    const std::vector<double>& latencies_ms() const { return latencies_ms_; }
+    const std::map<std::string, std::size_t>& failures() const { return failures_; }
+
+private:
+    void send_next() {
+        if (stopped_) return;
+        sent_at_ = Clock::now();
+        next_send_ = sent_at_ + interval_;
+        parser_.reset();
+        if (connected_) {
+            write_request();
+            return;
+        }
+        socket_.async_connect(endpoint_, [this](const error_code& ec) {
+            if (stopped_) return;
+            if (ec) return record("connect: " + ec.message());
+            connected_ = true;
+            write_request();
+        });
+    }
+
+    void write_request() {
+        asio::async_write(socket_, asio::buffer(request_), [this](const error_code& ec, std::size_t) {
+            if (stopped_) return;
+            if (ec) return record("write: " + ec.message());
+            read_more();
+        });
+    }
+
+    void read_more() {
+        socket_.async_read_some(asio::buffer(buffer_), [this](const error_code& ec, std::size_t size) {
+            if (stopped_) return;
+            if (ec) {
+                if (ec == asio::error::eof && parser_.finish_at_eof() == ResponseParser::State::complete) {
+                    return record(status_outcome(parser_.status()), true);
+                }
+                if (parser_.bytes_seen() > 0) return record("cut");
+                if (ec == asio::error::eof) return record("closed before reply");
+                return record("read: " + ec.message());
+            }
+            switch (parser_.feed(buffer_.data(), size)) {
+                case ResponseParser::State::complete: return record(status_outcome(parser_.status()));
+                case ResponseParser::State::error: return record("bad response");
+                case ResponseParser::State::need_more: return read_more();
+            }
+        });
+    }
+
+    // One probe is over (failure empty when it got a 200): note it, drop the connection unless
+    // it can be reused, and wait for the next tick.
+    void record(const std::string& failure, bool closed_by_peer = false) {
+        latencies_ms_.push_back(ms_between(sent_at_, Clock::now()));
+        bool ok = failure.empty();
+        if (!ok) ++failures_[failure];
+        if (!ok || closed_by_peer || !parser_.keep_alive()) {
+            error_code ignored;
+            socket_.close(ignored);
+            connected_ = false;
+        }
+        timer_.expires_at(std::max(Clock::now(), next_send_));
+        timer_.async_wait([this](const error_code& ec) {
+            if (!ec) send_next();
+        });
+    }
+
+    asio::strand<asio::io_context::executor_type> strand_;
+    tcp::socket socket_;
+    asio::steady_timer timer_;
+    tcp::endpoint endpoint_;
+    Clock::duration interval_;
+    std::string request_;
+    ResponseParser parser_;
+    std::array<char, 4096> buffer_;
+    bool connected_ = false;
+    bool stopped_ = false;
+    Clock::time_point sent_at_;
+    Clock::time_point next_send_;
+    std::vector<double> latencies_ms_;
+    std::map<std::string, std::size_t> failures_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The storm: creates the requests, launches them, enforces the overall timeout and stops the
+// probe when the last request is over.
+
+class Storm {
+public:
+    Storm(asio::io_context& io, tcp::endpoint endpoint, const Options& options)
+        : endpoint_(endpoint), options_(options), control_(asio::make_strand(io)),
+          deadline_timer_(control_), remaining_(options.concurrency) {
+        std::size_t keep = options.dump_bodies_dir.empty() ? 200 : SIZE_MAX;
+        requests_.reserve(options.concurrency);
+        for (std::size_t i = 0; i < options.concurrency; ++i) {
+            bool streamed = options.stream_every == 1 ||
+                            (options.stream_every > 1 && i % options.stream_every == 1);
+            requests_.push_back(std::make_unique<StormRequest>(
+                *this, io, streamed, build_request(i, streamed), keep));
+        }
+        if (!options.probe_agent.empty()) probe_ = std::make_unique<Probe>(io, endpoint, options);
+    }
+
+    // Queues the start; io_context::run does the work.
+    void start() {
+        started_at_ = Clock::now();
+        deadline_ = started_at_ + std::chrono::duration_cast<Clock::duration>(
+                                      std::chrono::duration<double>(options_.timeout_s));
+        if (probe_) probe_->start();
+        asio::post(control_, [this] { launch_from(0); });
+        deadline_timer_.expires_at(deadline_);
+        deadline_timer_.async_wait([this](const error_code& ec) {
+            if (ec) return;  // cancelled: everything finished in time
+            for (auto& request : requests_) request->on_deadline();
+        });
+    }
+
+    // Called once by each request, from its strand.
+    void request_finished() {
+        if (remaining_.fetch_sub(1) == 1) {
+            asio::post(control_, [this] {
+                deadline_timer_.cancel();
+                if (probe_) probe_->stop();
+            });
+        }
+    }
+
+    Clock::time_point started_at() const { return started_at_; }
+    const tcp::endpoint& endpoint() const { return endpoint_; }
+    const std::vector<std::unique_ptr<StormRequest>>& requests() const { return requests_; }
+    const Probe* probe() const { return probe_.get(); }
+
+private:
+    // Starts requests in small batches so that replies to the first ones are read while the
+    // rest are still being launched.
+    void launch_from(std::size_t first) {
+        constexpr std::size_t kBatch = 64;
+        std::size_t last = std::min(first + kBatch, requests_.size());
+        for (std::size_t i = first; i < last; ++i) requests_[i]->start();
+        if (last < requests_.size()) asio::post(control_, [this, last] { launch_from(last); });
+    }
+
+    std::string build_request(std::size_t index, bool streamed) const {
+        const std::string& agent = options_.agents[index % options_.agents.size()];
+        std::string body = "{\"message\": \"" + json_escape(options_.message) + "\", \"stream\": " +
+                           (streamed ? "true" : "false") + ", \"sessionId\": \"storm-" +
+                           std::to_string(index) + "\"}";
+        return "POST /api/v1/agents/" + url_path_segment(agent) + "/chat HTTP/1.1\r\n" +
+               "Host: " + options_.host + ":" + options_.port + "\r\n" +
+               "Authorization: Bearer " + options_.key + "\r\n" +
+               "Content-Type: application/json\r\n" +
+               "Content-Length: " + std::to_string(body.size()) + "\r\n" +
+               "Connection: close\r\n\r\n" + body;
+    }
+
+    tcp::endpoint endpoint_;
+    const Options& options_;
+    asio::strand<asio::io_context::executor_type> control_;
+    asio::steady_timer deadline_timer_;
+    Clock::time_point started_at_;
+    Clock::time_point deadline_;
+    std::vector<std::unique_ptr<StormRequest>> requests_;
+    std::unique_ptr<Probe> probe_;
+    std::atomic<std::size_t> remaining_;
+};
+
+// The Storm owns every request until the io_context has stopped, so handlers capture `this`.
+
+void StormRequest::start() {
+    asio::post(strand_, [this] { begin(); });
+}
+
+void StormRequest::begin() {
+    if (done_) return;
+    started_ = true;
+    connect_started_ = Clock::now();
+    socket_.async_connect(storm_.endpoint(), [this](const error_code& ec) { on_connect(ec); });
+}
+
+void StormRequest::on_connect(const error_code& ec) {
+    if (done_) return;
+    if (ec) return finish("connect: " + ec.message());
+    // Read while writing, so that an early reply (and close) from the server is not lost.
+    asio::async_write(socket_, asio::buffer(request_),
+                      [this](const error_code& write_ec, std::size_t) { on_write(write_ec); });
+    read_more();
+}
+
+void StormRequest::on_write(const error_code& ec) {
+    if (done_ || !ec) return;
+    // The read in flight decides; it reports this error if no reply came.
+    write_error_ = "write: " + ec.message();
+}
+
+void StormRequest::read_more() {
+    socket_.async_read_some(asio::buffer(buffer_),
+                            [this](const error_code& ec, std::size_t size) { on_read(ec, size); });
+}
+
+void StormRequest::on_read(const error_code& ec, std::size_t size) {
+    if (done_) return;
+    if (!ec) {
+        switch (parser_.feed(buffer_.data(), size)) {
+            case ResponseParser::State::complete: return finish_with_reply();
+            case ResponseParser::State::error: return finish("bad response");
+            case ResponseParser::State::need_more: return read_more();
+        }
+    }
+    if (ec == asio::error::eof && parser_.finish_at_eof() == ResponseParser::State::complete) {
+        return finish_with_reply();
+    }
+    if (parser_.headers_done()) {
+        return finish(parser_.status() == 200 ? "cut" : status_outcome(parser_.status()));
+    }
+    if (parser_.bytes_seen() > 0) return finish("cut");
+    if (!write_error_.empty()) return finish(write_error_);
+    if (ec == asio::error::eof) return finish("closed before reply");
+    finish("read: " + ec.message());
+}
+
+void StormRequest::finish_with_reply() {
+    result_.body_complete = true;
+    finish(status_outcome(parser_.status()));
+}
+
+void StormRequest::on_deadline() {
+    asio::post(strand_, [this] {
+        if (done_) return;
+        finish("timeout");
+    });
+}
+
+void StormRequest::finish(std::string outcome) {
+    done_ = true;
+    Clock::time_point now = Clock::now();
+    if (!started_) connect_started_ = storm_.started_at();
+    result_.status = parser_.headers_done() ? parser_.status() : 0;
+    result_.latency_ms = ms_between(connect_started_, now);
+    result_.finished_at_s = ms_between(storm_.started_at(), now) / 1000.0;
+    result_.outcome = std::move(outcome);
+    result_.body = parser_.body();
+    error_code ignored;
+    socket_.close(ignored);
+    storm_.request_finished();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+// Nearest-rank percentile of sorted values.
+double percentile(const std::vector<double>& sorted, double p) {
+    if (sorted.empty()) return 0;
+    auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+    rank = std::clamp<std::size_t>(rank, 1, sorted.size());
+    return sorted[rank - 1];
+}
+
+std::string fixed(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+// {"reason":count,...}
+std::string json_counts(const std::map<std::string, std::size_t>& counts) {
+    std::string out = "{";
+    for (const auto& [reason, count] : counts) {
+        if (out.size() > 1) out += ",";
+        out += "\"" + json_escape(reason) + "\":" + std::to_string(count);
+    }
+    return out + "}";
+}
+
+std::string report(const Storm& storm, const Options& options) {
+    std::size_t answered = 0, answered_stream = 0, answered_json = 0;
+    std::map<std::string, std::size_t> failures;
+    std::vector<double> latencies;
+    double last_answer_s = 0, last_finish_s = 0;
+    // The sample error body: the first one of a non-200 status, else of any failure.
+    std::optional<std::string> sample_error, sample_cut;
+    for (const auto& request : storm.requests()) {
+        const RequestResult& r = request->result();
+        latencies.push_back(r.latency_ms);
+        last_finish_s = std::max(last_finish_s, r.finished_at_s);
+        if (r.outcome.empty()) {
+            ++answered;
+            ++(r.streamed ? answered_stream : answered_json);
+            last_answer_s = std::max(last_answer_s, r.finished_at_s);
+        } else {
+            ++failures[r.outcome];
+            if (r.body.empty()) continue;
+            if (!sample_error && r.status != 200) sample_error = r.body.substr(0, 200);
+            if (!sample_cut) sample_cut = r.body.substr(0, 200);
+        }
+    }
+    if (!sample_error) sample_error = sample_cut;
+    std::sort(latencies.begin(), latencies.end());
+
+    std::string out = "{\"concurrency\":" + std::to_string(options.concurrency) +
+                      ",\"answered\":" + std::to_string(answered) +
+                      ",\"answered_stream\":" + std::to_string(answered_stream) +
+                      ",\"answered_json\":" + std::to_string(answered_json) +
+                      ",\"failures\":" + json_counts(failures) +
+                      ",\"p50_ms\":" + fixed(percentile(latencies, 50), 1) +
+           ",\"p99_ms\":" + fixed(percentile(latencies, 99), 1) +
+           ",\"max_ms\":" + fixed(latencies.empty() ? 0 : latencies.back(), 1) +
+           ",\"replies_per_s\":" + fixed(last_answer_s > 0 ? answered / last_answer_s : 0, 1) +
+           ",\"wall_s\":" + fixed(last_finish_s, 3) + ",\"probe\":";
+    if (const Probe* probe = storm.probe()) {
+        std::vector<double> probes = probe->latencies_ms();
+        std::sort(probes.begin(), probes.end());
+        std::size_t probe_errors = 0;
+        for (const auto& [reason, count] : probe->failures()) probe_errors += count;
+        out += "{\"count\":" + std::to_string(probes.size()) +
+               ",\"p50_ms\":" + fixed(percentile(probes, 50), 2) +
+               ",\"p99_ms\":" + fixed(percentile(probes, 99), 2) +
+               ",\"max_ms\":" + fixed(probes.empty() ? 0 : probes.back(), 2) +
+               ",\"errors\":" + std::to_string(probe_errors) +
+               ",\"failures\":" + json_counts(probe->failures()) + "}";
+    } else {
+        out += "null";
+    }
+    out += ",\"sample_error\":\"" + json_escape(sample_error.value_or("")) + "\"}";
+    return out;
+}
+
+void dump_bodies(const Storm& storm, const std::string& dir) {
+    for (std::size_t i = 0; i < storm.requests().size(); ++i) {
+        std::ofstream file(dir + "/" + std::to_string(i) + ".body", std::ios::binary);
+        const std::string& body = storm.requests()[i]->result().body;
+        file.write(body.data(), static_cast<std::streamsize>(body.size()));
+        if (!file) std::cerr << "chat_storm: could not write bodies to " << dir << "\n";
+    }
+}
+
+void raise_descriptor_limit() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+    if (limit.rlim_cur == limit.rlim_max) return;
+    limit.rlim_cur = limit.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+        std::cerr << "chat_storm: could not raise the open-file limit\n";
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options options = parse_options(argc, argv);
+    raise_descriptor_limit();
+
+    asio::io_context io;
+    tcp::endpoint endpoint;
+    {
+        error_code ec;
+        tcp::resolver resolver(io);
+        auto endpoints = resolver.resolve(options.host, options.port, ec);
+        if (ec || endpoints.empty()) {
+            usage_error("cannot resolve " + options.host + ":" + options.port +
+                        (ec ? ": " + ec.message() : std::string()));
+        }
+        endpoint = endpoints.begin()->endpoint();
+    }
+
+    Storm storm(io, endpoint, options);
+    storm.start();
+    std::vector<std::thread> workers;
+    for (std::size_t i = 1; i < options.threads; ++i) workers.emplace_back([&io] { io.run(); });
+    io.run();
+    for (auto& worker : workers) worker.join();
+
+    std::cout << report(storm, options) << std::endl;
+    if (!options.dump_bodies_dir.empty()) dump_bodies(storm, options.dump_bodies_dir);
+    return 0;
+}

@@ -1,0 +1,58 @@
+// The outbound event loop: every HTTP call Parley makes (LLM providers, embeddings, API actions,
+// webhook deliveries) is a libcurl transfer run by one thread that waits on all their sockets at
+// once (curl's multi-socket interface over epoll). A call waiting on a slow peer is a transfer
+// object of a few kilobytes, not a thread, so a node can wait on thousands of providers at once.
+// Transfers share the loop's connection cache: concurrent calls to one host multiplex over HTTP/2
+// where the host speaks it (ALPN over TLS, or `http2_prior_knowledge`), and a pinned call only
+// ever reuses a connection opened under the same pin (net/pinned_curl.h).
+//
+// Threading: start_transfer() and a Transfer's pause/resume/cancel are safe from any thread. A
+// transfer's `on_body` and `done` run on the loop thread and must not block; work that blocks
+// (a database write, a call through send_to) is posted elsewhere. send_to() (net/http_sender.h)
+// is the blocking form, for threads that may wait; it must not be called on the loop thread.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "net/http_sender.h"
+#include "net/pinned_curl.h"
+
+namespace parley {
+
+// A started transfer. Holding it keeps nothing alive: the loop owns the transfer until `done`.
+class Transfer {
+ public:
+  virtual ~Transfer() = default;
+  // Called from `on_body`: the body stops being read after the piece being handed over, until
+  // resume(). Bytes the peer keeps sending wait in the kernel's socket buffer, so a reader that
+  // falls behind slows the peer instead of growing a buffer here.
+  virtual void pause() = 0;
+  // Reading goes on (from any thread; a transfer not paused is left as it is).
+  virtual void resume() = 0;
+  // Ends the transfer now (from any thread): `done` receives kStopped, unless it already ran.
+  virtual void cancel() = 0;
+};
+
+struct TransferCall {
+  SendRequest request;                // on_body runs on the loop thread
+  std::optional<PinnedTarget> pin;    // see send_to
+  std::string_view ca_bundle;         // must outlive the transfer (a long-lived option)
+  std::function<void(SendOutcome)> done;  // exactly once, on the loop thread
+};
+
+// Starts a call on the loop; its request's timeouts must be set.
+std::shared_ptr<Transfer> start_transfer(TransferCall call);
+
+// Inside a transfer's `on_body`: that transfer (to pause it, or to resume it later); else null.
+std::shared_ptr<Transfer> this_transfer();
+
+// Transfers under way (for metrics and tests).
+size_t transfers_in_flight();
+
+// True on the loop thread (send_to refuses to block it).
+bool on_outbound_loop();
+
+}  // namespace parley

@@ -1,0 +1,23 @@
+// Answers a prepared chat turn through the server's Responder (http/message.h), with no thread
+// waiting while the engine writes: as the JSON reply, or as a chunked text/plain stream written
+// as the engine writes it. Shared by the API's chat endpoint and the widget's messages endpoint.
+//
+// A stream's head goes out with its first piece, so an error or the deadline coming before any
+// text is still a JSON response with its status. The exchange is stored once the engine has
+// finished, before the last chunk; a failure after text was sent cuts the stream short (no
+// terminating chunk) and nothing is stored. When nothing was sent by the turn's deadline,
+// counted from the request's arrival, the answer is 504 `timeout` and the turn stores nothing.
+#pragma once
+
+#include <memory>
+
+#include "core/thread_pool.h"
+#include "domain/chat.h"
+#include "http/message.h"
+
+namespace parley {
+
+Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request,
+                     bool stream);
+
+}  // namespace parley

@@ -655,7 +655,9 @@ private:
 
 class Storm {
 public:
-    Storm(asio::io_context& io, tcp::endpoint endpoint, const Options& options)
+    // The probe runs on its own event loop (`probe_io`, its own thread), so that its latency is the
+    // server's and not the time this program takes to get to it amid the storm.
+    Storm(asio::io_context& io, asio::io_context& probe_io, tcp::endpoint endpoint, const Options& options)
         : endpoint_(endpoint), options_(options), control_(asio::make_strand(io)),
           deadline_timer_(control_), remaining_(options.concurrency) {
         std::size_t keep = options.dump_bodies_dir.empty() ? 200 : SIZE_MAX;
@@ -666,7 +668,7 @@ public:
             requests_.push_back(std::make_unique<StormRequest>(
                 *this, io, streamed, build_request(i, streamed), keep));
         }
-        if (!options.probe_agent.empty()) probe_ = std::make_unique<Probe>(io, endpoint, options);
+        if (!options.probe_agent.empty()) probe_ = std::make_unique<Probe>(probe_io, endpoint, options);
     }
 
     // Queues the start; io_context::run does the work.
@@ -930,12 +932,15 @@ int main(int argc, char** argv) {
         endpoint = endpoints.begin()->endpoint();
     }
 
-    Storm storm(io, endpoint, options);
+    asio::io_context probe_io;
+    Storm storm(io, probe_io, endpoint, options);
     storm.start();
+    std::thread probe_thread([&probe_io] { probe_io.run(); });
     std::vector<std::thread> workers;
     for (std::size_t i = 1; i < options.threads; ++i) workers.emplace_back([&io] { io.run(); });
     io.run();
     for (auto& worker : workers) worker.join();
+    probe_thread.join();
 
     std::cout << report(storm, options) << std::endl;
     if (!options.dump_bodies_dir.empty()) dump_bodies(storm, options.dump_bodies_dir);

@@ -13,10 +13,11 @@ void add_llm_serve_options(CLI::App& cmd, LlmServeOptions& o) {
       ->envname("PARLEY_LLM_BASE_URL");
   cmd.add_option("--llm-model", o.llm.model, "Default model of `openai` agents")
       ->envname("PARLEY_LLM_MODEL");
-  cmd.add_flag("--llm-h2c", o.llm.h2c,
-               "The default provider's http:// address speaks HTTP/2 (prior knowledge): replies in "
-               "flight share its connections")
-      ->envname("PARLEY_LLM_H2C");
+  cmd.add_option("--llm-ca-file", o.llm.ca_file,
+                 "PEM file of a private CA trusted for the default provider's https address, besides "
+                 "the system's CAs")
+      ->envname("PARLEY_LLM_CA_FILE")
+      ->check(CLI::ExistingFile);
   cmd.add_option("--smtp-url", o.mail.smtp_url,
                  "SMTP server for hand-off mail, e.g. smtp://127.0.0.1:25")
       ->envname("PARLEY_SMTP_URL");

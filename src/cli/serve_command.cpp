@@ -1,6 +1,9 @@
 // parley serve: the HTTP(S) server and its background work. The options are parsed here; the
 // node they configure is built and run by src/server/node.h.
 #include "cli/commands.h"
+
+#include <sys/resource.h>
+
 #include "cli/llm_options.h"
 #include "cli/webhook_options.h"
 #include "core/log.h"
@@ -30,6 +33,16 @@ Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen)
   }
 }
 
+// Each reply in flight holds the client's connection and, over HTTP/1.1, one to its provider: the
+// soft descriptor limit (often 1,024) is raised to the hard one, as nginx's worker_rlimit_nofile
+// and Go's runtime do. The connection cap is derived from the limit after this.
+void raise_descriptor_limit() {
+  rlimit r{};
+  if (getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur >= r.rlim_max) return;
+  r.rlim_cur = r.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &r) != 0) log_warn("could not raise the open-file limit");
+}
+
 int serve(const GlobalOptions& global, ServeOptions o) {
   auto hp = split_listen(o.listen);
   if (!hp.ok()) return print_error(hp.error());
@@ -43,6 +56,7 @@ int serve(const GlobalOptions& global, ServeOptions o) {
   auto db = open_configured_database(global);
   if (!db.ok()) return print_error(db.error());
   buffer_logging(o.log_flush_ms);
+  raise_descriptor_limit();
   auto status = run_node(**db, node);
   if (!status.ok()) return print_error(status.error());
   return *status;

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <future>
 
+#include "net/outbound.h"
+
 namespace parley {
 
 namespace {
@@ -28,12 +30,15 @@ void run_turn(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, TurnHandlers han
   pool.post([turn, h, &pool, &db] {
     TextSink text = h->text ? h->text : TextSink([](std::string_view) { return true; });
     turn->start_engine(std::move(text), h->pacer, [turn, h, &pool, &db](Result<ReplyBlocks> blocks) {
-      // Off the outbound loop: the hand-off mail may block.
-      pool.post([turn, h, &db, blocks = std::move(blocks)]() mutable {
+      auto finish = [turn, h, &db, blocks = std::move(blocks)]() mutable {
         auto ran = turn->finish_run(std::move(blocks));
         if (!ran.ok()) return h->done(ran.error());
         store(turn, db, h);
-      });
+      };
+      // The hand-off mail may block: never on the outbound loop. An engine that answered on
+      // this pool thread goes on here, ahead of the replies waiting to start.
+      if (on_outbound_loop()) return pool.post(std::move(finish));
+      finish();
     });
   });
 }

@@ -128,7 +128,6 @@ void OpenAiClient::start(const CompletionRequest& request, CompletionText on_tex
   r.connect_timeout_ms = std::min<int64_t>(request.timeout_ms, 10000);
   r.allow_http = true;
   r.accept_compressed = true;
-  r.http2_prior_knowledge = request.http2_prior_knowledge;
   r.share_connections = true;
   // The body of an error status is not an event stream: the client drops it (it may quote the
   // request). The listener leaving stops the call, so the provider stops generating for nobody.
@@ -142,6 +141,7 @@ void OpenAiClient::start(const CompletionRequest& request, CompletionText on_tex
     return !decoding->assembler.cancelled();
   };
   call.pin = request.pin;
+  call.ca_file = request.ca_file;
   call.done = [state](SendOutcome sent) {
     auto result = state->outcome(sent);
     auto done = std::move(state->done);

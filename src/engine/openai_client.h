@@ -47,8 +47,8 @@ struct CompletionRequest {
   // Set for a provider a team member configured (ApiActionCaller::provider_target): the call
   // connects only to this checked address and never resolves the host itself.
   std::optional<PinnedTarget> pin;
-  // The provider speaks HTTP/2 without TLS (--llm-h2c): concurrent calls share its connections.
-  bool http2_prior_knowledge = false;
+  // A PEM file of CAs trusted besides the system's (the server's provider, --llm-ca-file), or empty.
+  std::string ca_file;
 };
 
 // The server-wide provider of `openai` agents; an agent's `llm` setting overrides each field.
@@ -56,7 +56,7 @@ struct LlmDefaults {
   std::string base_url;  // --llm-base-url / PARLEY_LLM_BASE_URL
   std::string model;     // --llm-model / PARLEY_LLM_MODEL
   std::string api_key;   // PARLEY_LLM_API_KEY (environment only: never on a command line)
-  bool h2c = false;      // --llm-h2c: the server's http:// provider speaks HTTP/2 (prior knowledge)
+  std::string ca_file;   // --llm-ca-file: a private CA trusted besides the system's, or empty
 };
 
 // The request body as sent (exposed for tests and benchmarks).

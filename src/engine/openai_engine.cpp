@@ -244,7 +244,7 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
     call_.model = provider->model;
     call_.api_key = provider->api_key;
     call_.pin = provider->pin;
-    call_.http2_prior_knowledge = !provider->pin && defaults.h2c;
+    if (!provider->pin) call_.ca_file = defaults.ca_file;  // the server's provider only
     std::vector<RetrievedChunk> semantic;
     if (vectors != nullptr && request.knowledge != nullptr) {
       semantic = nearest_chunks(embeddings, *vectors, request, *provider,

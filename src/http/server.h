@@ -21,7 +21,7 @@ struct ServerOptions {
   size_t io_threads = 0;        // 0: one per usable CPU (core/cpu_count.h)
   size_t blocking_threads = 64;
   // Requests that may wait for a free blocking thread; past it a request gets 503 at once.
-  size_t blocking_queue = 256;
+  size_t blocking_queue = 16384;
   // Open connections; past it a new connection gets 503 and is closed. 0: from RLIMIT_NOFILE.
   size_t max_connections = 0;
   std::string tls_cert_file;    // PEM; both set for HTTPS

@@ -510,6 +510,12 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // Hands the handler's deferred answer a Responder; nothing is sent until it says what.
   void adopt_deferred(Response shell) {
     handled_inline_ = false;
+    // The connection may wait long for its answer: its read buffer is given back meanwhile unless
+    // a pipelined request waits in it (read_more() makes a new one).
+    if (begin_ == end_) {
+      std::vector<char>().swap(in_);
+      begin_ = end_ = 0;
+    }
     auto d = std::make_shared<Deferred>(this->shared_from_this(), std::move(shell.headers));
     deferred_ = d;
     stream_end_ = StreamEnd::kOpen;
@@ -549,7 +555,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     std::string bytes;
     write_response_head(bytes, h);
     chunks_.push_back(std::move(bytes));
-    write_chunks();
+    flush_soon();
   }
 
   void deferred_write(Deferred& d, std::string framed) {
@@ -557,7 +563,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (!live(d) || !streaming_ || stream_end_ != StreamEnd::kOpen) return d.drained(n, /*gone=*/true);
     chunks_.push_back(std::move(framed));
     chunk_bytes_ += n;
-    write_chunks();
+    flush_soon();
   }
 
   void deferred_end(Deferred& d, bool complete) {
@@ -570,7 +576,18 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     }
     stream_end_ = StreamEnd::kComplete;
     chunks_.push_back("0\r\n\r\n");
-    write_chunks();
+    flush_soon();
+  }
+
+  // Writes what is queued once the handlers already waiting on this thread have run, so that the
+  // pieces an engine hands over together (the head, text, the last chunk) go out in one write.
+  void flush_soon() {
+    if (flush_posted_ || chunk_writing_) return;  // a write under way writes the rest after it
+    flush_posted_ = true;
+    net::post(socket_().get_executor(), [self = this->shared_from_this()] {
+      self->flush_posted_ = false;
+      self->write_chunks();
+    });
   }
 
   void deferred_expire(Deferred& d, Clock::time_point at, Response fallback) {
@@ -708,6 +725,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   StreamEnd stream_end_ = StreamEnd::kOpen;
   bool streaming_ = false;      // the head of a chunked body was queued
   bool chunk_writing_ = false;  // a write of queued chunks is under way
+  bool flush_posted_ = false;   // flush_soon() is waiting to run
   std::vector<std::string> chunks_;   // framed chunks waiting to be written
   std::vector<std::string> writing_;  // the chunks of the write under way
   std::vector<net::const_buffer> buffers_;

@@ -25,7 +25,7 @@ std::optional<std::string> read_text(const std::string& path) {
 Result<std::string> read_ca_bundle(const std::string& extra_ca_file) {
   if (extra_ca_file.empty()) return std::string();
   auto extra = read_text(extra_ca_file);
-  if (!extra) return ApiError::invalid("Cannot read the webhook CA file " + extra_ca_file + ".");
+  if (!extra) return ApiError::invalid("Cannot read the CA file " + extra_ca_file + ".");
   std::string bundle;
   for (const char* system :
        {"/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"}) {

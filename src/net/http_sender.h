@@ -35,9 +35,6 @@ struct SendRequest {
   size_t max_response_bytes = 0;
   bool allow_http = false;          // http:// too (an LLM provider in tests and development)
   bool accept_compressed = false;   // advertise gzip and friends; curl decodes the body
-  // The peer is known to speak HTTP/2 without TLS (h2c, prior knowledge), so concurrent calls to
-  // it share connections. Over TLS, HTTP/2 is negotiated without this.
-  bool http2_prior_knowledge = false;
   // Calls started together wait for a connection being opened to the same host, to learn whether
   // it multiplexes (HTTP/2), instead of each opening its own. For a host that takes many calls at
   // once (an LLM provider); not for webhook receivers, where one stalled handshake would hold up

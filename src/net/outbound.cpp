@@ -23,7 +23,7 @@ using SteadyClock = std::chrono::steady_clock;
 
 // Bytes curl reads at a time per transfer (its default is 16 KB, allocated for every transfer):
 // provider streams come in small events, and a smaller buffer keeps a reply in flight small.
-constexpr long kReceiveBuffer = 8 * 1024;
+constexpr long kReceiveBuffer = 4 * 1024;
 
 class Loop;
 
@@ -199,12 +199,14 @@ class Loop {
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout_ms));
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, t->headers_);
     if (r.share_connections) curl_easy_setopt(c, CURLOPT_PIPEWAIT, 1L);
-    if (r.http2_prior_knowledge)
-      curl_easy_setopt(c, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE));
     set_method(c, r);
     if (r.accept_compressed) curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, t.get());
+    if (!t->call_.ca_file.empty()) {
+      curl_easy_setopt(c, CURLOPT_CAINFO, t->call_.ca_file.c_str());
+      curl_easy_setopt(c, CURLOPT_CAPATH, "/etc/ssl/certs");  // the system's, looked up per issuer
+    }
     if (!t->call_.ca_bundle.empty()) {
       curl_blob blob{const_cast<char*>(t->call_.ca_bundle.data()), t->call_.ca_bundle.size(),
                      CURL_BLOB_NOCOPY};

@@ -2,9 +2,10 @@
 // webhook deliveries) is a libcurl transfer run by one thread that waits on all their sockets at
 // once (curl's multi-socket interface over epoll). A call waiting on a slow peer is a transfer
 // object of a few kilobytes, not a thread, so a node can wait on thousands of providers at once.
-// Transfers share the loop's connection cache: concurrent calls to one host multiplex over HTTP/2
-// where the host speaks it (ALPN over TLS, or `http2_prior_knowledge`), and a pinned call only
-// ever reuses a connection opened under the same pin (net/pinned_curl.h).
+// Transfers share the loop's connection cache: concurrent calls to one https host multiplex over
+// HTTP/2 where the host speaks it (ALPN), and a pinned call only ever reuses a connection opened
+// under the same pin (net/pinned_curl.h). HTTP/2 without TLS (prior knowledge) is not offered:
+// Debian 12's libcurl 7.88 breaks such a connection when it reuses it (curl issue #10634).
 //
 // Threading: start_transfer() and a Transfer's pause/resume/cancel are safe from any thread. A
 // transfer's `on_body` and `done` run on the loop thread and must not block; work that blocks
@@ -40,6 +41,10 @@ struct TransferCall {
   SendRequest request;                // on_body runs on the loop thread
   std::optional<PinnedTarget> pin;    // see send_to
   std::string_view ca_bundle;         // must outlive the transfer (a long-lived option)
+  // A PEM file of CAs trusted besides the system's, or empty. Unlike `ca_bundle`, a file lets
+  // curl build the trust store once and share it between connections (CURLOPT_CA_CACHE_TIMEOUT):
+  // with a bundle in memory every new TLS connection parses it again (~1 MB, ~15 ms each).
+  std::string ca_file;
   std::function<void(SendOutcome)> done;  // exactly once, on the loop thread
 };
 

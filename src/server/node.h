@@ -45,7 +45,7 @@ struct NodeOptions {
   ChatSlotLimits chat_slots;
   size_t max_connections = 0;  // 0: from the descriptor limit
   size_t blocking_threads = 64;
-  size_t blocking_queue = 256;
+  size_t blocking_queue = 16384;
   int linger_ms = 5000;
   size_t linger_bytes = 4 * 1024 * 1024;
   std::string test_clock_file;  // tests only: see core/clock.h OffsetFileClock

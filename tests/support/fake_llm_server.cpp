@@ -276,6 +276,7 @@ void FakeLlmServer::serve(int fd) {
   for (size_t i = 0; ok && i < response.pieces.size(); ++i) {
     if (i > 0 && response.pause_ms > 0 && !pause(response.pause_ms)) break;
     ok = write_all(fd, response.pieces[i]);
+    if (ok) body_bytes_ += response.pieces[i].size();
   }
   if (ok && response.stall_ms > 0) pause(response.stall_ms);
   ::shutdown(fd, SHUT_RDWR);

@@ -8,6 +8,7 @@
 // destroyed.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -74,6 +75,8 @@ class FakeLlmServer {
   // The recorded requests to …/embeddings, and the inputs they carried.
   std::vector<RecordedRequest> embedding_requests() const;
   static std::vector<std::string> embedding_inputs(const RecordedRequest& request);
+  // Bytes of scripted pieces handed to the kernel so far (a piece counts once written whole).
+  size_t body_bytes_written() const { return body_bytes_.load(); }
 
  private:
   void accept_loop();
@@ -92,6 +95,7 @@ class FakeLlmServer {
   std::vector<RecordedRequest> requests_;
   std::map<std::string, std::string> aliases_;
   std::optional<ScriptedResponse> embeddings_script_;
+  std::atomic<size_t> body_bytes_{0};
 };
 
 }  // namespace parley::e2e

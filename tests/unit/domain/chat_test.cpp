@@ -164,6 +164,23 @@ TEST_F(ChatFlowTest, TimeoutStoresNothing) {
   EXPECT_EQ((*agent)->messages_count, 0);
 }
 
+TEST_F(ChatFlowTest, ARequestThatWaitedPastItsDeadlineIsRefusedBeforeAnythingIsCounted) {
+  config_.timeout_ms = 1000;
+  config_.replies_per_agent_hour = 1;
+  auto r = send({.message = "hello", .session_id = "s1", .waited_ms = 1000});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kTimeout);
+  EXPECT_EQ(r.error().message, "The reply took longer than 1 seconds: the server was too busy to start it.");
+  EXPECT_EQ(engine_.calls, 0);
+  // Not counted on the agent's hour: the next request gets its one engine run.
+  ASSERT_TRUE(db_->write([](Connection&) -> Result<void> { return {}; }).ok());
+  auto next = send({.message = "hello", .session_id = "s1", .waited_ms = 999});
+  ASSERT_TRUE(next.ok()) << next.error().message;
+  EXPECT_EQ(engine_.calls, 1);
+  auto agent = AgentRepo::find_any(db_->read()->get(), agent_);
+  EXPECT_EQ((*agent)->messages_count, 2);
+}
+
 TEST_F(ChatFlowTest, ValidatesFields) {
   EXPECT_EQ(send({.message = "  \n"}).error().code, ErrorCode::kInvalidRequest);
   EXPECT_EQ(send({.message = std::string(10'001, 'a')}).error().code, ErrorCode::kInvalidRequest);

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <future>
 
 #include "core/json.h"
 #include "core/log.h"
-#include "net/http_sender.h"
+#include "net/outbound.h"
 
 namespace parley {
 
@@ -74,27 +75,8 @@ Result<Embeddings> parse_embeddings(std::string_view body, size_t inputs) {
   return out;
 }
 
-Result<Embeddings> EmbeddingsClient::embed(const EmbeddingsRequest& request) const {
-  if (request.base_url.empty() || request.model.empty()) {
-    return ApiError::internal("The embedding model is not configured (base URL and model).");
-  }
-  if (request.inputs.empty()) return Embeddings{};
-  if (request.timeout_ms <= 0) return ApiError{ErrorCode::kTimeout, "No time left to embed."};
-
-  SendRequest call;
-  call.url = embeddings_url(request.base_url);
-  call.body = embeddings_request_body(request);
-  call.headers = {{"Content-Type", "application/json"}, {"Accept", "application/json"}};
-  if (!request.api_key.empty())
-    call.headers.emplace_back("Authorization", "Bearer " + request.api_key);
-  call.timeout_ms = request.timeout_ms;
-  call.connect_timeout_ms = std::min<int64_t>(request.timeout_ms, 10000);
-  call.allow_http = true;
-  call.accept_compressed = true;
-  call.max_response_bytes = 64 * 1024 + request.inputs.size() * kEmbeddingResponseBytesPerInput;
-  call.share_connections = true;
-  SendOutcome outcome = send_to(call, request.pin ? &*request.pin : nullptr);
-
+namespace {
+Result<Embeddings> embeddings_outcome(const SendOutcome& outcome, const EmbeddingsRequest& request) {
   const auto inputs = static_cast<int64_t>(request.inputs.size());
   if (outcome.failure == SendFailure::kTimeout) {
     log_warn("embeddings_timeout", {{"timeout_ms", request.timeout_ms}, {"inputs", inputs}});
@@ -119,6 +101,45 @@ Result<Embeddings> EmbeddingsClient::embed(const EmbeddingsRequest& request) con
     return provider_failed();
   }
   return parsed;
+}
+}  // namespace
+
+void EmbeddingsClient::start(const EmbeddingsRequest& request, EmbeddingsDone done) const {
+  if (request.base_url.empty() || request.model.empty()) {
+    return done(ApiError::internal("The embedding model is not configured (base URL and model)."));
+  }
+  if (request.inputs.empty()) return done(Embeddings{});
+  if (request.timeout_ms <= 0) return done(ApiError{ErrorCode::kTimeout, "No time left to embed."});
+
+  TransferCall call;
+  SendRequest& r = call.request;
+  r.url = embeddings_url(request.base_url);
+  r.body = embeddings_request_body(request);
+  r.headers = {{"Content-Type", "application/json"}, {"Accept", "application/json"}};
+  if (!request.api_key.empty()) r.headers.emplace_back("Authorization", "Bearer " + request.api_key);
+  r.timeout_ms = request.timeout_ms;
+  r.connect_timeout_ms = std::min<int64_t>(request.timeout_ms, 10000);
+  r.allow_http = true;
+  r.accept_compressed = true;
+  r.max_response_bytes = 64 * 1024 + request.inputs.size() * kEmbeddingResponseBytesPerInput;
+  r.share_connections = true;
+  call.pin = request.pin;
+  call.ca_file = request.ca_file;
+  // Only what judging the outcome needs is kept: not the inputs.
+  EmbeddingsRequest kept;
+  kept.timeout_ms = request.timeout_ms;
+  kept.inputs.resize(request.inputs.size());
+  call.done = [kept = std::move(kept), done = std::move(done)](SendOutcome outcome) {
+    done(embeddings_outcome(outcome, kept));
+  };
+  start_transfer(std::move(call));
+}
+
+Result<Embeddings> EmbeddingsClient::embed(const EmbeddingsRequest& request) const {
+  std::promise<Result<Embeddings>> finished;
+  auto outcome = finished.get_future();
+  start(request, [&finished](Result<Embeddings> r) { finished.set_value(std::move(r)); });
+  return outcome.get();
 }
 
 }  // namespace parley

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,9 +33,11 @@ struct EmbeddingsRequest {
   std::vector<std::string> inputs;
   int64_t timeout_ms = 30000;  // the whole call, connection included
   std::optional<PinnedTarget> pin;
+  std::string ca_file;  // the server's provider's private CA (--llm-ca-file), or empty
 };
 
 using Embeddings = std::vector<std::vector<float>>;
+using EmbeddingsDone = std::function<void(Result<Embeddings>)>;
 
 // The endpoint address for a base URL.
 std::string embeddings_url(std::string_view base_url);
@@ -52,6 +55,9 @@ class EmbeddingsClient {
   // internal_error with one and the same message for every other failure (no connection, an
   // HTTP error status, a body too large or malformed); the kind and the status go to the log.
   Result<Embeddings> embed(const EmbeddingsRequest& request) const;
+  // embed() without waiting: `done` receives its outcome on the outbound loop's thread
+  // (net/outbound.h) and must not block.
+  void start(const EmbeddingsRequest& request, EmbeddingsDone done) const;
 };
 
 }  // namespace parley

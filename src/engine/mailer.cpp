@@ -8,6 +8,7 @@
 
 #include "core/crypto.h"
 #include "core/log.h"
+#include "net/outbound.h"
 
 namespace parley {
 
@@ -116,7 +117,7 @@ Result<void> Mailer::send(const MailMessage& message) const {
     curl_easy_setopt(c, CURLOPT_USERNAME, options_.username.c_str());
     curl_easy_setopt(c, CURLOPT_PASSWORD, options_.password.c_str());
   }
-  CURLcode rc = curl_easy_perform(c);
+  CURLcode rc = perform_on_loop(c);  // waits while the outbound loop talks to the server
   if (rc != CURLE_OK) {
     log_warn("mail_failed", {{"curl_code", static_cast<int64_t>(rc)}});
     return ApiError::internal("The hand-off mail could not be sent.");

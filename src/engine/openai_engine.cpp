@@ -245,13 +245,33 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
     call_.api_key = provider->api_key;
     call_.pin = provider->pin;
     if (!provider->pin) call_.ca_file = defaults.ca_file;  // the server's provider only
-    std::vector<RetrievedChunk> semantic;
-    if (vectors != nullptr && request.knowledge != nullptr) {
-      semantic = nearest_chunks(embeddings, *vectors, request, *provider,
-                                question_embedding_timeout(request.deadline_ms, clock_.now_ms()));
-    }
-    call_.messages = build_prompt(request, settings.instructions, knowledge_, semantic);
     tools_.caller = actions;
+    if (vectors != nullptr && request.knowledge != nullptr) {
+      auto embedding = question_embedding_call(
+          *vectors, request, *provider, question_embedding_timeout(request.deadline_ms, clock_.now_ms()));
+      if (embedding) {
+        embedding->ca_file = call_.ca_file;
+        // The question's embedding comes back on the outbound loop; ranking by it reads the
+        // agent's vectors (possibly from the database), so the prompt is built on the pool.
+        embeddings.start(*embedding, [self = shared_from_this(), vectors](Result<Embeddings> embedded) {
+          self->blocking_.post([self, vectors, embedded = std::move(embedded)] {
+            self->prompt_and_ask(chunks_near(*vectors, *self->request_, embedded));
+          });
+        });
+        return;
+      }
+    }
+    prompt_and_ask({});
+  }
+
+ private:
+  // The prompt, with `semantic` (the vector ranking; may be empty) fused into the knowledge;
+  // then the first round.
+  void prompt_and_ask(const std::vector<RetrievedChunk>& semantic) {
+    const ReplyRequest& request = *request_;
+    const AgentSettings& settings = *request.settings;
+    const ApiActionCaller* actions = tools_.caller;
+    call_.messages = build_prompt(request, settings.instructions, knowledge_, semantic);
     tools_.has_booking = settings.booking.has_value();
     tools_.forms = form_names(settings);
     tools_.lead = lead_form(settings);
@@ -260,7 +280,6 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
     next_round();
   }
 
- private:
   void next_round() {
     const ReplyRequest& request = *request_;
     call_.timeout_ms = request.deadline_ms > 0 ? request.deadline_ms - clock_.now_ms() : 55000;

@@ -34,4 +34,13 @@ std::vector<RetrievedChunk> nearest_chunks(const EmbeddingsClient& client,
                                            const VectorIndex& vectors, const ReplyRequest& request,
                                            const LlmTarget& provider, int64_t timeout_ms);
 
+// nearest_chunks() in two halves, so that no thread waits on the embedding: the call to make
+// (nothing when none is needed), then the ranking from its outcome.
+std::optional<EmbeddingsRequest> question_embedding_call(const VectorIndex& vectors,
+                                                         const ReplyRequest& request,
+                                                         const LlmTarget& provider,
+                                                         int64_t timeout_ms);
+std::vector<RetrievedChunk> chunks_near(const VectorIndex& vectors, const ReplyRequest& request,
+                                        const Result<Embeddings>& embedded);
+
 }  // namespace parley

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <future>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -179,6 +180,15 @@ class Loop {
 
   size_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
 
+  // A handle set up by its owner; `done` gets curl's outcome on the loop thread.
+  void start_raw(CURL* easy, std::function<void(CURLcode)> done) {
+    in_flight_.fetch_add(1, std::memory_order_relaxed);
+    post([this, easy, done = std::move(done)]() mutable {
+      raw_.emplace(easy, std::move(done));
+      if (curl_multi_add_handle(multi_, easy) != CURLM_OK) finish_raw(easy, CURLE_FAILED_INIT);
+    });
+  }
+
  private:
   void add(const std::shared_ptr<TransferImpl>& t) {
     CURL* c = curl_easy_init();
@@ -198,7 +208,9 @@ class Loop {
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(r.connect_timeout_ms));
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout_ms));
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, t->headers_);
-    if (r.share_connections) curl_easy_setopt(c, CURLOPT_PIPEWAIT, 1L);
+    // Only https can multiplex here (HTTP/2 is negotiated by ALPN); over http:// waiting would
+    // only queue calls behind one another's connections.
+    if (r.share_connections && r.url.rfind("https://", 0) == 0) curl_easy_setopt(c, CURLOPT_PIPEWAIT, 1L);
     set_method(c, r);
     if (r.accept_compressed) curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
@@ -252,10 +264,24 @@ class Loop {
     for (auto& task : tasks) task();
   }
 
+  void finish_raw(CURL* easy, CURLcode rc) {
+    auto it = raw_.find(easy);
+    if (it == raw_.end()) return;
+    auto done = std::move(it->second);
+    raw_.erase(it);
+    curl_multi_remove_handle(multi_, easy);
+    in_flight_.fetch_sub(1, std::memory_order_relaxed);
+    done(rc);
+  }
+
   void read_done() {
     int left = 0;
     while (CURLMsg* m = curl_multi_info_read(multi_, &left)) {
       if (m->msg != CURLMSG_DONE) continue;
+      if (raw_.count(m->easy_handle) != 0) {
+        finish_raw(m->easy_handle, m->data.result);
+        continue;
+      }
       auto it = active_.find(m->easy_handle);
       if (it == active_.end()) continue;
       std::shared_ptr<TransferImpl> t = it->second;
@@ -306,6 +332,7 @@ class Loop {
   std::vector<std::function<void()>> inbox_;
   std::optional<SteadyClock::time_point> timer_at_;
   std::unordered_map<CURL*, std::shared_ptr<TransferImpl>> active_;
+  std::unordered_map<CURL*, std::function<void(CURLcode)>> raw_;  // perform_on_loop's
   std::atomic<size_t> in_flight_{0};
 };
 
@@ -346,6 +373,15 @@ std::shared_ptr<Transfer> start_transfer(TransferCall call) {
   }
   loop.start(t);
   return t;
+}
+
+CURLcode perform_on_loop(CURL* easy) {
+  Loop& loop = the_loop();
+  if (!loop.ready() || on_outbound_loop()) return CURLE_FAILED_INIT;
+  std::promise<CURLcode> done;
+  auto outcome = done.get_future();
+  loop.start_raw(easy, [&done](CURLcode rc) { done.set_value(rc); });
+  return outcome.get();
 }
 
 std::shared_ptr<Transfer> this_transfer() {

@@ -13,6 +13,8 @@
 // is the blocking form, for threads that may wait; it must not be called on the loop thread.
 #pragma once
 
+#include <curl/curl.h>
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -50,6 +52,11 @@ struct TransferCall {
 
 // Starts a call on the loop; its request's timeouts must be set.
 std::shared_ptr<Transfer> start_transfer(TransferCall call);
+
+// Runs a curl handle the caller has set up (a transfer of another protocol, such as the hand-off
+// mail's SMTP) on the loop and waits for its outcome, as curl_easy_perform would. The handle's
+// callbacks run on the loop thread. Not on the loop thread itself.
+CURLcode perform_on_loop(CURL* easy);
 
 // Inside a transfer's `on_body`: that transfer (to pause it, or to resume it later); else null.
 std::shared_ptr<Transfer> this_transfer();

@@ -1,18 +1,10 @@
 #include "domain/chat_runner.h"
 
-#include <algorithm>
-#include <chrono>
-#include <future>
-
 #include "net/outbound.h"
 
 namespace parley {
 
 namespace {
-ApiError too_slow() {
-  return ApiError{ErrorCode::kTimeout, "The reply took longer than the chat timeout."};
-}
-
 // Stores the exchange unless the request was answered otherwise meanwhile.
 void store(const std::shared_ptr<ChatTurn>& turn, Database& db, const std::shared_ptr<TurnHandlers>& h) {
   if (h->may_store && !h->may_store()) return h->done(ApiError{ErrorCode::kTimeout, "The reply came too late."});
@@ -41,24 +33,6 @@ void run_turn(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, TurnHandlers han
       finish();
     });
   });
-}
-
-Result<ChatReply> reply_to_message(ChatServices& s, std::string_view account_id, const ChatRequest& r,
-                                   ThreadPool& pool) {
-  PARLEY_ASSIGN_OR_RETURN(auto prepared, ChatTurn::prepare(s, account_id, r));
-  auto turn = std::make_shared<ChatTurn>(std::move(prepared));
-  auto answered = std::make_shared<std::atomic<bool>>(false);
-  auto outcome = std::make_shared<std::promise<Result<ChatReply>>>();
-  auto future = outcome->get_future();
-  TurnHandlers h;
-  h.may_store = [answered] { return !answered->exchange(true); };
-  h.done = [outcome](Result<ChatReply> reply) { outcome->set_value(std::move(reply)); };
-  run_turn(turn, pool, std::move(h));
-  int64_t wait_ms = std::max<int64_t>(0, turn->deadline_ms() - s.clock.now_ms()) + 1;
-  if (future.wait_for(std::chrono::milliseconds(wait_ms)) == std::future_status::ready) return future.get();
-  // Past the deadline: unless the exchange is being stored right now, nothing will be.
-  if (!answered->exchange(true)) return too_slow();
-  return future.get();
 }
 
 }  // namespace parley

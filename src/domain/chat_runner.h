@@ -28,9 +28,4 @@ struct TurnHandlers {
 
 void run_turn(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, TurnHandlers handlers);
 
-// A whole JSON (not streamed) reply on the calling thread, waiting for it at most until the
-// turn's deadline (504 timeout after it): prepare, run_turn, wait.
-Result<ChatReply> reply_to_message(ChatServices& s, std::string_view account_id, const ChatRequest& r,
-                                   ThreadPool& pool);
-
 }  // namespace parley

@@ -27,6 +27,7 @@
 #include "core/log.h"
 #include "core/thread_pool.h"
 #include "http/metrics.h"
+#include "http/deferred_responder.h"
 #include "http/request_reader.h"
 #include "http/server.h"
 #include "http/wire.h"
@@ -426,85 +427,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     send(std::move(r));
   }
 
- public:
-  // The Responder of a deferred answer: each call hands its work to the connection's thread,
-  // which checks that the exchange is still this responder's before touching the connection.
-  class Deferred final : public Responder, public std::enable_shared_from_this<Deferred> {
-   public:
-    Deferred(std::shared_ptr<Session> session, std::vector<std::pair<std::string_view, std::string>> headers)
-        : session_(std::move(session)), headers_(std::move(headers)) {}
-
-    bool claim() override {
-      bool expected = false;
-      return claimed_.compare_exchange_strong(expected, true);
-    }
-    void send(Response r) override {
-      post([r = std::move(r)](Session& s, Deferred& d) mutable { s.deferred_send(d, std::move(r)); });
-    }
-    void begin(Response head) override {
-      post([head = std::move(head)](Session& s, Deferred& d) mutable { s.deferred_begin(d, std::move(head)); });
-    }
-    bool write(std::string_view piece) override {
-      if (piece.empty()) return !gone_.load();
-      std::string framed;
-      framed.reserve(piece.size() + 12);
-      append_chunk_size(framed, piece.size());
-      framed.append(piece.data(), piece.size()).append("\r\n", 2);
-      {
-        std::lock_guard lock(mu_);
-        if (gone_.load()) return false;
-        pending_ += framed.size();
-      }
-      post([framed = std::move(framed)](Session& s, Deferred& d) mutable { s.deferred_write(d, std::move(framed)); });
-      return true;
-    }
-    bool behind(std::function<void()> resume) override {
-      std::lock_guard lock(mu_);
-      if (gone_.load() || pending_ <= kHighWater) return false;
-      resume_ = std::move(resume);
-      return true;
-    }
-    void end() override {
-      post([](Session& s, Deferred& d) { s.deferred_end(d, /*complete=*/true); });
-    }
-    void abort() override {
-      post([](Session& s, Deferred& d) { s.deferred_end(d, /*complete=*/false); });
-    }
-    void expire_at(Clock::time_point at, Response fallback) override {
-      post([at, fallback = std::move(fallback)](Session& s, Deferred& d) mutable {
-        s.deferred_expire(d, at, std::move(fallback));
-      });
-    }
-
-    // On the connection's thread: `n` bytes were written, or (`gone`) will never be.
-    void drained(size_t n, bool gone) {
-      std::function<void()> resume;
-      {
-        std::lock_guard lock(mu_);
-        pending_ -= std::min(pending_, n);
-        if (gone) gone_.store(true);
-        if (resume_ && (gone_.load() || pending_ <= kHighWater / 4)) resume = std::move(resume_);
-      }
-      if (resume) resume();
-    }
-    void gone() { drained(0, true); }
-    std::vector<std::pair<std::string_view, std::string>>& headers() { return headers_; }
-
-   private:
-    template <typename Fn>
-    void post(Fn fn) {
-      net::post(session_->socket_().get_executor(),
-                [self = this->shared_from_this(), fn = std::move(fn)]() mutable { fn(*self->session_, *self); });
-    }
-
-    std::shared_ptr<Session> session_;
-    std::vector<std::pair<std::string_view, std::string>> headers_;  // the handler's (gate chain's)
-    std::atomic<bool> claimed_{false};
-    std::atomic<bool> gone_{false};
-    std::mutex mu_;
-    size_t pending_ = 0;  // bytes handed to write() and not yet written
-    std::function<void()> resume_;
-  };
+  using Deferred = DeferredResponder<Session>;
+  friend Deferred;
 
  private:
   // Hands the handler's deferred answer a Responder; nothing is sent until it says what.

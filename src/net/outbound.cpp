@@ -180,6 +180,20 @@ class Loop {
 
   size_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
 
+  void cancel_all() {
+    post([this] {
+      std::vector<std::shared_ptr<TransferImpl>> all;
+      for (auto& [easy, t] : active_) all.push_back(t);
+      for (auto& t : all) {
+        t->stopped_ = true;
+        finish(*t, CURLE_ABORTED_BY_CALLBACK);
+      }
+      std::vector<CURL*> raw;
+      for (auto& [easy, done] : raw_) raw.push_back(easy);
+      for (CURL* easy : raw) finish_raw(easy, CURLE_ABORTED_BY_CALLBACK);
+    });
+  }
+
   // A handle set up by its owner; `done` gets curl's outcome on the loop thread.
   void start_raw(CURL* easy, std::function<void(CURLcode)> done) {
     in_flight_.fetch_add(1, std::memory_order_relaxed);
@@ -386,6 +400,11 @@ CURLcode perform_on_loop(CURL* easy) {
 
 std::shared_ptr<Transfer> this_transfer() {
   return serving == nullptr ? nullptr : serving->shared_from_this();
+}
+
+void cancel_transfers() {
+  Loop& loop = the_loop();
+  if (loop.ready()) loop.cancel_all();
 }
 
 size_t transfers_in_flight() { return the_loop().in_flight(); }

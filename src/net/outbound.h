@@ -61,6 +61,11 @@ CURLcode perform_on_loop(CURL* easy);
 // Inside a transfer's `on_body`: that transfer (to pause it, or to resume it later); else null.
 std::shared_ptr<Transfer> this_transfer();
 
+// Ends every transfer under way (each `done` receives kStopped; perform_on_loop returns
+// CURLE_ABORTED_BY_CALLBACK), for a server that is stopping: the replies waiting on them finish
+// while the services they use still exist. Returns once that is queued, not done.
+void cancel_transfers();
+
 // Transfers under way (for metrics and tests).
 size_t transfers_in_flight();
 

@@ -1,5 +1,9 @@
 #include "server/node.h"
 
+#include <chrono>
+#include <thread>
+
+
 #include "api/key_cache.h"
 #include "console/console_services.h"
 #include "core/cpu_count.h"
@@ -14,6 +18,7 @@
 #include "http/server.h"
 #include "knowledge/knowledge_index.h"
 #include "knowledge/vector_index.h"
+#include "net/outbound.h"
 #include "server/routes.h"
 #include "store/rate_window_repo.h"
 #include "widget/widget_limits.h"
@@ -141,6 +146,11 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     trainer.start();
     (*webhooks)->start();
     server.run();
+    // Replies still waiting on providers (their clients were answered 504, or left) end now,
+    // while the services they use are still here.
+    cancel_transfers();
+    for (int i = 0; i < 500 && chat_slots.in_flight() > 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
     (*webhooks)->stop();
     log_info("stopped");
     flush_logs();

@@ -7,7 +7,7 @@
 
 #include "core/json.h"
 #include "core/log.h"
-#include "net/outbound.h"
+#include "engine/provider_call.h"
 
 namespace parley {
 
@@ -111,20 +111,10 @@ void EmbeddingsClient::start(const EmbeddingsRequest& request, EmbeddingsDone do
   if (request.inputs.empty()) return done(Embeddings{});
   if (request.timeout_ms <= 0) return done(ApiError{ErrorCode::kTimeout, "No time left to embed."});
 
-  TransferCall call;
-  SendRequest& r = call.request;
-  r.url = embeddings_url(request.base_url);
-  r.body = embeddings_request_body(request);
-  r.headers = {{"Content-Type", "application/json"}, {"Accept", "application/json"}};
-  if (!request.api_key.empty()) r.headers.emplace_back("Authorization", "Bearer " + request.api_key);
-  r.timeout_ms = request.timeout_ms;
-  r.connect_timeout_ms = std::min<int64_t>(request.timeout_ms, 10000);
-  r.allow_http = true;
-  r.accept_compressed = true;
-  r.max_response_bytes = 64 * 1024 + request.inputs.size() * kEmbeddingResponseBytesPerInput;
-  r.share_connections = true;
-  call.pin = request.pin;
-  call.ca_file = request.ca_file;
+  TransferCall call = provider_transfer({embeddings_url(request.base_url), embeddings_request_body(request),
+                                         "application/json", request.api_key, request.timeout_ms, request.pin,
+                                         request.ca_file});
+  call.request.max_response_bytes = 64 * 1024 + request.inputs.size() * kEmbeddingResponseBytesPerInput;
   // Only what judging the outcome needs is kept: not the inputs.
   EmbeddingsRequest kept;
   kept.timeout_ms = request.timeout_ms;

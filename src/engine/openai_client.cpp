@@ -6,7 +6,7 @@
 
 #include "core/json.h"
 #include "core/log.h"
-#include "net/outbound.h"
+#include "engine/provider_call.h"
 
 namespace parley {
 
@@ -118,21 +118,13 @@ void OpenAiClient::start(const CompletionRequest& request, CompletionText on_tex
   if (request.timeout_ms <= 0) return done(ApiError{ErrorCode::kTimeout, "The reply took too long."});
   auto state = std::make_shared<CompletionCall>(std::move(on_text), std::move(done), request.timeout_ms);
 
-  TransferCall call;
-  SendRequest& r = call.request;
-  r.url = completions_url(request.base_url);
-  r.body = completion_request_body(request);
-  r.headers = {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}};
-  if (!request.api_key.empty()) r.headers.emplace_back("Authorization", "Bearer " + request.api_key);
-  r.timeout_ms = request.timeout_ms;
-  r.connect_timeout_ms = std::min<int64_t>(request.timeout_ms, 10000);
-  r.allow_http = true;
-  r.accept_compressed = true;
-  r.share_connections = true;
+  TransferCall call = provider_transfer({completions_url(request.base_url), completion_request_body(request),
+                                         "text/event-stream", request.api_key, request.timeout_ms, request.pin,
+                                         request.ca_file});
   // The body of an error status is not an event stream: the client drops it (it may quote the
   // request). The listener leaving stops the call, so the provider stops generating for nobody.
   CompletionCall* decoding = state.get();  // the transfer's callbacks hold `state`
-  r.on_body = [decoding](std::string_view piece) {
+  call.request.on_body = [decoding](std::string_view piece) {
     auto fed = decoding->parser.feed(piece);
     if (!fed.ok()) {
       decoding->malformed = std::move(fed).error();
@@ -140,8 +132,6 @@ void OpenAiClient::start(const CompletionRequest& request, CompletionText on_tex
     }
     return !decoding->assembler.cancelled();
   };
-  call.pin = request.pin;
-  call.ca_file = request.ca_file;
   call.done = [state](SendOutcome sent) {
     auto result = state->outcome(sent);
     auto done = std::move(state->done);

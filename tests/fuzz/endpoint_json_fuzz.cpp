@@ -10,11 +10,15 @@
 
 #include <strings.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,10 +69,51 @@ class NoTraining final : public SourceListener {
   void source_removed(std::string_view, std::string_view, int64_t) override {}
 };
 
-class DiscardWriter final : public ChunkWriter {
+// Takes a deferred answer (a chat reply) and lets the fuzzer wait for it.
+class WaitingResponder final : public Responder {
  public:
+  bool claim() override {
+    bool expected = false;
+    return claimed_.compare_exchange_strong(expected, true);
+  }
+  void send(Response r) override { finish(r.status, std::move(r.body), r.content_type); }
+  void begin(Response head) override {
+    std::lock_guard lock(mu_);
+    status_ = head.status;
+  }
   bool write(std::string_view) override { return true; }
-  void abort() override {}
+  bool behind(std::function<void()>) override { return false; }
+  void end() override { finish(status_, "", "text/plain"); }
+  void abort() override { finish(status_, "", "text/plain"); }
+  void expire_at(std::chrono::steady_clock::time_point, Response) override {}
+
+  // The answer, once given (at most 30 s).
+  Response wait() {
+    std::unique_lock lock(mu_);
+    cv_.wait_for(lock, std::chrono::seconds(30), [&] { return done_; });
+    Response r;
+    r.status = done_ ? status_ : 599;
+    r.body = body_;
+    r.content_type = content_type_;
+    return r;
+  }
+
+ private:
+  void finish(int status, std::string body, std::string_view content_type) {
+    std::lock_guard lock(mu_);
+    status_ = status;
+    body_ = std::move(body);
+    content_type_ = content_type;
+    done_ = true;
+    cv_.notify_all();
+  }
+  std::atomic<bool> claimed_{false};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  int status_ = 0;
+  std::string body_;
+  std::string_view content_type_;
 };
 
 struct Endpoint {
@@ -167,12 +212,12 @@ class Fixture {
     if (choice == endpoints_.size()) return merge(body);
     const Endpoint& e = endpoints_[choice];
     Response res = call(e.method, e.path, e.token, std::string(body));
-    check(res.status >= 200 && res.status < 500, "a body was answered with a 5xx");
-    if (res.stream) {
-      DiscardWriter out;
-      res.stream(out);
-      return;
+    if (res.deferred) {
+      auto answer = std::make_shared<WaitingResponder>();
+      res.deferred(answer);
+      res = answer->wait();
     }
+    check(res.status >= 200 && res.status < 500, "a body was answered with a 5xx");
     if (!res.body.empty() && res.content_type == "application/json") {
       rapidjson::Document d;
       d.Parse(res.body.data(), res.body.size());

@@ -212,11 +212,6 @@ class Fixture {
     if (choice == endpoints_.size()) return merge(body);
     const Endpoint& e = endpoints_[choice];
     Response res = call(e.method, e.path, e.token, std::string(body));
-    if (res.deferred) {
-      auto answer = std::make_shared<WaitingResponder>();
-      res.deferred(answer);
-      res = answer->wait();
-    }
     check(res.status >= 200 && res.status < 500, "a body was answered with a 5xx");
     if (!res.body.empty() && res.content_type == "application/json") {
       rapidjson::Document d;
@@ -247,7 +242,12 @@ class Fixture {
     });
     auto m = router_.match(req.method, req.path, req.params);
     check(m.outcome == Router::Outcome::kFound, "a fixture route is missing");
-    return m.target->handler(req);
+    Response res = m.target->handler(req);
+    if (!res.deferred) return res;
+    // A chat reply is answered later, from other threads: wait for it.
+    auto answer = std::make_shared<WaitingResponder>();
+    res.deferred(answer);
+    return answer->wait();
   }
 
   // A setup request: the string member `field` of its answer.

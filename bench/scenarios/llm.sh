@@ -24,7 +24,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 
 LLM_PORT=$(free_port)
 cat >"$DATA/provider.py" <<'PY'
-import json, sys
+import json, socket, sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 CHUNKS = b"".join(
     b"data: " + json.dumps({"object": "chat.completion.chunk",
@@ -32,6 +32,11 @@ CHUNKS = b"".join(
     for i in range(50)) + b"data: [DONE]\n\n"
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    def setup(self):
+        super().setup()
+        # As real providers do: Parley keeps its connection to the provider, and with Nagle on
+        # here the body would wait for the ACK of the headers (40 ms of delayed ACK per reply).
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     def do_POST(self):
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         self.send_response(200)

@@ -65,6 +65,8 @@ struct ServerHooks {
   std::function<void(const RequestLog&)> on_logged;
   // Writes each request's id into `id` (empty on entry; its storage is reused between requests).
   std::function<void(std::string& id)> new_request_id;
+  // Appends the application's own series to GET /metrics (Prometheus text); may be empty.
+  std::function<void(std::string& out)> more_metrics;
 };
 
 class HttpServer {

@@ -369,6 +369,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     Response r;
     r.content_type = "text/plain; version=0.0.4; charset=utf-8";
     shared_.metrics.write(r.body, shared_.in_flight.load(), static_cast<int64_t>(shared_.pool->waiting()));
+    if (shared_.hooks.more_metrics) shared_.hooks.more_metrics(r.body);
     send(std::move(r));
   }
 

@@ -130,7 +130,16 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   ServerOptions so = server_options(o);
   FastRandom request_ids(random);
   try {
-    HttpServer server(so, router, server_hooks(request_ids));
+    ServerHooks hooks = server_hooks(request_ids);
+    hooks.more_metrics = [&chat_slots](std::string& out) {
+      out += "# HELP parley_replies_in_flight Chat replies being written now (engine slots taken).\n";
+      out += "# TYPE parley_replies_in_flight gauge\n";
+      out += "parley_replies_in_flight " + std::to_string(chat_slots.in_flight()) + "\n";
+      out += "# HELP parley_outbound_transfers_in_flight Outbound HTTP and mail transfers under way on the outbound loop.\n";
+      out += "# TYPE parley_outbound_transfers_in_flight gauge\n";
+      out += "parley_outbound_transfers_in_flight " + std::to_string(transfers_in_flight()) + "\n";
+    };
+    HttpServer server(so, router, std::move(hooks));
     uint16_t port = server.listen();
     bool tls = !o.tls_cert.empty();
     std::string address = (so.host.find(':') != std::string::npos ? "[" + so.host + "]" : so.host) + ":" +

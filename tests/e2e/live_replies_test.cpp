@@ -201,6 +201,10 @@ TEST(LiveReplies, ManyRepliesWaitOnASlowProviderAtOnce) {
   }
   double took = seconds_since(start);
   EXPECT_EQ(ok, 48);
+  // Nothing is left in flight, and the gauges say so.
+  auto metrics = s.get("/metrics", "").body;
+  EXPECT_NE(metrics.find("\nparley_replies_in_flight 0\n"), std::string::npos) << metrics.substr(0, 300);
+  EXPECT_NE(metrics.find("\nparley_outbound_transfers_in_flight 0\n"), std::string::npos);
   // With a thread per waiting reply this would take 12 provider times (48 / 4 threads).
   EXPECT_LT(took, 4.0) << "replies waited for threads";
   EXPECT_EQ(llm.requests().size(), 48u);

@@ -31,7 +31,7 @@ struct ApiContext {
   KeyCache& keys;
   RateLimiter& limiter;
   SourceListener& source_listener;  // the trainer and the index hear of source changes
-  ThreadPool& reply_pool;  // runs reply engines while the request's handler waits (domain/chat_runner.h)
+  ThreadPool& reply_pool;  // computes replies; nothing waits on it (domain/chat_runner.h)
   ChatServices chat;       // engine, knowledge, limits and hand-off mailer for chat turns
   WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions
   AgentCache* agent_cache = nullptr;        // GET /api/v1/agents/{agentId}

@@ -19,7 +19,7 @@ struct WidgetContext {
   Database& db;
   const Clock& clock;
   Random& random;
-  ThreadPool& reply_pool;  // runs reply engines while the request's handler waits
+  ThreadPool& reply_pool;  // computes replies; nothing waits on it (domain/chat_runner.h)
   ChatServices chat;
   WidgetOptions widget = {};
   WidgetLimits* widget_limits = nullptr;  // limits of the anonymous endpoints; null: none

@@ -27,7 +27,7 @@
 #include "core/log.h"
 #include "core/thread_pool.h"
 #include "http/metrics.h"
-#include "http/deferred_responder.h"
+#include "http/deferred_answers.h"
 #include "http/request_reader.h"
 #include "http/server.h"
 #include "http/wire.h"
@@ -74,7 +74,7 @@ Response unavailable(Shared& shared, Request& request, std::string message) {
 }
 
 template <typename Stream>
-class Session : public std::enable_shared_from_this<Session<Stream>> {
+class Session : public std::enable_shared_from_this<Session<Stream>>, public DeferredAnswers<Session<Stream>> {
   static constexpr bool kTls = !std::is_same_v<Stream, tcp::socket>;
   static constexpr size_t kReadSize = 8 * 1024;
 
@@ -298,7 +298,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (target->execution == Execution::kInline) {
       Response r = call(*target);
       if (r.finish_on_pool) return finish_on_pool(std::move(r));
-      if (r.deferred) return adopt_deferred(std::move(r));
+      if (r.deferred) return this->adopt_deferred(std::move(r));
       return send(std::move(r));
     }
     handled_inline_ = false;
@@ -424,153 +424,16 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   // A handler's response, on the connection's thread: sent now, or later (Response::later).
   void answer(Response r) {
-    if (r.deferred) return adopt_deferred(std::move(r));
+    if (r.deferred) return this->adopt_deferred(std::move(r));
     send(std::move(r));
   }
-
-  using Deferred = DeferredResponder<Session>;
-  friend Deferred;
 
  private:
-  // Hands the handler's deferred answer a Responder; nothing is sent until it says what.
-  void adopt_deferred(Response shell) {
-    handled_inline_ = false;
-    // The connection may wait long for its answer: its read buffer is given back meanwhile unless
-    // a pipelined request waits in it (read_more() makes a new one).
-    if (begin_ == end_) {
-      std::vector<char>().swap(in_);
-      begin_ = end_ = 0;
-    }
-    auto d = std::make_shared<Deferred>(this->shared_from_this(), std::move(shell.headers));
-    deferred_ = d;
-    stream_end_ = StreamEnd::kOpen;
-    try {
-      shell.deferred(d);
-    } catch (const std::exception&) {
-      if (d->claim()) deferred_send(*d, shared_.hooks.on_error(ApiError::internal("The server failed to handle the request."), request_));
-    }
-  }
-
-  // Whether `d` still owns the exchange; when the connection closed meanwhile, the exchange ends.
-  bool live(const Deferred& d) {
-    if (deferred_.get() != &d) return false;
-    if (!closed_) return true;
-    chunks_.clear();
-    chunk_bytes_ = 0;
-    streaming_ = false;
-    after_response(false);
-    return false;
-  }
-
-  void deferred_send(Deferred& d, Response r) {
-    if (!live(d) || streaming_) return;
-    for (auto& h : d.headers()) r.headers.push_back(std::move(h));
-    if (expiry_) expiry_->cancel();
-    send(std::move(r));
-  }
-
-  void deferred_begin(Deferred& d, Response head) {
-    if (!live(d) || streaming_) return;
-    if (expiry_) expiry_->cancel();
-    for (auto& h : d.headers()) head.headers.push_back(std::move(h));
-    streaming_ = true;
-    status_ = head.status;
-    ResponseHead h = head_of(head, keep_alive());
-    h.chunked = true;
-    std::string bytes;
-    write_response_head(bytes, h);
-    chunks_.push_back(std::move(bytes));
-    flush_soon();
-  }
-
-  void deferred_write(Deferred& d, std::string framed) {
-    size_t n = framed.size();
-    if (!live(d) || !streaming_ || stream_end_ != StreamEnd::kOpen) return d.drained(n, /*gone=*/true);
-    chunks_.push_back(std::move(framed));
-    chunk_bytes_ += n;
-    flush_soon();
-  }
-
-  void deferred_end(Deferred& d, bool complete) {
-    if (!live(d) || !streaming_ || stream_end_ != StreamEnd::kOpen) return;
-    if (!complete) {
-      // Cut short: what waits is dropped and the connection closed without the last chunk.
-      stream_end_ = StreamEnd::kAborted;
-      if (!chunk_writing_) finish_stream();
-      return;
-    }
-    stream_end_ = StreamEnd::kComplete;
-    chunks_.push_back("0\r\n\r\n");
-    flush_soon();
-  }
-
-  // Writes what is queued once the handlers already waiting on this thread have run, so that the
-  // pieces an engine hands over together (the head, text, the last chunk) go out in one write.
-  void flush_soon() {
-    if (flush_posted_ || chunk_writing_) return;  // a write under way writes the rest after it
-    flush_posted_ = true;
-    net::post(socket_().get_executor(), [self = this->shared_from_this()] {
-      self->flush_posted_ = false;
-      self->write_chunks();
-    });
-  }
-
-  void deferred_expire(Deferred& d, Clock::time_point at, Response fallback) {
-    if (!live(d)) return;
-    if (!expiry_) expiry_.emplace(socket_().get_executor());
-    expiry_->expires_at(at);
-    expiry_->async_wait([self = this->shared_from_this(), d = std::static_pointer_cast<Deferred>(deferred_),
-                         fallback = std::move(fallback)](error_code ec) mutable {
-      if (ec || !self->live(*d)) return;
-      if (d->claim()) self->deferred_send(*d, std::move(fallback));
-    });
-  }
-
-  // Writes what the stream has queued, all of it at once; one write at a time.
-  void write_chunks() {
-    if (chunk_writing_ || closed_) return;
-    if (chunks_.empty()) {
-      if (stream_end_ != StreamEnd::kOpen) finish_stream();
-      return;
-    }
-    if (stream_end_ == StreamEnd::kAborted) return finish_stream();
-    chunk_writing_ = true;
-    writing_.clear();
-    std::swap(writing_, chunks_);
-    size_t data_bytes = chunk_bytes_;
-    chunk_bytes_ = 0;
-    buffers_.clear();
-    for (const auto& c : writing_) buffers_.push_back(net::buffer(c));
-    // The client has the read timeout to take each write; the timer closes the connection after.
-    deadline_ = Clock::now() + std::chrono::seconds(shared_.options.read_timeout_s);
-    net::async_write(stream_, buffers_, [self = this->shared_from_this(), data_bytes](error_code ec, size_t) {
-      self->chunk_writing_ = false;
-      self->deadline_ = Clock::time_point::max();  // waiting for the next piece is not the client's time
-      auto d = self->deferred_;
-      if (d) d->drained(data_bytes, /*gone=*/static_cast<bool>(ec));
-      if (ec) {
-        self->stream_end_ = StreamEnd::kAborted;
-        return self->finish_stream();
-      }
-      self->write_chunks();
-    });
-  }
-
-  // The stream is over (complete, cut short, or its client gone): the exchange ends.
-  void finish_stream() {
-    bool ok = stream_end_ == StreamEnd::kComplete && !closed_;
-    chunks_.clear();
-    chunk_bytes_ = 0;
-    streaming_ = false;
-    after_response(ok && keep_alive());
-  }
+  friend class DeferredAnswers<Session>;
+  friend class DeferredResponder<Session>;
 
   void after_response(bool keep_going) {
-    if (deferred_) {
-      deferred_->gone();  // its producer stops waiting for room
-      deferred_.reset();
-      if (expiry_) expiry_->cancel();
-    }
+    this->end_deferred();
     if (counted_) {
       shared_.in_flight--;
       counted_ = false;
@@ -631,8 +494,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (closed_) return;
     closed_ = true;
     timer_.cancel();
-    if (expiry_) expiry_->cancel();
-    if (deferred_) deferred_->gone();
+    this->closing_deferred();
     error_code ec;
     socket_().shutdown(tcp::socket::shutdown_both, ec);
     socket_().close(ec);
@@ -643,18 +505,6 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   net::steady_timer timer_;
   Clock::time_point deadline_ = Clock::time_point::max();
   Clock::time_point timer_at_ = Clock::time_point::max();  // when the timer will next look
-  // The deferred answer under way (Response::later), and its streamed body.
-  std::shared_ptr<Deferred> deferred_;
-  std::optional<net::steady_timer> expiry_;  // sends the deferred answer's fallback
-  enum class StreamEnd { kOpen, kComplete, kAborted };
-  StreamEnd stream_end_ = StreamEnd::kOpen;
-  bool streaming_ = false;      // the head of a chunked body was queued
-  bool chunk_writing_ = false;  // a write of queued chunks is under way
-  bool flush_posted_ = false;   // flush_soon() is waiting to run
-  std::vector<std::string> chunks_;   // framed chunks waiting to be written
-  std::vector<std::string> writing_;  // the chunks of the write under way
-  std::vector<net::const_buffer> buffers_;
-  size_t chunk_bytes_ = 0;  // bytes of write() pieces in chunks_ (the head is not counted)
   std::vector<char> in_;  // bytes read and not yet parsed are [begin_, end_)
   size_t begin_ = 0;
   size_t end_ = 0;

@@ -5,40 +5,15 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
-#include "core/clock.h"
-#include "core/random.h"
-#include "domain/accounts.h"
-#include "domain/agents.h"
+#include "agent_db_test.h"
 #include "domain/sources.h"
 #include "workers/trainer.h"
 
 namespace parley {
 namespace {
 
-class KnowledgeIndexTest : public ::testing::Test {
+class KnowledgeIndexTest : public test::AgentDbTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("parley_kidx_" + random_base62(random_, 8));
-    std::filesystem::create_directories(dir_);
-    auto db = open_database({"sqlite:" + (dir_ / "parley.db").string(), Durability::kNormal});
-    ASSERT_TRUE(db.ok()) << db.error().message;
-    db_ = std::move(*db);
-    Services s = services();
-    auto account = create_account(s, "Acme", "starter");
-    ASSERT_TRUE(account.ok());
-    auto agent = create_agent(s, account->id, "Bot", false, "");
-    ASSERT_TRUE(agent.ok());
-    account_ = account->id;
-    agent_ = agent->id;
-  }
-  void TearDown() override {
-    db_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-  Services services() { return Services{*db_, clock_, random_}; }
-
   // Adds a text source and trains it the way a worker does, telling `index` when given.
   std::string add_trained(const std::string& content, KnowledgeIndex* index) {
     Services s = services();
@@ -54,12 +29,6 @@ class KnowledgeIndexTest : public ::testing::Test {
     if (index) index->source_trained(finished->source, finished->version);
     return added->source.id;
   }
-
-  std::filesystem::path dir_;
-  ManualClock clock_{1'700'000'000'000};
-  SecureRandom random_;
-  std::unique_ptr<Database> db_;
-  std::string account_, agent_;
 };
 
 TEST_F(KnowledgeIndexTest, LoadsFollowsAndRebuilds) {

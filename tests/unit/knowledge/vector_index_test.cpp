@@ -5,12 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
-#include "core/clock.h"
-#include "core/random.h"
-#include "domain/accounts.h"
-#include "domain/agents.h"
+#include "agent_db_test.h"
 #include "domain/sources.h"
 #include "knowledge/chunk_embedding.h"
 #include "store/chunk_embedding_repo.h"
@@ -20,28 +15,8 @@ namespace {
 
 constexpr std::string_view kModel = "embed-small";
 
-class VectorIndexTest : public ::testing::Test {
+class VectorIndexTest : public test::AgentDbTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("parley_vidx_" + random_base62(random_, 8));
-    std::filesystem::create_directories(dir_);
-    auto db = open_database({"sqlite:" + (dir_ / "parley.db").string(), Durability::kNormal});
-    ASSERT_TRUE(db.ok()) << db.error().message;
-    db_ = std::move(*db);
-    Services s = services();
-    auto account = create_account(s, "Acme", "starter");
-    ASSERT_TRUE(account.ok());
-    auto agent = create_agent(s, account->id, "Bot", false, "");
-    ASSERT_TRUE(agent.ok());
-    account_ = account->id;
-    agent_ = agent->id;
-  }
-  void TearDown() override {
-    db_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-  Services services() { return Services{*db_, clock_, random_}; }
-
   // Adds a one-chunk text source, stores its vector of `model` the way the trainer does (before
   // the training is recorded), trains it, and tells `index` when given.
   std::string add_trained(const std::string& content, std::vector<float> values, VectorIndex* index,
@@ -80,12 +55,6 @@ class VectorIndexTest : public ::testing::Test {
     EXPECT_TRUE(n.ok());
     return n.ok() ? *n : -1;
   }
-
-  std::filesystem::path dir_;
-  ManualClock clock_{1'700'000'000'000};
-  SecureRandom random_;
-  std::unique_ptr<Database> db_;
-  std::string account_, agent_;
 };
 
 std::vector<std::string> texts(const std::vector<RetrievedChunk>& hits) {

@@ -11,6 +11,7 @@
 #include <boost/asio.hpp>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -122,7 +123,7 @@ class DeferredAnswers {
     flush_soon();
   }
 
-  void deferred_expire(Deferred& d, SteadyClock::time_point at, Response fallback) {
+  void deferred_expire(Deferred& d, SteadyClock::time_point at, std::function<Response()> fallback) {
     if (!live(d)) return;
     Session& s = self();
     if (!expiry_) expiry_.emplace(s.socket_().get_executor());
@@ -130,7 +131,7 @@ class DeferredAnswers {
     expiry_->async_wait([session = s.shared_from_this(), d = deferred_,
                          fallback = std::move(fallback)](boost::system::error_code ec) mutable {
       if (ec || !session->live(*d)) return;
-      if (d->claim()) session->deferred_send(*d, std::move(fallback));
+      if (d->claim()) session->deferred_send(*d, fallback());
     });
   }
 

@@ -69,7 +69,7 @@ class DeferredResponder final : public Responder,
   void abort() override {
     post([](Session& s, Deferred& d) { s.deferred_end(d, /*complete=*/false); });
   }
-  void expire_at(std::chrono::steady_clock::time_point at, Response fallback) override {
+  void expire_at(std::chrono::steady_clock::time_point at, std::function<Response()> fallback) override {
     post([at, fallback = std::move(fallback)](Session& s, Deferred& d) mutable {
       s.deferred_expire(d, at, std::move(fallback));
     });

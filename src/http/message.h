@@ -117,8 +117,9 @@ class Responder {
   // Ends the body without its terminating chunk and closes the connection, so the client sees a
   // reply cut short instead of a complete one (for failures after text was sent).
   virtual void abort() = 0;
-  // When nothing has claimed the answer by `at`, `fallback` is sent instead (a 504 timeout).
-  virtual void expire_at(std::chrono::steady_clock::time_point at, Response fallback) = 0;
+  // When nothing has claimed the answer by `at`, what `fallback` makes is sent instead (a 504
+  // timeout); it is made only then.
+  virtual void expire_at(std::chrono::steady_clock::time_point at, std::function<Response()> fallback) = 0;
 };
 
 // Decodes %XX and '+' in a query component.

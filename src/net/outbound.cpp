@@ -34,7 +34,6 @@ class TransferImpl final : public Transfer, public std::enable_shared_from_this<
 
   void pause() override { hold_ = true; }
   void resume() override;
-  void cancel() override;
 
   Loop& loop_;
   TransferCall call_;
@@ -366,13 +365,6 @@ void TransferImpl::resume() {
   });
 }
 
-void TransferImpl::cancel() {
-  loop_.post([self = shared_from_this()] {
-    if (self->finished_) return;
-    self->stopped_ = true;
-    self->loop_.finish(*self, CURLE_ABORTED_BY_CALLBACK);
-  });
-}
 }  // namespace
 
 std::shared_ptr<Transfer> start_transfer(TransferCall call) {

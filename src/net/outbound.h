@@ -7,7 +7,7 @@
 // under the same pin (net/pinned_curl.h). HTTP/2 without TLS (prior knowledge) is not offered:
 // Debian 12's libcurl 7.88 breaks such a connection when it reuses it (curl issue #10634).
 //
-// Threading: start_transfer() and a Transfer's pause/resume/cancel are safe from any thread. A
+// Threading: start_transfer() and a Transfer's pause/resume are safe from any thread. A
 // transfer's `on_body` and `done` run on the loop thread and must not block; work that blocks
 // (a database write, a call through send_to) is posted elsewhere. send_to() (net/http_sender.h)
 // is the blocking form, for threads that may wait; it must not be called on the loop thread.
@@ -35,8 +35,6 @@ class Transfer {
   virtual void pause() = 0;
   // Reading goes on (from any thread; a transfer not paused is left as it is).
   virtual void resume() = 0;
-  // Ends the transfer now (from any thread): `done` receives kStopped, unless it already ran.
-  virtual void cancel() = 0;
 };
 
 struct TransferCall {

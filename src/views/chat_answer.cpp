@@ -60,12 +60,13 @@ void finish(Answer& a, Result<ChatReply> reply) {
 
 Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request,
                      bool stream) {
-  auto deadline = request.received_at +
-                  std::chrono::milliseconds(turn->services().config.timeout_ms);
-  return Response::later([turn = std::move(turn), &pool, stream, deadline](std::shared_ptr<Responder> out) {
-    out->expire_at(deadline, error_response({ErrorCode::kTimeout, "The reply took longer than " +
-                                                                      std::to_string(turn->services().config.timeout_ms / 1000) +
-                                                                      " seconds."}));
+  const int64_t timeout_ms = turn->services().config.timeout_ms;
+  auto deadline = request.received_at + std::chrono::milliseconds(timeout_ms);
+  return Response::later([turn = std::move(turn), &pool, stream, deadline, timeout_ms](std::shared_ptr<Responder> out) {
+    out->expire_at(deadline, [timeout_ms] {
+      return error_response({ErrorCode::kTimeout,
+                             "The reply took longer than " + std::to_string(timeout_ms / 1000) + " seconds."});
+    });
     auto a = std::make_shared<Answer>();
     a->turn = turn;
     a->out = out;

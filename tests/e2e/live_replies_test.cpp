@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <future>
 #include <thread>
 
 #include "chat_support.h"
 #include "fake_llm_server.h"
+#include "https_receiver.h"
 
 namespace parley::e2e {
 namespace {
@@ -208,6 +210,42 @@ TEST(LiveReplies, ManyRepliesWaitOnASlowProviderAtOnce) {
   // With a thread per waiting reply this would take 12 provider times (48 / 4 threads).
   EXPECT_LT(took, 4.0) << "replies waited for threads";
   EXPECT_EQ(llm.requests().size(), 48u);
+}
+
+TEST(LiveReplies, TheServersProviderIsTrustedThroughTheCaFileItNames) {
+  // An https provider with a self-signed certificate: without --llm-ca-file the TLS check refuses
+  // it and the call never arrives; with it, the completion request reaches the provider (which
+  // answers nothing usable, so the chat ends 500 either way).
+  char tpl[] = "/tmp/parley-llm-ca-XXXXXX";
+  std::string dir = mkdtemp(tpl);
+  make_self_signed_certificate(dir);
+  HttpsReceiver provider(dir + "/cert.pem", dir + "/key.pem");
+  std::string base = "https://127.0.0.1:" + std::to_string(provider.port());
+  {
+    Server s(unlimited(), {"--llm-base-url", base, "--llm-model", "m"});
+    auto c = chat_setup(s, R"({"engine":"openai"})");
+    auto r = chat(s, c, {{"message", "Hello"}});
+    EXPECT_EQ(r.status, 500) << r.body;
+    EXPECT_EQ(r.error_code(), "internal_error");
+    EXPECT_TRUE(provider.received().empty());
+  }
+  Server s(unlimited(), {"--llm-base-url", base, "--llm-model", "m", "--llm-ca-file", dir + "/cert.pem"});
+  auto c = chat_setup(s, R"({"engine":"openai"})");
+  auto r = chat(s, c, {{"message", "Hello"}});
+  EXPECT_EQ(r.status, 500) << r.body;
+  EXPECT_EQ(r.error_message(), "The language model provider did not give a usable reply.");
+  auto calls = provider.received_on("/v1/chat/completions");
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(Json::parse(calls[0].body)["model"], "m");
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
+TEST(LiveReplies, ACaFileThatDoesNotExistStopsTheServerNamingTheOption) {
+  auto r = run_process({PARLEY_BINARY, "serve", "--listen", "127.0.0.1:0", "--llm-ca-file", "/nonexistent/ca.pem"},
+                       {{"PARLEY_DATA_DIR", "/tmp"}});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE((r.err + r.out).find("--llm-ca-file"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -85,7 +85,7 @@ class WaitingResponder final : public Responder {
   bool behind(std::function<void()>) override { return false; }
   void end() override { finish(status_, "", "text/plain"); }
   void abort() override { finish(status_, "", "text/plain"); }
-  void expire_at(std::chrono::steady_clock::time_point, Response) override {}
+  void expire_at(std::chrono::steady_clock::time_point, std::function<Response()>) override {}
 
   // The answer, once given (at most 30 s).
   Response wait() {

@@ -111,6 +111,14 @@ std::string api_session_id(std::string_view agent_id, std::string_view caller_se
   return "svcapi_" + sha256_hex(material).substr(0, 32);
 }
 
+ApiError reply_timeout(int64_t timeout_ms) {
+  // Whole seconds as "55 seconds", others to the tenth: "1.5 seconds".
+  std::string amount = std::to_string(timeout_ms / 1000);
+  if (timeout_ms % 1000 >= 100) amount += "." + std::to_string(timeout_ms % 1000 / 100);
+  const char* unit = timeout_ms == 1000 ? " second." : " seconds.";
+  return ApiError{ErrorCode::kTimeout, "The reply took longer than " + amount + unit};
+}
+
 Result<void> validate_chat_request(const ChatRequest& r) {
   if (is_blank(r.message))
     return ApiError::invalid("'message' must not be empty or only whitespace.");
@@ -141,9 +149,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   // A request that waited (for a thread) past its deadline is refused before anything is read,
   // counted or stored.
   if (r.waited_ms >= s.config.timeout_ms) {
-    return ApiError{ErrorCode::kTimeout, "The reply took longer than " +
-                                             std::to_string(s.config.timeout_ms / 1000) +
-                                             " seconds: the server was too busy to start it."};
+    return reply_timeout(s.config.timeout_ms);
   }
   ChatTurn t(s);
   t.account_id_ = std::string(account_id);
@@ -241,8 +247,7 @@ void ChatTurn::start_engine(TextSink sink, std::shared_ptr<ReadPacer> pacer, Rep
   if (s_.clock.now_ms() > deadline_ms_) {
     // Waited for a reply thread past the deadline: the engine does not start.
     slot.reset();
-    return done(ApiError{ErrorCode::kTimeout, "The reply took longer than " +
-                                                  std::to_string(s_.config.timeout_ms / 1000) + " seconds."});
+    return done(reply_timeout(s_.config.timeout_ms));
   }
   auto request = std::make_shared<ReplyRequest>(engine_request());
   request->pacer = std::move(pacer);
@@ -260,13 +265,12 @@ void ChatTurn::start_engine(TextSink sink, std::shared_ptr<ReadPacer> pacer, Rep
 
 Result<void> ChatTurn::finish_run(Result<ReplyBlocks> outcome) {
   if (paused_) return {};
+  // However the engine noticed its deadline (its own check, the provider call's timeout), the
+  // client is told the same thing.
+  if (!outcome.ok() && outcome.error().code == ErrorCode::kTimeout) return reply_timeout(s_.config.timeout_ms);
   PARLEY_TRY(outcome);
   reply_.blocks = std::move(outcome).value();
-  if (s_.clock.now_ms() > deadline_ms_) {
-    return ApiError{
-        ErrorCode::kTimeout,
-        "The reply took longer than " + std::to_string(s_.config.timeout_ms / 1000) + " seconds."};
-  }
+  if (s_.clock.now_ms() > deadline_ms_) return reply_timeout(s_.config.timeout_ms);
   if (!settings_->reply.show_sources) reply_.blocks.sources.clear();
   reply_.live_chat = reply_.blocks.live_chat;
   // Mailed before anything is stored: a mail that cannot be sent fails the turn.

@@ -30,6 +30,11 @@ struct ChatConfig {
   int64_t replies_per_agent_hour = kDefaultRepliesPerAgentHour;
 };
 
+// The 504 a chat turn ends with past its deadline, whichever step noticed: the same code and
+// message whether the request waited for a thread, the engine ran out of time or the deadline
+// answered first. "The reply took longer than 55 seconds."
+ApiError reply_timeout(int64_t timeout_ms);
+
 struct ChatServices {
   Database& db;
   const Clock& clock;

@@ -63,10 +63,7 @@ Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Req
   const int64_t timeout_ms = turn->services().config.timeout_ms;
   auto deadline = request.received_at + std::chrono::milliseconds(timeout_ms);
   return Response::later([turn = std::move(turn), &pool, stream, deadline, timeout_ms](std::shared_ptr<Responder> out) {
-    out->expire_at(deadline, [timeout_ms] {
-      return error_response({ErrorCode::kTimeout,
-                             "The reply took longer than " + std::to_string(timeout_ms / 1000) + " seconds."});
-    });
+    out->expire_at(deadline, [timeout_ms] { return error_response(reply_timeout(timeout_ms)); });
     auto a = std::make_shared<Answer>();
     a->turn = turn;
     a->out = out;

@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Runs every test: unit tests and end-to-end tests against the real server binary.
+# Runs every test: unit tests and end-to-end tests against the real server binary on SQLite, then
+# the end-to-end tests again on PostgreSQL, in a throwaway cluster started here and removed after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The Standard Webhooks reference library checks deliveries captured by the end-to-end tests.
 if command -v npm >/dev/null 2>&1; then (cd tests/node && npm install --no-audit --no-fund --silent); fi
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+
+cluster=$(mktemp -d /tmp/parley-test-pg-XXXXXX)
+trap 'scripts/pg-cluster.sh stop "$cluster"' EXIT
+# Durability is not under test here: fsync off spares the disk.
+url=$(scripts/pg-cluster.sh start "$cluster" fsync=off synchronous_commit=off full_page_writes=off)
+echo "test: the end-to-end suite on PostgreSQL ($url)"
+PARLEY_TEST_POSTGRES_URL=$url ctest --test-dir build --output-on-failure -j "$(nproc)" -L e2e

@@ -13,6 +13,11 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
       ->capture_default_str();
   app.add_option("--database", o.database_url, "Database URL: sqlite:PATH or postgresql://...; wins over --data-dir")
       ->envname("PARLEY_DATABASE_URL");
+  app.add_option("--database-pool", o.database_pool,
+                 "PostgreSQL: connections kept for writes (each thread that reads has its own besides)")
+      ->envname("PARLEY_DATABASE_POOL")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   app.add_option("--durability", o.durability,
                  "full: an acknowledged write survives power loss; normal: survives a crash of the process")
       ->envname("PARLEY_DURABILITY")
@@ -23,6 +28,7 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
 Result<std::unique_ptr<Database>> open_configured_database(const GlobalOptions& o) {
   DatabaseOptions d;
   d.durability = o.durability == "normal" ? Durability::kNormal : Durability::kFull;
+  d.pool_size = o.database_pool;
   if (!o.database_url.empty()) {
     d.url = o.database_url;
   } else {

@@ -15,6 +15,7 @@ namespace parley {
 struct GlobalOptions {
   std::string data_dir = "./data";  // PARLEY_DATA_DIR
   std::string database_url;         // PARLEY_DATABASE_URL; wins over data_dir
+  int database_pool = 16;           // PARLEY_DATABASE_POOL: PostgreSQL write connections
   std::string durability = "full";  // PARLEY_DURABILITY: full | normal
 };
 

@@ -55,6 +55,7 @@ int serve(const GlobalOptions& global, ServeOptions o) {
   node.actions = action_options(o.llm, node.webhooks.allow_private_targets, node.webhooks.extra_ca_file);
   auto db = open_configured_database(global);
   if (!db.ok()) return print_error(db.error());
+  if (auto held = (*db)->hold_for_serving(); !held.ok()) return print_error(held.error());
   buffer_logging(o.log_flush_ms);
   raise_descriptor_limit();
   auto status = run_node(**db, node);
@@ -122,6 +123,12 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
                   "Pause before claiming and before finishing each source (tests watch the states)")
       ->envname("PARLEY_TRAINING_DELAY_MS")
       ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--training-lease-ms", o->node.training.lease_ms,
+                  "How long a node's claim on a source being trained lasts unless it renews it; a source "
+                  "whose node died is trained by another once its claim ends")
+      ->envname("PARLEY_TRAINING_LEASE_MS")
+      ->check(CLI::Range(int64_t{1000}, int64_t{3'600'000}))
       ->capture_default_str();
   cmd->add_option("--console-session-hours", o->node.console_session_hours, "Lifetime of a console login session")
       ->envname("PARLEY_CONSOLE_SESSION_HOURS")

@@ -2,29 +2,46 @@
 
 #include <functional>
 
+#include "core/log.h"
+#include "store/rate_window_repo.h"
+
 namespace parley {
 
 RateLimiter::Shard& RateLimiter::shard_for(std::string_view key_id) {
   return shards_[std::hash<std::string_view>{}(key_id) % shards_.size()];
 }
 
+int64_t RateLimiter::count_in_memory(std::string_view key_id, int64_t window) {
+  Shard& shard = shard_for(key_id);
+  std::lock_guard lock(shard.mu);
+  auto it = shard.windows.find(key_id);
+  if (it == shard.windows.end()) it = shard.windows.emplace(std::string(key_id), State{}).first;
+  State& s = it->second;
+  if (s.window_start_ms != window) {
+    s.window_start_ms = window;
+    s.count = 0;
+  }
+  s.dirty = true;
+  return ++s.count;
+}
+
+int64_t RateLimiter::count_in_database(std::string_view key_id, int64_t window) {
+  RateWindow counted;
+  auto r = shared_->write_volatile([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(counted, RateWindowRepo::add_hit(c, key_id, window));
+    return {};
+  });
+  if (r.ok()) return counted.count;
+  // The database cannot count: the request goes on (it needs the database anyway, and fails
+  // there with its own error if it is down) and is counted in this node's memory meanwhile.
+  log_warn("rate window not counted in the database", {{"error", std::string_view(r.error().message)}});
+  return count_in_memory(key_id, window);
+}
+
 RateDecision RateLimiter::hit(std::string_view key_id) {
   int64_t now = clock_.now_ms();
   int64_t window = now - now % 60'000;
-  Shard& shard = shard_for(key_id);
-  int64_t count;
-  {
-    std::lock_guard lock(shard.mu);
-    auto it = shard.windows.find(key_id);
-    if (it == shard.windows.end()) it = shard.windows.emplace(std::string(key_id), State{}).first;
-    State& s = it->second;
-    if (s.window_start_ms != window) {
-      s.window_start_ms = window;
-      s.count = 0;
-    }
-    count = ++s.count;
-    s.dirty = true;
-  }
+  int64_t count = shared_ != nullptr ? count_in_database(key_id, window) : count_in_memory(key_id, window);
   int64_t reset_ms = window + 60'000;
   RateDecision d;
   d.allowed = count <= per_minute_;

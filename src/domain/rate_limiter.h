@@ -1,5 +1,7 @@
-// Requests per key per minute: a fixed window aligned to the minute, counted in memory and
-// written behind to the database (take_dirty / restore) so a restart keeps the current window.
+// Requests per key per minute: a fixed window aligned to the minute. On a database one node
+// serves (SQLite), counted in memory and written behind to the database (take_dirty / restore)
+// so a restart keeps the current window; on a database nodes share (PostgreSQL), counted in the
+// database by one atomic statement per request, so the limit holds exactly across every node.
 // Thread-safe; sharded to keep contention low.
 #pragma once
 
@@ -14,6 +16,7 @@
 
 #include "core/clock.h"
 #include "model/rate_window.h"
+#include "store/db.h"
 
 namespace parley {
 
@@ -27,7 +30,9 @@ struct RateDecision {
 
 class RateLimiter {
  public:
-  RateLimiter(const Clock& clock, int64_t per_minute) : clock_(clock), per_minute_(per_minute) {}
+  // `shared`: the database to count in when nodes share it; null counts in memory.
+  RateLimiter(const Clock& clock, int64_t per_minute, Database* shared = nullptr)
+      : clock_(clock), per_minute_(per_minute), shared_(shared) {}
 
   // Counts one request of the key and says whether it may proceed.
   RateDecision hit(std::string_view key_id);
@@ -47,9 +52,12 @@ class RateLimiter {
     StringMap<State> windows;
   };
   Shard& shard_for(std::string_view key_id);
+  int64_t count_in_memory(std::string_view key_id, int64_t window);
+  int64_t count_in_database(std::string_view key_id, int64_t window);
 
   const Clock& clock_;
   const int64_t per_minute_;
+  Database* const shared_;
   std::array<Shard, 16> shards_;
 };
 

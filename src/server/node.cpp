@@ -86,7 +86,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   const Clock& clock = *chosen_clock;
   SecureRandom random;
   KeyCache keys(database, clock);
-  RateLimiter limiter(clock, o.rate_limit_per_minute);
+  RateLimiter limiter(clock, o.rate_limit_per_minute, database.shared_by_nodes() ? &database : nullptr);
   auto reader = database.read();
   auto windows = reader.ok() ? RateWindowRepo::current(*reader, clock.now_ms())
                              : Result<std::vector<RateWindow>>(reader.error());

@@ -103,6 +103,11 @@ class Connection {
   // the whole database); PostgreSQL: SELECT ... FOR UPDATE.
   virtual Result<bool> lock_row(std::string_view table, std::string_view id) = 0;
 
+  // The dialect hook for schema scripts (migrations): the portable schema's DDL in this
+  // backend's words. SQLite takes it as written; PostgreSQL makes INTEGER a BIGINT (SQLite's
+  // integers hold 64 bits), BLOB a BYTEA and REAL a DOUBLE PRECISION.
+  virtual std::string schema_sql(std::string_view portable) const { return std::string(portable); }
+
   // Convenience: the first column of the first row as an integer, or nothing when no row.
   Result<std::optional<int64_t>> query_int(std::string_view sql, Params params);
 };
@@ -127,8 +132,21 @@ class Database {
   // outcome is known (durable or failed), on the writer's thread: it must not block. The default
   // waits on the calling thread.
   virtual void write_then(WriteFn fn, std::function<void(Result<void>)> done) { done(write(std::move(fn))); }
+  // Runs `fn`, one statement, on its own (autocommit) where no cache depends on what it writes
+  // and losing it with the database server's crash is acceptable (counters of rate windows):
+  // other nodes are not told (data_epoch does not move) and PostgreSQL does not wait for the WAL
+  // to reach disk. SQLite: write().
+  virtual Result<void> write_volatile(WriteFn fn) { return write(std::move(fn)); }
   // "sqlite" or "postgresql".
   virtual std::string_view backend() const = 0;
+  // Whether several nodes may write this database at once (PostgreSQL): then what they must
+  // agree on at every request (rate windows) is counted in the database, not in one node's
+  // memory. SQLite serves one node.
+  virtual bool shared_by_nodes() const { return false; }
+  // Called once by `parley serve` before it serves. A SQLite file serves one node: while one
+  // `serve` holds it, a second gets an error naming the file (`parley admin` and `migrate` are
+  // not affected). PostgreSQL: nothing to hold.
+  virtual Result<void> hold_for_serving() { return {}; }
   // Whether this thread can read the database now (readiness probes).
   Result<void> ping();
 
@@ -148,6 +166,8 @@ enum class Durability { kFull, kNormal };
 struct DatabaseOptions {
   std::string url;  // "sqlite:PATH" or "postgresql://..."
   Durability durability = Durability::kFull;
+  // PostgreSQL: connections kept for writes (each thread that reads has its own besides).
+  int pool_size = 16;
 };
 
 // Opens the database named by the URL and applies pending migrations.

@@ -30,7 +30,7 @@ Result<int> apply_migrations(Connection& conn) {
     if (applied.count(m.version) || applied_names.count(std::string(m.name))) continue;
     PARLEY_TRY(conn.execute_script("BEGIN"));
     auto run = [&]() -> Result<void> {
-      PARLEY_TRY(conn.execute_script(m.sql));
+      PARLEY_TRY(conn.execute_script(conn.schema_sql(m.sql)));
       PARLEY_TRY(conn.execute(
           "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
           {int64_t{m.version}, m.name, int64_t{0}}));

@@ -1,4 +1,5 @@
 #include "store/db.h"
+#include "store/postgres/pg_database.h"
 #include "store/sqlite/sqlite_database.h"
 
 namespace parley {
@@ -10,7 +11,8 @@ Result<std::unique_ptr<Database>> open_database(const DatabaseOptions& options) 
     return std::unique_ptr<Database>(std::move(db));
   }
   if (url.rfind("postgresql://", 0) == 0 || url.rfind("postgres://", 0) == 0) {
-    return ApiError::internal("PostgreSQL support is not built yet; use sqlite:PATH");
+    PARLEY_ASSIGN_OR_RETURN(auto db, PgDatabase::open(options));
+    return std::unique_ptr<Database>(std::move(db));
   }
   return ApiError::invalid("database URL must start with sqlite: or postgresql://");
 }

@@ -151,6 +151,11 @@ Result<bool> SourceRepo::claim(Connection& c, std::string_view id, int64_t now, 
   return n > 0;
 }
 
+Result<void> SourceRepo::renew_lease(Connection& c, std::string_view id, int64_t lease_until) {
+  PARLEY_TRY(c.execute("UPDATE sources SET lease_until = $2 WHERE id = $1 AND status = 'processing'", {id, lease_until}));
+  return {};
+}
+
 Result<int64_t> SourceRepo::requeue_processing(Connection& c, int64_t now) {
   return c.execute("UPDATE sources SET status = 'pending', lease_until = NULL, updated_at = $1"
                    " WHERE status = 'processing'",

@@ -74,6 +74,8 @@ class SourceRepo {
   // Moves the source to processing until `lease_until` if it is still claimable; false when
   // another worker took it first.
   static Result<bool> claim(Connection& c, std::string_view id, int64_t now, int64_t lease_until);
+  // Extends the claim on a source still processing (a heartbeat); nothing when it is not.
+  static Result<void> renew_lease(Connection& c, std::string_view id, int64_t lease_until);
   // Puts every processing source back to pending (a single-node restart).
   static Result<int64_t> requeue_processing(Connection& c, int64_t now);
 

@@ -37,6 +37,24 @@ void Trainer::start() {
     else if (*n > 0) log_info("resuming unfinished training", {{"sources", *n}});
   }
   for (size_t i = 0; i < std::max<size_t>(options_.threads, 1); ++i) threads_.emplace_back([this] { run(); });
+  threads_.emplace_back([this] { renew_leases(); });
+}
+
+void Trainer::renew_leases() {
+  while (pause(options_.lease_ms / 3)) {
+    std::vector<std::string> ids;
+    {
+      std::lock_guard lock(mu_);
+      ids.assign(training_.begin(), training_.end());
+    }
+    if (ids.empty()) continue;
+    int64_t until = services_.clock.now_ms() + options_.lease_ms + 2 * options_.delay_ms;
+    auto renewed = services_.db.write([&](Connection& c) -> Result<void> {
+      for (const auto& id : ids) PARLEY_TRY(SourceRepo::renew_lease(c, id, until));
+      return {};
+    });
+    if (!renewed.ok()) log_warn("renewing training leases failed", {{"error", std::string_view(renewed.error().message)}});
+  }
 }
 
 void Trainer::sources_queued() {
@@ -79,18 +97,25 @@ void Trainer::run() {
       if (stop_) return;
       continue;
     }
-    if (options_.delay_ms > 0 && !pause(options_.delay_ms)) return;
-    train(**claimed);
+    {
+      std::lock_guard lock(mu_);
+      training_.insert((*claimed)->id);
+    }
+    bool go_on = options_.delay_ms <= 0 || pause(options_.delay_ms);
+    if (go_on) train(**claimed);
+    std::lock_guard lock(mu_);
+    training_.erase((*claimed)->id);
+    if (!go_on) return;
   }
 }
 
 void Trainer::train(const SourceRecord& source) {
   auto problem = training_problem(source);
   // Vectors are stored before the training is recorded: the knowledge version it moves on is
-  // what tells vector caches to load them. Half the lease, so no other worker takes the source.
+  // what tells vector caches to load them. The claim is renewed meanwhile.
   EmbeddedSource embedded;
   if (!problem && embedder_ != nullptr)
-    embedded = embedder_->embed(source, services_.clock.now_ms() + options_.lease_ms / 2);
+    embedded = embedder_->embed(source, services_.clock.now_ms() + options_.embedding_budget_ms);
   auto finished = finish_training(services_, source, problem);
   if (!finished.ok()) {
     log_error("finishing training failed",

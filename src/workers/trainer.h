@@ -9,6 +9,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -27,7 +29,11 @@ struct TrainerOptions {
   // Puts sources left processing back to pending at start (one node: nothing else can be
   // training them). With several nodes, leases expire instead.
   bool requeue_on_start = true;
-  int64_t lease_ms = 120'000;
+  // A claim lasts this long; the node renews it every third of it while it trains the source
+  // (a heartbeat), so only the claim of a node that died runs out.
+  int64_t lease_ms = 30'000;
+  // What embedding one source's chunks may take at most.
+  int64_t embedding_budget_ms = 60'000;
   int64_t poll_ms = 1000;  // how often idle workers look for rows other processes added
 };
 
@@ -50,6 +56,8 @@ class Trainer final : public SourceListener {
   // Sleeps up to `ms`; false when stopping.
   bool pause(int64_t ms);
   void train(const SourceRecord& source);
+  // Renews the claims of the sources this node is training until stopped.
+  void renew_leases();
 
   Services services_;
   KnowledgeIndex& index_;
@@ -58,6 +66,7 @@ class Trainer final : public SourceListener {
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
+  std::set<std::string> training_;  // sources claimed by this node's workers
   uint64_t queued_ = 0;  // moves on every sources_queued()
   std::vector<std::thread> threads_;
 };

@@ -6,7 +6,6 @@
 // runs again the receiver gets every one of them: no event lost, none fanned out twice. Each run
 // is short (tens of milliseconds of writes) so the whole test stays well under a minute.
 #include <curl/curl.h>
-#include <sqlite3.h>
 
 #include <atomic>
 #include <iostream>
@@ -54,42 +53,12 @@ struct Poster {
   CURL* curl;
 };
 
-class Sqlite {
- public:
-  explicit Sqlite(const std::string& path) {
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
-      ADD_FAILURE() << "cannot open " << path;
-    }
-  }
-  ~Sqlite() { sqlite3_close(db_); }
-  // Every row's columns as text.
-  std::vector<std::vector<std::string>> rows(const std::string& sql) {
-    std::vector<std::vector<std::string>> out;
-    sqlite3_stmt* s = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
-      ADD_FAILURE() << sqlite3_errmsg(db_) << " in " << sql;
-      return out;
-    }
-    while (sqlite3_step(s) == SQLITE_ROW) {
-      std::vector<std::string> row;
-      for (int i = 0; i < sqlite3_column_count(s); ++i) {
-        auto t = sqlite3_column_text(s, i);
-        row.emplace_back(t ? reinterpret_cast<const char*>(t) : "");
-      }
-      out.push_back(std::move(row));
-    }
-    sqlite3_finalize(s);
-    return out;
-  }
-  std::set<std::string> column(const std::string& sql) {
-    std::set<std::string> out;
-    for (auto& r : rows(sql)) out.insert(r.at(0));
-    return out;
-  }
-
- private:
-  sqlite3* db_ = nullptr;
-};
+// Rows and a column of a query on a server's database.
+std::set<std::string> column(const Server& server, const std::string& sql) {
+  std::set<std::string> out;
+  for (auto& r : server.sql(sql)) out.insert(r.at(0));
+  return out;
+}
 
 TEST(KillUnderWrites, EveryAcknowledgedWriteSurvivesAndEachRecordHasExactlyOneEvent) {
   char tls_template[] = "/tmp/parley-kill-tls-XXXXXX";
@@ -165,13 +134,12 @@ TEST(KillUnderWrites, EveryAcknowledgedWriteSurvivesAndEachRecordHasExactlyOneEv
   // process had claimed: they are sent again when the claim's lease ends (at least once).
   server.restart();
   auto unsettled = [&] {
-    Sqlite db(server.data_dir() + "/parley.db");
     auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                    std::chrono::system_clock::now().time_since_epoch())
                    .count();
-    auto waiting = db.rows(
+    auto waiting = server.sql(
         "SELECT count(*) FROM event_outbox WHERE event = 'form.submitted' AND dispatched_at IS NULL");
-    auto due = db.rows("SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < " +
+    auto due = server.sql("SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < " +
                        std::to_string(now + 5000));
     return waiting.at(0).at(0) != "0" || due.at(0).at(0) != "0";
   };
@@ -185,23 +153,24 @@ TEST(KillUnderWrites, EveryAcknowledgedWriteSurvivesAndEachRecordHasExactlyOneEv
     if (!received_ids.insert(id).second) ++repeats;
   }
 
-  Sqlite db(server.data_dir() + "/parley.db");
-  auto check = db.rows("PRAGMA integrity_check");
-  ASSERT_EQ(check.size(), 1u);
-  EXPECT_EQ(check[0][0], "ok");
+  if (!on_postgres()) {
+    auto check = server.sql("PRAGMA integrity_check");
+    ASSERT_EQ(check.size(), 1u);
+    EXPECT_EQ(check[0][0], "ok");
+  }
 
-  auto contacts = db.column("SELECT email FROM contacts WHERE agent_id = '" + c.agent + "'");
+  auto contacts = column(server, "SELECT email FROM contacts WHERE agent_id = '" + c.agent + "'");
   size_t missing = 0;
   for (const auto& e : acked_contacts) missing += contacts.count(e) == 0;
   EXPECT_EQ(missing, 0u) << "of " << acked_contacts.size() << " acknowledged contacts";
 
-  auto forms = db.column("SELECT id FROM form_submissions WHERE agent_id = '" + c.agent + "'");
+  auto forms = column(server, "SELECT id FROM form_submissions WHERE agent_id = '" + c.agent + "'");
   size_t missing_forms = 0;
   for (const auto& f : acked_forms) missing_forms += forms.count(f) == 0;
   EXPECT_EQ(missing_forms, 0u) << "of " << acked_forms.size() << " acknowledged form submissions";
 
   // One outbox event per stored submission, none for a submission that was not stored.
-  auto per_event = db.rows(
+  auto per_event = server.sql(
       "SELECT event_id, count(*) FROM event_outbox WHERE event = 'form.submitted' GROUP BY event_id");
   std::set<std::string> evented;
   for (const auto& r : per_event) {
@@ -211,16 +180,16 @@ TEST(KillUnderWrites, EveryAcknowledgedWriteSurvivesAndEachRecordHasExactlyOneEv
   }
   EXPECT_EQ(evented, forms);
   // And no event of any kind appears twice.
-  auto twice = db.rows("SELECT event, event_id FROM event_outbox GROUP BY event, event_id HAVING count(*) > 1");
+  auto twice = server.sql("SELECT event, event_id FROM event_outbox GROUP BY event, event_id HAVING count(*) > 1");
   EXPECT_TRUE(twice.empty());
   // Every event was fanned out to the webhook exactly once; each delivery was received or is
   // still queued (a lease of a killed process), and nothing reached the receiver without its record.
-  auto deliveries = db.rows(
+  auto deliveries = server.sql(
       "SELECT o.event_id, (SELECT count(*) FROM webhook_deliveries d WHERE d.outbox_id = o.id) "
       "FROM event_outbox o WHERE o.event = 'form.submitted'");
   for (const auto& r : deliveries) EXPECT_EQ(r[1], "1") << "deliveries of " << r[0];
   size_t queued = 0;
-  for (const auto& r : db.rows("SELECT event_id, status, next_attempt_at FROM webhook_deliveries")) {
+  for (const auto& r : server.sql("SELECT event_id, status, next_attempt_at FROM webhook_deliveries")) {
     if (r[1] == "succeeded") {
       EXPECT_EQ(received_ids.count(r[0]), 1u) << "recorded as delivered, never received: " << r[0];
     } else {

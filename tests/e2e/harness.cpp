@@ -107,10 +107,52 @@ int64_t mtime_ns(const std::string& path) {
   return int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
 }
 
+const char* postgres_cluster() { return std::getenv("PARLEY_TEST_POSTGRES_URL"); }
+
+// The PostgreSQL database of a data directory: named after its path, so that seeds of two build
+// trees on one cluster never meet.
+std::string database_name(const std::string& dir) {
+  std::string base = fs::path(dir).filename().string();
+  std::string name = "p_";
+  for (char c : base.substr(0, 30)) name += std::isalnum(static_cast<unsigned char>(c)) ? std::tolower(c) : '_';
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(dir));
+  return name + "_" + hash;
+}
+
+std::string database_url(const std::string& dir) {
+  std::string cluster = postgres_cluster();
+  return cluster.substr(0, cluster.rfind('/') + 1) + database_name(dir);
+}
+
+// Runs SQL on the cluster's maintenance database; false when it fails.
+bool cluster_sql(const std::string& statement) {
+  auto r = run_process({"/usr/bin/psql", postgres_cluster(), "-qAtX", "-v", "ON_ERROR_STOP=1", "-c", statement}, {});
+  return r.exit_code == 0;
+}
+
+void drop_database(const std::string& dir) {
+  if (on_postgres()) cluster_sql("DROP DATABASE IF EXISTS " + database_name(dir) + " WITH (FORCE)");
+}
+
 // Copies a data directory's database (closed: the admin processes that wrote it have exited).
 void copy_database(const std::string& from, const std::string& to) {
+  if (on_postgres()) {
+    if (!cluster_sql("CREATE DATABASE " + database_name(to) + " TEMPLATE " + database_name(from)))
+      throw std::runtime_error("cannot copy database " + database_name(from));
+    return;
+  }
   for (const char* name : {"parley.db", "parley.db-wal"})
     if (fs::exists(from + "/" + name)) fs::copy_file(from + "/" + name, to + "/" + name);
+}
+
+// Whether a seed made earlier still has its database (a cluster lives for one test run).
+bool database_exists(const std::string& dir) {
+  if (!on_postgres()) return true;
+  auto r = run_process({"/usr/bin/psql", postgres_cluster(), "-qAtX", "-c",
+                        "SELECT 1 FROM pg_database WHERE datname = '" + database_name(dir) + "'"},
+                       {});
+  return r.exit_code == 0 && r.out.find('1') != std::string::npos;
 }
 
 // This process's copies of the seeds, removed when it exits.
@@ -118,10 +160,50 @@ struct SeedCopies {
   std::vector<std::string> dirs;
   ~SeedCopies() {
     std::error_code ec;
-    for (const auto& d : dirs) fs::remove_all(d, ec);
+    for (const auto& d : dirs) {
+      fs::remove_all(d, ec);
+      drop_database(d);
+    }
   }
 };
 }  // namespace
+
+bool on_postgres() {
+  const char* url = postgres_cluster();
+  return url != nullptr && *url != '\0';
+}
+
+Env Admin::database_env() const {
+  Env env{{"PARLEY_DATA_DIR", data_dir_}};
+  if (on_postgres()) env["PARLEY_DATABASE_URL"] = database_url(data_dir_);
+  return env;
+}
+
+std::vector<std::vector<std::string>> Admin::sql(const std::string& query) const {
+  std::vector<std::string> argv = on_postgres()
+      ? std::vector<std::string>{"/usr/bin/psql", database_url(data_dir_), "-qAtX", "-F", "\t", "-c", query}
+      : std::vector<std::string>{"/usr/bin/sqlite3", "-separator", "\t", data_dir_ + "/parley.db", query};
+  auto r = run_process(argv, {});
+  EXPECT_EQ(r.exit_code, 0) << query << ": " << r.err;
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::vector<std::string> row;
+    size_t start = 0;
+    for (size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
+      row.push_back(line.substr(start, tab - start));
+    row.push_back(line.substr(start));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string Admin::dump() const {
+  auto r = on_postgres() ? run_process({"/usr/bin/pg_dump", database_url(data_dir_)}, {})
+                         : run_process({"/usr/bin/sqlite3", data_dir_ + "/parley.db", ".dump"}, {});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.out;
+}
 
 const Seed& seed(const std::string& name, const std::function<Json(const Admin&)>& make) {
   static std::mutex mu;
@@ -130,7 +212,8 @@ const Seed& seed(const std::string& name, const std::function<Json(const Admin&)
   std::lock_guard process_lock(mu);
   if (auto it = made.find(name); it != made.end()) return it->second;
 
-  std::string root = PARLEY_TEST_SEED_DIR;
+  // Apart per backend: a PostgreSQL seed's folder holds no database file.
+  std::string root = std::string(PARLEY_TEST_SEED_DIR) + (on_postgres() ? "-postgresql" : "");
   fs::create_directories(root);
   std::string dir = root + "/" + name;
   int lock_fd = open((dir + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -138,17 +221,24 @@ const Seed& seed(const std::string& name, const std::function<Json(const Admin&)
   int64_t ready = mtime_ns(dir + "/values.json");
   int64_t newest_binary = std::max(mtime_ns(PARLEY_BINARY), mtime_ns("/proc/self/exe"));
   int64_t hour_ago = (int64_t{std::time(nullptr)} - 3600) * 1'000'000'000;
-  if (ready < 0 || ready <= newest_binary || ready < hour_ago) {
+  if (ready < 0 || ready <= newest_binary || ready < hour_ago || !database_exists(dir)) {
     std::error_code ec;
     fs::remove_all(dir, ec);
+    drop_database(dir);
     std::string tpl_text = dir + ".new-XXXXXX";
     std::vector<char> tpl(tpl_text.begin(), tpl_text.end());
     tpl.push_back('\0');
     std::string building = mkdtemp(tpl.data());
-    auto migrated = run_process({PARLEY_BINARY, "migrate"}, {{"PARLEY_DATA_DIR", building}});
+    Admin maker(building);
+    if (on_postgres() && !cluster_sql("CREATE DATABASE " + database_name(building)))
+      throw std::runtime_error("cannot create database " + database_name(building));
+    auto migrated = run_process({PARLEY_BINARY, "migrate"}, maker.database_env());
     if (migrated.exit_code != 0) throw std::runtime_error("parley migrate failed: " + migrated.err);
-    Json values = make ? make(Admin(building)) : Json::object();
+    Json values = make ? make(maker) : Json::object();
     if (::testing::Test::HasFailure()) throw std::runtime_error("seed " + name + " failed");
+    if (on_postgres() &&
+        !cluster_sql("ALTER DATABASE " + database_name(building) + " RENAME TO " + database_name(dir)))
+      throw std::runtime_error("cannot rename database " + database_name(building));
     // Written last: its presence says the seed is whole.
     std::ofstream(building + "/values.json") << values.dump();
     fs::rename(building, dir);
@@ -180,6 +270,7 @@ Server::Server(Env env, std::vector<std::string> args, const Seed* from)
     : Admin("", std::move(env)), args_(std::move(args)) {
   char tpl[] = "/tmp/parley-e2e-XXXXXX";
   data_dir_ = mkdtemp(tpl);
+  own_dir_ = data_dir_;
   log_path_ = data_dir_ + "/server.log";
   // A migrated database saves every server the migrations.
   const Seed& origin = from != nullptr ? *from : seed("migrated", {});
@@ -187,10 +278,25 @@ Server::Server(Env env, std::vector<std::string> args, const Seed* from)
   start();
 }
 
+std::unique_ptr<Server> Server::node_of(const Server& first, Env env, std::vector<std::string> args) {
+  return std::unique_ptr<Server>(new Server(Node{}, first, std::move(env), std::move(args)));
+}
+
+Server::Server(Node, const Server& first, Env env, std::vector<std::string> args)
+    : Admin(first.data_dir(), std::move(env)), args_(std::move(args)) {
+  char tpl[] = "/tmp/parley-e2e-node-XXXXXX";
+  own_dir_ = mkdtemp(tpl);
+  log_path_ = own_dir_ + "/server.log";
+  start();
+}
+
 Server::~Server() {
   if (pid_ > 0) stop(SIGTERM);
   std::error_code ec;
-  if (!std::getenv("PARLEY_KEEP_TEST_DATA")) fs::remove_all(data_dir_, ec);
+  if (!std::getenv("PARLEY_KEEP_TEST_DATA")) {
+    fs::remove_all(own_dir_, ec);
+    if (own_dir_ == data_dir_) drop_database(data_dir_);
+  }
 }
 
 void Server::start() {
@@ -201,7 +307,7 @@ void Server::start() {
     dup2(fd, 2);
     int devnull = open("/dev/null", O_WRONLY);
     dup2(devnull, 1);
-    setenv("PARLEY_DATA_DIR", data_dir_.c_str(), 1);
+    for (auto& [k, v] : database_env()) setenv(k.c_str(), v.c_str(), 1);
     setenv("PARLEY_LOG_FLUSH_MS", "0", 1);  // every line at once, so tests read the whole log
     for (auto& [k, v] : env_) setenv(k.c_str(), v.c_str(), 1);
     std::vector<std::string> argv = {PARLEY_BINARY, "serve", "--listen", "127.0.0.1:0"};
@@ -295,7 +401,7 @@ Json Admin::admin(const std::vector<std::string>& args, bool expect_failure) con
   std::vector<std::string> argv = {PARLEY_BINARY, "admin"};
   argv.insert(argv.end(), args.begin(), args.end());
   std::map<std::string, std::string> env = env_;
-  env["PARLEY_DATA_DIR"] = data_dir_;
+  env.merge(database_env());
   auto r = run_process(argv, env);
   if (expect_failure) {
     EXPECT_NE(r.exit_code, 0) << "admin should have failed: " << r.out;

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <regex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -42,11 +43,24 @@ struct HttpRequest {
 
 using Env = std::map<std::string, std::string>;
 
+// The suite runs on SQLite, or on PostgreSQL when PARLEY_TEST_POSTGRES_URL names a cluster
+// (scripts/test.sh starts a throwaway one): each data directory then has a database of its own
+// there, made, copied (from a seed, as a template) and dropped with it.
+bool on_postgres();
+
 // `parley admin` on one data directory: a server's, or a seed's while it is made.
 class Admin {
  public:
   explicit Admin(std::string data_dir, Env env = {}) : data_dir_(std::move(data_dir)), env_(std::move(env)) {}
   const std::string& data_dir() const { return data_dir_; }
+  // What a `parley` process needs to open this database: PARLEY_DATA_DIR, and on PostgreSQL
+  // PARLEY_DATABASE_URL.
+  Env database_env() const;
+  // Rows of a query run on the database by its command-line client (sqlite3 or psql), each
+  // column as text ("" for NULL).
+  std::vector<std::vector<std::string>> sql(const std::string& query) const;
+  // Everything the database holds, as the client's dump prints it.
+  std::string dump() const;
 
   // Runs `parley admin ARGS...` on this database. Fails the test on a non-zero exit unless
   // `expect_failure`; returns stdout parsed as JSON (or {"stderr": ...} on failure).
@@ -88,6 +102,9 @@ class Server : public Admin {
   // of an empty migrated one. `env` adds environment variables (e.g.
   // PARLEY_RATE_LIMIT_PER_MINUTE) and `args` extra serve options.
   explicit Server(Env env = {}, std::vector<std::string> args = {}, const Seed* from = nullptr);
+  // Another node on `first`'s database (several nodes need PostgreSQL; on SQLite a second
+  // `serve` is refused), with a folder of its own for its log. The database stays `first`'s.
+  static std::unique_ptr<Server> node_of(const Server& first, Env env, std::vector<std::string> args = {});
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -110,8 +127,11 @@ class Server : public Admin {
   HttpResponse del(const std::string& path, const std::string& key) const;
 
  private:
+  struct Node {};
+  Server(Node, const Server& first, Env env, std::vector<std::string> args);
   void start();
   std::vector<std::string> args_;
+  std::string own_dir_;  // removed with this server (its data directory unless it is a node)
   std::string log_path_;
   std::string base_url_;
   uint16_t port_ = 0;

@@ -372,6 +372,8 @@ class SourcesTraining : public ::testing::Test {
     auto env = unlimited();
     env["PARLEY_TRAINING_DELAY_MS"] = "700";
     env["PARLEY_TRAINING_THREADS"] = "1";
+    // Short claims: with PostgreSQL, a killed node's source is taken over when its claim ends.
+    env["PARLEY_TRAINING_LEASE_MS"] = "2000";
     server_ = new Server(env);
   }
   static void TearDownTestSuite() { delete server_; }

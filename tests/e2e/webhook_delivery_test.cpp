@@ -304,7 +304,11 @@ TEST(WebhookDeliveryGuard, NameResolvingToLoopbackAtDeliveryTimeIsRefused) {
       {PARLEY_BINARY, "admin", "webhook", "add", "--agent", agent, "--url",
        "https://localhost:" + std::to_string(receiver.port()) + "/rebound", "--events",
        "form.submitted"},
-      {{"PARLEY_DATA_DIR", server.data_dir()}, {"PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS", "1"}});
+      [&] {
+        Env env = server.database_env();
+        env["PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS"] = "1";
+        return env;
+      }());
   ASSERT_EQ(add.exit_code, 0) << add.err;
   std::string hook = Json::parse(add.out)["id"];
   server.admin({"record", "form", "--agent", agent, "--form", "f"});

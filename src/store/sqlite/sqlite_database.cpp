@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include "core/log.h"
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -65,6 +66,23 @@ SqliteDatabase::~SqliteDatabase() {
   checkpoint_cv_.notify_all();
   if (checkpointer_.joinable()) checkpointer_.join();
   if (epoch_ != nullptr) munmap(epoch_, 4096);
+  if (serving_fd_ >= 0) ::close(serving_fd_);
+}
+
+Result<void> SqliteDatabase::hold_for_serving() {
+  // The kernel lets go of the lock when the process ends, however it ends.
+  std::string lock_path = path_ + "-serve.lock";
+  int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return ApiError::internal("cannot open " + lock_path);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return ApiError{ErrorCode::kUnavailable,
+                    "another parley serve is using " + path_ +
+                        "; a SQLite database serves one node, several nodes share a PostgreSQL database "
+                        "(--database postgresql://...)"};
+  }
+  serving_fd_ = fd;
+  return {};
 }
 
 uint64_t SqliteDatabase::auth_epoch() const { return epoch_->load(std::memory_order_acquire); }

@@ -30,6 +30,7 @@ class SqliteDatabase final : public Database {
   uint64_t auth_epoch() const override;
   void bump_auth_epoch() override;
   uint64_t data_epoch() const override;
+  Result<void> hold_for_serving() override;
 
  private:
   struct Job {
@@ -66,6 +67,7 @@ class SqliteDatabase final : public Database {
   std::mutex readers_mu_;
   std::vector<std::unique_ptr<SqliteConnection>> readers_;
 
+  int serving_fd_ = -1;  // PATH-serve.lock, locked while this process serves
   std::atomic<uint64_t>* epoch_ = nullptr;  // shared memory mapped from PATH-epoch: [0] auth, [1] data
 };
 

@@ -1,0 +1,286 @@
+#include "store/postgres/pg_connection.h"
+
+#include <libpq-fe.h>
+#include <poll.h>
+
+#include <charconv>
+#include <deque>
+#include <cstdlib>
+#include <regex>
+
+#include "core/log.h"
+
+namespace parley {
+
+namespace {
+constexpr Oid kByteaOid = 17;
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// PostgreSQL text cannot hold U+0000, which SQLite and JSON can. Text goes through a reversible
+// escape: U+0000 is written as kEscape followed by '0', and kEscape itself (U+F8FF, a private-use
+// character) as kEscape followed by '1'. Text holding neither, nearly all of it, is sent and read
+// as it is. Equality and ordering between escaped values stay consistent; only text holding the
+// two characters is stored differently from how SQLite stores it.
+constexpr std::string_view kEscape = "\xEF\xA3\xBF";
+
+bool needs_escape(std::string_view text) {
+  return text.find('\0') != std::string_view::npos || text.find(kEscape) != std::string_view::npos;
+}
+
+std::string escape_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 8);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\0') {
+      out.append(kEscape).push_back('0');
+    } else if (text.compare(i, kEscape.size(), kEscape) == 0) {
+      out.append(kEscape).push_back('1');
+      i += kEscape.size() - 1;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+std::string unescape_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, kEscape.size(), kEscape) == 0 && i + kEscape.size() < text.size()) {
+      char tag = text[i + kEscape.size()];
+      if (tag == '0') out.push_back('\0');
+      else out.append(kEscape);
+      i += kEscape.size();
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+class PgRow final : public Row {
+ public:
+  PgRow(const PGresult* r, int row) : r_(r), row_(row) {}
+  bool is_null(int col) const override { return PQgetisnull(r_, row_, col) != 0; }
+  int64_t int64(int col) const override {
+    std::string_view v = text_view(col);
+    if (v == "t") return 1;
+    if (v == "f") return 0;
+    int64_t out = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    // A numeric with a fraction (an average, a sum of reals) reads as its integer part.
+    if (ec == std::errc() && end != v.data() + v.size() && *end == '.') return out;
+    if (ec != std::errc()) return static_cast<int64_t>(real(col));
+    return out;
+  }
+  double real(int col) const override {
+    std::string text(text_view(col));
+    return std::strtod(text.c_str(), nullptr);
+  }
+  std::string_view text_view(int col) const override {
+    std::string_view v = raw(col);
+    if (v.find(kEscape) == std::string_view::npos) return v;
+    return decoded_.emplace_back(unescape_text(v));
+  }
+  std::string_view blob_view(int col) const override {
+    std::string_view v = raw(col);
+    if (PQftype(r_, col) != kByteaOid) return v;
+    // bytea in text results is "\x" followed by hex digits.
+    blob_.clear();
+    if (v.size() < 2 || v[0] != '\\' || v[1] != 'x') return {};
+    for (size_t i = 2; i + 1 < v.size(); i += 2) {
+      int hi = hex_value(v[i]), lo = hex_value(v[i + 1]);
+      if (hi < 0 || lo < 0) return {};
+      blob_.push_back(static_cast<char>(hi << 4 | lo));
+    }
+    return blob_;
+  }
+
+ private:
+  std::string_view raw(int col) const {
+    if (is_null(col)) return {};
+    return {PQgetvalue(r_, row_, col), static_cast<size_t>(PQgetlength(r_, row_, col))};
+  }
+
+  const PGresult* r_;
+  int row_;
+  mutable std::string blob_;
+  mutable std::deque<std::string> decoded_;  // texts unescaped, each kept while the row is
+};
+
+struct ResultGuard {
+  PGresult* r;
+  ~ResultGuard() { PQclear(r); }
+};
+
+// The dialect's words for the portable schema's types: SQLite's INTEGER holds 64 bits, a
+// PostgreSQL integer 32.
+std::string replace_word(std::string text, const std::string& word, const std::string& with) {
+  std::regex re("\\b" + word + "\\b");
+  return std::regex_replace(text, re, with);
+}
+}  // namespace
+
+bool is_conflict_sqlstate(std::string_view sqlstate) {
+  // serialization_failure, deadlock_detected, and unique_violation: two nodes inserting the same
+  // natural key (a session's conversation, a visitor) at once; run again, the unit of work finds
+  // the row the other committed.
+  return sqlstate == "40001" || sqlstate == "40P01" || sqlstate == "23505";
+}
+
+Result<std::unique_ptr<PgConnection>> PgConnection::open(const std::string& url, Durability durability) {
+  PGconn* conn = PQconnectdb(url.c_str());
+  if (conn == nullptr) return ApiError{ErrorCode::kUnavailable, "cannot connect to PostgreSQL: out of memory"};
+  if (PQstatus(conn) != CONNECTION_OK) {
+    // libpq's message names the host and the reason, never the password.
+    std::string msg = PQerrorMessage(conn);
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+    PQfinish(conn);
+    return ApiError{ErrorCode::kUnavailable, "cannot connect to PostgreSQL: " + msg};
+  }
+  std::unique_ptr<PgConnection> c(new PgConnection(conn));
+  PARLEY_TRY(c->execute_script("SET client_min_messages = warning"));
+  if (durability == Durability::kNormal) PARLEY_TRY(c->execute_script("SET synchronous_commit = off"));
+  return c;
+}
+
+PgConnection::~PgConnection() { PQfinish(conn_); }
+
+bool PgConnection::broken() const { return PQstatus(conn_) != CONNECTION_OK; }
+
+int PgConnection::socket() const { return PQsocket(conn_); }
+
+ApiError PgConnection::error(std::string_view what, const char* sqlstate, const char* detail) {
+  last_sqlstate_ = sqlstate != nullptr ? sqlstate : "";
+  // The detail (SQL, table and column names) goes to the log only; callers and clients get a
+  // message that says what happened without showing the schema. A lost race is the caller's to
+  // retry and is not logged as an error.
+  if (!is_conflict_sqlstate(last_sqlstate_)) {
+    log_error("database error", {{"what", what}, {"detail", std::string_view(detail != nullptr ? detail : "")},
+                                 {"sqlstate", std::string_view(last_sqlstate_)}});
+  }
+  if (last_sqlstate_.rfind("23", 0) == 0) {
+    return {ErrorCode::kConflict, "The change conflicts with data that already exists."};
+  }
+  if (is_conflict_sqlstate(last_sqlstate_) || last_sqlstate_.rfind("08", 0) == 0 || broken()) {
+    return {ErrorCode::kUnavailable, "The database is busy; retry."};
+  }
+  return ApiError::internal("The database failed to complete the request.");
+}
+
+Result<void> PgConnection::run(std::string_view sql, const DbValue* params, size_t n, const RowFn* on_row,
+                               int64_t* changes) {
+  auto it = prepared_.find(sql);
+  if (it == prepared_.end()) {
+    std::string name = "p" + std::to_string(prepared_.size() + 1);
+    std::string text(sql);
+    ResultGuard prep{PQprepare(conn_, name.c_str(), text.c_str(), 0, nullptr)};
+    if (PQresultStatus(prep.r) != PGRES_COMMAND_OK) {
+      return error("prepare failed for [" + text.substr(0, 200) + "]",
+                   PQresultErrorField(prep.r, PG_DIAG_SQLSTATE), PQresultErrorMessage(prep.r));
+    }
+    it = prepared_.emplace(std::move(text), std::move(name)).first;
+  }
+  // Text parameters must end with a NUL: each is copied into `texts` first.
+  std::vector<std::string> texts(n);
+  std::vector<const char*> values(n, nullptr);
+  std::vector<int> lengths(n, 0);
+  std::vector<int> formats(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const DbValue& v = params[i];
+    if (std::holds_alternative<std::monostate>(v)) continue;
+    if (auto x = std::get_if<int64_t>(&v)) {
+      texts[i] = std::to_string(*x);
+    } else if (auto d = std::get_if<double>(&v)) {
+      char buf[32];
+      auto [end, ec] = std::to_chars(buf, buf + sizeof buf, *d);
+      texts[i].assign(buf, end);
+    } else if (auto s = std::get_if<std::string>(&v)) {
+      texts[i] = needs_escape(*s) ? escape_text(*s) : *s;
+    } else if (auto sv = std::get_if<std::string_view>(&v)) {
+      texts[i] = needs_escape(*sv) ? escape_text(*sv) : std::string(*sv);
+    } else if (auto blob = std::get_if<DbBlob>(&v)) {
+      values[i] = blob->bytes.data();
+      lengths[i] = static_cast<int>(blob->bytes.size());
+      formats[i] = 1;
+      continue;
+    }
+    values[i] = texts[i].c_str();
+  }
+  ResultGuard res{PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(n), values.data(), lengths.data(),
+                                 formats.data(), 0)};
+  ExecStatusType status = PQresultStatus(res.r);
+  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+    return error("statement failed [" + std::string(sql.substr(0, 200)) + "]",
+                 PQresultErrorField(res.r, PG_DIAG_SQLSTATE), PQresultErrorMessage(res.r));
+  }
+  last_sqlstate_.clear();
+  if (on_row != nullptr) {
+    int rows = PQntuples(res.r);
+    for (int i = 0; i < rows; ++i) (*on_row)(PgRow(res.r, i));
+  }
+  if (changes != nullptr) {
+    const char* tuples = PQcmdTuples(res.r);
+    *changes = (tuples != nullptr && *tuples != '\0') ? std::strtoll(tuples, nullptr, 10) : 0;
+  }
+  return {};
+}
+
+Result<void> PgConnection::query(std::string_view sql, Params params, const RowFn& on_row) {
+  return run(sql, params.begin(), params.size(), &on_row, nullptr);
+}
+
+Result<void> PgConnection::query(std::string_view sql, const std::vector<DbValue>& params, const RowFn& on_row) {
+  return run(sql, params.data(), params.size(), &on_row, nullptr);
+}
+
+Result<int64_t> PgConnection::execute(std::string_view sql, Params params) {
+  int64_t changes = 0;
+  PARLEY_TRY(run(sql, params.begin(), params.size(), nullptr, &changes));
+  return changes;
+}
+
+Result<void> PgConnection::execute_script(std::string_view sql) {
+  std::string text(sql);
+  ResultGuard res{PQexec(conn_, text.c_str())};
+  ExecStatusType status = PQresultStatus(res.r);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_EMPTY_QUERY) {
+    return error("script failed [" + text.substr(0, 200) + "]", PQresultErrorField(res.r, PG_DIAG_SQLSTATE),
+                 PQresultErrorMessage(res.r));
+  }
+  last_sqlstate_.clear();
+  return {};
+}
+
+Result<bool> PgConnection::lock_row(std::string_view table, std::string_view id) {
+  std::string sql = "SELECT 1 FROM " + std::string(table) + " WHERE id = $1 FOR UPDATE";
+  bool found = false;
+  PARLEY_TRY(query(sql, {id}, [&](const Row&) { found = true; }));
+  return found;
+}
+
+std::string PgConnection::schema_sql(std::string_view portable) const {
+  std::string out = replace_word(std::string(portable), "INTEGER", "BIGINT");
+  out = replace_word(std::move(out), "BLOB", "BYTEA");
+  return replace_word(std::move(out), "REAL", "DOUBLE PRECISION");
+}
+
+Result<void> PgConnection::take_notifications(const std::function<void(std::string_view channel)>& on_notify) {
+  if (PQconsumeInput(conn_) == 0) {
+    return ApiError{ErrorCode::kUnavailable, "lost the PostgreSQL connection: " + std::string(PQerrorMessage(conn_))};
+  }
+  while (PGnotify* n = PQnotifies(conn_)) {
+    on_notify(n->relname);
+    PQfreemem(n);
+  }
+  return {};
+}
+
+}  // namespace parley

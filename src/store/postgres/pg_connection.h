@@ -1,0 +1,59 @@
+// A PostgreSQL connection (libpq) with a cache of prepared statements. The repositories' SQL
+// ($1..$N parameters, the dialect db.h describes) runs as written: parameters are sent as text
+// (a BLOB in binary) and PostgreSQL infers their types from where they are used; results come
+// back as text and are read the way SQLite's are (a boolean 't'/'f' reads as 1/0, a numeric
+// sum as its integer, a bytea as its bytes).
+// Not thread-safe: one thread uses a connection at a time.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/string_map.h"
+#include "store/db.h"
+
+struct pg_conn;
+
+namespace parley {
+
+class PgConnection final : public Connection {
+ public:
+  // Connects to `url` (a libpq connection URI). With `durability` kNormal, commits do not wait
+  // for the WAL to reach disk (synchronous_commit=off): a crash of the database server may lose
+  // the last acknowledged writes, never corrupt them.
+  static Result<std::unique_ptr<PgConnection>> open(const std::string& url, Durability durability);
+  ~PgConnection() override;
+
+  Result<void> query(std::string_view sql, Params params, const RowFn& on_row) override;
+  Result<void> query(std::string_view sql, const std::vector<DbValue>& params,
+                     const RowFn& on_row) override;
+  Result<int64_t> execute(std::string_view sql, Params params) override;
+  Result<void> execute_script(std::string_view sql) override;
+  Result<bool> lock_row(std::string_view table, std::string_view id) override;
+  std::string schema_sql(std::string_view portable) const override;
+
+  // The SQLSTATE of the last statement that failed ("" after a success or before any failure).
+  const std::string& last_sqlstate() const { return last_sqlstate_; }
+  void clear_sqlstate() { last_sqlstate_.clear(); }
+  // True when the server is gone; the connection must be replaced.
+  bool broken() const;
+  // The socket, for waiting on notifications (LISTEN).
+  int socket() const;
+  // Reads what the server sent and calls `on_notify(channel)` for each notification received.
+  Result<void> take_notifications(const std::function<void(std::string_view channel)>& on_notify);
+
+ private:
+  explicit PgConnection(pg_conn* conn) : conn_(conn) {}
+  Result<void> run(std::string_view sql, const DbValue* params, size_t n, const RowFn* on_row,
+                   int64_t* changes);
+  ApiError error(std::string_view what, const char* sqlstate, const char* detail);
+
+  pg_conn* conn_;
+  StringMap<std::string> prepared_;  // SQL -> statement name
+  std::string last_sqlstate_;
+};
+
+// SQLSTATE classes write() treats as a lost race: the transaction is run again.
+bool is_conflict_sqlstate(std::string_view sqlstate);
+
+}  // namespace parley

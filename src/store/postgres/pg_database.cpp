@@ -1,0 +1,197 @@
+#include "store/postgres/pg_database.h"
+
+#include <poll.h>
+
+#include <chrono>
+#include <unordered_map>
+
+#include "core/log.h"
+#include "store/migrations.h"
+#include "store/write_retry.h"
+
+namespace parley {
+
+namespace {
+// Every node's committed writes are announced on these channels; each node's listener moves its
+// epochs when it hears them (db.h: auth_epoch, data_epoch).
+constexpr std::string_view kDataChannel = "parley_data";
+constexpr std::string_view kAuthChannel = "parley_auth";
+// Held while migrating, so that nodes started together migrate one after another.
+constexpr std::string_view kMigrationLock = "SELECT pg_advisory_lock(726172)";
+constexpr std::string_view kMigrationUnlock = "SELECT pg_advisory_unlock(726172)";
+constexpr int kWorkers = 4;
+}  // namespace
+
+Result<std::unique_ptr<PgDatabase>> PgDatabase::open(const DatabaseOptions& options) {
+  std::unique_ptr<PgDatabase> db(new PgDatabase(options));
+  PARLEY_TRY(db->start());
+  return db;
+}
+
+Result<void> PgDatabase::start() {
+  if (options_.pool_size < 1) return ApiError::invalid("the database pool needs at least 1 connection");
+  PARLEY_ASSIGN_OR_RETURN(auto conn, PgConnection::open(options_.url, options_.durability));
+  PARLEY_TRY(conn->execute_script(kMigrationLock));
+  auto migrated = apply_migrations(*conn);
+  (void)conn->execute_script(kMigrationUnlock);
+  PARLEY_TRY(migrated);
+  idle_.push_back(std::move(conn));
+  opened_ = 1;
+  for (int i = 0; i < kWorkers; ++i) workers_.emplace_back([this] { worker_loop(); });
+  listener_ = std::thread([this] { listen_loop(); });
+  return {};
+}
+
+PgDatabase::~PgDatabase() {
+  {
+    std::lock_guard lock(jobs_mu_);
+    stopping_ = true;
+  }
+  jobs_cv_.notify_all();
+  for (auto& t : workers_) t.join();
+  listening_ = false;
+  if (listener_.joinable()) listener_.join();
+}
+
+Result<std::reference_wrapper<Connection>> PgDatabase::read() {
+  // As SqliteDatabase::read: connections are owned here, the thread-local map only points at
+  // them, keyed by a never-reused instance id.
+  thread_local std::unordered_map<uint64_t, PgConnection*> mine;
+  auto it = mine.find(instance_id_);
+  if (it != mine.end() && !it->second->broken()) return std::ref<Connection>(*it->second);
+  PARLEY_ASSIGN_OR_RETURN(auto conn, PgConnection::open(options_.url, options_.durability));
+  // Reads commit nothing; write_volatile's statements are the only commits made here.
+  PARLEY_TRY(conn->execute_script("SET synchronous_commit = off"));
+  PgConnection* raw = conn.get();
+  {
+    std::lock_guard lock(readers_mu_);
+    if (it != mine.end()) std::erase_if(readers_, [&](const auto& c) { return c.get() == it->second; });
+    readers_.push_back(std::move(conn));
+  }
+  mine[instance_id_] = raw;
+  return std::ref<Connection>(*raw);
+}
+
+Result<std::unique_ptr<PgConnection>> PgDatabase::take_writer() {
+  {
+    std::unique_lock lock(pool_mu_);
+    pool_cv_.wait(lock, [&] { return !idle_.empty() || opened_ < options_.pool_size; });
+    if (!idle_.empty()) {
+      auto conn = std::move(idle_.back());
+      idle_.pop_back();
+      return conn;
+    }
+    ++opened_;
+  }
+  auto conn = PgConnection::open(options_.url, options_.durability);
+  if (!conn.ok()) {
+    std::lock_guard lock(pool_mu_);
+    --opened_;
+    pool_cv_.notify_one();
+  }
+  return conn;
+}
+
+void PgDatabase::give_back(std::unique_ptr<PgConnection> conn) {
+  std::lock_guard lock(pool_mu_);
+  if (conn->broken()) --opened_;  // replaced by a new one when next needed
+  else idle_.push_back(std::move(conn));
+  pool_cv_.notify_one();
+}
+
+WriteAttempt PgDatabase::write_once(PgConnection& conn, const WriteFn& fn) {
+  conn.clear_sqlstate();
+  if (auto begun = conn.execute_script("BEGIN"); !begun.ok()) return {begun, false};
+  Result<void> r = fn(conn);
+  // The announcement commits with the transaction (and only if it does): one round trip.
+  if (r.ok()) r = conn.execute_script("NOTIFY " + std::string(kDataChannel) + "; COMMIT");
+  if (r.ok()) return {r, false};
+  std::string sqlstate = conn.last_sqlstate();
+  (void)conn.execute_script("ROLLBACK");
+  return {r, is_conflict_sqlstate(sqlstate)};
+}
+
+Result<void> PgDatabase::write(WriteFn fn) {
+  PARLEY_ASSIGN_OR_RETURN(auto conn, take_writer());
+  Result<void> r = run_write_attempts([&] { return write_once(*conn, fn); });
+  give_back(std::move(conn));
+  // Before the caller hears of its commit, as db.h promises; other nodes move theirs when the
+  // announcement reaches them.
+  data_epoch_.fetch_add(1, std::memory_order_acq_rel);
+  return r;
+}
+
+Result<void> PgDatabase::write_volatile(WriteFn fn) {
+  // On this thread's reading connection, whose commits do not wait for the WAL flush: one round
+  // trip, no pool to wait for.
+  PARLEY_ASSIGN_OR_RETURN(Connection & conn, read());
+  return fn(conn);
+}
+
+void PgDatabase::write_async(WriteFn fn) {
+  write_then(std::move(fn), nullptr);
+}
+
+void PgDatabase::write_then(WriteFn fn, std::function<void(Result<void>)> done) {
+  {
+    std::lock_guard lock(jobs_mu_);
+    if (!stopping_) {
+      jobs_.push_back({std::move(fn), std::move(done)});
+      jobs_cv_.notify_one();
+      return;
+    }
+  }
+  if (done) done(ApiError{ErrorCode::kUnavailable, "The server is shutting down."});
+}
+
+void PgDatabase::worker_loop() {
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock lock(jobs_mu_);
+      jobs_cv_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    Result<void> r = write(std::move(job.fn));
+    if (job.then) job.then(std::move(r));
+  }
+}
+
+void PgDatabase::bump_auth_epoch() {
+  auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
+  write_async([](Connection& c) { return c.execute_script("NOTIFY " + std::string(kAuthChannel)); });
+}
+
+void PgDatabase::listen_loop() {
+  using namespace std::chrono_literals;
+  std::unique_ptr<PgConnection> conn;
+  while (listening_) {
+    if (conn == nullptr || conn->broken()) {
+      auto opened = PgConnection::open(options_.url, options_.durability);
+      auto listened = opened.ok() ? (*opened)->execute_script("LISTEN " + std::string(kDataChannel) + "; LISTEN " +
+                                                              std::string(kAuthChannel))
+                                  : Result<void>(opened.error());
+      if (!listened.ok()) {
+        log_warn("database listener cannot connect; retrying", {{"error", listened.error().message}});
+        conn.reset();
+        std::this_thread::sleep_for(500ms);
+        continue;
+      }
+      conn = std::move(*opened);
+      // Whatever was announced while no one listened is unknown: everything may have changed.
+      auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
+      data_epoch_.fetch_add(1, std::memory_order_acq_rel);
+    }
+    pollfd p{conn->socket(), POLLIN, 0};
+    if (::poll(&p, 1, 200) <= 0) continue;
+    auto taken = conn->take_notifications([&](std::string_view channel) {
+      if (channel == kAuthChannel) auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
+      data_epoch_.fetch_add(1, std::memory_order_acq_rel);
+    });
+    if (!taken.ok()) conn.reset();
+  }
+}
+
+}  // namespace parley

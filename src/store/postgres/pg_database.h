@@ -1,0 +1,78 @@
+// The PostgreSQL Database, for several nodes on one database server: a reading connection per
+// thread, a pool of connections for writes (each write its own READ COMMITTED transaction, run
+// again when it loses a race, store/write_retry.h), a few threads that run write_async and
+// write_then work, and a listener that keeps the epochs moving with every node's commits
+// (LISTEN/NOTIFY). Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "store/db.h"
+#include "store/postgres/pg_connection.h"
+#include "store/write_retry.h"
+
+namespace parley {
+
+class PgDatabase final : public Database {
+ public:
+  static Result<std::unique_ptr<PgDatabase>> open(const DatabaseOptions& options);
+  ~PgDatabase() override;
+
+  Result<std::reference_wrapper<Connection>> read() override;
+  Result<void> write(WriteFn fn) override;
+  void write_async(WriteFn fn) override;
+  void write_then(WriteFn fn, std::function<void(Result<void>)> done) override;
+  Result<void> write_volatile(WriteFn fn) override;
+  std::string_view backend() const override { return "postgresql"; }
+  bool shared_by_nodes() const override { return true; }
+  uint64_t auth_epoch() const override { return auth_epoch_.load(std::memory_order_acquire); }
+  void bump_auth_epoch() override;
+  uint64_t data_epoch() const override { return data_epoch_.load(std::memory_order_acquire); }
+
+ private:
+  struct Job {
+    WriteFn fn;
+    std::function<void(Result<void>)> then;  // null for write_async
+  };
+
+  explicit PgDatabase(const DatabaseOptions& options) : options_(options) {}
+  Result<void> start();
+  Result<std::unique_ptr<PgConnection>> take_writer();
+  void give_back(std::unique_ptr<PgConnection> conn);
+  WriteAttempt write_once(PgConnection& conn, const WriteFn& fn);
+  void worker_loop();
+  void listen_loop();
+
+  const DatabaseOptions options_;
+  const uint64_t instance_id_ = next_instance_id_++;
+  static inline std::atomic<uint64_t> next_instance_id_{1};
+
+  std::atomic<uint64_t> auth_epoch_{1};
+  std::atomic<uint64_t> data_epoch_{1};
+
+  // Write connections: idle ones, and how many exist (at most options_.pool_size).
+  std::mutex pool_mu_;
+  std::condition_variable pool_cv_;
+  std::vector<std::unique_ptr<PgConnection>> idle_;
+  int opened_ = 0;
+
+  // write_async and write_then work.
+  std::mutex jobs_mu_;
+  std::condition_variable jobs_cv_;
+  std::deque<Job> jobs_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+
+  std::atomic<bool> listening_{true};
+  std::thread listener_;
+
+  std::mutex readers_mu_;
+  std::vector<std::unique_ptr<PgConnection>> readers_;
+};
+
+}  // namespace parley

@@ -1,0 +1,171 @@
+// Several `parley serve` nodes on one PostgreSQL database, as behind a load balancer: the rate
+// limit holds exactly across them, a source added through one is trained once and answers
+// through another, a conversation continues on any node, a rename and a revocation are seen by
+// every node within a second, and each webhook event is delivered once. On SQLite, a second
+// `serve` on the same file is refused instead.
+#include <filesystem>
+#include <memory>
+
+#include "chat_support.h"
+#include "harness.h"
+#include "https_receiver.h"
+
+namespace parley::e2e {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+class MultiNode : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!on_postgres()) GTEST_SKIP() << "several nodes share a PostgreSQL database";
+  }
+  // Three nodes on one database; `env` and `args` for each.
+  void start_nodes(const Env& env, const std::vector<std::string>& args = {}) {
+    nodes_.push_back(std::make_unique<Server>(env, args));
+    for (int i = 0; i < 2; ++i) nodes_.push_back(Server::node_of(*nodes_[0], env, args));
+  }
+  Server& node(size_t i) { return *nodes_[i % nodes_.size()]; }
+
+  std::vector<std::unique_ptr<Server>> nodes_;
+};
+
+// Polls `done` until it holds or `limit` passes; returns the seconds it took (or `limit`).
+double seconds_until(const std::function<bool()>& done, double limit = 5) {
+  auto start = SteadyClock::now();
+  while (true) {
+    double elapsed = std::chrono::duration<double>(SteadyClock::now() - start).count();
+    if (done() || elapsed >= limit) return elapsed;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+TEST_F(MultiNode, TheRateLimitCountsEveryNodesRequests) {
+  TestClock clock;
+  start_nodes({}, clock.args());  // the default limit: 60 a minute
+  auto account = node(0).create_account();
+  auto key = node(0).create_key(account);
+  clock.advance_to_next_minute();
+  for (int i = 1; i <= 60; ++i) {
+    auto r = node(i).get("/api/v1/agents", key);
+    ASSERT_EQ(r.status, 200) << "request " << i << " on node " << i % 3 << ": " << r.body;
+    EXPECT_EQ(r.header("x-ratelimit-remaining"), std::to_string(60 - i));
+  }
+  for (size_t n = 0; n < 3; ++n) {
+    auto limited = node(n).get("/api/v1/agents", key);
+    EXPECT_EQ(limited.status, 429) << "node " << n;
+    EXPECT_EQ(limited.error_code(), "rate_limited");
+    EXPECT_EQ(limited.header("x-ratelimit-remaining"), "0");
+  }
+  // The next minute starts afresh on every node.
+  clock.advance_to_next_minute();
+  EXPECT_EQ(node(2).get("/api/v1/agents", key).status, 200);
+}
+
+TEST_F(MultiNode, ASourceAddedOnOneNodeIsTrainedOnceAndAnswersOnAnother) {
+  start_nodes(unlimited());
+  auto c = chat_setup(node(0));
+  const std::string text = "The Lisbon office opens at eight on weekdays.";
+  auto created = node(0).post("/api/v1/agents/" + c.agent + "/sources", c.key,
+                              Json{{"type", "text"}, {"title", "Lisbon"}, {"content", text}}.dump());
+  ASSERT_EQ(created.status, 201) << created.body;
+  std::string path = "/api/v1/agents/" + c.agent;
+  double took = seconds_until([&] { return node(1).get(path, c.key).json()["data"]["status"] == "trained"; }, 10);
+  ASSERT_LT(took, 10) << "never trained";
+  auto agent = node(2).get(path, c.key).json()["data"];
+  // Trained once: its characters counted once, one source.
+  EXPECT_EQ(agent["characters"], static_cast<int64_t>(text.size()));
+  EXPECT_EQ(agent["counts"]["sources"], 1);
+  auto reply = chat(node(2), c, {{"message", "When does the Lisbon office open?"}});
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  EXPECT_NE(reply.json()["reply"].get<std::string>().find("eight"), std::string::npos) << reply.body;
+}
+
+TEST_F(MultiNode, AConversationContinuesOnAnyNode) {
+  start_nodes(unlimited());
+  auto c = chat_setup(node(0));
+  std::string conversation;
+  for (size_t n = 0; n < 3; ++n) {
+    auto r = chat(node(n), c, {{"message", "Hello number " + std::to_string(n)}, {"sessionId", "roaming"}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    if (conversation.empty()) conversation = r.json()["conversationId"];
+    EXPECT_EQ(r.json()["conversationId"], conversation) << "node " << n;
+  }
+  auto read = node(1).get("/api/v1/conversations/" + conversation, c.key);
+  ASSERT_EQ(read.status, 200) << read.body;
+  EXPECT_EQ(read.json()["data"]["messages"].size(), 6u);
+  EXPECT_EQ(node(2).get("/api/v1/agents/" + c.agent, c.key).json()["data"]["counts"]["messages"], 6);
+}
+
+TEST_F(MultiNode, ARenameAndARevocationAreSeenByEveryNodeWithinASecond) {
+  start_nodes(unlimited());
+  auto c = chat_setup(node(0));
+  std::string path = "/api/v1/agents/" + c.agent;
+  // Every node has the agent and the key in its caches.
+  for (size_t n = 0; n < 3; ++n) ASSERT_EQ(node(n).get(path, c.key).status, 200);
+  node(0).admin({"agent", "update", c.agent, "--name", "Renamed"});
+  for (size_t n = 1; n < 3; ++n) {
+    double took = seconds_until([&] { return node(n).get(path, c.key).json()["data"]["name"] == "Renamed"; });
+    EXPECT_LT(took, 1.0) << "node " << n;
+  }
+  node(0).admin({"key", "revoke", node(0).key_id_of(c.account, c.key)});
+  for (size_t n = 1; n < 3; ++n) {
+    double took = seconds_until([&] { return node(n).get(path, c.key).status == 401; });
+    EXPECT_LT(took, 1.0) << "node " << n;
+  }
+}
+
+TEST_F(MultiNode, EachWebhookEventIsDeliveredOnce) {
+  char tpl[] = "/tmp/parley-tls-XXXXXX";
+  std::string tls = mkdtemp(tpl);
+  make_self_signed_certificate(tls);
+  HttpsReceiver receiver(tls + "/cert.pem", tls + "/key.pem");
+  Env env = unlimited();
+  env["PARLEY_WEBHOOK_EXTRA_CA_FILE"] = tls + "/cert.pem";
+  env["PARLEY_WEBHOOK_POLL_MS"] = "20";
+  env["PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS"] = "1";
+  start_nodes(env);
+  auto c = chat_setup(node(0));
+  auto sub = node(1).post("/api/v1/agents/" + c.agent + "/webhooks", c.key,
+                          Json{{"url", "https://127.0.0.1:" + std::to_string(receiver.port()) + "/hook"},
+                               {"events", {"form.submitted"}}}
+                              .dump());
+  ASSERT_EQ(sub.status, 201) << sub.body;
+  constexpr int kEvents = 30;
+  std::set<std::string> expected;
+  for (int i = 0; i < kEvents; ++i)
+    expected.insert(node(i).admin({"record", "form", "--agent", c.agent, "--form", "f"})["id"].get<std::string>());
+  ASSERT_EQ(expected.size(), size_t{kEvents});
+  ASSERT_TRUE(receiver.wait_until([&](const std::vector<CapturedRequest>& rs) { return rs.size() >= kEvents; }));
+  // Time for a second delivery of any event to arrive, were one to be sent.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::map<std::string, int> per_event;
+  for (const auto& r : receiver.received()) ++per_event[r.headers.at("webhook-id")];
+  EXPECT_EQ(per_event.size(), size_t{kEvents});
+  for (const auto& [id, n] : per_event) {
+    EXPECT_EQ(n, 1) << id;
+    EXPECT_EQ(expected.count(id), 1u) << id;
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(tls, ec);
+}
+
+TEST(SingleNodeSqlite, ASecondServeOnTheSameFileIsRefused) {
+  if (on_postgres()) GTEST_SKIP() << "SQLite only";
+  Server first;
+  auto second = run_process({PARLEY_BINARY, "serve", "--listen", "127.0.0.1:0"}, first.database_env());
+  EXPECT_EQ(second.exit_code, 1);
+  auto at = second.err.find("{\"error\"");
+  ASSERT_NE(at, std::string::npos) << second.err;
+  auto error = Json::parse(second.err.substr(at))["error"];
+  EXPECT_EQ(error["code"], "unavailable");
+  EXPECT_NE(error["message"].get<std::string>().find("another parley serve is using " + first.data_dir()),
+            std::string::npos)
+      << error;
+  // The first goes on serving, and `parley admin` still works beside it.
+  EXPECT_EQ(first.request({"GET", "/healthz"}).status, 200);
+  EXPECT_FALSE(first.create_account().empty());
+}
+
+}  // namespace
+}  // namespace parley::e2e

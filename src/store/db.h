@@ -59,10 +59,16 @@ inline DbValue db_opt(const std::optional<int64_t>& v) {
   return v ? DbValue(*v) : DbValue(std::monostate{});
 }
 
+// What a column of a row holds, for code that copies rows it knows nothing about.
+enum class ColumnKind { kNull, kInteger, kReal, kText, kBlob };
+
 // One row of a result, valid only inside the row callback.
 class Row {
  public:
   virtual ~Row() = default;
+  virtual int column_count() const = 0;
+  virtual std::string_view column_name(int col) const = 0;
+  virtual ColumnKind kind(int col) const = 0;
   virtual bool is_null(int col) const = 0;
   virtual int64_t int64(int col) const = 0;
   virtual double real(int col) const = 0;

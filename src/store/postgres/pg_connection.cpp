@@ -13,7 +13,9 @@
 namespace parley {
 
 namespace {
-constexpr Oid kByteaOid = 17;
+// Type OIDs (pg_type.h), fixed across versions.
+constexpr Oid kBoolOid = 16, kByteaOid = 17, kInt8Oid = 20, kInt2Oid = 21, kInt4Oid = 23;
+constexpr Oid kFloat4Oid = 700, kFloat8Oid = 701, kNumericOid = 1700;
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -68,6 +70,17 @@ std::string unescape_text(std::string_view text) {
 class PgRow final : public Row {
  public:
   PgRow(const PGresult* r, int row) : r_(r), row_(row) {}
+  int column_count() const override { return PQnfields(r_); }
+  std::string_view column_name(int col) const override { return PQfname(r_, col); }
+  ColumnKind kind(int col) const override {
+    if (is_null(col)) return ColumnKind::kNull;
+    switch (PQftype(r_, col)) {
+      case kBoolOid: case kInt2Oid: case kInt4Oid: case kInt8Oid: return ColumnKind::kInteger;
+      case kFloat4Oid: case kFloat8Oid: case kNumericOid: return ColumnKind::kReal;
+      case kByteaOid: return ColumnKind::kBlob;
+      default: return ColumnKind::kText;
+    }
+  }
   bool is_null(int col) const override { return PQgetisnull(r_, row_, col) != 0; }
   int64_t int64(int col) const override {
     std::string_view v = text_view(col);

@@ -12,6 +12,17 @@ namespace {
 class SqliteRow final : public Row {
  public:
   explicit SqliteRow(sqlite3_stmt* s) : s_(s) {}
+  int column_count() const override { return sqlite3_column_count(s_); }
+  std::string_view column_name(int col) const override { return sqlite3_column_name(s_, col); }
+  ColumnKind kind(int col) const override {
+    switch (sqlite3_column_type(s_, col)) {
+      case SQLITE_INTEGER: return ColumnKind::kInteger;
+      case SQLITE_FLOAT: return ColumnKind::kReal;
+      case SQLITE_BLOB: return ColumnKind::kBlob;
+      case SQLITE_NULL: return ColumnKind::kNull;
+      default: return ColumnKind::kText;
+    }
+  }
   bool is_null(int col) const override { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
   int64_t int64(int col) const override { return sqlite3_column_int64(s_, col); }
   double real(int col) const override { return sqlite3_column_double(s_, col); }

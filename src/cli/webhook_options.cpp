@@ -24,6 +24,12 @@ void add_webhook_serve_options(CLI::App& cmd, WebhookServiceOptions& o) {
       ->envname("PARLEY_WEBHOOK_TIMEOUT_MS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd.add_option("--webhook-lease-ms", o.lease_ms,
+                 "How long a node's claim on a webhook delivery lasts; a delivery claimed by a node that "
+                 "died is sent by another after this (at least 3 x --webhook-timeout-ms; default 60000 or "
+                 "that, whichever is longer)")
+      ->envname("PARLEY_WEBHOOK_LEASE_MS")
+      ->check(CLI::PositiveNumber);
   cmd.add_option("--webhook-concurrency", o.concurrency, "Webhook deliveries sent at the same time")
       ->envname("PARLEY_WEBHOOK_CONCURRENCY")
       ->check(CLI::PositiveNumber)

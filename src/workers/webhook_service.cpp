@@ -9,6 +9,12 @@ namespace parley {
 Result<std::unique_ptr<WebhookService>> WebhookService::create(
     Database& db, const Clock& clock, Random& random, const WebhookServiceOptions& options) {
   PARLEY_ASSIGN_OR_RETURN(auto schedule, parse_retry_schedule(options.retry_schedule));
+  // A claimed delivery waits for a sender up to about twice the attempt timeout, then is sent.
+  int64_t lease_ms = options.lease_ms > 0 ? options.lease_ms : std::max<int64_t>(60'000, 3 * options.timeout_ms);
+  if (lease_ms < 3 * options.timeout_ms) {
+    return ApiError::invalid("--webhook-lease-ms must be at least three times --webhook-timeout-ms (" +
+                             std::to_string(3 * options.timeout_ms) + ")");
+  }
   std::unique_ptr<WebhookService> service(new WebhookService(options.allow_private_targets));
   CurlSenderOptions sender_options;
   sender_options.allow_private_targets = options.allow_private_targets;
@@ -19,6 +25,7 @@ Result<std::unique_ptr<WebhookService>> WebhookService::create(
   DeliveryOptions delivery;
   delivery.retry_schedule_ms = std::move(schedule);
   delivery.poll_ms = options.poll_ms;
+  delivery.lease_ms = lease_ms;
   delivery.concurrency = std::max<size_t>(1, options.concurrency);
   delivery.fair_share.per_webhook = std::max<size_t>(1, options.concurrency_per_endpoint);
   delivery.fair_share.per_account = std::max<size_t>(1, options.concurrency_per_account);

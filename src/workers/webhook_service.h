@@ -22,6 +22,10 @@ struct WebhookServiceOptions {
   std::string retry_schedule = "5s,5m,30m,2h,5h,10h,10h";
   int64_t poll_ms = 100;
   int64_t timeout_ms = 10000;
+  // How long a node's claim on a delivery lasts: a delivery claimed by a node that died is sent
+  // by another after this. Must leave room for a claimed delivery's wait and its attempt: at
+  // least three attempt timeouts. 0: 60 s, or three attempt timeouts when that is longer.
+  int64_t lease_ms = 0;
   size_t concurrency = 32;
   size_t concurrency_per_endpoint = 4;  // attempts in flight to one webhook at most
   size_t concurrency_per_account = 8;   // attempts in flight to one account's webhooks at most

@@ -285,12 +285,15 @@ std::string PgConnection::schema_sql(std::string_view portable) const {
   return replace_word(std::move(out), "REAL", "DOUBLE PRECISION");
 }
 
-Result<void> PgConnection::take_notifications(const std::function<void(std::string_view channel)>& on_notify) {
+int PgConnection::backend_pid() const { return PQbackendPID(conn_); }
+
+Result<void> PgConnection::take_notifications(
+    const std::function<void(std::string_view channel, int sender)>& on_notify) {
   if (PQconsumeInput(conn_) == 0) {
     return ApiError{ErrorCode::kUnavailable, "lost the PostgreSQL connection: " + std::string(PQerrorMessage(conn_))};
   }
   while (PGnotify* n = PQnotifies(conn_)) {
-    on_notify(n->relname);
+    on_notify(n->relname, n->be_pid);
     PQfreemem(n);
   }
   return {};

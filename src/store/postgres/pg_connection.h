@@ -39,8 +39,11 @@ class PgConnection final : public Connection {
   bool broken() const;
   // The socket, for waiting on notifications (LISTEN).
   int socket() const;
-  // Reads what the server sent and calls `on_notify(channel)` for each notification received.
-  Result<void> take_notifications(const std::function<void(std::string_view channel)>& on_notify);
+  // The process id of this connection's server backend (the sender a notification names).
+  int backend_pid() const;
+  // Reads what the server sent and calls `on_notify(channel, sender)` for each notification
+  // received; `sender` is the backend_pid() of the connection that sent it.
+  Result<void> take_notifications(const std::function<void(std::string_view channel, int sender)>& on_notify);
 
  private:
   explicit PgConnection(pg_conn* conn) : conn_(conn) {}

@@ -39,6 +39,7 @@ Result<void> PgDatabase::start() {
   opened_ = 1;
   for (int i = 0; i < kWorkers; ++i) workers_.emplace_back([this] { worker_loop(); });
   listener_ = std::thread([this] { listen_loop(); });
+  notifier_ = std::thread([this] { notify_loop(); });
   return {};
 }
 
@@ -49,8 +50,60 @@ PgDatabase::~PgDatabase() {
   }
   jobs_cv_.notify_all();
   for (auto& t : workers_) t.join();
+  {
+    std::lock_guard lock(announce_mu_);
+    announcing_ = false;  // what is pending is still sent
+  }
+  announce_cv_.notify_all();
+  if (notifier_.joinable()) notifier_.join();
   listening_ = false;
   if (listener_.joinable()) listener_.join();
+}
+
+void PgDatabase::announce(bool auth) {
+  {
+    std::lock_guard lock(announce_mu_);
+    data_changed_ = true;
+    auth_changed_ = auth_changed_ || auth;
+  }
+  announce_cv_.notify_one();
+}
+
+void PgDatabase::notify_loop() {
+  using namespace std::chrono_literals;
+  std::unique_ptr<PgConnection> conn;
+  std::unique_lock lock(announce_mu_);
+  while (true) {
+    announce_cv_.wait(lock, [&] { return data_changed_ || !announcing_; });
+    if (!data_changed_) return;
+    bool auth = auth_changed_;
+    data_changed_ = auth_changed_ = false;
+    lock.unlock();
+    std::string sql = "NOTIFY " + std::string(kDataChannel);
+    if (auth) sql += "; NOTIFY " + std::string(kAuthChannel);
+    Result<void> sent = ApiError{ErrorCode::kUnavailable, "not connected"};
+    if (conn == nullptr || conn->broken()) {
+      auto opened = PgConnection::open(options_.url, options_.durability);
+      if (opened.ok()) {
+        conn = std::move(*opened);
+        notifier_pid_ = conn->backend_pid();
+      } else {
+        conn.reset();
+      }
+    }
+    if (conn != nullptr) sent = conn->execute_script(sql);
+    lock.lock();
+    if (!sent.ok()) {
+      // Sent again with whatever changes next; meanwhile other nodes wait, as after a lost
+      // listener connection.
+      data_changed_ = true;
+      auth_changed_ = auth_changed_ || auth;
+      if (!announcing_) return;
+      lock.unlock();
+      std::this_thread::sleep_for(200ms);
+      lock.lock();
+    }
+  }
 }
 
 Result<std::reference_wrapper<Connection>> PgDatabase::read() {
@@ -103,8 +156,7 @@ WriteAttempt PgDatabase::write_once(PgConnection& conn, const WriteFn& fn) {
   conn.clear_sqlstate();
   if (auto begun = conn.execute_script("BEGIN"); !begun.ok()) return {begun, false};
   Result<void> r = fn(conn);
-  // The announcement commits with the transaction (and only if it does): one round trip.
-  if (r.ok()) r = conn.execute_script("NOTIFY " + std::string(kDataChannel) + "; COMMIT");
+  if (r.ok()) r = conn.execute_script("COMMIT");
   if (r.ok()) return {r, false};
   std::string sqlstate = conn.last_sqlstate();
   (void)conn.execute_script("ROLLBACK");
@@ -118,6 +170,7 @@ Result<void> PgDatabase::write(WriteFn fn) {
   // Before the caller hears of its commit, as db.h promises; other nodes move theirs when the
   // announcement reaches them.
   data_epoch_.fetch_add(1, std::memory_order_acq_rel);
+  if (r.ok()) announce(false);
   return r;
 }
 
@@ -161,7 +214,7 @@ void PgDatabase::worker_loop() {
 
 void PgDatabase::bump_auth_epoch() {
   auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
-  write_async([](Connection& c) { return c.execute_script("NOTIFY " + std::string(kAuthChannel)); });
+  announce(true);
 }
 
 void PgDatabase::listen_loop() {
@@ -186,7 +239,8 @@ void PgDatabase::listen_loop() {
     }
     pollfd p{conn->socket(), POLLIN, 0};
     if (::poll(&p, 1, 200) <= 0) continue;
-    auto taken = conn->take_notifications([&](std::string_view channel) {
+    auto taken = conn->take_notifications([&](std::string_view channel, int sender) {
+      if (sender == notifier_pid_.load()) return;  // this node's own news: its epochs moved already
       if (channel == kAuthChannel) auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
       data_epoch_.fetch_add(1, std::memory_order_acq_rel);
     });

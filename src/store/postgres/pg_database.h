@@ -1,8 +1,13 @@
 // The PostgreSQL Database, for several nodes on one database server: a reading connection per
 // thread, a pool of connections for writes (each write its own READ COMMITTED transaction, run
 // again when it loses a race, store/write_retry.h), a few threads that run write_async and
-// write_then work, and a listener that keeps the epochs moving with every node's commits
-// (LISTEN/NOTIFY). Thread-safe.
+// write_then work, a notifier that announces this node's commits to the others and a listener
+// that hears theirs and moves the epochs (LISTEN/NOTIFY).
+//
+// The announcement is not made inside the write transactions: a transaction that notifies holds
+// PostgreSQL's database-wide notification lock through its commit, WAL flush included, so every
+// writer of every node would commit one after another. The notifier sends one NOTIFY after
+// commits instead, coalescing those that happen while it sends. Thread-safe.
 #pragma once
 
 #include <atomic>
@@ -47,6 +52,10 @@ class PgDatabase final : public Database {
   WriteAttempt write_once(PgConnection& conn, const WriteFn& fn);
   void worker_loop();
   void listen_loop();
+  void notify_loop();
+  // Asks the notifier to tell the other nodes that data (and, with `auth`, keys, accounts or
+  // plans) changed.
+  void announce(bool auth);
 
   const DatabaseOptions options_;
   const uint64_t instance_id_ = next_instance_id_++;
@@ -70,6 +79,14 @@ class PgDatabase final : public Database {
 
   std::atomic<bool> listening_{true};
   std::thread listener_;
+
+  std::mutex announce_mu_;
+  std::condition_variable announce_cv_;
+  bool data_changed_ = false;
+  bool auth_changed_ = false;
+  bool announcing_ = true;
+  std::atomic<int> notifier_pid_{0};  // the notifier's backend: the listener ignores its own news
+  std::thread notifier_;
 
   std::mutex readers_mu_;
   std::vector<std::unique_ptr<PgConnection>> readers_;

@@ -78,6 +78,20 @@ Result<std::shared_ptr<const KeyEntry>> KeyCache::find(std::string_view key) {
     return ApiError{ErrorCode::kUnavailable, "API keys cannot be checked right now; retry."};
   }
   std::string digest = digest_key(key);
+  {
+    std::shared_lock lock(mu_);
+    auto it = by_digest_.find(digest);
+    if (it != by_digest_.end()) return it->second;
+  }
+  if (!db_.shared_by_nodes()) return std::shared_ptr<const KeyEntry>();
+  // Another node's new key may be in the database before its announcement reaches this node:
+  // an unknown key is looked up there, and when it is active the cache reloads at once.
+  auto conn = db_.read();
+  if (!conn.ok()) return std::shared_ptr<const KeyEntry>();
+  auto active = KeyRepo::active_fingerprint(*conn, sha256_hex(key));
+  if (!active.ok() || !*active) return std::shared_ptr<const KeyEntry>();
+  loaded_epoch_.store(~uint64_t{0}, std::memory_order_release);
+  if (!reload_if_stale()) return ApiError{ErrorCode::kUnavailable, "API keys cannot be checked right now; retry."};
   std::shared_lock lock(mu_);
   auto it = by_digest_.find(digest);
   if (it == by_digest_.end()) return std::shared_ptr<const KeyEntry>();

@@ -293,6 +293,11 @@ WriteFn ChatTurn::commit_work() {
   // The unit of work may run more than once (db.h): it keeps the turn's state and writes it again.
   return [this, replied_at, contact = std::move(contact)](Connection& c) -> Result<void> {
     const std::string& agent_id = agent_->record.id;
+    // Every turn takes the agent's row first, which every turn updates anyway (its counters):
+    // turns of one agent then take the rows they share in one order, and concurrent writers
+    // (PostgreSQL nodes) queue instead of deadlocking on a conversation and the agent.
+    PARLEY_ASSIGN_OR_RETURN(bool agent_exists, c.lock_row("agents", agent_id));
+    if (!agent_exists) return ApiError::not_found("No agent " + agent_id + ".");
     ChatReply& out = reply_;
     std::optional<ConversationRecord> conv;
     if (existing_) {

@@ -113,7 +113,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   AgentCache agent_cache(database);
   auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
   if (!webhooks.ok()) return webhooks.error();
-  WidgetLimits widget_limits(clock, o.widget);
+  WidgetLimits widget_limits(clock, o.widget, database.shared_by_nodes() ? &database : nullptr);
 
   ChatServices chat{database, clock, random, engines, knowledge, o.chat};
   chat.mailer = &mailer;

@@ -72,6 +72,13 @@ Result<std::vector<ApiKeyRecord>> KeyRepo::all_active(Connection& c) {
   return out;
 }
 
+Result<bool> KeyRepo::active_fingerprint(Connection& c, std::string_view fingerprint) {
+  bool found = false;
+  PARLEY_TRY(c.query("SELECT 1 FROM api_keys WHERE fingerprint = $1 AND revoked_at IS NULL", {fingerprint},
+                     [&](const Row&) { found = true; }));
+  return found;
+}
+
 Result<bool> KeyRepo::revoke(Connection& c, std::string_view id, int64_t now) {
   PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
                                                {id, now}));

@@ -37,6 +37,8 @@ class KeyRepo {
   static Result<int64_t> count_active(Connection& c, std::string_view account_id);
   // Every active key of every account (to fill the in-memory auth cache).
   static Result<std::vector<ApiKeyRecord>> all_active(Connection& c);
+  // Whether an active key has this fingerprint (hex SHA-256 of the whole key).
+  static Result<bool> active_fingerprint(Connection& c, std::string_view fingerprint);
   // Returns false when the key does not exist or was already revoked.
   static Result<bool> revoke(Connection& c, std::string_view id, int64_t now);
   static Result<void> touch(Connection& c, std::string_view id, int64_t last_used_at);

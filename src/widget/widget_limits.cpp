@@ -27,14 +27,14 @@ Result<void> limited(const WindowDecision& d, std::string message) {
 }
 }  // namespace
 
-WidgetLimits::WidgetLimits(const Clock& clock, const WidgetOptions& options)
+WidgetLimits::WidgetLimits(const Clock& clock, const WidgetOptions& options, Database* shared)
     : options_(options),
-      requests_(clock, kMinuteMs),
-      messages_(clock, kMinuteMs),
-      visitor_messages_(clock, kDayMs),
-      records_(clock, kHourMs),
-      contacts_address_(clock, kHourMs),
-      contacts_agent_(clock, kHourMs) {}
+      requests_(clock, kMinuteMs, shared, "widget.requests"),
+      messages_(clock, kMinuteMs, shared, "widget.messages"),
+      visitor_messages_(clock, kDayMs, shared, "widget.visitor_messages"),
+      records_(clock, kHourMs, shared, "widget.records"),
+      contacts_address_(clock, kHourMs, shared, "widget.contacts_address"),
+      contacts_agent_(clock, kHourMs, shared, "widget.contacts_agent") {}
 
 std::string WidgetLimits::client_address(const Request& req) const {
   if (!options_.client_address_header.empty()) {

@@ -4,8 +4,8 @@
 // records (forms, bookings, return requests, contact details) per conversation; contact
 // details per address and per agent, so that made-up emails cannot fill the plan's contacts.
 // Past a limit: 429 rate_limited (visitor_message_limit_reached for the visitor allowance) with
-// Retry-After and a message naming the limit. Counted in memory (widget/window_counter.h).
-// Thread-safe.
+// Retry-After and a message naming the limit. Counted in memory (widget/window_counter.h), or in
+// the database when nodes share it, so that each limit holds across every node. Thread-safe.
 #pragma once
 
 #include <optional>
@@ -22,7 +22,8 @@ namespace parley {
 
 class WidgetLimits {
  public:
-  WidgetLimits(const Clock& clock, const WidgetOptions& options);
+  // `shared`: the database to count in when nodes share it; null counts in memory.
+  WidgetLimits(const Clock& clock, const WidgetOptions& options, Database* shared = nullptr);
 
   // The client's address: the trusted header's last entry when one is configured and sent,
   // else the peer's address.

@@ -2,11 +2,28 @@
 
 #include <algorithm>
 
+#include "core/log.h"
+#include "store/shared_window_repo.h"
+
 namespace parley {
 
 WindowDecision WindowCounter::hit(std::string_view key, int64_t limit) {
   const int64_t now = clock_.now_ms();
   const int64_t start = now - now % window_ms_;
+  const WindowDecision refused{false, std::max<int64_t>(1, (start + window_ms_ - now + 999) / 1000)};
+  if (shared_ != nullptr) {
+    int64_t count = 0;
+    std::string name = scope_;
+    name.push_back(':');
+    name.append(key);
+    auto counted = shared_->write_volatile([&](Connection& c) -> Result<void> {
+      PARLEY_ASSIGN_OR_RETURN(count, SharedWindowRepo::add_hit(c, name, start));
+      return {};
+    });
+    // The database cannot count: this node's memory does meanwhile.
+    if (counted.ok()) return count <= limit ? WindowDecision{} : refused;
+    log_warn("widget window not counted in the database", {{"error", std::string_view(counted.error().message)}});
+  }
   std::lock_guard lock(mu_);
   if (start != window_start_ms_) {
     counts_.clear();
@@ -14,7 +31,7 @@ WindowDecision WindowCounter::hit(std::string_view key, int64_t limit) {
   }
   auto it = counts_.find(key);
   int64_t counted = it == counts_.end() ? 0 : it->second;
-  if (counted >= limit) return {false, std::max<int64_t>(1, (start + window_ms_ - now + 999) / 1000)};
+  if (counted >= limit) return refused;
   if (it != counts_.end()) {
     ++it->second;
   } else if (counts_.size() < max_keys_) {

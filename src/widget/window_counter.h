@@ -4,6 +4,10 @@
 // begins, and at most `max_keys` keys are tracked in one window, so memory stays bounded however
 // many addresses a client uses; a key beyond that is not held to this counter (the per-agent
 // counters still hold it). Counts are not kept across a restart. Thread-safe (one mutex).
+//
+// On a database several nodes share, a counter given that database counts there instead (one
+// atomic statement per event, store/shared_window_repo.h), so the limit holds across nodes;
+// refused events are counted too, which refuses the same events while the limit stays the same.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +17,7 @@
 
 #include "core/clock.h"
 #include "core/string_map.h"
+#include "store/db.h"
 
 namespace parley {
 
@@ -25,6 +30,9 @@ class WindowCounter {
  public:
   WindowCounter(const Clock& clock, int64_t window_ms, size_t max_keys = 100'000)
       : clock_(clock), window_ms_(window_ms), max_keys_(max_keys) {}
+  // Counts in `shared` (when not null) under counter names starting with `scope`.
+  WindowCounter(const Clock& clock, int64_t window_ms, Database* shared, std::string scope)
+      : clock_(clock), window_ms_(window_ms), max_keys_(100'000), shared_(shared), scope_(std::move(scope)) {}
   WindowCounter(const WindowCounter&) = delete;
   WindowCounter& operator=(const WindowCounter&) = delete;
 
@@ -36,6 +44,8 @@ class WindowCounter {
   const Clock& clock_;
   const int64_t window_ms_;
   const size_t max_keys_;
+  Database* const shared_ = nullptr;
+  const std::string scope_;
   std::mutex mu_;
   int64_t window_start_ms_ = -1;
   StringMap<int64_t> counts_;

@@ -4,6 +4,7 @@
 
 #include "domain/rate_limiter.h"
 #include "store/rate_window_repo.h"
+#include "store/shared_window_repo.h"
 
 namespace parley {
 
@@ -23,11 +24,22 @@ RateWindowWriter::~RateWindowWriter() {
 
 void RateWindowWriter::loop() {
   std::unique_lock lock(mu_);
-  while (!cv_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_; })) {
+  for (int64_t tick = 1; !cv_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_; }); ++tick) {
     lock.unlock();
     flush();
+    if (tick % 60 == 0 && db_.shared_by_nodes()) purge_shared_windows();
     lock.lock();
   }
+}
+
+void RateWindowWriter::purge_shared_windows() {
+  // The longest shared window is a day: what started two days ago has ended on every node.
+  using namespace std::chrono;
+  int64_t before = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count() - 2 * 86'400'000LL;
+  (void)db_.write_volatile([before](Connection& c) -> Result<void> {
+    PARLEY_TRY(SharedWindowRepo::purge(c, before));
+    return {};
+  });
 }
 
 void RateWindowWriter::flush() {

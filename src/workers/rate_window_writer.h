@@ -1,6 +1,7 @@
 // Writes the rate limiter's changed windows behind to the database once a second, so a restart
-// keeps each key's current minute, and once more when stopped. Owns one thread; construct to start,
-// destroy to stop.
+// keeps each key's current minute, and once more when stopped. On a database nodes share, also
+// removes the shared counters' ended windows once a minute (store/shared_window_repo.h). Owns one
+// thread; construct to start, destroy to stop.
 #pragma once
 
 #include <condition_variable>
@@ -23,6 +24,7 @@ class RateWindowWriter {
  private:
   void loop();
   void flush();
+  void purge_shared_windows();
 
   Database& db_;
   RateLimiter& limiter_;

@@ -62,6 +62,33 @@ TEST_F(MultiNode, TheRateLimitCountsEveryNodesRequests) {
   EXPECT_EQ(node(2).get("/api/v1/agents", key).status, 200);
 }
 
+TEST_F(MultiNode, WidgetLimitsPerAddressCountEveryNodesRequests) {
+  TestClock clock;
+  std::vector<std::string> args = {"--widget-messages-per-minute-per-address", "3",
+                                   "--widget-requests-per-minute-per-address", "5"};
+  for (const auto& a : clock.args()) args.push_back(a);
+  start_nodes(unlimited(), args);
+  auto c = chat_setup(node(0));
+  clock.advance_to_next_minute();
+  auto message = [&](Server& s, const std::string& visitor) {
+    return s.request({"POST", "/widget/v1/agents/" + c.agent + "/messages",
+                      Json{{"message", "Hello"}, {"visitorId", visitor}}.dump(), {"Origin: https://shop.example.com"}});
+  };
+  for (size_t n = 0; n < 3; ++n) ASSERT_EQ(message(node(n), "v-" + std::to_string(n)).status, 200) << "node " << n;
+  // The fourth message of the address this minute, whichever node it reaches.
+  auto fourth = message(node(1), "v-9");
+  EXPECT_EQ(fourth.status, 429);
+  EXPECT_EQ(fourth.error_code(), "rate_limited");
+  EXPECT_NE(fourth.error_message().find("more than 3 widget messages"), std::string::npos) << fourth.body;
+  // Requests: four so far, one more anywhere, then none on any node.
+  auto preflight = [&](Server& s) {
+    return s.request({"OPTIONS", "/widget/v1/agents/" + c.agent + "/messages", "",
+                      {"Origin: https://shop.example.com", "Access-Control-Request-Method: POST"}});
+  };
+  EXPECT_NE(preflight(node(2)).status, 429);
+  for (size_t n = 0; n < 3; ++n) EXPECT_EQ(preflight(node(n)).status, 429) << "node " << n;
+}
+
 TEST_F(MultiNode, ASourceAddedOnOneNodeIsTrainedOnceAndAnswersOnAnother) {
   start_nodes(unlimited());
   auto c = chat_setup(node(0));

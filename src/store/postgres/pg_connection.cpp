@@ -1,7 +1,6 @@
 #include "store/postgres/pg_connection.h"
 
 #include <libpq-fe.h>
-#include <poll.h>
 
 #include <charconv>
 #include <deque>

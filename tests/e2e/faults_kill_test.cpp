@@ -14,7 +14,6 @@
 #include <set>
 #include <thread>
 
-#include <filesystem>
 
 #include "chat_support.h"
 #include "https_receiver.h"
@@ -61,20 +60,16 @@ std::set<std::string> column(const Server& server, const std::string& sql) {
 }
 
 TEST(KillUnderWrites, EveryAcknowledgedWriteSurvivesAndEachRecordHasExactlyOneEvent) {
-  char tls_template[] = "/tmp/parley-kill-tls-XXXXXX";
-  std::string tls = mkdtemp(tls_template);
-  make_self_signed_certificate(tls);
-  HttpsReceiver receiver(tls + "/cert.pem", tls + "/key.pem");
+  LocalWebhookReceiver local;
+  HttpsReceiver& receiver = local.receiver();
   Env env = unlimited();
-  env["PARLEY_WEBHOOK_EXTRA_CA_FILE"] = tls + "/cert.pem";
-  env["PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS"] = "1";
-  env["PARLEY_WEBHOOK_POLL_MS"] = "20";
+  env.merge(local.server_env());
   env["PARLEY_WEBHOOK_RETRY_SCHEDULE"] = "100ms";
   Server server(env);
   auto c = chat_setup(server, kForms);
   server.admin({"account", "set-limits", c.account, R"({"contactsPerAgent": 100000000})"});
   auto hook = server.post("/api/v1/agents/" + c.agent + "/webhooks", c.key,
-                          Json{{"url", "https://127.0.0.1:" + std::to_string(receiver.port()) + "/hook"},
+                          Json{{"url", local.url("/hook")},
                                {"events", {"form.submitted"}}}
                               .dump());
   ASSERT_EQ(hook.status, 201) << hook.body;
@@ -203,8 +198,6 @@ TEST(KillUnderWrites, EveryAcknowledgedWriteSurvivesAndEachRecordHasExactlyOneEv
             << " form submissions over " << kRuns << " kills; " << forms.size()
             << " submissions stored; " << received_ids.size() << " events received (" << repeats
             << " sent again after a kill), " << queued << " queued behind a killed process's lease\n";
-  std::error_code ignored;
-  std::filesystem::remove_all(tls, ignored);
 }
 
 }  // namespace

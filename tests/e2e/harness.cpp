@@ -125,11 +125,12 @@ std::string database_url(const std::string& dir) {
   return cluster.substr(0, cluster.rfind('/') + 1) + database_name(dir);
 }
 
-// Runs SQL on the cluster's maintenance database; false when it fails.
-bool cluster_sql(const std::string& statement) {
-  auto r = run_process({"/usr/bin/psql", postgres_cluster(), "-qAtX", "-v", "ON_ERROR_STOP=1", "-c", statement}, {});
-  return r.exit_code == 0;
+// Runs SQL on the cluster's maintenance database; what psql printed, and whether it succeeded.
+ProcessResult cluster_query(const std::string& statement) {
+  return run_process({"/usr/bin/psql", postgres_cluster(), "-qAtX", "-v", "ON_ERROR_STOP=1", "-c", statement}, {});
 }
+
+bool cluster_sql(const std::string& statement) { return cluster_query(statement).exit_code == 0; }
 
 void drop_database(const std::string& dir) {
   if (on_postgres()) cluster_sql("DROP DATABASE IF EXISTS " + database_name(dir) + " WITH (FORCE)");
@@ -149,9 +150,7 @@ void copy_database(const std::string& from, const std::string& to) {
 // Whether a seed made earlier still has its database (a cluster lives for one test run).
 bool database_exists(const std::string& dir) {
   if (!on_postgres()) return true;
-  auto r = run_process({"/usr/bin/psql", postgres_cluster(), "-qAtX", "-c",
-                        "SELECT 1 FROM pg_database WHERE datname = '" + database_name(dir) + "'"},
-                       {});
+  auto r = cluster_query("SELECT 1 FROM pg_database WHERE datname = '" + database_name(dir) + "'");
   return r.exit_code == 0 && r.out.find('1') != std::string::npos;
 }
 

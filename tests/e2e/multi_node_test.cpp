@@ -3,7 +3,6 @@
 // through another, a conversation continues on any node, a rename and a revocation are seen by
 // every node within a second, and each webhook event is delivered once. On SQLite, a second
 // `serve` on the same file is refused instead.
-#include <filesystem>
 #include <memory>
 
 #include "chat_support.h"
@@ -56,6 +55,9 @@ TEST_F(MultiNode, TheRateLimitCountsEveryNodesRequests) {
     EXPECT_EQ(limited.status, 429) << "node " << n;
     EXPECT_EQ(limited.error_code(), "rate_limited");
     EXPECT_EQ(limited.header("x-ratelimit-remaining"), "0");
+    int retry_after = std::stoi(limited.header("retry-after"));
+    EXPECT_GE(retry_after, 1);
+    EXPECT_LE(retry_after, 60);
   }
   // The next minute starts afresh on every node.
   clock.advance_to_next_minute();
@@ -143,18 +145,14 @@ TEST_F(MultiNode, ARenameAndARevocationAreSeenByEveryNodeWithinASecond) {
 }
 
 TEST_F(MultiNode, EachWebhookEventIsDeliveredOnce) {
-  char tpl[] = "/tmp/parley-tls-XXXXXX";
-  std::string tls = mkdtemp(tpl);
-  make_self_signed_certificate(tls);
-  HttpsReceiver receiver(tls + "/cert.pem", tls + "/key.pem");
+  LocalWebhookReceiver local;
+  HttpsReceiver& receiver = local.receiver();
   Env env = unlimited();
-  env["PARLEY_WEBHOOK_EXTRA_CA_FILE"] = tls + "/cert.pem";
-  env["PARLEY_WEBHOOK_POLL_MS"] = "20";
-  env["PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS"] = "1";
+  env.merge(local.server_env());
   start_nodes(env);
   auto c = chat_setup(node(0));
   auto sub = node(1).post("/api/v1/agents/" + c.agent + "/webhooks", c.key,
-                          Json{{"url", "https://127.0.0.1:" + std::to_string(receiver.port()) + "/hook"},
+                          Json{{"url", local.url("/hook")},
                                {"events", {"form.submitted"}}}
                               .dump());
   ASSERT_EQ(sub.status, 201) << sub.body;
@@ -173,8 +171,6 @@ TEST_F(MultiNode, EachWebhookEventIsDeliveredOnce) {
     EXPECT_EQ(n, 1) << id;
     EXPECT_EQ(expected.count(id), 1u) << id;
   }
-  std::error_code ec;
-  std::filesystem::remove_all(tls, ec);
 }
 
 TEST_F(MultiNode, ASourceBeingTrainedByAKilledNodeIsFinishedByAnother) {
@@ -208,20 +204,16 @@ TEST_F(MultiNode, ASourceBeingTrainedByAKilledNodeIsFinishedByAnother) {
 }
 
 TEST_F(MultiNode, WebhookEventsOfAKilledDeliveringNodeAreDeliveredByAnother) {
-  char tpl[] = "/tmp/parley-tls-XXXXXX";
-  std::string tls = mkdtemp(tpl);
-  make_self_signed_certificate(tls);
-  HttpsReceiver receiver(tls + "/cert.pem", tls + "/key.pem");
+  LocalWebhookReceiver local;
+  HttpsReceiver& receiver = local.receiver();
   Env env = unlimited();
-  env["PARLEY_WEBHOOK_EXTRA_CA_FILE"] = tls + "/cert.pem";
-  env["PARLEY_WEBHOOK_POLL_MS"] = "20";
-  env["PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS"] = "1";
+  env.merge(local.server_env());
   env["PARLEY_WEBHOOK_TIMEOUT_MS"] = "1000";
   env["PARLEY_WEBHOOK_LEASE_MS"] = "3000";
   start_nodes(env);
   auto c = chat_setup(node(0));
   auto sub = node(0).post("/api/v1/agents/" + c.agent + "/webhooks", c.key,
-                          Json{{"url", "https://127.0.0.1:" + std::to_string(receiver.port()) + "/hook"},
+                          Json{{"url", local.url("/hook")},
                                {"events", {"form.submitted"}}}
                               .dump());
   ASSERT_EQ(sub.status, 201) << sub.body;
@@ -250,8 +242,6 @@ TEST_F(MultiNode, WebhookEventsOfAKilledDeliveringNodeAreDeliveredByAnother) {
   }
   // At least once: only what the killed node had sent without recording it may come twice.
   EXPECT_LE(repeated, 2);
-  std::error_code ec;
-  std::filesystem::remove_all(tls, ec);
 }
 
 TEST(SingleNodeSqlite, ASecondServeOnTheSameFileIsRefused) {

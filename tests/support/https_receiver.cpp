@@ -5,10 +5,12 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <stdexcept>
 
 #include "process.h"
@@ -169,6 +171,29 @@ void HttpsReceiver::serve(int fd) {
 done:
   SSL_free(ssl);
   close(fd);
+}
+
+LocalWebhookReceiver::LocalWebhookReceiver() {
+  char tpl[] = "/tmp/parley-tls-XXXXXX";
+  dir_ = mkdtemp(tpl);
+  make_self_signed_certificate(dir_);
+  receiver_ = std::make_unique<HttpsReceiver>(dir_ + "/cert.pem", dir_ + "/key.pem");
+}
+
+LocalWebhookReceiver::~LocalWebhookReceiver() {
+  receiver_.reset();
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+}
+
+std::string LocalWebhookReceiver::url(const std::string& path) const {
+  return "https://127.0.0.1:" + std::to_string(receiver_->port()) + path;
+}
+
+std::map<std::string, std::string> LocalWebhookReceiver::server_env() const {
+  return {{"PARLEY_WEBHOOK_EXTRA_CA_FILE", dir_ + "/cert.pem"},
+          {"PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS", "1"},
+          {"PARLEY_WEBHOOK_POLL_MS", "20"}};
 }
 
 }  // namespace parley::e2e

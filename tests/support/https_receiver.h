@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -61,6 +62,25 @@ class HttpsReceiver {
   int fail_status_ = 500;
   int stall_first_ = 0;
   int stall_ms_ = 0;
+};
+
+// An HTTPS receiver with a self-signed certificate of its own (in a temporary folder removed
+// with it), and what a server needs to deliver to it.
+class LocalWebhookReceiver {
+ public:
+  LocalWebhookReceiver();
+  ~LocalWebhookReceiver();
+  LocalWebhookReceiver(const LocalWebhookReceiver&) = delete;
+  LocalWebhookReceiver& operator=(const LocalWebhookReceiver&) = delete;
+
+  HttpsReceiver& receiver() { return *receiver_; }
+  std::string url(const std::string& path) const;
+  // The certificate trusted, private targets allowed, the outbox polled every 20 ms.
+  std::map<std::string, std::string> server_env() const;
+
+ private:
+  std::string dir_;
+  std::unique_ptr<HttpsReceiver> receiver_;
 };
 
 }  // namespace parley::e2e

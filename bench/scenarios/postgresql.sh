@@ -151,7 +151,7 @@ run_backend PostgreSQL "$pg_url"
 # by pgbench on one connection.
 rate_sql="$BENCH_TMP/rate.sql"
 cat >"$rate_sql" <<'SQL'
-INSERT INTO rate_windows (key_id, window_start, count) VALUES ((SELECT id FROM api_keys LIMIT 1), 0, 1) ON CONFLICT (key_id) DO UPDATE SET count = CASE WHEN excluded.window_start > rate_windows.window_start THEN 1 ELSE rate_windows.count + 1 END, window_start = CASE WHEN excluded.window_start > rate_windows.window_start THEN excluded.window_start ELSE rate_windows.window_start END RETURNING window_start, count;
+INSERT INTO shared_windows (name, window_start, count) VALUES ('rate.bench', 0, 1) ON CONFLICT (name) DO UPDATE SET count = CASE WHEN excluded.window_start > shared_windows.window_start THEN 1 ELSE shared_windows.count + 1 END, window_start = CASE WHEN excluded.window_start > shared_windows.window_start THEN excluded.window_start ELSE shared_windows.window_start END RETURNING count;
 SQL
 rate_line=$(PGOPTIONS='-c synchronous_commit=off' /usr/lib/postgresql/*/bin/pgbench -n -M prepared -c 1 -T 5 -f "$rate_sql" "$pg_url" 2>/dev/null | grep -E "latency average" || true)
 

@@ -3,7 +3,7 @@
 #include <functional>
 
 #include "core/log.h"
-#include "store/rate_window_repo.h"
+#include "store/shared_window_repo.h"
 
 namespace parley {
 
@@ -26,15 +26,13 @@ int64_t RateLimiter::count_in_memory(std::string_view key_id, int64_t window) {
 }
 
 int64_t RateLimiter::count_in_database(std::string_view key_id, int64_t window) {
-  RateWindow counted;
-  auto r = shared_->write_volatile([&](Connection& c) -> Result<void> {
-    PARLEY_ASSIGN_OR_RETURN(counted, RateWindowRepo::add_hit(c, key_id, window));
-    return {};
-  });
-  if (r.ok()) return counted.count;
+  std::string name = "rate:";
+  name.append(key_id);
+  auto counted = SharedWindowRepo::count(*shared_, name, window);
+  if (counted.ok()) return *counted;
   // The database cannot count: the request goes on (it needs the database anyway, and fails
   // there with its own error if it is down) and is counted in this node's memory meanwhile.
-  log_warn("rate window not counted in the database", {{"error", std::string_view(r.error().message)}});
+  log_warn("rate window not counted in the database", {{"error", std::string_view(counted.error().message)}});
   return count_in_memory(key_id, window);
 }
 

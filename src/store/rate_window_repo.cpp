@@ -11,23 +11,6 @@ Result<void> RateWindowRepo::save(Connection& c, const RateWindow& w) {
   return {};
 }
 
-Result<RateWindow> RateWindowRepo::add_hit(Connection& c, std::string_view key_id, int64_t window_start_ms) {
-  RateWindow w{std::string(key_id), window_start_ms, 0};
-  PARLEY_TRY(c.query(
-      "INSERT INTO rate_windows (key_id, window_start, count) VALUES ($1, $2, 1)"
-      " ON CONFLICT (key_id) DO UPDATE SET"
-      " count = CASE WHEN excluded.window_start > rate_windows.window_start THEN 1"
-      " ELSE rate_windows.count + 1 END,"
-      " window_start = CASE WHEN excluded.window_start > rate_windows.window_start"
-      " THEN excluded.window_start ELSE rate_windows.window_start END"
-      " RETURNING window_start, count",
-      {key_id, window_start_ms}, [&](const Row& r) {
-        w.window_start_ms = r.int64(0);
-        w.count = r.int64(1);
-      }));
-  return w;
-}
-
 Result<std::vector<RateWindow>> RateWindowRepo::current(Connection& c, int64_t now_ms) {
   std::vector<RateWindow> out;
   int64_t start = now_ms - now_ms % 60'000;

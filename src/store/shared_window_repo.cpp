@@ -16,6 +16,15 @@ Result<int64_t> SharedWindowRepo::add_hit(Connection& c, std::string_view name, 
   return count;
 }
 
+Result<int64_t> SharedWindowRepo::count(Database& db, std::string_view name, int64_t window_start_ms) {
+  int64_t n = 0;
+  PARLEY_TRY(db.write_volatile([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(n, add_hit(c, name, window_start_ms));
+    return {};
+  }));
+  return n;
+}
+
 Result<int64_t> SharedWindowRepo::purge(Connection& c, int64_t before_ms) {
   return c.execute("DELETE FROM shared_windows WHERE window_start < $1", {before_ms});
 }

@@ -12,16 +12,12 @@ WindowDecision WindowCounter::hit(std::string_view key, int64_t limit) {
   const int64_t start = now - now % window_ms_;
   const WindowDecision refused{false, std::max<int64_t>(1, (start + window_ms_ - now + 999) / 1000)};
   if (shared_ != nullptr) {
-    int64_t count = 0;
     std::string name = scope_;
     name.push_back(':');
     name.append(key);
-    auto counted = shared_->write_volatile([&](Connection& c) -> Result<void> {
-      PARLEY_ASSIGN_OR_RETURN(count, SharedWindowRepo::add_hit(c, name, start));
-      return {};
-    });
+    auto counted = SharedWindowRepo::count(*shared_, name, start);
     // The database cannot count: this node's memory does meanwhile.
-    if (counted.ok()) return count <= limit ? WindowDecision{} : refused;
+    if (counted.ok()) return *counted <= limit ? WindowDecision{} : refused;
     log_warn("widget window not counted in the database", {{"error", std::string_view(counted.error().message)}});
   }
   std::lock_guard lock(mu_);

@@ -235,11 +235,12 @@ struct CopyOptions {
 // `parley migrate --from URL --to URL`: both migrated to the current schema, then every table
 // copied and counted on both sides.
 int copy_between(const GlobalOptions& global, const CopyOptions& o) {
-  DatabaseOptions from_options{.url = o.from, .durability = Durability::kFull, .pool_size = global.database_pool};
-  DatabaseOptions to_options{.url = o.to, .durability = Durability::kFull, .pool_size = global.database_pool};
-  auto from = open_database(from_options);
+  auto open_url = [&](const std::string& url) {
+    return open_database({.url = url, .durability = Durability::kFull, .pool_size = global.database_pool});
+  };
+  auto from = open_url(o.from);
   if (!from.ok()) return print_error(from.error());
-  auto to = open_database(to_options);
+  auto to = open_url(o.to);
   if (!to.ok()) return print_error(to.error());
   auto copies = copy_installation(**from, **to);
   if (!copies.ok()) return print_error(copies.error());

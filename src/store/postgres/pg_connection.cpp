@@ -200,34 +200,40 @@ Result<void> PgConnection::run(std::string_view sql, const DbValue* params, size
     }
     it = prepared_.emplace(std::move(text), std::move(name)).first;
   }
-  // Text parameters must end with a NUL: each is copied into `texts` first.
-  std::vector<std::string> texts(n);
-  std::vector<const char*> values(n, nullptr);
-  std::vector<int> lengths(n, 0);
-  std::vector<int> formats(n, 0);
+  // Text parameters must end with a NUL: each is copied into `texts_` first. The buffers are
+  // the connection's, reused by every statement; they are not read once the statement is sent.
+  texts_.resize(n);
+  values_.assign(n, nullptr);
+  lengths_.assign(n, 0);
+  formats_.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
     const DbValue& v = params[i];
+    std::string& text = texts_[i];
     if (std::holds_alternative<std::monostate>(v)) continue;
     if (auto x = std::get_if<int64_t>(&v)) {
-      texts[i] = std::to_string(*x);
+      char buf[24];
+      auto [end, ec] = std::to_chars(buf, buf + sizeof buf, *x);
+      text.assign(buf, end);
     } else if (auto d = std::get_if<double>(&v)) {
       char buf[32];
       auto [end, ec] = std::to_chars(buf, buf + sizeof buf, *d);
-      texts[i].assign(buf, end);
+      text.assign(buf, end);
     } else if (auto s = std::get_if<std::string>(&v)) {
-      texts[i] = needs_escape(*s) ? escape_text(*s) : *s;
+      if (needs_escape(*s)) text = escape_text(*s);
+      else text.assign(*s);
     } else if (auto sv = std::get_if<std::string_view>(&v)) {
-      texts[i] = needs_escape(*sv) ? escape_text(*sv) : std::string(*sv);
+      if (needs_escape(*sv)) text = escape_text(*sv);
+      else text.assign(*sv);
     } else if (auto blob = std::get_if<DbBlob>(&v)) {
-      values[i] = blob->bytes.data();
-      lengths[i] = static_cast<int>(blob->bytes.size());
-      formats[i] = 1;
+      values_[i] = blob->bytes.data();
+      lengths_[i] = static_cast<int>(blob->bytes.size());
+      formats_[i] = 1;
       continue;
     }
-    values[i] = texts[i].c_str();
+    values_[i] = text.c_str();
   }
-  ResultGuard res{PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(n), values.data(), lengths.data(),
-                                 formats.data(), 0)};
+  ResultGuard res{PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(n), values_.data(), lengths_.data(),
+                                 formats_.data(), 0)};
   ExecStatusType status = PQresultStatus(res.r);
   if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
     return error("statement failed [" + std::string(sql.substr(0, 200)) + "]",

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/string_map.h"
 #include "store/db.h"
@@ -54,6 +55,12 @@ class PgConnection final : public Connection {
   pg_conn* conn_;
   StringMap<std::string> prepared_;  // SQL -> statement name
   std::string last_sqlstate_;
+  // A statement's parameters as sent (run() fills them; reused so that a statement allocates only
+  // for texts longer than the last ones).
+  std::vector<std::string> texts_;
+  std::vector<const char*> values_;
+  std::vector<int> lengths_;
+  std::vector<int> formats_;
 };
 
 // SQLSTATE classes write() treats as a lost race: the transaction is run again.

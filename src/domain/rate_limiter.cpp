@@ -3,7 +3,6 @@
 #include <functional>
 
 #include "core/log.h"
-#include "store/shared_window_repo.h"
 
 namespace parley {
 
@@ -25,10 +24,8 @@ int64_t RateLimiter::count_in_memory(std::string_view key_id, int64_t window) {
   return ++s.count;
 }
 
-int64_t RateLimiter::count_in_database(std::string_view key_id, int64_t window) {
-  std::string name = "rate:";
-  name.append(key_id);
-  auto counted = SharedWindowRepo::count(*shared_, name, window);
+int64_t RateLimiter::count_in_database(std::string_view key_id, int64_t window, int64_t now_ms) {
+  auto counted = shared_->hit(key_id, window, now_ms);
   if (counted.ok()) return *counted;
   // The database cannot count: the request goes on (it needs the database anyway, and fails
   // there with its own error if it is down) and is counted in this node's memory meanwhile.
@@ -39,7 +36,7 @@ int64_t RateLimiter::count_in_database(std::string_view key_id, int64_t window) 
 RateDecision RateLimiter::hit(std::string_view key_id) {
   int64_t now = clock_.now_ms();
   int64_t window = now - now % 60'000;
-  int64_t count = shared_ != nullptr ? count_in_database(key_id, window) : count_in_memory(key_id, window);
+  int64_t count = shared_ != nullptr ? count_in_database(key_id, window, now) : count_in_memory(key_id, window);
   int64_t reset_ms = window + 60'000;
   RateDecision d;
   d.allowed = count <= per_minute_;
@@ -48,6 +45,10 @@ RateDecision RateLimiter::hit(std::string_view key_id) {
   d.reset_unix_s = reset_ms / 1000;
   d.retry_after_s = std::max<int64_t>(1, (reset_ms - now + 999) / 1000);
   return d;
+}
+
+void RateLimiter::return_unused(bool expired_only) {
+  if (shared_ != nullptr) shared_->return_unused(clock_.now_ms(), expired_only);
 }
 
 std::vector<RateWindow> RateLimiter::take_dirty() {

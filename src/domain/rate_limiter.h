@@ -1,13 +1,14 @@
 // Requests per key per minute: a fixed window aligned to the minute. On a database one node
 // serves (SQLite), counted in memory and written behind to the database (take_dirty / restore)
 // so a restart keeps the current window; on a database nodes share (PostgreSQL), counted in the
-// database by one atomic statement per request, so the limit holds exactly across every node.
+// database (domain/shared_rate_counter.h), so the limit holds across every node.
 // Thread-safe; sharded to keep contention low.
 #pragma once
 
 #include "core/string_map.h"
 
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "domain/shared_rate_counter.h"
 #include "model/rate_window.h"
 #include "store/db.h"
 
@@ -32,13 +34,18 @@ class RateLimiter {
  public:
   // `shared`: the database to count in when nodes share it; null counts in memory.
   RateLimiter(const Clock& clock, int64_t per_minute, Database* shared = nullptr)
-      : clock_(clock), per_minute_(per_minute), shared_(shared) {}
+      : clock_(clock),
+        per_minute_(per_minute),
+        shared_(shared != nullptr ? std::make_unique<SharedRateCounter>(*shared, per_minute) : nullptr) {}
 
   // Counts one request of the key and says whether it may proceed.
   RateDecision hit(std::string_view key_id);
   // Windows changed since the last call.
   std::vector<RateWindow> take_dirty();
   void restore(const RateWindow& w);
+  // On a shared database: gives back what allowances left, every one or (expired_only) those
+  // past their life.
+  void return_unused(bool expired_only);
   int64_t per_minute() const { return per_minute_; }
 
  private:
@@ -53,11 +60,11 @@ class RateLimiter {
   };
   Shard& shard_for(std::string_view key_id);
   int64_t count_in_memory(std::string_view key_id, int64_t window);
-  int64_t count_in_database(std::string_view key_id, int64_t window);
+  int64_t count_in_database(std::string_view key_id, int64_t window, int64_t now_ms);
 
   const Clock& clock_;
   const int64_t per_minute_;
-  Database* const shared_;
+  const std::unique_ptr<SharedRateCounter> shared_;
   std::array<Shard, 16> shards_;
 };
 

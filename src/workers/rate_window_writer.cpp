@@ -20,6 +20,7 @@ RateWindowWriter::~RateWindowWriter() {
   cv_.notify_all();
   thread_.join();
   flush();
+  limiter_.return_unused(/*expired_only=*/false);
 }
 
 void RateWindowWriter::loop() {
@@ -27,6 +28,7 @@ void RateWindowWriter::loop() {
   for (int64_t tick = 1; !cv_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_; }); ++tick) {
     lock.unlock();
     flush();
+    limiter_.return_unused(/*expired_only=*/true);
     if (tick % 60 == 0 && db_.shared_by_nodes()) purge_shared_windows();
     lock.lock();
   }

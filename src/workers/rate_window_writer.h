@@ -1,7 +1,8 @@
 // Writes the rate limiter's changed windows behind to the database once a second, so a restart
-// keeps each key's current minute, and once more when stopped. On a database nodes share, also
-// removes the shared counters' ended windows once a minute (store/shared_window_repo.h). Owns one
-// thread; construct to start, destroy to stop.
+// keeps each key's current minute, and once more when stopped. On a database nodes share, gives
+// back what expired rate allowances left once a second (all of them when stopped) and removes the
+// shared counters' ended windows once a minute (store/shared_window_repo.h). Owns one thread;
+// construct to start, destroy to stop.
 #pragma once
 
 #include <condition_variable>

@@ -40,6 +40,8 @@ class StoreContract : public ::testing::TestWithParam<StoreBackend> {
   void TearDown() override { store_.reset(); }
 
   Database& db() { return store_->db(); }
+  // The second handle on the same store.
+  Database& other() { return store_->other(); }
   // This thread's reading connection.
   Connection& reader();
   // Runs `fn` in a write transaction and fails the test when it fails.

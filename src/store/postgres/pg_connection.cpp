@@ -232,8 +232,57 @@ Result<void> PgConnection::run(std::string_view sql, const DbValue* params, size
     }
     values_[i] = text.c_str();
   }
-  ResultGuard res{PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(n), values_.data(), lengths_.data(),
-                                 formats_.data(), 0)};
+  PGresult* res = nullptr;
+  if (begin_pending_) {
+    begin_pending_ = false;
+    res = exec_after_begin(it->second, static_cast<int>(n));
+  } else {
+    res = PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(n), values_.data(), lengths_.data(),
+                         formats_.data(), 0);
+  }
+  return finish(res, sql, on_row, changes);
+}
+
+PGresult* PgConnection::exec_after_begin(const std::string& name, int n) {
+  if (PQenterPipelineMode(conn_) != 1 ||
+      PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) != 1 ||
+      PQsendQueryPrepared(conn_, name.c_str(), n, values_.data(), lengths_.data(), formats_.data(), 0) != 1 ||
+      PQpipelineSync(conn_) != 1) {
+    // Not sent (the connection is gone): whatever went out is read back below, and the
+    // statement fails with the connection's error.
+  }
+  // Each query's results end with a null; the sync's result ends the pipeline. A statement after
+  // a failed BEGIN comes back PGRES_PIPELINE_ABORTED.
+  PGresult* results[2] = {nullptr, nullptr};
+  int query = 0;
+  for (int reads = 0; reads < 16; ++reads) {
+    PGresult* r = PQgetResult(conn_);
+    if (r == nullptr) {
+      if (broken()) break;
+      ++query;
+      continue;
+    }
+    if (PQresultStatus(r) == PGRES_PIPELINE_SYNC) {
+      PQclear(r);
+      break;
+    }
+    if (query < 2 && results[query] == nullptr) results[query] = r;
+    else PQclear(r);
+  }
+  PQexitPipelineMode(conn_);
+  if (results[0] != nullptr && PQresultStatus(results[0]) != PGRES_COMMAND_OK) {
+    PQclear(results[1]);
+    return results[0];  // BEGIN's error
+  }
+  PQclear(results[0]);
+  return results[1];
+}
+
+Result<void> PgConnection::finish(PGresult* result, std::string_view sql, const RowFn* on_row, int64_t* changes) {
+  ResultGuard res{result};
+  if (result == nullptr) {
+    return error("statement not run [" + std::string(sql.substr(0, 200)) + "]", nullptr, PQerrorMessage(conn_));
+  }
   ExecStatusType status = PQresultStatus(res.r);
   if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
     return error("statement failed [" + std::string(sql.substr(0, 200)) + "]",
@@ -265,8 +314,29 @@ Result<int64_t> PgConnection::execute(std::string_view sql, Params params) {
   return changes;
 }
 
+void PgConnection::begin() { begin_pending_ = true; }
+
+Result<void> PgConnection::commit() {
+  if (begin_pending_) {
+    begin_pending_ = false;
+    return {};
+  }
+  return execute_script("COMMIT");
+}
+
+void PgConnection::rollback() {
+  if (begin_pending_) {
+    begin_pending_ = false;
+    return;
+  }
+  (void)execute_script("ROLLBACK");
+}
+
 Result<void> PgConnection::execute_script(std::string_view sql) {
-  std::string text(sql);
+  // A script is simple-query text: a pending BEGIN goes in front of it, in the same round trip.
+  std::string text = begin_pending_ ? "BEGIN; " : "";
+  begin_pending_ = false;
+  text.append(sql);
   ResultGuard res{PQexec(conn_, text.c_str())};
   ExecStatusType status = PQresultStatus(res.r);
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_EMPTY_QUERY) {

@@ -14,6 +14,7 @@
 #include "store/db.h"
 
 struct pg_conn;
+struct pg_result;
 
 namespace parley {
 
@@ -33,6 +34,13 @@ class PgConnection final : public Connection {
   Result<bool> lock_row(std::string_view table, std::string_view id) override;
   std::string schema_sql(std::string_view portable) const override;
 
+  // A transaction. BEGIN is not sent on its own: it goes with the transaction's first statement
+  // in one round trip (libpq's pipeline mode), and a transaction that ran no statement sends
+  // nothing at all.
+  void begin();
+  Result<void> commit();
+  void rollback();
+
   // The SQLSTATE of the last statement that failed ("" after a success or before any failure).
   const std::string& last_sqlstate() const { return last_sqlstate_; }
   void clear_sqlstate() { last_sqlstate_.clear(); }
@@ -50,11 +58,15 @@ class PgConnection final : public Connection {
   explicit PgConnection(pg_conn* conn) : conn_(conn) {}
   Result<void> run(std::string_view sql, const DbValue* params, size_t n, const RowFn* on_row,
                    int64_t* changes);
+  // Sends BEGIN and the prepared statement `name` (its parameters in values_ …) in one round trip.
+  pg_result* exec_after_begin(const std::string& name, int n);
+  Result<void> finish(pg_result* res, std::string_view sql, const RowFn* on_row, int64_t* changes);
   ApiError error(std::string_view what, const char* sqlstate, const char* detail);
 
   pg_conn* conn_;
   StringMap<std::string> prepared_;  // SQL -> statement name
   std::string last_sqlstate_;
+  bool begin_pending_ = false;  // begin() called, BEGIN not sent yet
   // A statement's parameters as sent (run() fills them; reused so that a statement allocates only
   // for texts longer than the last ones).
   std::vector<std::string> texts_;

@@ -154,12 +154,12 @@ void PgDatabase::give_back(std::unique_ptr<PgConnection> conn) {
 
 WriteAttempt PgDatabase::write_once(PgConnection& conn, const WriteFn& fn) {
   conn.clear_sqlstate();
-  if (auto begun = conn.execute_script("BEGIN"); !begun.ok()) return {begun, false};
+  conn.begin();
   Result<void> r = fn(conn);
-  if (r.ok()) r = conn.execute_script("COMMIT");
+  if (r.ok()) r = conn.commit();
   if (r.ok()) return {r, false};
   std::string sqlstate = conn.last_sqlstate();
-  (void)conn.execute_script("ROLLBACK");
+  conn.rollback();
   return {r, is_conflict_sqlstate(sqlstate)};
 }
 

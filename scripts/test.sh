@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The Standard Webhooks reference library checks deliveries captured by the end-to-end tests.
 if command -v npm >/dev/null 2>&1; then (cd tests/node && npm install --no-audit --no-fund --silent); fi
+if command -v npm >/dev/null 2>&1; then scripts/lint-openapi.sh; fi
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
 cluster=$(mktemp -d /tmp/parley-test-pg-XXXXXX)

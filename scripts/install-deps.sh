@@ -10,7 +10,7 @@ packages=(
   rapidjson-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
   libicu-dev libstemmer-dev wordnet-base libcurl4-openssl-dev libargon2-dev
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
-  curl python3 wrk nginx-light libnginx-mod-http-echo postgresql openssl
+  curl python3 python3-yaml wrk nginx-light libnginx-mod-http-echo postgresql openssl
 )
 
 # The machine image may ship its own Node.js and npm; Debian's are only a fallback.

@@ -47,6 +47,20 @@ if [ "$spectral_errors" != 0 ] || [ "$spectral_warnings" != 0 ]; then
   npx spectral lint "$doc" --ruleset .spectral.yaml --format stylish 2>/dev/null || true
 fi
 
+# The server embeds the document as read by PyYAML (scripts/gen-openapi.py, YAML 1.1 with 1.2's
+# booleans); it must read the same under the YAML 1.2 parser client generators use.
+python3 ../../scripts/gen-openapi.py --yaml "$doc" --json "$out/embedded.json"
+same=$(node --input-type=module -e '
+  import { readFileSync } from "node:fs";
+  import { parse } from "yaml";
+  const a = parse(readFileSync(process.argv[1], "utf8"), { maxAliasCount: -1 });
+  const b = JSON.parse(readFileSync(process.argv[2], "utf8"));
+  console.log(JSON.stringify(a) === JSON.stringify(b) ? "yes" : "no");' "$doc" "$out/embedded.json")
+if [ "$same" != yes ]; then
+  echo "lint-openapi: docs/openapi.yaml reads differently under PyYAML (the embedded copy) and YAML 1.2; quote the scalar that differs" >&2
+  exit 1
+fi
+
 echo "lint-openapi: redocly $redocly_errors errors, $redocly_warnings warnings; spectral $spectral_errors errors, $spectral_warnings warnings"
 if [ "$redocly_rc" != 0 ] || [ "$spectral_rc" != 0 ] || [ "$redocly_errors" != 0 ] || [ "$spectral_errors" != 0 ]; then
   exit 1

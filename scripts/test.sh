@@ -6,11 +6,21 @@ cd "$(dirname "$0")/.."
 # The Standard Webhooks reference library checks deliveries captured by the end-to-end tests.
 if command -v npm >/dev/null 2>&1; then (cd tests/node && npm install --no-audit --no-fund --silent); fi
 if command -v npm >/dev/null 2>&1; then scripts/lint-openapi.sh; fi
+# Every response the end-to-end tests receive is kept here and checked against docs/openapi.yaml
+# at the end (tests/node/validate-responses.mjs).
+responses=$(mktemp -d /tmp/parley-test-responses-XXXXXX)
+trap 'rm -rf "$responses"' EXIT
+export PARLEY_TEST_RESPONSE_LOG=$responses/sqlite
+mkdir -p "$PARLEY_TEST_RESPONSE_LOG" "$responses/postgresql"
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
 cluster=$(mktemp -d /tmp/parley-test-pg-XXXXXX)
-trap 'scripts/pg-cluster.sh stop "$cluster"' EXIT
+trap 'scripts/pg-cluster.sh stop "$cluster"; rm -rf "$responses"' EXIT
 # Durability is not under test here: fsync off spares the disk.
 url=$(scripts/pg-cluster.sh start "$cluster" fsync=off synchronous_commit=off full_page_writes=off)
 echo "test: the end-to-end suite on PostgreSQL ($url)"
-PARLEY_TEST_POSTGRES_URL=$url ctest --test-dir build --output-on-failure -j "$(nproc)" -L e2e
+PARLEY_TEST_RESPONSE_LOG=$responses/postgresql PARLEY_TEST_POSTGRES_URL=$url \
+  ctest --test-dir build --output-on-failure -j "$(nproc)" -L e2e
+if command -v node >/dev/null 2>&1; then
+  (cd tests/node && node validate-responses.mjs ../../docs/openapi.yaml "$responses/sqlite" "$responses/postgresql")
+fi

@@ -32,7 +32,7 @@ std::string sources_json(const std::vector<SourceRef>& sources) {
   JsonWriter w;
   w.begin_array();
   for (const auto& s : sources) {
-    w.begin_object().key("title").string(s.title).key("url").string_or_null(s.url).end_object();
+    w.begin_object().key("title").string_or_null(s.title).key("url").string_or_null(s.url).end_object();
   }
   w.end_array();
   return w.str();

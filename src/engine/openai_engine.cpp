@@ -96,7 +96,7 @@ std::vector<PromptMessage> build_prompt(const ReplyRequest& request, std::string
                                             semantic.empty() ? kPromptChunks : kFusionCandidates);
     if (!semantic.empty()) chunks = fuse_rankings({&chunks, &semantic}, kPromptChunks);
     for (const auto& chunk : chunks) {
-      cited.push_back({chunk.source_id, chunk.title.value_or(chunk.url.value_or("")), chunk.url});
+      cited.push_back({chunk.source_id, citation_title(chunk.title, chunk.url), chunk.url});
       knowledge += "[" + std::to_string(cited.size()) + "] " + chunk.title.value_or("") + "\n" +
                    chunk.text + "\n\n";
     }

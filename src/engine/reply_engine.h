@@ -23,9 +23,17 @@
 
 namespace parley {
 
+// What a citation shows as its title: the source's title, else its URL, else nothing (null).
+inline std::optional<std::string> citation_title(const std::optional<std::string>& title,
+                                                 const std::optional<std::string>& url) {
+  if (title && !title->empty()) return title;
+  if (url && !url->empty()) return url;
+  return std::nullopt;
+}
+
 struct SourceRef {
   std::string source_id;
-  std::string title;
+  std::optional<std::string> title;  // the source's title, else its URL, else none
   std::optional<std::string> url;
 };
 

@@ -55,7 +55,7 @@ Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request,
     if (!answer.text.empty() && answer.confidence >= settings.knowledge.answer_threshold) {
       text = std::move(answer.text);
       answered_question = std::move(answer.qa_question);
-      blocks.sources.push_back({answer.source_id, answer.title.value_or(answer.url.value_or("")), answer.url});
+      blocks.sources.push_back({answer.source_id, citation_title(answer.title, answer.url), answer.url});
     }
   }
   if (text.empty()) text = settings.reply.fallback_message;

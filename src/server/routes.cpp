@@ -1,5 +1,6 @@
 #include "server/routes.h"
 
+#include "api/openapi_document.h"
 #include "api/routes.h"
 #include "console/console_routes.h"
 #include "http/responses.h"
@@ -9,6 +10,9 @@ namespace parley {
 
 void register_routes(Router& router, Fronts& fronts) {
   router.add("GET", "/healthz", {[](Request&) { return Response::json(200, R"({"status":"ok"})"); }, Execution::kInline});
+  // The contract as built, for client generators; no key needed.
+  router.add("GET", "/api/v1/openapi.json",
+             {[](Request&) { return Response::json(200, std::string(openapi_json())); }, Execution::kInline});
   Database& db = fronts.api.db;
   router.add("GET", "/readyz",
              {[&db](Request&) {

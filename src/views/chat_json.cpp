@@ -43,7 +43,7 @@ void write_chat_reply_json(JsonWriter& w, const ChatReply& r) {
   w.key("sessionId").string(r.session_id);
   w.key("sources").begin_array();
   for (const auto& s : b.sources)
-    w.begin_object().key("title").string(s.title).key("url").string_or_null(s.url).end_object();
+    w.begin_object().key("title").string_or_null(s.title).key("url").string_or_null(s.url).end_object();
   w.end_array();
   w.key("followUps").begin_array();
   for (const auto& q : b.follow_ups) w.string(q);

@@ -93,6 +93,17 @@ TEST_F(ChatKnowledge, SourcesShownWhenOnAndStoredWithTheMessage) {
             (Json::array({{{"title", "Do you ship abroad?"}, {"url", nullptr}}})));
 }
 
+TEST_F(ChatKnowledge, ACitedSourceWithoutTitleOrAddressHasNullForBoth) {
+  auto c = chat_setup(s(), R"({"showSources": true})");
+  auto r = s().post("/api/v1/agents/" + c.agent + "/sources", c.key,
+                    Json{{"type", "text"}, {"content", "Parcels leave the depot every day at noon."}}.dump());
+  ASSERT_EQ(r.status, 201) << r.body;
+  wait_trained(c);
+  auto j = chat(s(), c, {{"message", "When do parcels leave the depot?"}}).json();
+  EXPECT_EQ(j["sources"], (Json::array({{{"title", nullptr}, {"url", nullptr}}}))) << j.dump();
+  EXPECT_EQ(show_conversation(s(), j["conversationId"])["messages"][1]["sources"], j["sources"]);
+}
+
 TEST_F(ChatKnowledge, FollowUpsWhenOn) {
   auto off = trained();
   EXPECT_EQ(chat(s(), off, {{"message", "Do you ship abroad?"}}).json()["followUps"],

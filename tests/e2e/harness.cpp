@@ -355,6 +355,28 @@ void Server::kill_hard() { stop(SIGKILL); }
 
 std::string Server::log() const { return read_file(log_path_); }
 
+namespace {
+// With PARLEY_TEST_RESPONSE_LOG naming a folder, every response a test receives is appended
+// there (one JSON line, a file per process) for tests/node/validate-responses.mjs to check
+// against docs/openapi.yaml.
+void record_response(const HttpRequest& req, const HttpResponse& res) {
+  static const char* dir = std::getenv("PARLEY_TEST_RESPONSE_LOG");
+  if (dir == nullptr || *dir == '\0' || res.status == 0) return;
+  static std::mutex mu;
+  static std::ofstream out(std::string(dir) + "/" + std::to_string(::getpid()) + ".jsonl", std::ios::app);
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  Json line = {{"method", req.method},
+               {"path", req.path},
+               {"status", res.status},
+               {"contentType", res.header("content-type")},
+               {"body", res.body},
+               {"test", test != nullptr ? std::string(test->test_suite_name()) + "." + test->name() : ""}};
+  std::lock_guard lock(mu);
+  out << line.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
+  out.flush();
+}
+}  // namespace
+
 HttpResponse Server::request(const HttpRequest& req) const {
   HttpResponse res;
   CURL* c = curl_easy_init();
@@ -380,6 +402,7 @@ HttpResponse Server::request(const HttpRequest& req) const {
   else ADD_FAILURE() << req.method << " " << req.path << ": " << curl_easy_strerror(rc);
   curl_slist_free_all(headers);
   curl_easy_cleanup(c);
+  record_response(req, res);
   return res;
 }
 

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "api/api_context.h"
+#include "api/idempotency.h"
 #include "http/responses.h"
 
 namespace parley {
@@ -53,10 +54,14 @@ void add_api_route(Router& router, ApiContext& app, std::string_view method, std
                     r = error_response({ErrorCode::kInsufficientScope,
                                         "This API key lacks the '" + std::string(scope_name(scope)) +
                                             "' scope needed by this endpoint."});
+                  } else if (auto started = idempotency_start(app.db, app.clock, req, entry->account_id);
+                             started.answer) {
+                    r = std::move(*started.answer);
                   } else {
                     ApiCall call{req, *entry, app};
                     auto result = handler(call);
                     r = result.ok() ? std::move(result).value() : error_response(result.error());
+                    if (started.ticket) r = idempotency_finish(std::move(started.ticket), std::move(r));
                   }
                 }
                 add_rate_headers(r, rate);

@@ -35,6 +35,8 @@ constexpr Entry entry(ErrorCode code) {
     case ErrorCode::kOriginNotAllowed: return {403, "origin_not_allowed"};
     case ErrorCode::kCountryBlocked: return {403, "country_blocked"};
     case ErrorCode::kVisitorLimitReached: return {429, "visitor_message_limit_reached"};
+    case ErrorCode::kIdempotencyKeyInUse: return {409, "idempotency_key_in_use"};
+    case ErrorCode::kIdempotencyKeyReused: return {422, "idempotency_key_reused"};
   }
   return {500, "internal_error"};
 }

@@ -34,6 +34,8 @@ enum class ErrorCode {
   kOriginNotAllowed,
   kCountryBlocked,
   kVisitorLimitReached,
+  kIdempotencyKeyInUse,
+  kIdempotencyKeyReused,
 };
 
 struct ApiError {
@@ -47,7 +49,7 @@ struct ApiError {
   static ApiError internal(std::string message) { return {ErrorCode::kInternal, std::move(message)}; }
 };
 
-// The HTTP status for a code (400, 401, 403, 404, 405, 409, 413, 429, 431, 500, 503, 504).
+// The HTTP status for a code (400, 401, 403, 404, 405, 409, 413, 422, 429, 431, 500, 503, 504).
 int http_status(ErrorCode code);
 
 // The stable string of a code as the spec names it ("invalid_request", "not_found", ...).

@@ -22,6 +22,7 @@
 #include "server/routes.h"
 #include "store/rate_window_repo.h"
 #include "widget/widget_limits.h"
+#include "workers/idempotency_purger.h"
 #include "workers/rate_window_writer.h"
 
 namespace parley {
@@ -152,6 +153,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     flush_logs();
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     RateWindowWriter window_writer(database, limiter);
+    IdempotencyPurger idempotency_purger(database, clock);
     trainer.start();
     (*webhooks)->start();
     server.run();

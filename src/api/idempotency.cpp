@@ -24,9 +24,10 @@ constexpr size_t kMaxKeyLength = 255;
 
 // What a replay may carry beyond status and body. Response header names must outlive the
 // response: these literals are what a kept name is matched to.
-constexpr std::array<std::string_view, 4> kReplayedHeaders = {"X-Conversation-Id", "X-Session-Id",
-                                                               "X-Live-Chat", "Location"};
-constexpr std::array<std::string_view, 2> kContentTypes = {"application/json", "text/plain; charset=utf-8"};
+constexpr std::array<std::string_view, 5> kReplayedHeaders = {"X-Conversation-Id", "X-Session-Id", "X-Live-Chat",
+                                                               "Location", "Cache-Control"};
+constexpr std::array<std::string_view, 3> kContentTypes = {"application/json", "text/plain; charset=utf-8",
+                                                           "text/event-stream"};
 
 bool same_name(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

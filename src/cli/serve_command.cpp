@@ -157,6 +157,11 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_CHAT_TIMEOUT_MS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--chat-heartbeat-ms", o->node.chat.event_stream_heartbeat_ms,
+                  "An event-stream chat reply silent this long gets a comment line")
+      ->envname("PARLEY_CHAT_HEARTBEAT_MS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--agent-replies-per-hour", o->node.chat.replies_per_agent_hour,
                   "Replies per agent per hour before 429 agent_busy")
       ->envname("PARLEY_AGENT_REPLIES_PER_HOUR")

@@ -27,6 +27,7 @@ struct LoadedAgent;
 // Chat limits set when the server starts.
 struct ChatConfig {
   int64_t timeout_ms = 55'000;  // 504 timeout beyond this
+  int64_t event_stream_heartbeat_ms = 15'000;  // a comment line in an event stream this long silent
   int64_t replies_per_agent_hour = kDefaultRepliesPerAgentHour;
 };
 

@@ -1,35 +1,75 @@
 #include "views/chat_answer.h"
 
 #include <atomic>
+#include <mutex>
 
 #include "domain/chat_runner.h"
 #include "http/responses.h"
 #include "views/chat_json.h"
+#include "views/heartbeats.h"
 
 namespace parley {
 
 namespace {
-Response stream_head(const ChatTurn& turn) {
+Response stream_head(const ChatTurn& turn, ChatForm form) {
   Response res;
-  res.content_type = "text/plain; charset=utf-8";
+  if (form == ChatForm::kEvents) {
+    res.content_type = "text/event-stream";
+    res.header("Cache-Control", "no-cache");
+    res.header("X-Accel-Buffering", "no");  // proxies pass each event on as it comes
+  } else {
+    res.content_type = "text/plain; charset=utf-8";
+  }
   res.header("X-Conversation-Id", turn.conversation_id());
   res.header("X-Session-Id", turn.session_id());
   if (turn.known_live_chat()) res.header("X-Live-Chat", *turn.known_live_chat());
   return res;
 }
 
+// One server-sent event; `data` is compact JSON (no line breaks).
+std::string event(std::string_view name, std::string_view data) {
+  std::string out;
+  out.reserve(name.size() + data.size() + 16);
+  out.append("event: ").append(name).append("\ndata: ").append(data).append("\n\n");
+  return out;
+}
+
 // One answer under way. The text sink, may_store and done run one after another (each hands
-// over to the next through a queue), never at once.
+// over to the next through a queue), never at once; an event stream's heartbeat runs beside
+// them, so in that form they take `mu` around what they send.
 struct Answer {
   std::shared_ptr<ChatTurn> turn;
   std::shared_ptr<Responder> out;
-  bool stream = false;
+  ChatForm form = ChatForm::kJson;
   bool begun = false;  // the stream's head was sent
   std::atomic<bool> claimed{false};
+  std::mutex mu;
+  bool finished = false;
+  std::chrono::steady_clock::time_point last_sent = std::chrono::steady_clock::now();
 
   bool claim() {
     if (!claimed.load()) claimed.store(out->claim());
     return claimed.load();
+  }
+  // Event stream, under `mu`: the head and the `meta` event, once; false when another answer
+  // (the deadline's 504) went out instead.
+  bool begin_events() {
+    if (begun) return true;
+    if (!claim()) return false;
+    out->begin(stream_head(*turn, form));
+    JsonWriter meta;
+    meta.begin_object();
+    meta.key("conversationId").string(turn->conversation_id());
+    meta.key("sessionId").string(turn->session_id());
+    meta.key("liveChat").string_or_null(turn->known_live_chat());
+    meta.end_object();
+    out->write(event("meta", meta.view()));
+    begun = true;
+    return true;
+  }
+  void send_event(std::string_view name, std::string_view data) {
+    out->write(event(name, data));
+    last_sent = std::chrono::steady_clock::now();
   }
 };
 
@@ -42,10 +82,34 @@ class ResponderPacer final : public ReadPacer {
   std::shared_ptr<Responder> out_;
 };
 
+void finish_events(Answer& a, Result<ChatReply> reply) {
+  std::unique_lock lock(a.mu);
+  a.finished = true;
+  if (reply.ok()) {
+    a.begin_events();  // no text (a team member has it): the stream is only meta and blocks
+    JsonWriter blocks;
+    blocks.begin_object();
+    write_reply_block_fields(blocks, *reply);
+    blocks.end_object();
+    a.send_event("blocks", blocks.view());
+    a.send_event("done", "{}");
+    return a.out->end();
+  }
+  if (a.begun) {
+    // The reply failed after it started: the usual error object as an `error` event, and a
+    // stream that ends without `done`.
+    a.send_event("error", error_body(reply.error()));
+    return a.out->end();
+  }
+  lock.unlock();
+  if (a.claim()) a.out->send(error_response(reply.error()));
+}
+
 void finish(Answer& a, Result<ChatReply> reply) {
-  if (a.stream) {
+  if (a.form == ChatForm::kEvents) return finish_events(a, std::move(reply));
+  if (a.form == ChatForm::kText) {
     if (reply.ok()) {
-      if (!a.begun) a.out->begin(stream_head(*a.turn));  // no text (a team member has it)
+      if (!a.begun) a.out->begin(stream_head(*a.turn, a.form));  // no text (a team member has it)
       return a.out->end();
     }
     if (a.begun) return a.out->abort();
@@ -56,31 +120,59 @@ void finish(Answer& a, Result<ChatReply> reply) {
   }
   if (a.claim()) a.out->send(error_response(reply.error()));
 }
+
+// A comment line when the stream has been silent for `interval`; starts the stream when the
+// engine has said nothing yet. False once the answer is over.
+bool heartbeat(Answer& a, std::chrono::milliseconds interval) {
+  std::lock_guard lock(a.mu);
+  if (a.finished) return false;
+  if (std::chrono::steady_clock::now() - a.last_sent < interval) return true;
+  if (!a.begin_events()) return false;
+  a.out->write(": keep-alive\n\n");
+  a.last_sent = std::chrono::steady_clock::now();
+  return true;
+}
 }  // namespace
 
-Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request,
-                     bool stream) {
-  const int64_t timeout_ms = turn->services().config.timeout_ms;
+Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request, ChatForm form) {
+  const ChatConfig& config = turn->services().config;
+  const int64_t timeout_ms = config.timeout_ms;
+  const auto heartbeat_every = std::chrono::milliseconds(config.event_stream_heartbeat_ms);
   auto deadline = request.received_at + std::chrono::milliseconds(timeout_ms);
-  return Response::later([turn = std::move(turn), &pool, stream, deadline, timeout_ms](std::shared_ptr<Responder> out) {
+  return Response::later([turn = std::move(turn), &pool, form, deadline, timeout_ms,
+                          heartbeat_every](std::shared_ptr<Responder> out) {
     out->expire_at(deadline, [timeout_ms] { return error_response(reply_timeout(timeout_ms)); });
     auto a = std::make_shared<Answer>();
     a->turn = turn;
     a->out = out;
-    a->stream = stream;
+    a->form = form;
     TurnHandlers h;
-    if (stream) {
+    if (form == ChatForm::kText) {
       h.text = [a](std::string_view piece) {
         if (!a->begun) {
           if (!a->claim()) return true;  // answered 504 already: the text goes nowhere
-          a->out->begin(stream_head(*a->turn));
+          a->out->begin(stream_head(*a->turn, a->form));
           a->begun = true;
         }
         a->out->write(piece);
         return true;  // a client that left still gets its reply stored, as a JSON one would
       };
-      h.pacer = std::make_shared<ResponderPacer>(out);
+    } else if (form == ChatForm::kEvents) {
+      h.text = [a](std::string_view piece) {
+        std::lock_guard lock(a->mu);
+        if (!a->begin_events()) return true;
+        JsonWriter delta;
+        delta.begin_object().key("delta").string(piece).end_object();
+        a->send_event("text", delta.view());
+        return true;
+      };
+      std::weak_ptr<Answer> weak = a;
+      Heartbeats::instance().add(weak, heartbeat_every.count(), [weak, heartbeat_every] {
+        auto answer = weak.lock();
+        return answer && heartbeat(*answer, heartbeat_every);
+      });
     }
+    if (form != ChatForm::kJson) h.pacer = std::make_shared<ResponderPacer>(out);
     h.may_store = [a] { return a->claim(); };
     h.done = [a](Result<ChatReply> reply) { finish(*a, std::move(reply)); };
     run_turn(turn, pool, std::move(h));

@@ -1,6 +1,11 @@
 // Answers a prepared chat turn through the server's Responder (http/message.h), with no thread
-// waiting while the engine writes: as the JSON reply, or as a chunked text/plain stream written
-// as the engine writes it. Shared by the API's chat endpoint and the widget's messages endpoint.
+// waiting while the engine writes: as the JSON reply, as a chunked text/plain stream written as
+// the engine writes it, or as server-sent events: `meta` (conversationId, sessionId, liveChat),
+// `text` ({"delta"}) as written, `blocks` (the JSON reply's sources, followUps, buttons, products,
+// form, leadForm, booking, liveChat) and `done`; `error` (the usual error object) instead when
+// the reply fails after the stream started; a comment line when the stream has been silent for
+// the heartbeat interval (15 s), which also starts the stream when the engine has said nothing
+// yet. Shared by the API's chat endpoint and the widget's messages endpoint.
 //
 // A stream's head goes out with its first piece, so an error or the deadline coming before any
 // text is still a JSON response with its status. The exchange is stored once the engine has
@@ -17,7 +22,12 @@
 
 namespace parley {
 
-Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request,
-                     bool stream);
+enum class ChatForm {
+  kJson,    // the chat reply object
+  kText,    // stream: true — the reply's text, chunked text/plain
+  kEvents,  // stream: true with Accept: text/event-stream — server-sent events
+};
+
+Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request, ChatForm form);
 
 }  // namespace parley

@@ -36,11 +36,16 @@ void write_booking_json(JsonWriter& w, const BookingBlock& booking) {
 }
 
 void write_chat_reply_json(JsonWriter& w, const ChatReply& r) {
-  const ReplyBlocks& b = r.blocks;
   w.begin_object();
   w.key("reply").string(r.reply);
   w.key("conversationId").string(r.conversation_id);
   w.key("sessionId").string(r.session_id);
+  write_reply_block_fields(w, r);
+  w.end_object();
+}
+
+void write_reply_block_fields(JsonWriter& w, const ChatReply& r) {
+  const ReplyBlocks& b = r.blocks;
   w.key("sources").begin_array();
   for (const auto& s : b.sources)
     w.begin_object().key("title").string_or_null(s.title).key("url").string_or_null(s.url).end_object();
@@ -79,7 +84,6 @@ void write_chat_reply_json(JsonWriter& w, const ChatReply& r) {
   else
     w.null();
   w.key("liveChat").string_or_null(r.live_chat);
-  w.end_object();
 }
 
 }  // namespace parley

@@ -8,6 +8,9 @@
 namespace parley {
 
 void write_chat_reply_json(JsonWriter& w, const ChatReply& r);
+// The reply's blocks as fields of the object being written: sources, followUps, buttons,
+// products, form, leadForm, booking, liveChat (the JSON reply's fields after sessionId).
+void write_reply_block_fields(JsonWriter& w, const ChatReply& r);
 
 // The reply's `form`, `leadForm` and `booking` objects.
 void write_form_json(JsonWriter& w, const FormBlock& form);

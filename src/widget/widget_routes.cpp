@@ -65,8 +65,7 @@ Result<Response> send_message(WidgetCall& call) {
   }
   r.waited_ms = call.req.waited_ms();
   PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(call.app.chat, call.agent.account_id, r));
-  return answer_chat(std::make_shared<ChatTurn>(std::move(turn)), call.app.reply_pool, call.req,
-                     /*stream=*/false);
+  return answer_chat(std::make_shared<ChatTurn>(std::move(turn)), call.app.reply_pool, call.req, ChatForm::kJson);
 }
 
 // The transcript, so the widget can show team replies written during a live chat.

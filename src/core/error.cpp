@@ -35,6 +35,10 @@ constexpr Entry entry(ErrorCode code) {
     case ErrorCode::kOriginNotAllowed: return {403, "origin_not_allowed"};
     case ErrorCode::kCountryBlocked: return {403, "country_blocked"};
     case ErrorCode::kVisitorLimitReached: return {429, "visitor_message_limit_reached"};
+    case ErrorCode::kDeliveryInProgress: return {409, "delivery_in_progress"};
+    case ErrorCode::kDeliveryPending: return {409, "delivery_pending"};
+    case ErrorCode::kWebhookDisabled: return {409, "webhook_disabled"};
+    case ErrorCode::kWebhookPaused: return {409, "webhook_paused"};
   }
   return {500, "internal_error"};
 }

@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "api/pagination.h"
 #include "store/conversation_queries.h"
 #include "store/db.h"
+#include "views/pagination.h"
 
 namespace parley {
 namespace {

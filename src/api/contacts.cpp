@@ -1,11 +1,11 @@
 // Contacts: list (with single-contact search), get, create-or-update, PATCH and DELETE.
 #include "domain/contacts.h"
 
-#include "api/pagination.h"
-#include "http/responses.h"
 #include "api/routes.h"
 #include "domain/agents.h"
+#include "http/responses.h"
 #include "views/contact_json.h"
+#include "views/pagination.h"
 
 namespace parley {
 

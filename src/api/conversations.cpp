@@ -1,12 +1,12 @@
 // GET /api/v1/agents/{agentId}/conversations and GET /api/v1/conversations/{conversationId}.
 #include "domain/conversations.h"
 
-#include "api/pagination.h"
-#include "http/responses.h"
 #include "api/routes.h"
 #include "domain/agents.h"
+#include "http/responses.h"
 #include "store/conversation_queries.h"
 #include "views/conversation_json.h"
+#include "views/pagination.h"
 
 namespace parley {
 

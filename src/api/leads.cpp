@@ -1,12 +1,12 @@
 // GET /api/v1/agents/{agentId}/leads.
 #include "domain/leads.h"
 
-#include "api/pagination.h"
-#include "http/responses.h"
 #include "api/routes.h"
 #include "domain/agents.h"
+#include "http/responses.h"
 #include "store/lead_queries.h"
 #include "views/lead_json.h"
+#include "views/pagination.h"
 
 namespace parley {
 

@@ -1,11 +1,29 @@
-// POST /api/v1/agents/{agentId}/webhooks and DELETE /api/v1/webhooks/{webhookId}.
-#include "http/responses.h"
+// POST /api/v1/agents/{agentId}/webhooks, GET and DELETE /api/v1/webhooks/{webhookId}, and the
+// webhook's operations: GET .../deliveries, POST .../deliveries/{deliveryId}/retry and
+// POST .../enable. Every route needs webhooks:write and reaches only webhooks subscribed through
+// the API.
 #include "api/routes.h"
+#include "http/responses.h"
+#include "views/delivery_json.h"
+#include "views/pagination.h"
+#include "webhooks/delivery_operations.h"
 #include "webhooks/subscriptions.h"
 
 namespace parley {
 
 namespace {
+constexpr WebhookReach kReach = WebhookReach::kSubscribedThroughApi;
+
+Services services(ApiCall& call) { return Services{call.app.db, call.app.clock, call.app.random}; }
+
+Response webhook_data(int status, const WebhookRecord& h) {
+  JsonWriter w;
+  w.begin_object().key("data");
+  write_webhook_json(w, h, /*with_secret=*/false);
+  w.end_object();
+  return json_response(status, w);
+}
+
 Result<Response> subscribe(ApiCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto body, json_body(call.req));
   FieldReader fields(body);
@@ -17,7 +35,7 @@ Result<Response> subscribe(ApiCall& call) {
   in.source = source.value_or("api");
   in.origin = "api";
   in.key_id = call.key.key_id;
-  Services s{call.app.db, call.app.clock, call.app.random};
+  Services s = services(call);
   SystemResolver fallback;
   WebhookPolicy policy =
       call.app.webhook_policy ? *call.app.webhook_policy : WebhookPolicy{fallback, false};
@@ -28,20 +46,69 @@ Result<Response> subscribe(ApiCall& call) {
   return json_response(201, w);
 }
 
+Result<Response> get(ApiCall& call) {
+  Services s = services(call);
+  PARLEY_ASSIGN_OR_RETURN(auto h,
+                          get_reachable_webhook(s, call.account_id(), call.param(0), kReach));
+  return webhook_data(200, h);
+}
+
 Result<Response> unsubscribe(ApiCall& call) {
-  Services s{call.app.db, call.app.clock, call.app.random};
+  Services s = services(call);
   PARLEY_TRY(unsubscribe_webhook(s, call.account_id(), call.param(0)));
   JsonWriter w;
   w.begin_object().key("id").string(call.param(0)).key("deleted").boolean(true).end_object();
   return json_response(200, w);
+}
+
+Result<Response> deliveries(ApiCall& call) {
+  std::string_view webhook_id = call.param(0);
+  PARLEY_ASSIGN_OR_RETURN(auto q, parse_page_query(call.req, kDeliveryList, webhook_id));
+  Services s = services(call);
+  PARLEY_ASSIGN_OR_RETURN(auto history,
+                          list_webhook_deliveries(s, call.account_id(), webhook_id, kReach, q));
+  int64_t now = call.app.clock.now_ms();
+  return Response::json(200, page_json<DeliveryView>(
+                                 history.page, kDeliveryList, webhook_id,
+                                 [&](JsonWriter& w, const DeliveryView& v) {
+                                   write_delivery_json(w, v, history.webhook, now);
+                                 },
+                                 [](const DeliveryView& v) {
+                                   return KeysetPosition{v.delivery.created_at, v.delivery.id};
+                                 }));
+}
+
+Result<Response> retry(ApiCall& call) {
+  Services s = services(call);
+  PARLEY_ASSIGN_OR_RETURN(auto retried, retry_webhook_delivery(s, call.account_id(), call.param(0),
+                                                               call.param(1), kReach));
+  JsonWriter w;
+  w.begin_object().key("data");
+  write_delivery_json(w, retried.delivery, retried.webhook, call.app.clock.now_ms());
+  w.end_object();
+  return json_response(202, w);
+}
+
+Result<Response> enable(ApiCall& call) {
+  Services s = services(call);
+  PARLEY_ASSIGN_OR_RETURN(auto h, enable_webhook(s, call.account_id(), call.param(0), kReach));
+  return webhook_data(200, h);
 }
 }  // namespace
 
 void register_webhook_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/webhooks", Scope::kWebhooksWrite,
                 Execution::kPool, subscribe);
+  add_api_route(router, app, "GET", "/api/v1/webhooks/{webhookId}", Scope::kWebhooksWrite,
+                Execution::kPool, get);
   add_api_route(router, app, "DELETE", "/api/v1/webhooks/{webhookId}", Scope::kWebhooksWrite,
                 Execution::kPool, unsubscribe);
+  add_api_route(router, app, "GET", "/api/v1/webhooks/{webhookId}/deliveries",
+                Scope::kWebhooksWrite, Execution::kPool, deliveries);
+  add_api_route(router, app, "POST", "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry",
+                Scope::kWebhooksWrite, Execution::kPool, retry);
+  add_api_route(router, app, "POST", "/api/v1/webhooks/{webhookId}/enable", Scope::kWebhooksWrite,
+                Execution::kPool, enable);
 }
 
 }  // namespace parley

@@ -1,8 +1,9 @@
-// parley admin webhook add | list | deliveries | pause | resume | remove: dashboard webhooks and
-// the delivery history of any webhook.
+// parley admin webhook add | list | deliveries | pause | resume | enable | remove: dashboard
+// webhooks, the delivery history of any webhook, and enabling one disabled after failing.
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "store/webhook_repo.h"
+#include "webhooks/delivery_operations.h"
 #include "webhooks/subscriptions.h"
 
 namespace parley {
@@ -39,7 +40,10 @@ void write_admin_webhook(JsonWriter& w, const WebhookRecord& h) {
   w.end_array();
   w.key("source").string(h.source).key("origin").string(h.origin).key("keyId").string_or_null(
       h.key_id);
-  w.key("paused").boolean(h.paused).key("createdAt").timestamp(h.created_at);
+  w.key("paused").boolean(h.paused).key("status").string(h.status());
+  w.key("disabledReason").string_or_null(h.disabled_reason);
+  w.key("failingSince").timestamp_or_null(h.failing_since);
+  w.key("createdAt").timestamp(h.created_at);
   w.end_object();
 }
 
@@ -153,6 +157,26 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
         }));
         JsonWriter w;
         w.begin_object().key("id").string(a->id).key("deleted").boolean(true).end_object();
+        return w.str();
+      });
+    };
+  });
+
+  auto* enable = webhook->add_subcommand(
+      "enable", "Turn on a webhook disabled after failing; its waiting deliveries resume");
+  enable->add_option("id", a->id, "Webhook id")->required();
+  enable->callback([&, a] {
+    run = [&, a] {
+      return run_admin(global, [&](Services& s) -> Result<std::string> {
+        PARLEY_ASSIGN_OR_RETURN(auto any, [&]() -> Result<std::optional<WebhookRecord>> {
+          PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+          return WebhookRepo::find_any(c, a->id);
+        }());
+        if (!any) return ApiError::not_found("No webhook " + a->id + ".");
+        PARLEY_ASSIGN_OR_RETURN(
+            auto h, enable_webhook(s, any->account_id, a->id, WebhookReach::kAnyOfAccount));
+        JsonWriter w;
+        write_admin_webhook(w, h);
         return w.str();
       });
     };

@@ -1,18 +1,23 @@
 // Webhooks in the console: an agent's webhooks, both those added here (at most 5 per agent) and
 // those subscribed through the API (shown with their source badge), pausing, resuming and
-// removing any of them, and a webhook's latest deliveries. A paused webhook receives nothing:
-// the delivery worker neither fans events out to it nor sends its pending deliveries.
-// Owners and admins change webhooks; every member lists them.
-#include "http/responses.h"
+// removing any of them, a webhook's delivery history a page at a time (the API's page parameters
+// and delivery shape), retrying a delivery and enabling a webhook disabled after failing for days.
+// A paused or disabled webhook receives nothing: the delivery worker neither fans events out to
+// it nor sends its pending deliveries. Owners and admins change webhooks, retry and enable;
+// every member lists them and their deliveries.
 #include "console/console_routes.h"
 #include "console/gate.h"
 #include "domain/agents.h"
+#include "http/responses.h"
+#include "views/delivery_json.h"
+#include "views/pagination.h"
+#include "webhooks/delivery_operations.h"
 #include "webhooks/subscriptions.h"
 
 namespace parley {
 
 namespace {
-constexpr int64_t kDeliveriesListed = 50;
+constexpr WebhookReach kReach = WebhookReach::kAnyOfAccount;
 
 Response webhook_response(int status, const WebhookRecord& h, bool with_secret) {
   JsonWriter w;
@@ -71,23 +76,36 @@ Result<Response> remove(ConsoleCall& call) {
 }
 
 Result<Response> deliveries(ConsoleCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
-  PARLEY_ASSIGN_OR_RETURN(auto h, WebhookRepo::find(c, call.account_id(), call.param(0)));
-  if (!h) return ApiError::not_found("No webhook " + std::string(call.param(0)) + ".");
-  PARLEY_ASSIGN_OR_RETURN(auto rows, WebhookRepo::list_deliveries(c, h->id, kDeliveriesListed));
+  std::string_view webhook_id = call.param(0);
+  PARLEY_ASSIGN_OR_RETURN(auto q, parse_page_query(call.req, kDeliveryList, webhook_id));
+  PARLEY_ASSIGN_OR_RETURN(auto history, list_webhook_deliveries(call.services, call.account_id(),
+                                                                webhook_id, kReach, q));
+  int64_t now = call.app.clock.now_ms();
+  return Response::json(200, page_json<DeliveryView>(
+                                 history.page, kDeliveryList, webhook_id,
+                                 [&](JsonWriter& w, const DeliveryView& v) {
+                                   write_delivery_json(w, v, history.webhook, now);
+                                 },
+                                 [](const DeliveryView& v) {
+                                   return KeysetPosition{v.delivery.created_at, v.delivery.id};
+                                 }));
+}
+
+Result<Response> retry(ConsoleCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(auto retried,
+                          retry_webhook_delivery(call.services, call.account_id(), call.param(0),
+                                                 call.param(1), kReach));
   JsonWriter w;
-  w.begin_object().key("data").begin_array();
-  for (const auto& d : rows) {
-    w.begin_object();
-    w.key("id").string(d.id).key("event").string(d.event).key("eventId").string(d.event_id);
-    w.key("status").string(d.status).key("attempts").integer(d.attempts);
-    w.key("nextAttemptAt").timestamp_or_null(d.next_attempt_at);
-    w.key("createdAt").timestamp(d.created_at);
-    w.key("completedAt").timestamp_or_null(d.completed_at);
-    w.end_object();
-  }
-  w.end_array().end_object();
-  return json_response(200, w);
+  w.begin_object().key("data");
+  write_delivery_json(w, retried.delivery, retried.webhook, call.app.clock.now_ms());
+  w.end_object();
+  return json_response(202, w);
+}
+
+Result<Response> enable(ConsoleCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(auto h,
+                          enable_webhook(call.services, call.account_id(), call.param(0), kReach));
+  return webhook_response(200, h, false);
 }
 }  // namespace
 
@@ -102,6 +120,11 @@ void register_console_webhook_routes(Router& router, ConsoleContext& app) {
                     Execution::kPool, remove);
   add_console_route(router, app, "GET", "/console/v1/webhooks/{webhookId}/deliveries",
                     Role::kViewer, Execution::kPool, deliveries);
+  add_console_route(router, app, "POST",
+                    "/console/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry", Role::kAdmin,
+                    Execution::kPool, retry);
+  add_console_route(router, app, "POST", "/console/v1/webhooks/{webhookId}/enable", Role::kAdmin,
+                    Execution::kPool, enable);
 }
 
 }  // namespace parley

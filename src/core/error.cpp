@@ -37,6 +37,10 @@ constexpr Entry entry(ErrorCode code) {
     case ErrorCode::kVisitorLimitReached: return {429, "visitor_message_limit_reached"};
     case ErrorCode::kIdempotencyKeyInUse: return {409, "idempotency_key_in_use"};
     case ErrorCode::kIdempotencyKeyReused: return {422, "idempotency_key_reused"};
+    case ErrorCode::kDeliveryInProgress: return {409, "delivery_in_progress"};
+    case ErrorCode::kDeliveryPending: return {409, "delivery_pending"};
+    case ErrorCode::kWebhookDisabled: return {409, "webhook_disabled"};
+    case ErrorCode::kWebhookPaused: return {409, "webhook_paused"};
   }
   return {500, "internal_error"};
 }

@@ -36,6 +36,10 @@ enum class ErrorCode {
   kVisitorLimitReached,
   kIdempotencyKeyInUse,
   kIdempotencyKeyReused,
+  kDeliveryInProgress,  // 409: an attempt of the delivery is under way
+  kDeliveryPending,     // 409: the delivery waits for its first attempt
+  kWebhookDisabled,     // 409: the webhook was disabled after failing; enable it first
+  kWebhookPaused,       // 409: the webhook is paused in the dashboard
 };
 
 struct ApiError {

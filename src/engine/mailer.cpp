@@ -120,7 +120,7 @@ Result<void> Mailer::send(const MailMessage& message) const {
   CURLcode rc = perform_on_loop(c);  // waits while the outbound loop talks to the server
   if (rc != CURLE_OK) {
     log_warn("mail_failed", {{"curl_code", static_cast<int64_t>(rc)}});
-    return ApiError::internal("The hand-off mail could not be sent.");
+    return ApiError::internal("The mail could not be sent.");
   }
   return ok_result();
 }

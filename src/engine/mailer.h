@@ -1,6 +1,7 @@
 // Mailer: sends one plain-text email through an SMTP server with libcurl (the server and sender
 // come from the configuration: --smtp-url / PARLEY_SMTP_URL, --smtp-from / PARLEY_SMTP_FROM).
-// Used for hand-offs: the agent mails the conversation to the team's address. Header values are
+// Used for hand-offs (the agent mails the conversation to the team's address) and to tell an
+// account's owners that a failing webhook was disabled. Header values are
 // stripped of line breaks so that no input can add headers or recipients.
 // Stateless apart from its options: send() is safe to call from many threads at once.
 #pragma once

@@ -112,7 +112,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   OpenAiEngine openai(clock, o.llm, &actions, &vectors, &reply_pool);
   EngineRouter engines(clock, engine, openai);
   AgentCache agent_cache(database);
-  auto webhooks = WebhookService::create(database, clock, random, o.webhooks);
+  auto webhooks = WebhookService::create(database, clock, random, o.webhooks, &mailer);
   if (!webhooks.ok()) return webhooks.error();
   WidgetLimits widget_limits(clock, o.widget, database.shared_by_nodes() ? &database : nullptr);
 

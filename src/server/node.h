@@ -36,7 +36,7 @@ struct NodeOptions {
   int64_t console_login_tracked_max = 100'000;
   WebhookServiceOptions webhooks;
   LlmDefaults llm;          // the default provider of `openai` agents, secrets included
-  MailerOptions mail;       // hand-off mail, secrets included
+  MailerOptions mail;       // hand-off mail and disabled-webhook notices, secrets included
   ApiActionOptions actions;
   ChatConfig chat;
   WidgetOptions widget;

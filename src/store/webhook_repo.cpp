@@ -3,11 +3,12 @@
 namespace parley {
 
 namespace {
-#define WEBHOOK_COLUMNS \
-  "id, account_id, agent_id, url, events, source, origin, key_id, secret, paused, created_at"
+#define WEBHOOK_COLUMNS                                                                         \
+  "id, account_id, agent_id, url, events, source, origin, key_id, secret, paused, created_at, " \
+  "failing_since, disabled_at, disabled_reason"
 #define DELIVERY_COLUMNS                                                                     \
   "id, webhook_id, outbox_id, event, event_id, payload, status, attempts, next_attempt_at, " \
-  "event_created_at, created_at, completed_at"
+  "event_created_at, created_at, completed_at, claimed_at, manual"
 #define ATTEMPT_COLUMNS \
   "id, delivery_id, webhook_id, attempt, started_at, duration_ms, response_code, error, succeeded"
 
@@ -42,6 +43,9 @@ WebhookRecord read_webhook(const Row& r) {
   w.secret = r.text(8);
   w.paused = r.boolean(9);
   w.created_at = r.int64(10);
+  w.failing_since = r.opt_int64(11);
+  w.disabled_at = r.opt_int64(12);
+  w.disabled_reason = r.opt_text(13);
   return w;
 }
 
@@ -59,6 +63,8 @@ DeliveryRecord read_delivery(const Row& r, int first = 0) {
   d.event_created_at = r.int64(first + 9);
   d.created_at = r.int64(first + 10);
   d.completed_at = r.opt_int64(first + 11);
+  d.claimed_at = r.opt_int64(first + 12);
+  d.manual = r.boolean(first + 13);
   return d;
 }
 
@@ -83,12 +89,18 @@ bool WebhookRecord::wants(std::string_view event) const {
   return false;
 }
 
+std::string_view WebhookRecord::status() const {
+  if (disabled_at) return "disabled";
+  return paused ? "paused" : "active";
+}
+
 Result<void> WebhookRepo::insert(Connection& c, const WebhookRecord& w) {
   PARLEY_TRY(
       c.execute("INSERT INTO webhooks (" WEBHOOK_COLUMNS
-                ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
                 {w.id, w.account_id, w.agent_id, w.url, join_events(w.events), w.source, w.origin,
-                 db_opt(w.key_id), w.secret, int64_t{w.paused ? 1 : 0}, w.created_at}));
+                 db_opt(w.key_id), w.secret, int64_t{w.paused ? 1 : 0}, w.created_at,
+                 db_opt(w.failing_since), db_opt(w.disabled_at), db_opt(w.disabled_reason)}));
   return {};
 }
 
@@ -141,6 +153,39 @@ Result<void> WebhookRepo::set_paused(Connection& c, std::string_view id, bool pa
   return {};
 }
 
+Result<void> WebhookRepo::enable(Connection& c, std::string_view id) {
+  PARLEY_TRY(
+      c.execute("UPDATE webhooks SET disabled_at = NULL, disabled_reason = NULL, "
+                "failing_since = NULL WHERE id = $1",
+                {id}));
+  return {};
+}
+
+Result<void> WebhookRepo::note_failure(Connection& c, std::string_view id, int64_t at) {
+  PARLEY_TRY(c.execute(
+      "UPDATE webhooks SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL", {id, at}));
+  return {};
+}
+
+Result<void> WebhookRepo::note_success(Connection& c, std::string_view id, int64_t at) {
+  PARLEY_TRY(
+      c.execute("UPDATE webhooks SET failing_since = NULL "
+                "WHERE id = $1 AND failing_since IS NOT NULL AND failing_since <= $2",
+                {id, at}));
+  return {};
+}
+
+Result<bool> WebhookRepo::disable_if_failing(Connection& c, std::string_view id,
+                                             int64_t failing_before, int64_t now,
+                                             std::string_view reason) {
+  PARLEY_ASSIGN_OR_RETURN(
+      int64_t n, c.execute("UPDATE webhooks SET disabled_at = $3, disabled_reason = $4 "
+                           "WHERE id = $1 AND disabled_at IS NULL AND failing_since IS NOT NULL "
+                           "AND failing_since <= $2",
+                           {id, failing_before, now, reason}));
+  return n > 0;
+}
+
 Result<bool> WebhookRepo::remove(Connection& c, std::string_view id) {
   PARLEY_TRY(c.execute("DELETE FROM webhook_attempts WHERE webhook_id = $1", {id}));
   PARLEY_TRY(c.execute("DELETE FROM webhook_deliveries WHERE webhook_id = $1", {id}));
@@ -183,12 +228,12 @@ Result<bool> WebhookRepo::mark_dispatched(Connection& c, std::string_view outbox
 }
 
 Result<void> WebhookRepo::insert_delivery(Connection& c, const DeliveryRecord& d) {
-  PARLEY_TRY(c.execute(
-      "INSERT INTO webhook_deliveries (" DELIVERY_COLUMNS
-      ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
-      "ON CONFLICT (webhook_id, outbox_id) DO NOTHING",
-      {d.id, d.webhook_id, d.outbox_id, d.event, d.event_id, d.payload, d.status, d.attempts,
-       db_opt(d.next_attempt_at), d.event_created_at, d.created_at, db_opt(d.completed_at)}));
+  PARLEY_TRY(c.execute("INSERT INTO webhook_deliveries (" DELIVERY_COLUMNS
+                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) "
+                       "ON CONFLICT (webhook_id, outbox_id) DO NOTHING",
+                       {d.id, d.webhook_id, d.outbox_id, d.event, d.event_id, d.payload, d.status,
+                        d.attempts, db_opt(d.next_attempt_at), d.event_created_at, d.created_at,
+                        db_opt(d.completed_at), db_opt(d.claimed_at), int64_t{d.manual ? 1 : 0}}));
   return {};
 }
 
@@ -200,27 +245,30 @@ Result<std::vector<DueDelivery>> WebhookRepo::due_per_webhook(Connection& c, int
   PARLEY_TRY(c.query(
       "SELECT d.id, d.webhook_id, d.outbox_id, d.event, d.event_id, d.payload, d.status, "
       "d.attempts, d.next_attempt_at, d.event_created_at, d.created_at, d.completed_at, "
-      "w.url, w.secret, w.account_id FROM webhooks w CROSS JOIN webhook_deliveries d "
-      "WHERE w.paused = 0 AND d.id IN (SELECT x.id FROM webhook_deliveries x "
+      "d.claimed_at, d.manual, w.url, w.secret, w.account_id, w.failing_since "
+      "FROM webhooks w CROSS JOIN webhook_deliveries d "
+      "WHERE w.paused = 0 AND w.disabled_at IS NULL AND d.id IN (SELECT x.id "
+      "FROM webhook_deliveries x "
       "WHERE x.webhook_id = w.id AND x.status = 'pending' AND x.next_attempt_at <= $1 "
       "ORDER BY x.next_attempt_at, x.id LIMIT $2) "
       "ORDER BY d.next_attempt_at, d.id",
       {now, per_webhook}, [&](const Row& r) {
-        out.push_back({read_delivery(r), r.text(12), r.text(13), r.text(14)});
+        out.push_back({read_delivery(r), r.text(14), r.text(15), r.text(16), r.opt_int64(17)});
       }));
   return out;
 }
 
 Result<bool> WebhookRepo::claim(Connection& c, std::string_view delivery_id, int64_t due_at,
-                                int64_t until) {
+                                int64_t now, int64_t until) {
   PARLEY_ASSIGN_OR_RETURN(int64_t n,
-                          c.execute("UPDATE webhook_deliveries SET next_attempt_at = $3 "
+                          c.execute("UPDATE webhook_deliveries SET next_attempt_at = $3, "
+                                    "claimed_at = $4 "
                                     "WHERE id = $1 AND status = 'pending' AND next_attempt_at = $2",
-                                    {delivery_id, due_at, until}));
+                                    {delivery_id, due_at, until, now}));
   return n > 0;
 }
 
-Result<void> WebhookRepo::record_attempt(Connection& c, const AttemptRecord& a,
+Result<bool> WebhookRepo::record_attempt(Connection& c, const AttemptRecord& a,
                                          std::string_view status,
                                          std::optional<int64_t> next_attempt_at,
                                          std::optional<int64_t> completed_at) {
@@ -228,14 +276,33 @@ Result<void> WebhookRepo::record_attempt(Connection& c, const AttemptRecord& a,
   PARLEY_ASSIGN_OR_RETURN(
       int64_t n,
       c.execute("UPDATE webhook_deliveries SET status = $2, attempts = $3, "
-                "next_attempt_at = $4, completed_at = $5 WHERE id = $1",
+                "next_attempt_at = $4, completed_at = $5, claimed_at = NULL, manual = 0 "
+                "WHERE id = $1",
                 {a.delivery_id, status, a.attempt, db_opt(next_attempt_at), db_opt(completed_at)}));
-  if (n == 0) return {};
+  if (n == 0) return false;
   PARLEY_TRY(c.execute("INSERT INTO webhook_attempts (" ATTEMPT_COLUMNS
                        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                        {a.id, a.delivery_id, a.webhook_id, a.attempt, a.started_at, a.duration_ms,
                         db_opt(a.response_code), db_opt(a.error), int64_t{a.succeeded ? 1 : 0}}));
-  return {};
+  if (a.attempt > kAttemptsKeptPerDelivery) {
+    PARLEY_TRY(c.execute("DELETE FROM webhook_attempts WHERE delivery_id = $1 AND attempt <= $2",
+                         {a.delivery_id, a.attempt - kAttemptsKeptPerDelivery}));
+  }
+  return true;
+}
+
+Result<bool> WebhookRepo::requeue(Connection& c, const DeliveryRecord& seen, int64_t now,
+                                  bool manual) {
+  // Compare-and-set on what a claim or a recorded attempt changes.
+  PARLEY_ASSIGN_OR_RETURN(
+      int64_t n,
+      c.execute("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $5, "
+                "completed_at = NULL, claimed_at = NULL, manual = $6 "
+                "WHERE id = $1 AND status = $2 AND attempts = $3 "
+                "AND COALESCE(next_attempt_at, -1) = $4",
+                {seen.id, seen.status, seen.attempts, seen.next_attempt_at.value_or(-1), now,
+                 int64_t{manual ? 1 : 0}}));
+  return n > 0;
 }
 
 Result<std::vector<DeliveryRecord>> WebhookRepo::list_deliveries(Connection& c,
@@ -245,6 +312,42 @@ Result<std::vector<DeliveryRecord>> WebhookRepo::list_deliveries(Connection& c,
   PARLEY_TRY(c.query("SELECT " DELIVERY_COLUMNS " FROM webhook_deliveries WHERE webhook_id = $1 "
                      "ORDER BY created_at DESC, id DESC LIMIT $2",
                      {webhook_id, limit}, [&](const Row& r) { out.push_back(read_delivery(r)); }));
+  return out;
+}
+
+Result<Page<DeliveryRecord>> WebhookRepo::page_deliveries(Connection& c,
+                                                          std::string_view webhook_id,
+                                                          const PageQuery& q) {
+  const KeysetTable table{"webhook_deliveries", DELIVERY_COLUMNS, "created_at", "created_at"};
+  std::vector<DeliveryRecord> rows;
+  PARLEY_TRY(query_keyset_page(c, table, "webhook_id = $1", {std::string(webhook_id)}, q,
+                               [&](const Row& r) { rows.push_back(read_delivery(r)); }));
+  return finish_page(std::move(rows), q.limit);
+}
+
+Result<std::optional<DeliveryRecord>> WebhookRepo::find_delivery(Connection& c,
+                                                                 std::string_view webhook_id,
+                                                                 std::string_view delivery_id) {
+  std::optional<DeliveryRecord> out;
+  PARLEY_TRY(c.query("SELECT " DELIVERY_COLUMNS
+                     " FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2",
+                     {delivery_id, webhook_id}, [&](const Row& r) { out = read_delivery(r); }));
+  return out;
+}
+
+Result<std::vector<AttemptRecord>> WebhookRepo::attempts_of_many(
+    Connection& c, const std::vector<std::string>& delivery_ids) {
+  std::vector<AttemptRecord> out;
+  if (delivery_ids.empty()) return out;
+  // One statement for a page: placeholders $1..$n, every id a parameter.
+  std::string sql = "SELECT " ATTEMPT_COLUMNS " FROM webhook_attempts WHERE delivery_id IN (";
+  std::vector<DbValue> params;
+  for (const auto& id : delivery_ids) {
+    params.emplace_back(std::string_view(id));
+    sql += (params.size() > 1 ? ", $" : "$") + std::to_string(params.size());
+  }
+  sql += ") ORDER BY delivery_id, attempt";
+  PARLEY_TRY(c.query(sql, params, [&](const Row& r) { out.push_back(read_attempt(r)); }));
   return out;
 }
 

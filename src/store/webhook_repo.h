@@ -1,6 +1,8 @@
 // Webhook subscriptions (added through the API or the dashboard), their deliveries (one per event
-// and webhook, with the body frozen at fan-out) and every delivery attempt. Also the outbox reads
-// the delivery worker needs. Stateless; every function runs on the connection it is given.
+// and webhook, with the body frozen at fan-out) and every delivery attempt (the latest
+// kAttemptsKeptPerDelivery of each delivery). Also the outbox reads the delivery worker needs and
+// what disabling a failing webhook keeps. Stateless; every function runs on the connection it is
+// given.
 #pragma once
 
 #include <optional>
@@ -8,8 +10,12 @@
 #include <vector>
 
 #include "store/db.h"
+#include "store/keyset.h"
 
 namespace parley {
+
+// A delivery keeps its latest attempts only (eight automatic ones and some retries by hand).
+inline constexpr int64_t kAttemptsKeptPerDelivery = 20;
 
 struct WebhookRecord {
   std::string id;
@@ -23,8 +29,15 @@ struct WebhookRecord {
   std::string secret;
   bool paused = false;
   int64_t created_at = 0;
+  std::optional<int64_t> failing_since;  // first failed attempt since the last success
+  std::optional<int64_t> disabled_at;    // set while disabled after failing for days
+  std::optional<std::string> disabled_reason;
 
   bool wants(std::string_view event) const;
+  // Whether the worker sends to it: neither paused nor disabled.
+  bool active() const { return !paused && !disabled_at; }
+  // "disabled" (after failing for days; wins over a pause), "paused" or "active".
+  std::string_view status() const;
 };
 
 struct DeliveryRecord {
@@ -36,10 +49,19 @@ struct DeliveryRecord {
   std::string payload;
   std::string status = "pending";  // "pending" | "succeeded" | "failed"
   int64_t attempts = 0;
+  // While pending: when the next attempt is due, or while an attempt is under way the end of the
+  // claim's lease.
   std::optional<int64_t> next_attempt_at;
   int64_t event_created_at = 0;
   int64_t created_at = 0;
   std::optional<int64_t> completed_at;
+  std::optional<int64_t> claimed_at;  // when the attempt under way was claimed
+  bool manual = false;                // the next attempt was asked for by hand on a finished one
+
+  // An attempt is under way: claimed, and the claim's lease has not run out at `now`.
+  bool in_flight(int64_t now) const {
+    return status == "pending" && claimed_at && next_attempt_at && *next_attempt_at > now;
+  }
 };
 
 struct AttemptRecord {
@@ -69,6 +91,7 @@ struct DueDelivery {
   std::string url;
   std::string secret;
   std::string account_id;  // the webhook's account
+  std::optional<int64_t> failing_since;  // the webhook's, when the delivery was read
 };
 
 class WebhookRepo {
@@ -88,6 +111,17 @@ class WebhookRepo {
   static Result<int64_t> count_for_agent(Connection& c, std::string_view agent_id,
                                          std::string_view origin);
   static Result<void> set_paused(Connection& c, std::string_view id, bool paused);
+  // Clears the disabled state and the run of failures (a fresh start).
+  static Result<void> enable(Connection& c, std::string_view id);
+  // The run of failures: a failed attempt started at `at` starts one unless one is running; a
+  // successful attempt started at `at` ends the run that began at or before it (a failure that
+  // started later, recorded first, keeps its run).
+  static Result<void> note_failure(Connection& c, std::string_view id, int64_t at);
+  static Result<void> note_success(Connection& c, std::string_view id, int64_t at);
+  // Disables the webhook when its run of failures began at or before `failing_before`; true
+  // when this call disabled it (false when it was not failing that long, or already disabled).
+  static Result<bool> disable_if_failing(Connection& c, std::string_view id, int64_t failing_before,
+                                         int64_t now, std::string_view reason);
   // Deletes the webhook with its deliveries and attempts; false when there was none.
   static Result<bool> remove(Connection& c, std::string_view id);
   // Deletes every webhook the key subscribed, with their history; returns how many.
@@ -106,20 +140,35 @@ class WebhookRepo {
   // (the cost grows with the number of webhooks, not with the backlog).
   static Result<std::vector<DueDelivery>> due_per_webhook(Connection& c, int64_t now,
                                                           int64_t per_webhook);
-  // Pushes a due delivery's due time out to `until` so that no other worker takes it meanwhile;
-  // false when another worker claimed it first (its due time is no longer `due_at`).
+  // Pushes a due delivery's due time out to `until` so that no other worker takes it meanwhile,
+  // noting the claim's time `now`; false when another worker claimed it first (its due time is
+  // no longer `due_at`).
   static Result<bool> claim(Connection& c, std::string_view delivery_id, int64_t due_at,
-                            int64_t until);
-  // Records an attempt and moves the delivery to its new state.
-  static Result<void> record_attempt(Connection& c, const AttemptRecord& a, std::string_view status,
+                            int64_t now, int64_t until);
+  // Records an attempt and moves the delivery to its new state (the claim ends); keeps the
+  // delivery's latest kAttemptsKeptPerDelivery attempts. False when the delivery is gone (its
+  // webhook was deleted while the attempt was in flight): then nothing is recorded.
+  static Result<bool> record_attempt(Connection& c, const AttemptRecord& a, std::string_view status,
                                      std::optional<int64_t> next_attempt_at,
                                      std::optional<int64_t> completed_at);
+  // Makes a delivery due at `now` again, unless it changed since it was read as `seen` (false
+  // then). `manual`: that attempt alone, no retries after it.
+  static Result<bool> requeue(Connection& c, const DeliveryRecord& seen, int64_t now, bool manual);
   // The webhook's latest deliveries, newest first, and one delivery's attempts in order.
   static Result<std::vector<DeliveryRecord>> list_deliveries(Connection& c,
                                                              std::string_view webhook_id,
                                                              int64_t limit);
+  // A page of the webhook's deliveries, newest first (created_at, id); `since` on created_at.
+  static Result<Page<DeliveryRecord>> page_deliveries(Connection& c, std::string_view webhook_id,
+                                                      const PageQuery& q);
+  static Result<std::optional<DeliveryRecord>> find_delivery(Connection& c,
+                                                             std::string_view webhook_id,
+                                                             std::string_view delivery_id);
   static Result<std::vector<AttemptRecord>> attempts_of(Connection& c,
                                                         std::string_view delivery_id);
+  // The attempts of several deliveries, each delivery's in order.
+  static Result<std::vector<AttemptRecord>> attempts_of_many(
+      Connection& c, const std::vector<std::string>& delivery_ids);
   // Deletes outbox rows fanned out before `outbox_before` and deliveries (with their attempts)
   // finished before `history_before`.
   static Result<void> prune(Connection& c, int64_t outbox_before, int64_t history_before);

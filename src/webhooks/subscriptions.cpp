@@ -126,6 +126,9 @@ void write_webhook_json(JsonWriter& w, const WebhookRecord& h, bool with_secret,
     w.key("addedIn").string(h.origin);
     w.key("paused").boolean(h.paused);
   }
+  w.key("status").string(h.status());
+  w.key("disabledReason").string_or_null(h.disabled_reason);
+  w.key("disabledAt").timestamp_or_null(h.disabled_at);
   if (with_secret) w.key("secret").string(h.secret);
   w.key("createdAt").timestamp(h.created_at);
   w.end_object();

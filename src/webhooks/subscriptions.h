@@ -55,9 +55,9 @@ Result<WebhookRecord> set_account_webhook_paused(Services& s, std::string_view a
 Result<void> remove_account_webhook(Services& s, std::string_view account_id,
                                     std::string_view webhook_id);
 
-// The Webhook subscription resource; the secret only when `with_secret` (right after creation).
-// The Webhook subscription resource; the console's view adds where it was added (`addedIn`) and
-// whether it is paused.
+// The Webhook subscription resource, with `status` ("active", "paused" or "disabled"),
+// `disabledReason` and `disabledAt`; the secret only when `with_secret` (right after creation).
+// The console's view adds where it was added (`addedIn`) and whether it is paused.
 enum class WebhookView { kApi, kConsole };
 void write_webhook_json(JsonWriter& w, const WebhookRecord& h, bool with_secret,
                         WebhookView view = WebhookView::kApi);

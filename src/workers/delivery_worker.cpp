@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/log.h"
+#include "core/time_format.h"
 #include "events/event_catalog.h"
 #include "events/event_query.h"
 #include "store/agent_repo.h"
@@ -49,13 +50,43 @@ Result<std::vector<int64_t>> parse_retry_schedule(std::string_view text) {
   return out;
 }
 
-DeliveryWorker::DeliveryWorker(Database& db, const Clock& clock, Random& random,
-                               HttpSender& sender, DeliveryOptions options)
+namespace {
+// "5 days", "36 hours", "90 minutes", "40 seconds": the largest unit that divides the span.
+std::string span_text(int64_t ms) {
+  struct Unit {
+    int64_t ms;
+    const char* name;
+  };
+  for (Unit u : {Unit{86'400'000, "day"}, Unit{3'600'000, "hour"}, Unit{60'000, "minute"},
+                 Unit{1000, "second"}}) {
+    if (ms >= u.ms && ms % u.ms == 0) {
+      int64_t n = ms / u.ms;
+      return std::to_string(n) + " " + u.name + (n == 1 ? "" : "s");
+    }
+  }
+  return std::to_string(ms) + " ms";
+}
+}  // namespace
+
+std::string disable_reason(int64_t disable_after_ms, int64_t failing_since,
+                           const std::optional<std::string>& last_error,
+                           std::optional<int64_t> last_status) {
+  std::string last = last_error    ? *last_error
+                     : last_status ? "HTTP " + std::to_string(*last_status)
+                                   : "no answer";
+  if (last.size() > 200) last = last.substr(0, 200) + "…";
+  return "Every delivery attempt failed for " + span_text(disable_after_ms) + ", since " +
+         format_timestamp(failing_since) + "; the last one: " + last + ".";
+}
+
+DeliveryWorker::DeliveryWorker(Database& db, const Clock& clock, Random& random, HttpSender& sender,
+                               DeliveryOptions options, DisableListener* listener)
     : db_(db),
       clock_(clock),
       random_(random),
       sender_(sender),
       options_(std::move(options)),
+      listener_(listener),
       pool_(options_.concurrency) {}
 
 DeliveryWorker::~DeliveryWorker() { stop(); }
@@ -156,7 +187,7 @@ Result<int64_t> DeliveryWorker::dispatch() {
       std::optional<std::string> body;
       bool built = false;
       for (const auto& h : hooks[row.agent_id]) {
-        if (h.paused || !h.wants(row.event)) continue;
+        if (!h.active() || !h.wants(row.event)) continue;
         if (!built) {
           PARLEY_ASSIGN_OR_RETURN(body, event_body(c, *agent, *kind, row.event_id));
           built = true;
@@ -259,16 +290,17 @@ int64_t DeliveryWorker::settle_and_claim(size_t capacity) {
   }
   if (done.empty() && picked.empty()) return 0;
   std::vector<DueDelivery> due;
+  std::vector<std::string> disabled;
   // One transaction (one commit) records the finished attempts and claims the next ones, so that
   // a webhook's few slots are refilled at the cost of one commit per round.
   auto r = db_.write([&](Connection& c) -> Result<void> {
     due.clear();
-    PARLEY_TRY(record(c, done));
+    PARLEY_TRY(record(c, done, disabled));
     int64_t now = clock_.now_ms();
     for (const auto& d : picked) {
-      PARLEY_ASSIGN_OR_RETURN(bool mine, WebhookRepo::claim(c, d.delivery.id,
-                                                            *d.delivery.next_attempt_at,
-                                                            now + options_.lease_ms));
+      PARLEY_ASSIGN_OR_RETURN(bool mine,
+                              WebhookRepo::claim(c, d.delivery.id, *d.delivery.next_attempt_at, now,
+                                                 now + options_.lease_ms));
       if (mine) due.push_back(d);
     }
     return {};
@@ -278,13 +310,18 @@ int64_t DeliveryWorker::settle_and_claim(size_t capacity) {
     log_error("webhook delivery round failed", {{"error", std::string_view(r.error().message)}});
     return static_cast<int64_t>(done.size());
   }
+  announce_disabled(disabled);
   int64_t claimed = static_cast<int64_t>(due.size());
   send(std::move(due));
   return static_cast<int64_t>(done.size()) + claimed;
 }
 
-Result<void> DeliveryWorker::record(Connection& c, const std::vector<SentDelivery>& done) {
+Result<void> DeliveryWorker::record(Connection& c, const std::vector<SentDelivery>& done,
+                                    std::vector<std::string>& disabled) {
+  disabled.clear();
   int64_t now = clock_.now_ms();
+  // Each webhook's recorded outcomes, to move its run of failures once per round.
+  std::map<std::string, std::vector<const SentDelivery*>> by_webhook;
   for (const auto& sent : done) {
     const auto& d = sent.due.delivery;
     const auto& o = sent.outcome;
@@ -299,16 +336,67 @@ Result<void> DeliveryWorker::record(Connection& c, const std::vector<SentDeliver
     a.error = o.error;
     a.succeeded = o.succeeded();
     size_t retries_used = static_cast<size_t>(d.attempts);
+    bool recorded = false;
     if (a.succeeded) {
-      PARLEY_TRY(WebhookRepo::record_attempt(c, a, "succeeded", std::nullopt, now));
-    } else if (retries_used < options_.retry_schedule_ms.size()) {
-      PARLEY_TRY(WebhookRepo::record_attempt(
-          c, a, "pending", now + options_.retry_schedule_ms[retries_used], std::nullopt));
+      PARLEY_ASSIGN_OR_RETURN(recorded,
+                              WebhookRepo::record_attempt(c, a, "succeeded", std::nullopt, now));
+    } else if (!d.manual && retries_used < options_.retry_schedule_ms.size()) {
+      PARLEY_ASSIGN_OR_RETURN(
+          recorded,
+          WebhookRepo::record_attempt(
+              c, a, "pending", now + options_.retry_schedule_ms[retries_used], std::nullopt));
     } else {
-      PARLEY_TRY(WebhookRepo::record_attempt(c, a, "failed", std::nullopt, now));
+      // The schedule is spent, or a retry by hand failed: no more attempts of its own.
+      PARLEY_ASSIGN_OR_RETURN(recorded,
+                              WebhookRepo::record_attempt(c, a, "failed", std::nullopt, now));
     }
+    if (recorded) by_webhook[d.webhook_id].push_back(&sent);
+  }
+  // In webhook id order, so that nodes recording at the same time touch the rows in one order.
+  for (auto& [webhook_id, outcomes] : by_webhook) {
+    std::sort(outcomes.begin(), outcomes.end(), [](const SentDelivery* a, const SentDelivery* b) {
+      return a->started_at < b->started_at;
+    });
+    // Only where the outcome changes does the run move: the first failure of a run of failures
+    // may start one, the last success of a run of successes ends it.
+    std::optional<int64_t> run_start = outcomes.front()->due.failing_since;  // as read, a hint
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+      bool ok = outcomes[i]->outcome.succeeded();
+      bool last_of_kind = i + 1 == outcomes.size() || outcomes[i + 1]->outcome.succeeded() != ok;
+      bool first_of_kind = i == 0 || outcomes[i - 1]->outcome.succeeded() != ok;
+      if (ok && last_of_kind) {
+        PARLEY_TRY(WebhookRepo::note_success(c, webhook_id, outcomes[i]->started_at));
+        run_start.reset();
+      } else if (!ok && first_of_kind) {
+        PARLEY_TRY(WebhookRepo::note_failure(c, webhook_id, outcomes[i]->started_at));
+        if (!run_start) run_start = outcomes[i]->started_at;
+      }
+    }
+    const SentDelivery& last = *outcomes.back();
+    if (last.outcome.succeeded() || !run_start ||
+        last.started_at - *run_start < options_.disable_after_ms) {
+      continue;
+    }
+    // Failing long enough by what was read: read the webhook itself before disabling it.
+    PARLEY_ASSIGN_OR_RETURN(auto hook, WebhookRepo::find_any(c, webhook_id));
+    if (!hook || hook->disabled_at || !hook->failing_since) continue;
+    std::string reason = disable_reason(options_.disable_after_ms, *hook->failing_since,
+                                        last.outcome.error, last.outcome.status);
+    PARLEY_ASSIGN_OR_RETURN(
+        bool now_disabled,
+        WebhookRepo::disable_if_failing(c, webhook_id, last.started_at - options_.disable_after_ms,
+                                        now, reason));
+    if (now_disabled) disabled.push_back(webhook_id);
   }
   return {};
+}
+
+void DeliveryWorker::announce_disabled(const std::vector<std::string>& disabled) {
+  for (const auto& id : disabled) {
+    log_warn("webhook_disabled",
+             {{"webhookId", std::string_view(id)}, {"failingForMs", options_.disable_after_ms}});
+    if (listener_ != nullptr) pool_.post([this, id] { listener_->webhook_disabled(id); });
+  }
 }
 
 }  // namespace parley

@@ -6,6 +6,12 @@
 // time moves out by a lease only if it is still the one read), so several nodes sharing one
 // database fan out and send each delivery once.
 //
+// A webhook whose every attempt failed for `disable_after_ms` (5 days: the run of failures starts
+// with the first failed attempt after a success) is disabled in the transaction that records the
+// failure that crosses the line; the node whose transaction did it tells its DisableListener once
+// that is committed (the owners' mail). A disabled webhook, like a paused one, gets no new
+// deliveries and its pending ones wait until it is enabled again.
+//
 // Sending is pipelined: up to twice `concurrency` deliveries are in flight, and each finished one
 // frees a slot at once. Slots are shared fairly (webhooks/fair_share.h): each webhook and each
 // account has a cap on its attempts in flight, and webhooks with due work take turns, so a slow
@@ -20,6 +26,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,15 +55,31 @@ struct DeliveryOptions {
   int64_t batch = 64;
   int64_t outbox_retention_ms = 7 * 86'400'000LL;    // fanned-out outbox rows kept this long
   int64_t history_retention_ms = 30 * 86'400'000LL;  // finished deliveries and attempts kept
+  int64_t disable_after_ms = 5 * 86'400'000LL;       // every attempt failing this long disables
 };
+
+// Told, on one of the worker's sender threads, that the worker disabled a webhook (once per
+// disable, by the node that did it). May block for a while (it sends mail).
+class DisableListener {
+ public:
+  virtual ~DisableListener() = default;
+  virtual void webhook_disabled(const std::string& webhook_id) = 0;
+};
+
+// The reason a disabled webhook shows (`disabledReason`).
+std::string disable_reason(int64_t disable_after_ms, int64_t failing_since,
+                           const std::optional<std::string>& last_error,
+                           std::optional<int64_t> last_status);
 
 // Parses "5s,5m,30m,2h" (units ms, s, m, h; a bare number is milliseconds).
 Result<std::vector<int64_t>> parse_retry_schedule(std::string_view text);
 
 class DeliveryWorker {
  public:
+  // `listener` (may be null) hears of the webhooks this worker disables; it must outlive the
+  // worker.
   DeliveryWorker(Database& db, const Clock& clock, Random& random, HttpSender& sender,
-                 DeliveryOptions options);
+                 DeliveryOptions options, DisableListener* listener = nullptr);
   ~DeliveryWorker();  // stops once the deliveries in flight are recorded
 
   void start();
@@ -79,7 +102,12 @@ class DeliveryWorker {
   // claims up to `capacity` due deliveries, picked fairly, then hands those to the senders.
   // Returns how many were recorded and claimed.
   int64_t settle_and_claim(size_t capacity);
-  Result<void> record(Connection& c, const std::vector<SentDelivery>& done);
+  // Records the outcomes, moves each webhook's run of failures, and disables the webhooks that
+  // failed long enough; `disabled` is set to those this transaction disabled.
+  Result<void> record(Connection& c, const std::vector<SentDelivery>& done,
+                      std::vector<std::string>& disabled);
+  // Tells the listener (on a sender thread) and the log about webhooks just disabled.
+  void announce_disabled(const std::vector<std::string>& disabled);
   // Up to `capacity` due deliveries to start, chosen fairly (webhooks/fair_share.h).
   Result<std::vector<DueDelivery>> pick(size_t capacity);
   void send(std::vector<DueDelivery> due);
@@ -90,6 +118,7 @@ class DeliveryWorker {
   Random& random_;
   HttpSender& sender_;
   DeliveryOptions options_;
+  DisableListener* listener_;
   ThreadPool pool_;
   std::mutex mu_;
   std::condition_variable cv_;

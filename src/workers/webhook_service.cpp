@@ -6,8 +6,10 @@
 
 namespace parley {
 
-Result<std::unique_ptr<WebhookService>> WebhookService::create(
-    Database& db, const Clock& clock, Random& random, const WebhookServiceOptions& options) {
+Result<std::unique_ptr<WebhookService>> WebhookService::create(Database& db, const Clock& clock,
+                                                               Random& random,
+                                                               const WebhookServiceOptions& options,
+                                                               const Mailer* mailer) {
   PARLEY_ASSIGN_OR_RETURN(auto schedule, parse_retry_schedule(options.retry_schedule));
   // A claimed delivery waits for a sender up to about twice the attempt timeout, then is sent.
   int64_t lease_ms = options.lease_ms > 0 ? options.lease_ms : std::max<int64_t>(60'000, 3 * options.timeout_ms);
@@ -29,8 +31,9 @@ Result<std::unique_ptr<WebhookService>> WebhookService::create(
   delivery.concurrency = std::max<size_t>(1, options.concurrency);
   delivery.fair_share.per_webhook = std::max<size_t>(1, options.concurrency_per_endpoint);
   delivery.fair_share.per_account = std::max<size_t>(1, options.concurrency_per_account);
-  service->worker_ =
-      std::make_unique<DeliveryWorker>(db, clock, random, *service->sender_, std::move(delivery));
+  service->disable_mail_ = std::make_unique<WebhookDisableMail>(db, mailer);
+  service->worker_ = std::make_unique<DeliveryWorker>(
+      db, clock, random, *service->sender_, std::move(delivery), service->disable_mail_.get());
   if (options.allow_private_targets) {
     log_warn("webhooks may target private addresses (tests and local development only)");
   }

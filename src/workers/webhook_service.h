@@ -1,6 +1,7 @@
 // Everything `parley serve` runs for webhooks, built from its options: the resolver and URL
-// policy the subscribe endpoint uses, the libcurl sender and the delivery worker. Owned by the
-// serve command for the life of the server; start/stop from that thread.
+// policy the subscribe endpoint uses, the libcurl sender, the delivery worker and the mail to an
+// account's owners when the worker disables one of its webhooks. Owned by the serve command for
+// the life of the server; start/stop from that thread.
 #pragma once
 
 #include <cstdint>
@@ -9,10 +10,12 @@
 
 #include "core/clock.h"
 #include "core/random.h"
-#include "store/db.h"
-#include "workers/delivery_worker.h"
+#include "engine/mailer.h"
 #include "net/http_sender.h"
+#include "store/db.h"
 #include "webhooks/subscriptions.h"
+#include "workers/delivery_worker.h"
+#include "workers/webhook_disable_mail.h"
 
 namespace parley {
 
@@ -33,10 +36,12 @@ struct WebhookServiceOptions {
 
 class WebhookService {
  public:
-  // Fails on a malformed retry schedule or an unreadable CA file.
+  // Fails on a malformed retry schedule or an unreadable CA file. `mailer` (may be null: no
+  // mail) tells owners of disabled webhooks; it must outlive the service.
   static Result<std::unique_ptr<WebhookService>> create(Database& db, const Clock& clock,
                                                         Random& random,
-                                                        const WebhookServiceOptions& options);
+                                                        const WebhookServiceOptions& options,
+                                                        const Mailer* mailer = nullptr);
   ~WebhookService() { stop(); }
 
   WebhookPolicy& policy() { return policy_; }
@@ -52,6 +57,7 @@ class WebhookService {
   SystemResolver resolver_;
   WebhookPolicy policy_;
   std::unique_ptr<CurlSender> sender_;
+  std::unique_ptr<WebhookDisableMail> disable_mail_;  // before the worker, which uses it
   std::unique_ptr<DeliveryWorker> worker_;
 };
 

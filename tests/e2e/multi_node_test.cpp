@@ -1,13 +1,16 @@
 // Several `parley serve` nodes on one PostgreSQL database, as behind a load balancer: the rate
 // limit holds exactly across them, a source added through one is trained once and answers
 // through another, a conversation continues on any node, a rename and a revocation are seen by
-// every node within a second, and each webhook event is delivered once. On SQLite, a second
-// `serve` on the same file is refused instead.
+// every node within a second, each webhook event is delivered once, a webhook's delivery history
+// and a retry are the same whichever node serves them, and a webhook failing for five days is
+// disabled once, with one mail. On SQLite, a second `serve` on the same file is refused instead.
 #include <memory>
 
 #include "chat_support.h"
+#include "fake_smtp_server.h"
 #include "harness.h"
 #include "https_receiver.h"
+#include "webhook_support.h"
 
 namespace parley::e2e {
 namespace {
@@ -237,6 +240,91 @@ TEST_F(MultiNode, WebhookEventsOfAKilledDeliveringNodeAreDeliveredByAnother) {
   }
   // At least once: only what the killed node had sent without recording it may come twice.
   EXPECT_LE(repeated, 2);
+}
+
+TEST_F(MultiNode, AWebhooksHistoryAndARetryAreTheSameOnEveryNode) {
+  LocalWebhookReceiver local;
+  HttpsReceiver& receiver = local.receiver();
+  Env env = unlimited();
+  env.merge(local.server_env());
+  env["PARLEY_WEBHOOK_RETRY_SCHEDULE"] = "200ms,1h";
+  start_nodes(env);
+  auto c = chat_setup(node(0));
+  auto sub = node(1).post("/api/v1/agents/" + c.agent + "/webhooks", c.key,
+                          Json{{"url", local.url("/hook")}, {"events", {"form.submitted"}}}.dump());
+  ASSERT_EQ(sub.status, 201) << sub.body;
+  std::string hook = sub.json()["id"];
+  std::string path = "/api/v1/webhooks/" + hook + "/deliveries";
+  receiver.fail_all(500);
+  std::string form = node(2).admin({"record", "form", "--agent", c.agent, "--form", "f"})["id"];
+  ASSERT_TRUE(receiver.wait_until([&](auto& rs) { return count_id(rs, form) == 2; }));
+  Json page;
+  seconds_until([&] {
+    page = node(2).get(path, c.key).json();
+    return page["data"].size() == 1 && page["data"][0]["attempts"].size() == 2;
+  });
+  ASSERT_EQ(page["data"].size(), 1u) << page.dump();
+  EXPECT_EQ(page["data"][0]["status"], "retrying");
+  for (size_t n = 0; n < 3; ++n) EXPECT_EQ(node(n).get(path, c.key).json(), page) << "node " << n;
+
+  receiver.fail_all(0);
+  auto retried =
+      node(1).post(path + "/" + page["data"][0]["id"].get<std::string>() + "/retry", c.key, "");
+  ASSERT_EQ(retried.status, 202) << retried.body;
+  ASSERT_TRUE(receiver.wait_until([&](auto& rs) { return count_id(rs, form) == 3; }));
+  seconds_until(
+      [&] { return node(0).get(path, c.key).json()["data"][0]["status"] == "succeeded"; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(count_id(receiver.received(), form), 3) << "the retry is sent once";
+  auto d = node(0).get(path, c.key).json()["data"][0];
+  EXPECT_EQ(d["status"], "succeeded");
+  ASSERT_EQ(d["attempts"].size(), 3u);
+  EXPECT_EQ(d["attempts"][2]["statusCode"], 200);
+}
+
+TEST_F(MultiNode, AWebhookFailingForFiveDaysIsDisabledOnceWithOneMail) {
+  FakeSmtpServer smtp;
+  LocalWebhookReceiver local;
+  HttpsReceiver& receiver = local.receiver();
+  TestClock clock;
+  Env env = unlimited();
+  env.merge(local.server_env());
+  env["PARLEY_WEBHOOK_RETRY_SCHEDULE"] = "1h";
+  env["PARLEY_SMTP_URL"] = smtp.url();
+  env["PARLEY_SMTP_FROM"] = "parley@example.com";
+  start_nodes(env, clock.args());
+  auto c = chat_setup(node(0));
+  auto owner = create_member(node(0), c.account, "owner");
+  auto sub = node(1).post("/api/v1/agents/" + c.agent + "/webhooks", c.key,
+                          Json{{"url", local.url("/down")}, {"events", {"form.submitted"}}}.dump());
+  ASSERT_EQ(sub.status, 201) << sub.body;
+  std::string hook = sub.json()["id"];
+  receiver.fail_all(500);
+  std::vector<std::string> forms;
+  for (int i = 0; i < 6; ++i)
+    forms.push_back(node(i).admin({"record", "form", "--agent", c.agent, "--form", "f"})["id"]);
+  ASSERT_TRUE(receiver.wait_until([&](auto& rs) {
+    for (const auto& f : forms)
+      if (count_id(rs, f) < 1) return false;
+    return true;
+  }));
+  // Five days on, every node may take some of the six retries now due: those sent fail, and the
+  // webhook is disabled by exactly one node (the retries not yet taken then wait).
+  clock.advance_ms(5LL * 24 * 3'600'000);
+  ASSERT_TRUE(receiver.wait_until([&](auto& rs) { return rs.size() > forms.size(); }));
+  Json w;
+  seconds_until([&] {
+    w = node(2).get("/api/v1/webhooks/" + hook, c.key).json()["data"];
+    return w["status"] == "disabled";
+  });
+  EXPECT_EQ(w["status"], "disabled") << w.dump();
+  ASSERT_TRUE(smtp.wait_for(1, 5000));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto mails = smtp.mails();
+  ASSERT_EQ(mails.size(), 1u);
+  EXPECT_EQ(mails[0].to, (std::vector<std::string>{owner["email"].get<std::string>()}));
+  // The nodes keep their mail connection open: they stop before the SMTP receiver does.
+  nodes_.clear();
 }
 
 TEST(SingleNodeSqlite, ASecondServeOnTheSameFileIsRefused) {

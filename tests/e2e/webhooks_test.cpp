@@ -36,7 +36,10 @@ TEST_F(WebhooksApi, SubscribeReturns201WithTheSecretOnlyThere) {
       std::regex_match(w["secret"].get<std::string>(), std::regex("whsec_[A-Za-z0-9+/]{32}")));
   EXPECT_TRUE(std::regex_match(w["createdAt"].get<std::string>(),
                                std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)")));
-  EXPECT_EQ(w.size(), 7u);
+  EXPECT_EQ(w["status"], "active");
+  EXPECT_TRUE(w["disabledReason"].is_null());
+  EXPECT_TRUE(w["disabledAt"].is_null());
+  EXPECT_EQ(w.size(), 10u);
   auto listed = list_admin();
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0]["id"], w["id"]);

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "api/pagination.h"
 #include "core/crypto.h"
 #include "fuzz_check.h"
+#include "views/pagination.h"
 
 namespace {
 

@@ -71,6 +71,11 @@ void HttpsReceiver::fail_first_attempts(int n, int status) {
   fail_status_ = status;
 }
 
+void HttpsReceiver::fail_all(int status) {
+  std::lock_guard lock(mu_);
+  fail_all_status_ = status;
+}
+
 void HttpsReceiver::stall_first_attempts(int n, int ms) {
   std::lock_guard lock(mu_);
   stall_first_ = n;
@@ -157,7 +162,9 @@ void HttpsReceiver::serve(int fd) {
       {
         std::lock_guard lock(mu_);
         int seen = seen_per_id_[req.headers["webhook-id"]]++;
-        req.answered = seen < fail_first_ ? fail_status_ : 200;
+        req.answered = fail_all_status_ != 0 ? fail_all_status_
+                       : seen < fail_first_  ? fail_status_
+                                             : 200;
         if (seen < stall_first_) stall_ms = stall_ms_;
         received_.push_back(req);
       }

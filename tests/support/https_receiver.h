@@ -35,6 +35,9 @@ class HttpsReceiver {
   uint16_t port() const { return port_; }
   // Each webhook-id's first `n` requests get `status`; later ones 200.
   void fail_first_attempts(int n, int status = 500);
+  // Every request gets `status` (a receiver that is down) until called again with 0 (it
+  // recovers: then fail_first_attempts applies again).
+  void fail_all(int status);
   // Each webhook-id's first `n` requests are answered only after `ms` (to exercise timeouts).
   void stall_first_attempts(int n, int ms);
   std::vector<CapturedRequest> received() const;
@@ -60,6 +63,7 @@ class HttpsReceiver {
   std::vector<std::thread> workers_;
   int fail_first_ = 0;
   int fail_status_ = 500;
+  int fail_all_status_ = 0;
   int stall_first_ = 0;
   int stall_ms_ = 0;
 };

@@ -1,4 +1,4 @@
-#include "api/pagination.h"
+#include "views/pagination.h"
 
 #include <gtest/gtest.h>
 

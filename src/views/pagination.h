@@ -1,4 +1,5 @@
-// The list parameters and page envelope shared by the conversation, lead and contact lists:
+// The list parameters and page envelope shared by the conversation, lead, contact and webhook
+// delivery lists (the console's delivery list too):
 // `limit` (1 to 100, default 20), `cursor` (the nextCursor of the previous page) and `since`
 // (ISO 8601), and {data, hasMore, nextCursor}. A cursor is base64url of the list kind, the last
 // item's keyset position (time, id) and a checksum over them and the agent, so a cursor edited by
@@ -25,6 +26,8 @@ struct ListKind {
 inline constexpr ListKind kConversationList{"conversations", "cnv_"};
 inline constexpr ListKind kLeadList{"leads", "lead_"};
 inline constexpr ListKind kContactList{"contacts", "ctc_"};
+// A webhook's deliveries: the cursor is bound to the webhook in place of an agent.
+inline constexpr ListKind kDeliveryList{"deliveries", "dlv_"};
 
 // Reads limit, cursor and since; 400 invalid_request naming the parameter when one is malformed.
 Result<PageQuery> parse_page_query(const Request& req, const ListKind& kind,

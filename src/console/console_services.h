@@ -15,7 +15,9 @@ struct ConsoleOptions {
 };
 
 struct ConsoleServices {
-  ConsoleServices(const Clock& clock, ConsoleOptions o) : options(o), logins(clock, o.login) {}
+  // `shared`: the database nodes share, where login attempts are counted; null: in memory.
+  ConsoleServices(const Clock& clock, ConsoleOptions o, Database* shared = nullptr)
+      : options(o), logins(clock, o.login, shared) {}
 
   const ConsoleOptions options;
   LoginThrottle logins;

@@ -1,17 +1,67 @@
 #include "console/login_throttle.h"
 
 #include <algorithm>
+#include <string>
+
+#include "core/crypto.h"
+#include "core/log.h"
+#include "store/shared_window_repo.h"
 
 namespace parley {
 
-LoginThrottle::LoginThrottle(const Clock& clock, LoginLimits limits)
+namespace {
+std::string subject_name(std::string_view kind, std::string_view subject) {
+  std::string name(kind);
+  name.append(sha256_hex(subject));
+  return name;
+}
+}  // namespace
+
+LoginThrottle::LoginThrottle(const Clock& clock, LoginLimits limits, Database* shared)
     : clock_(clock),
       limits_(limits),
+      shared_(shared),
       by_email_(limits.window_ms, static_cast<size_t>(std::max<int64_t>(1, limits.max_subjects))),
       by_address_(limits.window_ms, static_cast<size_t>(std::max<int64_t>(1, limits.max_subjects))) {}
 
+Result<int64_t> LoginThrottle::begin_shared(std::string_view email, std::string_view address, int64_t now) {
+  const int64_t window = now - now % limits_.window_ms;
+  const std::string by_email = subject_name("login-email:", email);
+  const std::string by_address = subject_name("login-address:", address);
+  bool allowed = false;
+  PARLEY_TRY(shared_->write_volatile([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(WindowTake e, SharedWindowRepo::take(c, by_email, window, 1, limits_.failures_per_email));
+    if (e.taken == 0) return {};
+    PARLEY_ASSIGN_OR_RETURN(WindowTake a,
+                            SharedWindowRepo::take(c, by_address, window, 1, limits_.failures_per_address));
+    // A refused attempt adds nothing: the email's count goes back.
+    if (a.taken == 0) return SharedWindowRepo::give_back(c, by_email, window, 1);
+    allowed = true;
+    return {};
+  }));
+  if (allowed) return int64_t{0};
+  return std::max<int64_t>(1, (window + limits_.window_ms - now + 999) / 1000);
+}
+
+void LoginThrottle::succeeded_shared(std::string_view email, std::string_view address, int64_t now) {
+  const int64_t window = now - now % limits_.window_ms;
+  const std::string by_email = subject_name("login-email:", email);
+  const std::string by_address = subject_name("login-address:", address);
+  auto done = shared_->write_volatile([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(SharedWindowRepo::forget(c, by_email));
+    return SharedWindowRepo::give_back(c, by_address, window, 1);
+  });
+  if (!done.ok()) log_warn("login count not reset in the database", {{"error", std::string_view(done.error().message)}});
+}
+
 int64_t LoginThrottle::begin(std::string_view email, std::string_view address) {
   int64_t now = clock_.now_ms();
+  if (shared_ != nullptr) {
+    auto counted = begin_shared(email, address, now);
+    if (counted.ok()) return *counted;
+    // The database cannot count: this node's memory does meanwhile.
+    log_warn("login attempt not counted in the database", {{"error", std::string_view(counted.error().message)}});
+  }
   std::lock_guard lock(mu_);
   by_email_.expire(now);
   by_address_.expire(now);
@@ -29,6 +79,7 @@ int64_t LoginThrottle::begin(std::string_view email, std::string_view address) {
 }
 
 void LoginThrottle::succeeded(std::string_view email, std::string_view address) {
+  if (shared_ != nullptr) succeeded_shared(email, address, clock_.now_ms());
   std::lock_guard lock(mu_);
   by_email_.forget(email);
   by_address_.uncount(address);

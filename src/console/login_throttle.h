@@ -4,7 +4,10 @@
 // window ends, the correct password included, so guessing cannot continue at any speed.
 // A refused attempt adds nothing, and each table holds at most `max_subjects` windows (the oldest
 // evicted first), so a flood of distinct emails costs neither memory nor time per login.
-// Counts live in this process's memory (a restart forgets them). Thread-safe.
+// On a database one node serves (SQLite), counts live in this process's memory (a restart forgets
+// them). On a database nodes share (PostgreSQL), they are counted there (store/shared_window_repo.h)
+// so the limits hold across every node: windows aligned to the window length, subjects named by a
+// SHA-256 of the email or address, never the email itself. Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +16,8 @@
 
 #include "console/login_throttle_windows.h"
 #include "core/clock.h"
+#include "core/result.h"
+#include "store/db.h"
 
 namespace parley {
 
@@ -26,7 +31,8 @@ struct LoginLimits {
 
 class LoginThrottle {
  public:
-  LoginThrottle(const Clock& clock, LoginLimits limits);
+  // `shared`: the database to count in when nodes share it; null counts in memory.
+  LoginThrottle(const Clock& clock, LoginLimits limits, Database* shared = nullptr);
 
   // Counts an attempt before the password is checked. Returns 0 when it may go ahead, else the
   // whole seconds (at least 1) until the blocking window ends; a refused attempt is not counted.
@@ -39,8 +45,12 @@ class LoginThrottle {
   size_t tracked() const;
 
  private:
+  Result<int64_t> begin_shared(std::string_view email, std::string_view address, int64_t now);
+  void succeeded_shared(std::string_view email, std::string_view address, int64_t now);
+
   const Clock& clock_;
   const LoginLimits limits_;
+  Database* const shared_;
   mutable std::mutex mu_;
   LoginThrottleWindows by_email_;
   LoginThrottleWindows by_address_;

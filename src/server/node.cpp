@@ -102,7 +102,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   TrainerOptions training = o.training;
   training.requeue_on_start = database.backend() == "sqlite";
   Trainer trainer(Services{database, clock, random}, knowledge, training, &embedder);
-  ConsoleServices console(clock, console_options(o));
+  ConsoleServices console(clock, console_options(o), database.shared_by_nodes() ? &database : nullptr);
   RetrievalOptions retrieval;
   retrieval.delay_ms = o.engine_delay_ms;
   RetrievalEngine engine(clock, retrieval);

@@ -46,6 +46,11 @@ Result<void> SharedWindowRepo::give_back(Connection& c, std::string_view name, i
   return {};
 }
 
+Result<void> SharedWindowRepo::forget(Connection& c, std::string_view name) {
+  PARLEY_TRY(c.execute("DELETE FROM shared_windows WHERE name = $1", {name}));
+  return {};
+}
+
 Result<int64_t> SharedWindowRepo::count(Database& db, std::string_view name, int64_t window_start_ms) {
   int64_t n = 0;
   PARLEY_TRY(db.write_volatile([&](Connection& c) -> Result<void> {

@@ -25,6 +25,8 @@ class SharedWindowRepo {
                                  int64_t cap);
   // Takes `unused` events back off the counter if its window is still `window_start_ms`.
   static Result<void> give_back(Connection& c, std::string_view name, int64_t window_start_ms, int64_t unused);
+  // Removes counter `name` (its count starts over).
+  static Result<void> forget(Connection& c, std::string_view name);
   // Counts one event as its own volatile write (Database::write_volatile) and returns the
   // window's count including it: what the widget's limits call per event.
   static Result<int64_t> count(Database& db, std::string_view name, int64_t window_start_ms);

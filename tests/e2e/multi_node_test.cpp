@@ -67,6 +67,42 @@ TEST_F(MultiNode, TheRateLimitCountsEveryNodesRequests) {
   EXPECT_EQ(node(2).get("/api/v1/agents", key).status, 200);
 }
 
+TEST_F(MultiNode, ConsoleLoginLimitsCountEveryNodesAttempts) {
+  TestClock clock;
+  Env env = unlimited();
+  env["PARLEY_CONSOLE_LOGIN_FAILURES_PER_EMAIL"] = "3";
+  env["PARLEY_CONSOLE_LOGIN_FAILURES_PER_ADDRESS"] = "5";
+  start_nodes(env, clock.args());
+  const std::string password = "correct horse battery staple";
+  auto account = node(0).create_account();
+  auto member = create_member(node(0), account, "owner", password);
+  auto other = create_member(node(0), account, "viewer", password);
+  auto login = [&](size_t n, const std::string& email, const std::string& pw) {
+    return node(n).request({"POST", "/console/v1/login", Json{{"email", email}, {"password", pw}}.dump(), {}});
+  };
+  // A good login on one node does not use up the address's attempts.
+  EXPECT_EQ(login(0, other["email"], password).status, 200);
+  // Three failures for one email, one on each node: the email is blocked on every node, the right
+  // password included.
+  for (size_t n = 0; n < 3; ++n) EXPECT_EQ(login(n, member["email"], "wrong").status, 401) << "node " << n;
+  for (size_t n = 0; n < 3; ++n) {
+    auto blocked = login(n, member["email"], password);
+    EXPECT_EQ(blocked.status, 429) << "node " << n << ": " << blocked.body;
+    EXPECT_EQ(blocked.error_code(), "rate_limited");
+    EXPECT_GE(std::stoi(blocked.header("retry-after")), 1);
+  }
+  // Two more failures of other emails from the address reach its 5: every email is blocked.
+  EXPECT_EQ(login(1, "guess1@example.com", "wrong").status, 401);
+  EXPECT_EQ(login(2, "guess2@example.com", "wrong").status, 401);
+  EXPECT_EQ(login(0, other["email"], password).status, 429);
+  // The window ends for every node at once.
+  clock.advance_ms(15 * 60 * 1000);
+  EXPECT_EQ(login(2, member["email"], password).status, 200);
+  // The counters name a digest of the email, never the email.
+  for (const auto& row : node(0).sql("SELECT name FROM shared_windows"))
+    EXPECT_EQ(row[0].find("@"), std::string::npos) << row[0];
+}
+
 TEST_F(MultiNode, WidgetLimitsPerAddressCountEveryNodesRequests) {
   TestClock clock;
   std::vector<std::string> args = {"--widget-messages-per-minute-per-address", "3",

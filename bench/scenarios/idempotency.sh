@@ -29,7 +29,8 @@ lua="$BENCH_TMP/idempotency.lua"
 cat >"$lua" <<'LUA'
 -- A new contact each request, spread over the agents; KEYED=1 adds a new Idempotency-Key.
 local counter = 0
-local seed = tostring(math.random(1, 1e12))
+-- A seed per wrk run (SEED), so no run repeats another's keys or external ids.
+local seed = os.getenv("SEED")
 local agents = {}
 for id in string.gmatch(os.getenv("AGENTS"), "[^,]+") do agents[#agents + 1] = id end
 local keyed = os.getenv("KEYED") == "1"
@@ -48,10 +49,10 @@ rows=()
 for round in $(seq 1 "$ROUNDS"); do
   for keyed in 0 1; do
     # Each measure gets fresh external ids (a new seed per wrk run).
-    KEYED=$keyed AGENTS=${agents%,} wrk_run "$BENCH_TMP/idem-warm.txt" -t1 -c16 -d1s -s "$lua" \
+    SEED="w$round$keyed$RANDOM$RANDOM" KEYED=$keyed AGENTS=${agents%,} wrk_run "$BENCH_TMP/idem-warm.txt" -t1 -c16 -d1s -s "$lua" \
       -H "Authorization: Bearer $key" "http://127.0.0.1:$port"
     t0=$(cpu_ticks "$PARLEY_PID")
-    KEYED=$keyed AGENTS=${agents%,} wrk_run "$BENCH_TMP/idem-run.txt" -t1 -c16 -d"$DURATION" -s "$lua" \
+    SEED="r$round$keyed$RANDOM$RANDOM" KEYED=$keyed AGENTS=${agents%,} wrk_run "$BENCH_TMP/idem-run.txt" -t1 -c16 -d"$DURATION" -s "$lua" \
       -H "Authorization: Bearer $key" "http://127.0.0.1:$port"
     t1=$(cpu_ticks "$PARLEY_PID")
     n=$(wrk_field "$BENCH_TMP/idem-run.txt" requests)

@@ -79,7 +79,7 @@ request = function()
       '{"message":"' .. qs[counter % #qs + 1] .. '"}')
   elseif kind == "write" then
     return wrk.format("POST", prefix .. "/contacts", json_headers(),
-      '{"external_id":"' .. tostring(math.random(1, 1e12)) .. '-' .. counter .. '","name":"Bench"}')
+      '{"external_id":"' .. os.getenv("SEED") .. '-' .. counter .. '","name":"Bench"}')
   end
   return wrk.format("GET", prefix)
 end
@@ -99,7 +99,7 @@ measure() {
   done
   local -a loads=()
   for port in "${ports[@]}"; do
-    KIND=$kind AGENTS=$agents wrk_run "$BENCH_TMP/warm-$port.txt" -t1 -c"$conns" -d1s -s "$lua" \
+    SEED="w$port$RANDOM$RANDOM" KIND=$kind AGENTS=$agents wrk_run "$BENCH_TMP/warm-$port.txt" -t1 -c"$conns" -d1s -s "$lua" \
       -H "Authorization: Bearer $key" "http://127.0.0.1:$port" &
     loads+=($!)
   done
@@ -108,7 +108,7 @@ measure() {
   t0=0; for p in "${node_pids[@]}"; do t0=$((t0 + $(cpu_ticks "$p"))); done
   p0=$(pg_ticks)
   for port in "${ports[@]}"; do
-    KIND=$kind AGENTS=$agents wrk_run "$BENCH_TMP/run-$port.txt" -t1 -c"$conns" -d"$DURATION" -s "$lua" \
+    SEED="r$port$RANDOM$RANDOM" KIND=$kind AGENTS=$agents wrk_run "$BENCH_TMP/run-$port.txt" -t1 -c"$conns" -d"$DURATION" -s "$lua" \
       -H "Authorization: Bearer $key" "http://127.0.0.1:$port" &
     loads+=($!)
   done
@@ -158,6 +158,16 @@ INSERT INTO shared_windows (name, window_start, count, taken) VALUES ('rate.benc
 SQL
 rate_line=$(PGOPTIONS='-c synchronous_commit=off' /usr/lib/postgresql/*/bin/pgbench -n -M prepared -c 1 -T 5 -f "$rate_sql" "$pg_url" 2>/dev/null | grep -E "latency average" || true)
 
+# What PostgreSQL alone commits on this machine at its durable defaults, with no HTTP server in
+# the picture: pgbench's TPC-B-like transaction (5 statements between BEGIN and END) and its
+# simple update (3), 16 clients.
+pgbench_bin=$(ls /usr/lib/postgresql/*/bin/pgbench | tail -1)
+psql -qAtX "$cluster_url" -c "CREATE DATABASE pgbench" >/dev/null
+pgbench_url="${cluster_url%/postgres}/pgbench"
+"$pgbench_bin" -i -q -s 4 "$pgbench_url" >/dev/null 2>&1
+tpcb_tps=$("$pgbench_bin" -n -M prepared -c 16 -j 2 -T 6 "$pgbench_url" 2>/dev/null | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+simple_tps=$("$pgbench_bin" -n -M prepared -c 16 -j 2 -T 6 -N "$pgbench_url" 2>/dev/null | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+
 {
   echo "# PostgreSQL beside SQLite"
   echo
@@ -176,6 +186,9 @@ connections split over the nodes for $DURATION;"
   echo "${rate_line:-not measured}. Near a key's limit every request is counted by its own statement"
   echo "(the \"past a 200/minute limit\" row); far from it, a busy key spends allowances taken in blocks"
   echo "(domain/shared_rate_counter.h), so GET agent does not touch the database."
+  echo
+  echo "PostgreSQL alone on this machine (pgbench, 16 clients, durable defaults): TPC-B-like"
+  echo "transactions ${tpcb_tps:-?} a second, simple updates ${simple_tps:-?} a second."
 } >"$out_md"
 python3 - "$out_json" "${results[@]}" <<'PY'
 import json, sys

@@ -75,10 +75,13 @@ void SharedRateCounter::return_unused(int64_t now_ms, bool expired_only) {
     std::lock_guard lock(shard.mu);
     for (auto& [id, k] : shard.keys) keys.emplace_back(id, k.get());
   }
-  for (auto& [id, k] : keys) {
+  // Not a structured binding: the lambda below captures the key, which C++20 compilers before
+  // clang 16 refuse for bindings.
+  for (const auto& entry : keys) {
+    Key* k = entry.second;
     std::lock_guard lock(k->mu);
     if (k->left == 0 || (expired_only && now_ms < k->expires_ms)) continue;
-    const std::string name = counter_name(id);
+    const std::string name = counter_name(entry.first);
     auto given = db_.write_volatile([&](Connection& c) -> Result<void> {
       return SharedWindowRepo::give_back(c, name, k->window_ms, k->left);
     });

@@ -67,26 +67,14 @@ Result<Response> deliveries(ApiCall& call) {
   Services s = services(call);
   PARLEY_ASSIGN_OR_RETURN(auto history,
                           list_webhook_deliveries(s, call.account_id(), webhook_id, kReach, q));
-  int64_t now = call.app.clock.now_ms();
-  return Response::json(200, page_json<DeliveryView>(
-                                 history.page, kDeliveryList, webhook_id,
-                                 [&](JsonWriter& w, const DeliveryView& v) {
-                                   write_delivery_json(w, v, history.webhook, now);
-                                 },
-                                 [](const DeliveryView& v) {
-                                   return KeysetPosition{v.delivery.created_at, v.delivery.id};
-                                 }));
+  return Response::json(200, delivery_page_json(history, call.app.clock.now_ms()));
 }
 
 Result<Response> retry(ApiCall& call) {
   Services s = services(call);
   PARLEY_ASSIGN_OR_RETURN(auto retried, retry_webhook_delivery(s, call.account_id(), call.param(0),
                                                                call.param(1), kReach));
-  JsonWriter w;
-  w.begin_object().key("data");
-  write_delivery_json(w, retried.delivery, retried.webhook, call.app.clock.now_ms());
-  w.end_object();
-  return json_response(202, w);
+  return Response::json(202, retried_delivery_json(retried, call.app.clock.now_ms()));
 }
 
 Result<Response> enable(ApiCall& call) {

@@ -1,5 +1,7 @@
 #include "views/delivery_json.h"
 
+#include "views/pagination.h"
+
 namespace parley {
 
 std::string_view delivery_status(const DeliveryRecord& d) {
@@ -30,6 +32,21 @@ void write_delivery_json(JsonWriter& w, const DeliveryView& v, const WebhookReco
   w.key("nextAttemptAt").timestamp_or_null(next);
   w.key("createdAt").timestamp(d.created_at);
   w.end_object();
+}
+
+std::string delivery_page_json(const DeliveryHistory& history, int64_t now) {
+  return page_json<DeliveryView>(
+      history.page, kDeliveryList, history.webhook.id,
+      [&](JsonWriter& w, const DeliveryView& v) { write_delivery_json(w, v, history.webhook, now); },
+      [](const DeliveryView& v) { return KeysetPosition{v.delivery.created_at, v.delivery.id}; });
+}
+
+std::string retried_delivery_json(const RetriedDelivery& retried, int64_t now) {
+  JsonWriter w;
+  w.begin_object().key("data");
+  write_delivery_json(w, retried.delivery, retried.webhook, now);
+  w.end_object();
+  return w.str();
 }
 
 }  // namespace parley

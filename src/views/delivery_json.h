@@ -3,6 +3,7 @@
 // createdAt}. Stateless.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "core/json.h"
@@ -19,5 +20,10 @@ std::string_view delivery_status(const DeliveryRecord& d);
 // (nothing is due until it is resumed or enabled).
 void write_delivery_json(JsonWriter& w, const DeliveryView& v, const WebhookRecord& webhook,
                          int64_t now);
+
+// The page envelope of a webhook's deliveries (GET …/deliveries, in the API and the console).
+std::string delivery_page_json(const DeliveryHistory& history, int64_t now);
+// {"data": delivery}, the answer to a retry.
+std::string retried_delivery_json(const RetriedDelivery& retried, int64_t now);
 
 }  // namespace parley

@@ -49,6 +49,23 @@ TEST_F(Idempotency, ARepeatGetsTheFirstAnswerAndCreatesNothing) {
   EXPECT_EQ(contact_count(s(), c), 2u);
 }
 
+TEST_F(Idempotency, ARepeatedDeleteGetsItsFirstAnswerNot404) {
+  auto c = chat_setup(s());
+  auto created = s().post(contacts_of(c), c.key, R"({"email": "ada@example.com"})");
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string path = "/api/v1/contacts/" + created.json()["data"]["id"].get<std::string>();
+  auto del = [&] { return s().request({"DELETE", path, "", {bearer(c.key), "Idempotency-Key: delete-ada"}}); };
+  auto first = del();
+  ASSERT_EQ(first.status, 200) << first.body;
+  EXPECT_EQ(first.json()["data"], (Json{{"id", created.json()["data"]["id"]}, {"deleted", true}}));
+  auto again = del();
+  EXPECT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(again.body, first.body);
+  EXPECT_EQ(again.header("idempotent-replayed"), "true");
+  // Without the key, the contact is gone.
+  EXPECT_EQ(s().del(path, c.key).status, 404);
+}
+
 TEST_F(Idempotency, TheSameKeyOnAnotherRequestIs422) {
   auto c = chat_setup(s());
   ASSERT_EQ(post_with_key(s(), contacts_of(c), c.key, "k-1", R"({"email": "a@example.com"})").status, 201);

@@ -50,6 +50,15 @@ class WebhookOperationsTest : public DeliveryWorkerFixture {
     EXPECT_TRUE(stored.ok());
     return stored.ok() ? stored->id : "";
   }
+  // Runs the worker through a failing delivery's whole schedule (the first attempt, then retries
+  // after 1 s and 2 s), after which it has failed.
+  void attempt_until_failed() {
+    worker_->run_once();
+    clock_.advance_ms(1000);
+    worker_->run_once();
+    clock_.advance_ms(2000);
+    worker_->run_once();
+  }
   WebhookRecord webhook(const std::string& id) {
     return **WebhookRepo::find_any(db_->read()->get(), id);
   }
@@ -164,11 +173,7 @@ TEST_F(WebhookOperationsTest, ARetryOfAFinishedDeliveryIsOneAttemptWithTheSameId
   auto hook = add_webhook({"form.submitted"});
   sender_.fail = true;
   auto event = record_form();
-  worker_->run_once();
-  clock_.advance_ms(1000);
-  worker_->run_once();
-  clock_.advance_ms(2000);
-  worker_->run_once();
+  attempt_until_failed();
   auto d = deliveries(hook.id)[0];
   ASSERT_EQ(d.status, "failed");
   ASSERT_EQ(sent(), 3u);
@@ -302,11 +307,7 @@ TEST_F(WebhookOperationsTest, ADeliveryKeepsItsLatestTwentyAttempts) {
   auto hook = add_webhook({"form.submitted"});
   sender_.fail = true;
   record_form();
-  worker_->run_once();
-  clock_.advance_ms(1000);
-  worker_->run_once();
-  clock_.advance_ms(2000);
-  worker_->run_once();
+  attempt_until_failed();
   auto d = deliveries(hook.id)[0];
   for (int i = 0; i < 22; ++i) {
     ASSERT_TRUE(retry(hook, d.id).ok()) << i;

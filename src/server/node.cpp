@@ -140,6 +140,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
       out += "# TYPE parley_outbound_transfers_in_flight gauge\n";
       out += "parley_outbound_transfers_in_flight " + std::to_string(transfers_in_flight()) + "\n";
     };
+    // Purges once before the node says it is listening, then every ten minutes.
+    IdempotencyPurger idempotency_purger(database, clock);
     HttpServer server(so, router, std::move(hooks));
     uint16_t port = server.listen();
     bool tls = !o.tls_cert.empty();
@@ -153,7 +155,6 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     flush_logs();
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     RateWindowWriter window_writer(database, limiter);
-    IdempotencyPurger idempotency_purger(database, clock);
     trainer.start();
     (*webhooks)->start();
     server.run();

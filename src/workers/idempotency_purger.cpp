@@ -8,6 +8,8 @@
 namespace parley {
 
 IdempotencyPurger::IdempotencyPurger(Database& db, const Clock& clock) : db_(db), clock_(clock) {
+  // The first purge runs before the server answers, so a restart starts from a bounded table.
+  purge();
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -20,18 +22,22 @@ IdempotencyPurger::~IdempotencyPurger() {
   thread_.join();
 }
 
+void IdempotencyPurger::purge() {
+  const int64_t now = clock_.now_ms();
+  auto removed = db_.write([now](Connection& c) -> Result<void> {
+    PARLEY_TRY(IdempotencyRepo::purge(c, now));
+    return {};
+  });
+  if (!removed.ok()) log_warn("idempotency keys not purged", {{"error", std::string_view(removed.error().message)}});
+}
+
 void IdempotencyPurger::loop() {
   std::unique_lock lock(mu_);
-  do {
+  while (!cv_.wait_for(lock, std::chrono::minutes(10), [&] { return stop_; })) {
     lock.unlock();
-    const int64_t now = clock_.now_ms();
-    auto removed = db_.write([now](Connection& c) -> Result<void> {
-      PARLEY_TRY(IdempotencyRepo::purge(c, now));
-      return {};
-    });
-    if (!removed.ok()) log_warn("idempotency keys not purged", {{"error", std::string_view(removed.error().message)}});
+    purge();
     lock.lock();
-  } while (!cv_.wait_for(lock, std::chrono::minutes(10), [&] { return stop_; }));
+  }
 }
 
 }  // namespace parley

@@ -20,6 +20,7 @@ class IdempotencyPurger {
   IdempotencyPurger& operator=(const IdempotencyPurger&) = delete;
 
  private:
+  void purge();
   void loop();
 
   Database& db_;

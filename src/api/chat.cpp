@@ -36,12 +36,8 @@ void register_chat_routes(Router& router, ApiContext& app) {
         PARLEY_ASSIGN_OR_RETURN(auto request, parse_chat_request(call.req, call.param(0), stream));
         request.waited_ms = call.req.waited_ms();
         PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(call.app.chat, call.account_id(), request));
-        // Server-sent events for a client that asks for them; the plain-text stream otherwise.
-        ChatForm form = !stream ? ChatForm::kJson
-                        : call.req.header("Accept").find("text/event-stream") != std::string_view::npos
-                            ? ChatForm::kEvents
-                            : ChatForm::kText;
-        return answer_chat(std::make_shared<ChatTurn>(std::move(turn)), call.app.reply_pool, call.req, form);
+        return answer_chat(std::make_shared<ChatTurn>(std::move(turn)), call.app.reply_pool, call.req,
+                           chat_form(call.req, stream));
       });
 }
 

@@ -5,7 +5,7 @@
 #include "domain/agents.h"
 #include "http/responses.h"
 #include "views/contact_json.h"
-#include "views/pagination.h"
+#include "views/list_answers.h"
 
 namespace parley {
 
@@ -19,35 +19,8 @@ Response contact_response(int status, const ContactRecord& contact, std::string_
   return json_response(status, w);
 }
 
-// The optional exact-match search parameters; an empty value is refused.
-Result<ContactFilter> parse_filter(const Request& req) {
-  ContactFilter f;
-  bool found = false;
-  std::string email = req.query_param("email", &found);
-  if (found) {
-    if (email.empty()) return ApiError::invalid("'email' must not be empty.");
-    f.email = lower_ascii(email);
-  }
-  std::string external_id = req.query_param("external_id", &found);
-  if (found) {
-    if (external_id.empty()) return ApiError::invalid("'external_id' must not be empty.");
-    f.external_id = std::move(external_id);
-  }
-  return f;
-}
-
 Result<Response> list_contacts(ApiCall& call) {
-  std::string_view agent_id = call.param(0);
-  PARLEY_ASSIGN_OR_RETURN(auto q, parse_page_query(call.req, kContactList, agent_id));
-  PARLEY_ASSIGN_OR_RETURN(auto filter, parse_filter(call.req));
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
-  PARLEY_TRY(get_agent(c, call.account_id(), agent_id));
-  PARLEY_ASSIGN_OR_RETURN(auto page, ContactRepo::list(c, agent_id, filter, q));
-  return Response::json(200,
-                        page_json<ContactRecord>(page, kContactList, agent_id, write_contact_json,
-                                                 [](const ContactRecord& r) {
-                                                   return KeysetPosition{r.created_at, r.id};
-                                                 }));
+  return contacts_page(call.app.db, call.account_id(), call.param(0), call.req);
 }
 
 Result<Response> upsert_contact_handler(ApiCall& call) {

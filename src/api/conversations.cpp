@@ -2,26 +2,15 @@
 #include "domain/conversations.h"
 
 #include "api/routes.h"
-#include "domain/agents.h"
 #include "http/responses.h"
-#include "store/conversation_queries.h"
 #include "views/conversation_json.h"
-#include "views/pagination.h"
+#include "views/list_answers.h"
 
 namespace parley {
 
 namespace {
 Result<Response> list_conversations(ApiCall& call) {
-  std::string_view agent_id = call.param(0);
-  PARLEY_ASSIGN_OR_RETURN(auto q, parse_page_query(call.req, kConversationList, agent_id));
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
-  PARLEY_TRY(get_agent(c, call.account_id(), agent_id));
-  PARLEY_ASSIGN_OR_RETURN(auto page, ConversationQueries::list(c, agent_id, q));
-  return Response::json(200, page_json<ConversationRecord>(
-                                 page, kConversationList, agent_id, write_conversation_summary_json,
-                                 [](const ConversationRecord& r) {
-                                   return KeysetPosition{r.created_at, r.id};
-                                 }));
+  return conversations_page(call.app.db, call.account_id(), call.param(0), call.req);
 }
 
 Result<Response> get_conversation_handler(ApiCall& call) {

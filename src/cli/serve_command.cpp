@@ -167,6 +167,10 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_AGENT_REPLIES_PER_HOUR")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--web-dir", o->node.web_dir,
+                  "Serve the dashboard and widget from this folder (web/build.mjs's output) instead of the "
+                  "copy built into the binary; for working on them")
+      ->envname("PARLEY_WEB_DIR");
   cmd->add_option("--country-header", o->node.widget.country_header,
                   "Trusted request header holding the widget visitor's country code (off when empty)")
       ->envname("PARLEY_COUNTRY_HEADER");

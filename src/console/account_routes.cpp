@@ -3,7 +3,12 @@
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "core/time_format.h"
 #include "domain/accounts.h"
+#include "domain/usage.h"
+#include "store/conversation_queries.h"
+
+#include <cstdlib>
 
 namespace parley {
 
@@ -15,6 +20,47 @@ Response account_response(const Account& a) {
 Result<Response> get(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto account, get_account(call.services, call.account_id()));
   return account_response(account);
+}
+
+// Plan messages this month, and visitors' and API users' messages per UTC day over the last `days`
+// (1 to 90, default 30) ending today, each day listed, oldest first.
+Result<Response> usage(ConsoleCall& call) {
+  int64_t days = 30;
+  bool found = false;
+  std::string given = call.req.query_param("days", &found);
+  if (found) {
+    char* end = nullptr;
+    long long n = std::strtoll(given.c_str(), &end, 10);
+    if (given.empty() || *end != '\0' || n < 1 || n > 90) return ApiError::invalid("'days' must be a whole number from 1 to 90.");
+    days = n;
+  }
+  constexpr int64_t kDay = 86'400'000;
+  const int64_t now = call.services.clock.now_ms();
+  const int64_t today = now / kDay;
+  const int64_t first = today - days + 1;
+  PARLEY_ASSIGN_OR_RETURN(auto account, get_account(call.services, call.account_id()));
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.services.db.read());
+  std::string month = month_period(now);
+  PARLEY_ASSIGN_OR_RETURN(int64_t used, usage_count(c, account.id, month));
+  PARLEY_ASSIGN_OR_RETURN(auto counted, ConversationQueries::user_messages_per_day(c, account.id, first * kDay));
+  return data_response(200, [&](JsonWriter& w) {
+    w.begin_object();
+    w.key("period").string(month.substr(2));
+    w.key("messagesUsed").integer(used);
+    w.key("messagesPerMonth").integer(effective_limits(account.plan, account.overrides).messages_per_month);
+    w.key("days").begin_array();
+    size_t at = 0;
+    for (int64_t day = first; day <= today; ++day) {
+      while (at < counted.size() && counted[at].first < day) ++at;
+      int64_t n = at < counted.size() && counted[at].first == day ? counted[at].second : 0;
+      w.begin_object();
+      w.key("date").string(format_timestamp(day * kDay).substr(0, 10));
+      w.key("messages").integer(n);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  });
 }
 
 // Keys stay listed on Free; the public API refuses them with plan_required until an upgrade.
@@ -30,6 +76,7 @@ Result<Response> change_plan(ConsoleCall& call) {
 
 void register_console_account_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/account", Role::kViewer, Execution::kPool, get);
+  add_console_route(router, app, "GET", "/console/v1/account/usage", Role::kViewer, Execution::kPool, usage);
   add_console_route(router, app, "PUT", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan);
   add_console_route(router, app, "PATCH", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan);
 }

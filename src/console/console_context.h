@@ -11,6 +11,10 @@
 namespace parley {
 
 struct WebhookPolicy;
+struct ChatServices;
+class ChangeFeed;
+class SourceListener;
+class ThreadPool;
 
 struct ConsoleContext {
   Database& db;
@@ -18,6 +22,10 @@ struct ConsoleContext {
   Random& random;
   ConsoleServices& console;
   WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions
+  SourceListener* source_listener = nullptr;  // the trainer hears of source changes
+  ChatServices* chat = nullptr;               // the "try it" chat: the same flow as the widget's
+  ThreadPool* reply_pool = nullptr;
+  ChangeFeed* feed = nullptr;                 // the live-chat inbox stream (views/change_feed.h)
 };
 
 }  // namespace parley

@@ -11,6 +11,10 @@ void register_console_routes(Router& router, ConsoleContext& app) {
   register_console_agent_routes(router, app);
   register_console_live_chat_routes(router, app);
   register_console_webhook_routes(router, app);
+  register_console_knowledge_routes(router, app);
+  register_console_data_routes(router, app);
+  register_console_inbox_routes(router, app);
+  register_console_try_routes(router, app);
 }
 
 }  // namespace parley

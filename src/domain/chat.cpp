@@ -163,14 +163,14 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   }
   t.settings_ = t.agent_->settings;
   const AgentRecord& agent = t.agent_->record;
-  if (agent.is_private) {
+  if (agent.is_private && !(r.widget && r.widget->in_dashboard)) {
     return ApiError{ErrorCode::kAgentPrivate,
                     "The agent is private; it answers only in the dashboard."};
   }
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(read, account_id));
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
   WidgetRules widget_rules;
-  if (r.widget) {
+  if (r.widget && !r.widget->in_dashboard) {
     widget_rules = read_widget_rules(*t.settings_);
     PARLEY_TRY(check_country(widget_rules, r.widget->country));
   }
@@ -190,7 +190,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   t.received_at_ = s.clock.now_ms();
   t.deadline_ms_ = t.received_at_ - r.waited_ms + s.config.timeout_ms;
   // A visitor talking with a team member is not held to the agent's per-visitor allowance.
-  if (r.widget && !t.paused_) {
+  if (r.widget && !r.widget->in_dashboard && !t.paused_) {
     PARLEY_TRY(check_visitor_messages(read, widget_rules, agent.id, r.widget->visitor_id,
                                       t.received_at_));
   }

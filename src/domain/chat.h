@@ -57,6 +57,9 @@ struct WidgetVisitor {
   std::string visitor_id;
   std::optional<std::string> page;
   std::optional<std::string> country;  // from the trusted country header; nothing when unknown
+  // A team member trying the agent in the dashboard: private agents answer, and the widget's
+  // country and per-visitor rules do not apply (the conversation is a widget one all the same).
+  bool in_dashboard = false;
 };
 
 inline constexpr size_t kMaxVisitorIdChars = 100;

@@ -114,6 +114,7 @@ struct HttpServer::Impl {
     acceptor->close(ec);
     if (accept_timer) accept_timer->cancel();
     deadline = Clock::now() + std::chrono::seconds(shared->options.shutdown_grace_s);
+    if (shared->hooks.on_draining) shared->hooks.on_draining();
     drain_timer.emplace(main());
     wait_drained();
   }

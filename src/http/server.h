@@ -67,6 +67,9 @@ struct ServerHooks {
   std::function<void(std::string& id)> new_request_id;
   // Appends the application's own series to GET /metrics (Prometheus text); may be empty.
   std::function<void(std::string& out)> more_metrics;
+  // Runs once when shutdown begins, before in-flight requests are waited for: ends answers that
+  // would otherwise stay open (live event streams). May be empty.
+  std::function<void()> on_draining;
 };
 
 class HttpServer {

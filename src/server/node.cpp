@@ -20,6 +20,7 @@
 #include "knowledge/vector_index.h"
 #include "net/outbound.h"
 #include "server/routes.h"
+#include "views/change_feed.h"
 #include "store/rate_window_repo.h"
 #include "widget/widget_limits.h"
 #include "workers/idempotency_purger.h"
@@ -121,18 +122,22 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   chat.slots = &chat_slots;
   chat.agents = &agent_cache;
   WebhookPolicy* policy = &(*webhooks)->policy();
+  ChangeFeed feed(ChangeFeed::Options{});  // the live-chat inbox and the widget's live chat
   Fronts fronts{
       ApiContext{database, clock, random, keys, limiter, trainer, reply_pool, chat, policy, &agent_cache},
-      ConsoleContext{database, clock, random, console, policy},
-      WidgetContext{database, clock, random, reply_pool, chat, o.widget, &widget_limits}};
+      ConsoleContext{database, clock, random, console, policy, &trainer, &chat, &reply_pool, &feed},
+      WidgetContext{database, clock, random, reply_pool, chat, o.widget, &widget_limits, &feed}};
   Router router;
-  register_routes(router, fronts);
+  register_routes(router, fronts, o.web_dir);
 
   ServerOptions so = server_options(o);
   FastRandom request_ids(random);
   try {
     ServerHooks hooks = server_hooks(request_ids);
-    hooks.more_metrics = [&chat_slots](std::string& out) {
+    hooks.more_metrics = [&chat_slots, &feed](std::string& out) {
+      out += "# HELP parley_event_streams_open Live-chat event streams open (the console's inbox, the widget's live chat).\n";
+      out += "# TYPE parley_event_streams_open gauge\n";
+      out += "parley_event_streams_open " + std::to_string(feed.open_streams()) + "\n";
       out += "# HELP parley_replies_in_flight Chat replies being written now (engine slots taken).\n";
       out += "# TYPE parley_replies_in_flight gauge\n";
       out += "parley_replies_in_flight " + std::to_string(chat_slots.in_flight()) + "\n";
@@ -142,6 +147,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     };
     // Purges once before the node says it is listening, then every ten minutes.
     IdempotencyPurger idempotency_purger(database, clock);
+    // Open event streams end when shutdown begins instead of holding it for its grace period.
+    hooks.on_draining = [&feed] { feed.stop(); };
     HttpServer server(so, router, std::move(hooks));
     uint16_t port = server.listen();
     bool tls = !o.tls_cert.empty();

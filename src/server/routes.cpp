@@ -4,11 +4,12 @@
 #include "api/routes.h"
 #include "console/console_routes.h"
 #include "http/responses.h"
+#include "server/web_routes.h"
 #include "widget/widget_routes.h"
 
 namespace parley {
 
-void register_routes(Router& router, Fronts& fronts) {
+void register_routes(Router& router, Fronts& fronts, const std::string& web_dir) {
   router.add("GET", "/healthz", {[](Request&) { return Response::json(200, R"({"status":"ok"})"); }, Execution::kInline});
   // The contract as built, for client generators; no key needed.
   router.add("GET", "/api/v1/openapi.json",
@@ -23,6 +24,7 @@ void register_routes(Router& router, Fronts& fronts) {
   register_api_routes(router, fronts.api);
   register_console_routes(router, fronts.console);
   register_widget_routes(router, fronts.widget);
+  register_web_routes(router, web_dir);
 }
 
 }  // namespace parley

@@ -2,6 +2,8 @@
 // team's console and the website widget), plus /healthz and /readyz.
 #pragma once
 
+#include <string>
+
 #include "api/api_context.h"
 #include "console/console_context.h"
 #include "http/router.h"
@@ -15,7 +17,8 @@ struct Fronts {
   WidgetContext widget;
 };
 
-// Registers /healthz, /readyz and every route of each front. `fronts` must outlive `router`.
-void register_routes(Router& router, Fronts& fronts);
+// Registers /healthz, /readyz, every route of each front, and the dashboard and widget files
+// (from `web_dir` when set, else the embedded copy). `fronts` must outlive `router`.
+void register_routes(Router& router, Fronts& fronts, const std::string& web_dir);
 
 }  // namespace parley

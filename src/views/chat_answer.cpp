@@ -134,6 +134,12 @@ bool heartbeat(Answer& a, std::chrono::milliseconds interval) {
 }
 }  // namespace
 
+ChatForm chat_form(const Request& request, bool stream) {
+  if (!stream) return ChatForm::kJson;
+  return request.header("Accept").find("text/event-stream") != std::string_view::npos ? ChatForm::kEvents
+                                                                                      : ChatForm::kText;
+}
+
 Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request, ChatForm form) {
   const ChatConfig& config = turn->services().config;
   const int64_t timeout_ms = config.timeout_ms;

@@ -28,6 +28,10 @@ enum class ChatForm {
   kEvents,  // stream: true with Accept: text/event-stream — server-sent events
 };
 
+// The form a chat request asks for: JSON unless `stream`; then server-sent events when its Accept
+// header names text/event-stream, else the plain-text stream.
+ChatForm chat_form(const Request& request, bool stream);
+
 Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request, ChatForm form);
 
 }  // namespace parley

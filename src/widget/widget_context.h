@@ -13,6 +13,7 @@
 
 namespace parley {
 
+class ChangeFeed;
 class WidgetLimits;
 
 struct WidgetContext {
@@ -23,6 +24,7 @@ struct WidgetContext {
   ChatServices chat;
   WidgetOptions widget = {};
   WidgetLimits* widget_limits = nullptr;  // limits of the anonymous endpoints; null: none
+  ChangeFeed* feed = nullptr;             // the conversation's live stream (views/change_feed.h)
 };
 
 }  // namespace parley

@@ -50,8 +50,9 @@ Result<void> check_visitor(WidgetCall& call) {
   return {};
 }
 
+// An opaque origin ("null": a sandboxed frame, a file) is never echoed.
 void add_cors(Response& res, std::string_view origin) {
-  if (!origin.empty()) res.header("Access-Control-Allow-Origin", std::string(origin));
+  if (!origin.empty() && origin != "null") res.header("Access-Control-Allow-Origin", std::string(origin));
   res.header("Vary", "Origin");
 }
 
@@ -86,13 +87,15 @@ void add_widget_route(Router& router, WidgetContext& app, std::string_view metho
                 auto found = find_target(call, target);
                 if (!found.ok()) {
                   Response res = error_response(found.error());
-                  res.header("Vary", "Origin");
+                  add_cors(res, origin);
                   return res;
                 }
                 auto allowed = check_origin(call.rules, origin);
                 if (!allowed.ok()) {
+                  // The page may read its refusal (and say so); a preflight stays refused, so a
+                  // refused page never sends a message.
                   Response res = error_response(allowed.error());
-                  res.header("Vary", "Origin");
+                  add_cors(res, origin);
                   return res;
                 }
                 if (!app.widget.country_header.empty())

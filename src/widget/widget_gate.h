@@ -1,9 +1,10 @@
 // The gate in front of every /widget/v1 route (public: no key, no member). It finds the agent the
 // request is for (from the path's agent id, or through the path's conversation), checks the
 // page's Origin against the agent's allowed domains, refuses private agents and blocked
-// countries, and answers CORS: Access-Control-Allow-Origin echoes an allowed origin on every
-// response after the origin check, with Vary: Origin, and an OPTIONS preflight is answered on
-// each widget path for allowed origins only. No other part of the server sends CORS headers.
+// countries, and answers CORS: Access-Control-Allow-Origin echoes the page's origin on every
+// response, with Vary: Origin (a refused page may read its refusal, which holds nothing else), and
+// an OPTIONS preflight is answered on each widget path for allowed origins only, so a refused page
+// cannot send anything that needs one (a JSON POST). No other part of the server sends CORS headers.
 // Order: agent or conversation (404) -> origin (403 origin_not_allowed) -> requests per client
 // address (429 rate_limited, widget/widget_limits.h) -> private (403 agent_private) -> country
 // (403 country_blocked) -> body (400) -> visitor (404) -> handler.

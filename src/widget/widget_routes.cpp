@@ -14,6 +14,7 @@
 #include "widget/widget_gate.h"
 #include "widget/widget_limits.h"
 #include "views/conversation_json.h"
+#include "views/change_feed.h"
 #include "views/lead_json.h"
 
 namespace parley {
@@ -54,6 +55,7 @@ Result<Response> send_message(WidgetCall& call) {
   PARLEY_ASSIGN_OR_RETURN(r.message, f.required_string("message"));
   PARLEY_ASSIGN_OR_RETURN(r.conversation_id, f.optional_string("conversationId"));
   PARLEY_ASSIGN_OR_RETURN(r.time_zone, f.optional_string("timeZone"));
+  PARLEY_ASSIGN_OR_RETURN(auto stream, f.optional_bool("stream"));
   WidgetVisitor visitor;
   PARLEY_ASSIGN_OR_RETURN(visitor.visitor_id, f.required_string("visitorId"));
   PARLEY_ASSIGN_OR_RETURN(visitor.page, f.optional_string("page"));
@@ -65,7 +67,20 @@ Result<Response> send_message(WidgetCall& call) {
   }
   r.waited_ms = call.req.waited_ms();
   PARLEY_ASSIGN_OR_RETURN(auto turn, ChatTurn::prepare(call.app.chat, call.agent.account_id, r));
-  return answer_chat(std::make_shared<ChatTurn>(std::move(turn)), call.app.reply_pool, call.req, ChatForm::kJson);
+  return answer_chat(std::make_shared<ChatTurn>(std::move(turn)), call.app.reply_pool, call.req,
+                     chat_form(call.req, stream.value_or(false)));
+}
+
+// What the widget shows before the first message: the agent's name and whether the team can be
+// asked to join. Behind the same gate as messages, so a refused page learns only its refusal.
+Result<Response> get_agent(WidgetCall& call) {
+  return data_response(200, [&](JsonWriter& w) {
+    w.begin_object();
+    w.key("id").string(call.agent.id);
+    w.key("name").string(call.agent.name);
+    w.key("liveChat").boolean(call.settings->handoff.live_chat);
+    w.end_object();
+  });
 }
 
 // The transcript, so the widget can show team replies written during a live chat.
@@ -74,6 +89,23 @@ Result<Response> get_transcript(WidgetCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(c, call.agent.account_id,
                                                       call.conversation->id));
   return data_response(200, [&](JsonWriter& w) { write_conversation_json(w, conv); });
+}
+
+// The transcript as a live stream: at once, then each time it changes (a team member took the
+// conversation over, replied, or ended the live chat).
+Result<Response> watch_transcript(WidgetCall& call) {
+  if (call.app.feed == nullptr) return ApiError{ErrorCode::kUnavailable, "Live streams are off on this server."};
+  Database& db = call.app.db;
+  return call.app.feed->stream(
+      "conversation", [&db, account = call.agent.account_id, id = call.conversation->id]() -> Result<std::string> {
+        PARLEY_ASSIGN_OR_RETURN(Connection& c, db.read());
+        PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(c, account, id));
+        JsonWriter w;
+        w.begin_object().key("data");
+        write_conversation_json(w, conv);
+        w.end_object();
+        return w.str();
+      });
 }
 
 Result<Response> submit_form(WidgetCall& call) {
@@ -194,10 +226,13 @@ Result<Response> rate(WidgetCall& call) {
 
 void register_widget_routes(Router& router, WidgetContext& app) {
   using enum WidgetTarget;
+  add_widget_route(router, app, "GET", "/widget/v1/agents/{agentId}", kAgent, Execution::kInline, get_agent);
   add_widget_route(router, app, "POST", "/widget/v1/agents/{agentId}/messages", kAgent,
                    Execution::kPool, send_message);
   add_widget_route(router, app, "GET", "/widget/v1/conversations/{conversationId}", kConversation,
                    Execution::kPool, get_transcript);
+  add_widget_route(router, app, "GET", "/widget/v1/conversations/{conversationId}/events", kConversation,
+                   Execution::kPool, watch_transcript);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/form",
                    kConversation, Execution::kPool, submit_form);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/booking",

@@ -1,0 +1,121 @@
+#include "server/web_routes.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "core/crypto.h"
+#include "http/responses.h"
+#include "server/web_assets.h"
+
+namespace parley {
+
+namespace {
+constexpr std::string_view kPageSecurity =
+    "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+// True when Accept-Encoding lists gzip (or *) without q=0.
+bool accepts_gzip(std::string_view accept) {
+  while (!accept.empty()) {
+    size_t comma = accept.find(',');
+    std::string_view item = accept.substr(0, comma);
+    accept = comma == std::string_view::npos ? std::string_view() : accept.substr(comma + 1);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    size_t semi = item.find(';');
+    std::string_view coding = item.substr(0, semi);
+    while (!coding.empty() && coding.back() == ' ') coding.remove_suffix(1);
+    if (coding != "gzip" && coding != "*") continue;
+    if (semi == std::string_view::npos) return true;
+    std::string_view params = item.substr(semi + 1);
+    size_t q = params.find("q=");
+    if (q == std::string_view::npos) return true;
+    std::string_view value = params.substr(q + 2);
+    // q=0, q=0.0, q=0.00, q=0.000 refuse it.
+    bool zero = !value.empty() && value.front() == '0';
+    for (size_t i = 1; zero && i < value.size() && value[i] != ' ' && value[i] != ';'; ++i)
+      zero = value[i] == '.' || value[i] == '0';
+    if (!zero) return true;
+  }
+  return false;
+}
+
+// The ETag list of If-None-Match holds this one (or is "*").
+bool matches(std::string_view if_none_match, std::string_view etag) {
+  if (if_none_match.empty()) return false;
+  if (if_none_match == "*") return true;
+  return if_none_match.find(etag) != std::string_view::npos;
+}
+
+std::string_view cache_control(std::string_view path) {
+  if (path == "/widget.js") return "public, max-age=300";
+  return "no-cache";
+}
+
+Response answer(const Request& req, const WebAsset& a) {
+  Response r;
+  r.content_type = a.content_type;
+  r.header("ETag", std::string(a.etag));
+  r.header("Cache-Control", std::string(cache_control(a.path)));
+  r.header("Vary", "Accept-Encoding");
+  r.header("X-Content-Type-Options", "nosniff");
+  if (a.path == "/") {
+    r.header("Content-Security-Policy", std::string(kPageSecurity));
+    r.header("Referrer-Policy", "no-referrer");
+  } else if (a.path == "/widget.js") {
+    // Sites on any origin load the widget.
+    r.header("Cross-Origin-Resource-Policy", "cross-origin");
+  }
+  if (matches(req.header("If-None-Match"), a.etag)) {
+    r.status = 304;
+    return r;
+  }
+  r.status = 200;
+  if (!a.gzip.empty() && accepts_gzip(req.header("Accept-Encoding"))) {
+    r.header("Content-Encoding", "gzip");
+    r.body.assign(a.gzip);
+  } else {
+    r.body.assign(a.plain);
+  }
+  return r;
+}
+
+const WebAsset* embedded(std::string_view path) {
+  for (const auto& a : web_assets())
+    if (a.path == path) return &a;
+  return nullptr;
+}
+
+// A file of the --web-dir folder, read now; its content type is the embedded file's of the same
+// path, so only the files the build makes are served.
+Response from_folder(const Request& req, const std::string& dir, std::string_view path) {
+  const WebAsset* known = embedded(path);
+  if (known == nullptr) return error_response(ApiError::not_found("No such page."));
+  std::ifstream in(dir + (path == "/" ? std::string("/index.html") : std::string(path)), std::ios::binary);
+  if (!in) return error_response(ApiError::not_found("No such page."));
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  std::string plain = bytes.str();
+  std::string etag = "\"" + sha256_hex(plain).substr(0, 16) + "\"";
+  // Not gzipped from the folder: the embedded copy is what a deployment serves.
+  return answer(req, WebAsset{known->path, known->content_type, plain, {}, etag});
+}
+
+Response serve(const Request& req, const std::string& web_dir, std::string_view path) {
+  if (!web_dir.empty()) return from_folder(req, web_dir, path);
+  const WebAsset* a = embedded(path);
+  if (a == nullptr) return error_response(ApiError::not_found("No such page."));
+  return answer(req, *a);
+}
+}  // namespace
+
+void register_web_routes(Router& router, const std::string& web_dir) {
+  // From memory on the I/O thread; from the folder on the pool, as it reads a file.
+  Execution where = web_dir.empty() ? Execution::kInline : Execution::kPool;
+  router.add("GET", "/", {[web_dir](Request& req) { return serve(req, web_dir, "/"); }, where});
+  router.add("GET", "/widget.js", {[web_dir](Request& req) { return serve(req, web_dir, "/widget.js"); }, where});
+  router.add("GET", "/assets/{file}",
+             {[web_dir](Request& req) { return serve(req, web_dir, "/assets/" + std::string(req.params.at(0))); },
+              where});
+}
+
+}  // namespace parley

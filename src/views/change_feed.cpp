@@ -1,0 +1,113 @@
+#include "views/change_feed.h"
+
+#include <algorithm>
+
+#include "http/responses.h"
+
+namespace parley {
+
+namespace {
+std::string event(std::string_view name, std::string_view data) {
+  std::string out;
+  out.reserve(name.size() + data.size() + 16);
+  out.append("event: ").append(name).append("\ndata: ").append(data).append("\n\n");
+  return out;
+}
+}  // namespace
+
+ChangeFeed::ChangeFeed(Options options) : options_(options) {
+  thread_ = std::thread([this] { loop(); });
+}
+
+ChangeFeed::~ChangeFeed() { stop(); }
+
+void ChangeFeed::stop() {
+  std::vector<std::shared_ptr<Stream>> open;
+  {
+    std::lock_guard lock(mu_);
+    if (stop_) return;
+    stop_ = true;
+    open.swap(streams_);
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  for (auto& s : open) s->out->end();
+}
+
+size_t ChangeFeed::open_streams() const {
+  std::lock_guard lock(mu_);
+  return streams_.size();
+}
+
+Response ChangeFeed::stream(std::string event_name, Look look) {
+  {
+    std::lock_guard lock(mu_);
+    if (stop_) return error_response({ErrorCode::kUnavailable, "The server is shutting down."});
+    if (streams_.size() >= options_.max_streams)
+      return error_response({ErrorCode::kUnavailable, "Too many live streams are open on this server; try again shortly."});
+  }
+  // The first look is made now, on the request's thread, so a missing conversation is a plain 404.
+  auto first = look();
+  if (!first.ok()) return error_response(first.error());
+  return Response::later([this, event_name = std::move(event_name), look = std::move(look),
+                          first = std::move(first).value()](std::shared_ptr<Responder> out) mutable {
+    if (!out->claim()) return;
+    Response head;
+    head.status = 200;
+    head.content_type = "text/event-stream";
+    head.header("Cache-Control", "no-store");
+    head.header("X-Accel-Buffering", "no");  // proxies pass each event on as it comes
+    out->begin(std::move(head));
+    out->write(event(event_name, first));
+    auto s = std::make_shared<Stream>(
+        Stream{std::move(out), std::move(event_name), std::move(look), std::move(first), std::chrono::steady_clock::now()});
+    std::lock_guard lock(mu_);
+    if (stop_) {
+      s->out->end();
+      return;
+    }
+    streams_.push_back(std::move(s));
+  });
+}
+
+bool ChangeFeed::refresh(Stream& s, std::chrono::steady_clock::time_point now) {
+  // A client that has not taken what was sent yet is looked at again once it has.
+  if (s.out->behind([] {})) return true;
+  auto seen = s.look();
+  if (!seen.ok()) {
+    s.out->write(event("error", error_response(seen.error()).body));
+    s.out->end();
+    return false;
+  }
+  if (*seen != s.last) {
+    s.last = std::move(seen).value();
+    s.last_sent = now;
+    return s.out->write(event(s.event_name, s.last));
+  }
+  if (now - s.last_sent >= std::chrono::milliseconds(options_.heartbeat_ms)) {
+    s.last_sent = now;
+    return s.out->write(": keep-alive\n\n");
+  }
+  return true;
+}
+
+void ChangeFeed::loop() {
+  std::unique_lock lock(mu_);
+  const auto every = std::chrono::milliseconds(options_.interval_ms);
+  while (!cv_.wait_for(lock, every, [this] { return stop_; })) {
+    std::vector<std::shared_ptr<Stream>> open = streams_;
+    lock.unlock();
+    auto now = std::chrono::steady_clock::now();
+    std::vector<Stream*> ended;
+    for (auto& s : open)
+      if (!refresh(*s, now)) ended.push_back(s.get());
+    lock.lock();
+    if (!ended.empty()) {
+      std::erase_if(streams_, [&](const std::shared_ptr<Stream>& s) {
+        return std::find(ended.begin(), ended.end(), s.get()) != ended.end();
+      });
+    }
+  }
+}
+
+}  // namespace parley

@@ -1,0 +1,86 @@
+// A real Parley server for one browser test file: the built binary (build/parley, or
+// $PARLEY_BINARY) on a fresh SQLite database in a temporary folder, on a free port, with an
+// account, an owner who signs in with a password, and an agent. `admin` runs `parley admin` on the
+// same database. Test web sites on made-up host names (*.test, mapped to this machine by the
+// browser's host-resolver rules in playwright.config.ts) are served by `site`.
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const binary = process.env.PARLEY_BINARY ?? fileURLToPath(new URL("../../build/parley", import.meta.url));
+
+export interface Parley {
+  url: string; // http://127.0.0.1:PORT
+  port: number;
+  dataDir: string;
+  accountId: string;
+  agentId: string;
+  email: string;
+  password: string;
+  admin(...args: string[]): any;
+  stop(): Promise<void>;
+}
+
+export async function startParley(options: { agentSettings?: object; agentName?: string; serveArgs?: string[] } = {}): Promise<Parley> {
+  const dataDir = mkdtempSync(join(tmpdir(), "parley-browser-"));
+  const env = { ...process.env, PARLEY_DATA_DIR: dataDir };
+  const admin = (...args: string[]) => JSON.parse(execFileSync(binary, ["admin", ...args], { env, encoding: "utf8" }));
+  const account = admin("account", "create", "--name", "Acme", "--plan", "pro");
+  const email = "owner@acme.test";
+  const password = "correct horse battery";
+  admin("member", "create", "--account", account.id, "--email", email, "--role", "owner", "--name", "Olivia Owner", "--password", password);
+  const agentArgs = ["agent", "create", "--account", account.id, "--name", options.agentName ?? "Acme Support"];
+  if (options.agentSettings) agentArgs.push("--settings", JSON.stringify(options.agentSettings));
+  const agent = admin(...agentArgs);
+
+  const child: ChildProcess = spawn(binary, ["serve", "--listen", "127.0.0.1:0", ...(options.serveArgs ?? [])], {
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const port = await new Promise<number>((ok, fail) => {
+    let seen = "";
+    const timer = setTimeout(() => fail(new Error("parley did not start: " + seen)), 15_000);
+    child.stderr!.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      const m = /"msg":"listening","address":"[^"]*:(\d+)"/.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        ok(Number(m[1]));
+      }
+    });
+    child.on("exit", (code) => fail(new Error(`parley exited (${code}): ${seen}`)));
+  });
+  child.stderr!.resume();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    accountId: account.id,
+    agentId: agent.id,
+    email,
+    password,
+    admin,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((ok) => (child.exitCode !== null ? ok(null) : child.once("exit", ok)));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// Serves `html` at every path on a free port; open it as http://<any>.test:PORT/.
+export async function site(html: string): Promise<{ port: number; close(): Promise<void> }> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end(html);
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((ok) => server.close(() => ok())),
+  };
+}

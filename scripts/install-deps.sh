@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package Parley needs to build, test and benchmark.
+# Installs every Debian 12 package Parley needs to build, test and benchmark (Chromium runs the
+# dashboard's and widget's browser tests; the npm packages are pinned by the lockfiles and
+# installed by the scripts that use them).
 # Idempotent: packages already present are skipped and apt-get update runs at most once.
 set -euo pipefail
 
@@ -11,6 +13,7 @@ packages=(
   libicu-dev libstemmer-dev wordnet-base libcurl4-openssl-dev libargon2-dev
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   curl python3 python3-yaml wrk nginx-light libnginx-mod-http-echo postgresql openssl
+  chromium fonts-dejavu-core
 )
 
 # The machine image may ship its own Node.js and npm; Debian's are only a fallback.

@@ -24,3 +24,6 @@ PARLEY_TEST_RESPONSE_LOG=$responses/postgresql PARLEY_TEST_POSTGRES_URL=$url \
 if command -v node >/dev/null 2>&1; then
   (cd tests/node && node validate-responses.mjs ../../docs/openapi.yaml "$responses/sqlite" "$responses/postgresql")
 fi
+# The dashboard and the widget in Debian's Chromium, against the built binary and its embedded
+# copy of them (web/tests; screenshots in build/screenshots/).
+scripts/test-browser.sh

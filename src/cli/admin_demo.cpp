@@ -1,7 +1,8 @@
 // parley admin demo: on an empty database, creates a demo account (plan starter), one agent with a
 // sample knowledge base (cli/demo_knowledge.h: queued, and trained by the server once it runs) and
-// one all-scopes key, and prints the key once with a ready curl line that asks the agent a question
-// its knowledge answers. On a database that already has accounts it does nothing and says so.
+// one all-scopes key, and an owner who signs in to the dashboard; prints the key once with a ready
+// curl line that asks the agent a question its knowledge answers, and the owner's email and random
+// password once. On a database that already has accounts it does nothing and says so.
 #include "cli/admin_json.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
@@ -10,9 +11,14 @@
 #include "domain/accounts.h"
 #include "domain/agents.h"
 #include "domain/keys.h"
+#include "domain/members.h"
 #include "domain/sources.h"
 
 namespace parley {
+
+namespace {
+constexpr std::string_view kDemoOwnerEmail = "demo@example.com";
+}  // namespace
 
 void add_admin_demo_command(CLI::App& admin, GlobalOptions& global, CommandRun& run) {
   auto base_url = std::make_shared<std::string>("http://127.0.0.1:8080");
@@ -42,14 +48,20 @@ void add_admin_demo_command(CLI::App& admin, GlobalOptions& global, CommandRun& 
           PARLEY_TRY(add_source(s, account.id, agent.id, source, nullptr));
         }
         PARLEY_ASSIGN_OR_RETURN(auto key, create_api_key(s, account.id, "Demo key", std::nullopt));
+        // The dashboard's owner: signs in at the base URL with this email and a random password.
+        NewMember owner{account.id, std::string(kDemoOwnerEmail), "owner", std::string("Demo"),
+                        random_base62(s.random, 16)};
+        PARLEY_ASSIGN_OR_RETURN(auto member, create_member(s, owner));
         JsonWriter body;
         body.begin_object().key("message").string(kDemoQuestion).end_object();
         std::string curl = "curl -s -H 'Authorization: Bearer " + key.plaintext +
                            "' -H 'Content-Type: application/json' -d '" + body.str() + "' " + *base_url +
                            "/api/v1/agents/" + agent.id + "/chat";
         std::fprintf(stderr,
-                     "\nDemo API key (shown once, store it now):\n  %s\nTry:\n  %s\n\n",
-                     key.plaintext.c_str(), curl.c_str());
+                     "\nDemo API key (shown once, store it now):\n  %s\nTry:\n  %s\n"
+                     "Dashboard: %s/ (sign in as %s with the password %s, shown once)\n\n",
+                     key.plaintext.c_str(), curl.c_str(), base_url->c_str(), owner.email.c_str(),
+                     owner.password->c_str());
         JsonWriter w;
         w.begin_object();
         w.key("created").boolean(true);
@@ -60,6 +72,12 @@ void add_admin_demo_command(CLI::App& admin, GlobalOptions& global, CommandRun& 
         w.key("key");
         write_key_admin_json(w, key.record, key.plaintext);
         w.key("curl").string(curl);
+        w.key("dashboard").begin_object();
+        w.key("url").string(*base_url + "/");
+        w.key("email").string(owner.email);
+        w.key("password").string(*owner.password);
+        w.key("memberId").string(member.record.id);
+        w.end_object();
         w.end_object();
         return w.str();
       });

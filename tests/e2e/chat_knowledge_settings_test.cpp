@@ -318,6 +318,16 @@ TEST(AdminDemo, TheDemoAgentAnswersItsCurlLineWithItsSource) {
   ASSERT_EQ(j["sources"].size(), 1u) << j.dump();
   EXPECT_EQ(j["sources"][0], (Json{{"title", "Bike rental"}, {"url", nullptr}}));
 
+  // The dashboard's owner signs in with the printed email and password.
+  EXPECT_EQ(demo["dashboard"]["url"], base + "/");
+  const std::string password = demo["dashboard"]["password"];
+  EXPECT_EQ(password.size(), 16u);
+  auto login = server.request({"POST", "/console/v1/login",
+                               Json{{"email", demo["dashboard"]["email"]}, {"password", password}}.dump(), {}});
+  ASSERT_EQ(login.status, 200) << login.body;
+  EXPECT_EQ(login.json()["member"]["role"], "owner");
+  EXPECT_EQ(send(server, "GET", "/console/v1/agents", login.json()["token"], "").json()["data"][0]["id"], agent);
+
   // A second demo on the same database changes nothing.
   server.stop();
   EXPECT_EQ(server.admin({"demo", "--base-url", base}),

@@ -4,6 +4,8 @@
 #include <cctype>
 
 #include "core/json.h"
+#include "domain/contacts.h"
+#include "domain/widget_rules.h"
 #include "text/analyzer.h"
 #include "text/tokenizer.h"
 
@@ -99,6 +101,63 @@ Result<void> check_knowledge_setting(const std::string& name, const rapidjson::V
         }
       }
     }
+  }
+  return ok_result();
+}
+
+// An http or https URL (the scheme in any case) with a host and no white space.
+bool is_web_url(std::string_view url) {
+  if (url.find_first_of(" \t\r\n") != std::string_view::npos) return false;
+  for (std::string_view scheme : {"https://", "http://"}) {
+    if (url.size() <= scheme.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < scheme.size() && same; ++i)
+      same = std::tolower(static_cast<unsigned char>(url[i])) == scheme[i];
+    if (same) return true;
+  }
+  return false;
+}
+
+std::string_view text_of(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+// A string member of an object item of a setting's array, present and non-empty (a URL: http or https).
+Result<void> check_item_text(const rapidjson::Value& item, std::string_view member, const std::string& at, bool url) {
+  auto m = item.FindMember(rapidjson::StringRef(member.data(), member.size()));
+  if (m == item.MemberEnd() || !m->value.IsString() || m->value.GetStringLength() == 0 ||
+      (url && !is_web_url(text_of(m->value)))) {
+    return ApiError::invalid("Setting '" + at + "." + std::string(member) + "' must be " +
+                             (url ? "an http or https URL." : "a non-empty string."));
+  }
+  return ok_result();
+}
+
+// The rules of the settings whose values are not free-form, beyond their JSON kind: the engine's
+// name, the hand-off address, the allowed domains, the offers' names and links, the provider's URL.
+Result<void> check_value_setting(const std::string& name, const rapidjson::Value& v) {
+  if (name == "engine") {
+    if (text_of(v) != "retrieval" && text_of(v) != "openai")
+      return ApiError::invalid("Setting 'engine' must be retrieval or openai.");
+  } else if (name == "handoffEmail") {
+    if (!is_valid_email(text_of(v))) return ApiError::invalid("Setting 'handoffEmail' must be an email address.");
+  } else if (name == "allowedDomains") {
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+      if (!v[i].IsString() || !is_domain_entry(text_of(v[i]))) {
+        return ApiError::invalid("Setting 'allowedDomains[" + std::to_string(i) +
+                                 "]' must be a domain such as example.com.");
+      }
+    }
+  } else if (name == "buttons" || name == "products") {
+    const std::string_view label = name == "buttons" ? "label" : "name";
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+      std::string at = name + "[" + std::to_string(i) + "]";
+      if (!v[i].IsObject()) return ApiError::invalid("Setting '" + at + "' must be an object.");
+      PARLEY_TRY(check_item_text(v[i], label, at, false));
+      PARLEY_TRY(check_item_text(v[i], "url", at, true));
+    }
+  } else if (name == "llm") {
+    auto base = v.FindMember("baseUrl");
+    if (base != v.MemberEnd() && !base->value.IsNull() && (!base->value.IsString() || !is_web_url(text_of(base->value))))
+      return ApiError::invalid("Setting 'llm.baseUrl' must be an http or https URL.");
   }
   return ok_result();
 }
@@ -258,6 +317,7 @@ Result<std::string> merge_agent_settings(std::string_view current_json, std::str
       return ApiError::invalid("Setting '" + name + "' must be " + std::string(kind_name(s->kind)) + ".");
     }
     PARLEY_TRY(check_knowledge_setting(name, it->value));
+    PARLEY_TRY(check_value_setting(name, it->value));
     rapidjson::Value key(name.c_str(), merged.GetAllocator());
     rapidjson::Value value(it->value, merged.GetAllocator());
     PARLEY_TRY(keep_redacted_secret(current, name, value, merged.GetAllocator()));

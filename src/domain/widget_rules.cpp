@@ -14,9 +14,8 @@ std::string lower(std::string_view s) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
+}  // namespace
 
-// "https://www.Example.com/shop" or "*.example.com" or "example.com." -> "www.example.com" /
-// "example.com": what an owner typed, as a bare host.
 std::string domain_entry(std::string_view d) {
   if (auto p = d.find("://"); p != std::string_view::npos) d.remove_prefix(p + 3);
   d = d.substr(0, d.find_first_of("/?#"));
@@ -25,7 +24,14 @@ std::string domain_entry(std::string_view d) {
   while (!d.empty() && d.back() == '.') d.remove_suffix(1);
   return lower(d);
 }
-}  // namespace
+
+bool is_domain_entry(std::string_view d) {
+  std::string host = domain_entry(d);
+  if (host.empty() || host.size() > 253 || host.front() == '.' || host.front() == '-') return false;
+  return std::all_of(host.begin(), host.end(), [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
+  });
+}
 
 WidgetRules read_widget_rules(const AgentSettings& settings) {
   WidgetRules rules;

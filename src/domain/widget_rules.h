@@ -27,6 +27,13 @@ struct WidgetRules {
 
 // From an agent's settings: domains as bare lower-case hosts, countries as codes; entries that
 // give neither are ignored.
+// "https://www.Example.com/shop" or "*.example.com" or "example.com." -> "www.example.com" /
+// "example.com": an allowed domain as an owner typed it, as a bare lower-case host.
+std::string domain_entry(std::string_view d);
+// The entry names a host: letters, digits, dots and hyphens once scheme, path, port and a leading
+// "*." are set aside (an international name in its xn-- form).
+bool is_domain_entry(std::string_view d);
+
 WidgetRules read_widget_rules(const AgentSettings& settings);
 
 // The host of an Origin header value ("https://Shop.Example.com:8443" -> "shop.example.com");

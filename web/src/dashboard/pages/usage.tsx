@@ -1,0 +1,102 @@
+// The plan, this month's messages against its limit, messages per day, and (owners) the plan change.
+import { useEffect, useState } from "preact/hooks";
+import { api, atLeast, get } from "../api";
+import { useSession } from "../auth";
+import { BarChart, type DayCount } from "../chart";
+import { ErrorText, Loading, messageOf, useLoad } from "../components";
+import type { Account, Plan } from "../types";
+
+interface Usage {
+  period: unknown;
+  messagesUsed: number;
+  messagesPerMonth: number;
+  days: DayCount[];
+}
+
+const PLANS: Plan[] = ["free", "starter", "pro", "enterprise"];
+
+function periodText(p: unknown): string {
+  if (typeof p === "string") return p;
+  if (p && typeof p === "object") {
+    const o = p as Record<string, unknown>;
+    const start = o.start ?? o.from;
+    const end = o.end ?? o.to;
+    if (typeof start === "string" && typeof end === "string") return `${start.slice(0, 10)} to ${end.slice(0, 10)}`;
+  }
+  return "";
+}
+
+export function UsagePage() {
+  const { member, account } = useSession();
+  const { data, error, reload } = useLoad(() => get<{ data: Usage }>("/console/v1/account/usage?days=30").then((r) => r.data), []);
+  useEffect(() => void (document.title = "Usage · Parley"), []);
+  const used = data?.messagesUsed ?? 0;
+  const limit = data?.messagesPerMonth ?? account.limits.messagesPerMonth;
+  const period = periodText(data?.period);
+
+  return (
+    <>
+      <h1>Usage</h1>
+      <div class="stats">
+        <div class="card stat">
+          <h2>Plan</h2>
+          <p class="big capitalize">{account.plan}</p>
+          <p class="muted">API access: {account.limits.apiAccess ? "yes" : "no"} · training characters: {account.limits.trainingCharacters.toLocaleString()}</p>
+        </div>
+        <div class="card stat">
+          <h2>Messages this month</h2>
+          {error && <ErrorText message={error} />}
+          {!data && !error && <Loading />}
+          {data && (
+            <>
+              <p class="big">{used.toLocaleString()} <span class="of">of {limit.toLocaleString()}</span></p>
+              <progress max={Math.max(limit, 1)} value={Math.min(used, limit)} aria-label="Messages used this month" />
+              {period && <p class="muted">Period: {period}</p>}
+            </>
+          )}
+        </div>
+      </div>
+      <section aria-labelledby="per-day" class="card">
+        <h2 id="per-day">Messages per day (last 30 days)</h2>
+        {data && <BarChart days={data.days} title="Messages per day, last 30 days" />}
+        {data && <p class="muted small">Visitors' and API users' messages per UTC day.</p>}
+      </section>
+      {atLeast(member.role, "owner") ? <ChangePlan onChanged={reload} /> : <p class="muted">Only owners change the plan.</p>}
+    </>
+  );
+}
+
+function ChangePlan(props: { onChanged(): void }) {
+  const { account, setAccount } = useSession();
+  const [plan, setPlan] = useState<Plan>(account.plan);
+  const [error, setError] = useState("");
+  const [done, setDone] = useState("");
+  async function submit(e: Event) {
+    e.preventDefault();
+    setError("");
+    setDone("");
+    try {
+      const r = await api<{ data: Account }>("PUT", "/console/v1/account", { plan });
+      setAccount(r.data);
+      props.onChanged();
+      setDone(`The plan is now ${r.data.plan}.`);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  }
+  return (
+    <section aria-labelledby="plan-heading" class="card">
+      <h2 id="plan-heading">Change the plan</h2>
+      <form class="inline" onSubmit={submit}>
+        <label for="plan-select">Plan</label>
+        <select id="plan-select" value={plan} onChange={(e) => setPlan(e.currentTarget.value as Plan)}>
+          {PLANS.map((p) => <option value={p}>{p}</option>)}
+        </select>
+        <button type="submit" class="primary" disabled={plan === account.plan}>Change plan</button>
+        <span role="status" class="ok">{done}</span>
+      </form>
+      {plan === "free" && account.plan !== "free" && <p class="notice">On Free the API refuses every key until you upgrade again.</p>}
+      <ErrorText message={error} />
+    </section>
+  );
+}

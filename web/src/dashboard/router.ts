@@ -1,0 +1,45 @@
+// Hash routing (#/agents/agt_x/knowledge), so the server only ever serves `/`.
+import { useEffect, useState } from "preact/hooks";
+
+export type Route =
+  | { page: "agents" }
+  | { page: "agent"; agentId: string; tab: string; itemId?: string }
+  | { page: "keys" }
+  | { page: "team" }
+  | { page: "usage" }
+  | { page: "notFound" };
+
+export const AGENT_TABS = [
+  ["settings", "Settings"],
+  ["knowledge", "Knowledge"],
+  ["conversations", "Conversations"],
+  ["live-chat", "Live chat"],
+  ["leads", "Leads"],
+  ["contacts", "Contacts"],
+  ["webhooks", "Webhooks"],
+  ["try", "Try it"],
+] as const;
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts.length === 0 || (parts[0] === "agents" && parts.length === 1)) return { page: "agents" };
+  if (parts[0] === "agents") {
+    const tab = parts[2] ?? "settings";
+    if (!AGENT_TABS.some(([slug]) => slug === tab)) return { page: "notFound" };
+    return { page: "agent", agentId: parts[1], tab, itemId: parts[3] };
+  }
+  if (parts.length === 1 && (parts[0] === "keys" || parts[0] === "team" || parts[0] === "usage")) return { page: parts[0] };
+  return { page: "notFound" };
+}
+
+export const href = (...parts: string[]) => "#/" + parts.map(encodeURIComponent).join("/");
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const onChange = () => setRoute(parseRoute(location.hash));
+    addEventListener("hashchange", onChange);
+    return () => removeEventListener("hashchange", onChange);
+  }, []);
+  return route;
+}

@@ -1,0 +1,162 @@
+// An agent's knowledge sources and their training. While anything is pending or processing the
+// list is read again every second; once training is done the polling stops.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, atLeast, get } from "../api";
+import { useSession } from "../auth";
+import { Badge, Confirm, ErrorText, Field, Loading, messageOf, Time, useLoad } from "../components";
+import type { Source, Training } from "../types";
+
+interface Sources {
+  data: Source[];
+  training: Training;
+  characters: { used: number; limit: number };
+}
+
+const POLL_MS = 1000;
+
+export function KnowledgeTab(props: { agentId: string; onTrained(): void }) {
+  const { member } = useSession();
+  const canEdit = atLeast(member.role, "editor");
+  const base = `/console/v1/agents/${props.agentId}/sources`;
+  const { data, error, reload } = useLoad(() => get<Sources>(base), [base]);
+  const [removing, setRemoving] = useState<Source | null>(null);
+
+  const [tick, setTick] = useState(0);
+  // Tell the agent page when a training round ends, so the agent's own status follows.
+  const wasDone = useRef(true);
+  useEffect(() => {
+    if (!data) return;
+    if (data.training.done && !wasDone.current) props.onTrained();
+    wasDone.current = data.training.done;
+  }, [data]);
+  useEffect(() => {
+    if (!data || data.training.done) return;
+    const timer = setTimeout(() => reload().finally(() => setTick((t) => t + 1)), POLL_MS);
+    return () => clearTimeout(timer);
+  }, [data, tick]);
+
+  return (
+    <>
+      <h2 id="tab-heading">Knowledge</h2>
+      {error && <ErrorText message={error} />}
+      {!data && !error && <Loading />}
+      {data && <TrainingSummary training={data.training} characters={data.characters} />}
+      {canEdit && (
+        <div class="two-col">
+          <AddText base={base} onAdded={reload} />
+          <AddQa base={base} onAdded={reload} />
+        </div>
+      )}
+      {data && (
+        <section aria-labelledby="sources-heading">
+          <h3 id="sources-heading">Sources</h3>
+          {data.data.length === 0 ? (
+            <p class="empty">No sources yet. Add a text or a Q&amp;A pair to teach the agent.</p>
+          ) : (
+            <table>
+              <thead>
+                <tr><th scope="col">Source</th><th scope="col">Type</th><th scope="col">Characters</th><th scope="col">Status</th><th scope="col">Added</th>{canEdit && <th scope="col"><span class="sr-only">Actions</span></th>}</tr>
+              </thead>
+              <tbody>
+                {data.data.map((s) => (
+                  <tr key={s.id}>
+                    <td>
+                      <div class="strong">{sourceName(s)}</div>
+                      {s.type === "qa" && <div class="muted clamp">{s.answer}</div>}
+                      {s.error && <div class="error-text">{s.error}</div>}
+                    </td>
+                    <td>{s.type === "qa" ? "Q&A" : s.type}</td>
+                    <td class="num">{s.characters.toLocaleString()}</td>
+                    <td><Badge kind={s.status}>{s.status}</Badge></td>
+                    <td><Time at={s.createdAt} /></td>
+                    {canEdit && (
+                      <td><button type="button" class="link danger" aria-label={`Delete ${sourceName(s)}`} onClick={() => setRemoving(s)}>Delete</button></td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
+      {removing && (
+        <Confirm title="Delete this source?" body={`“${sourceName(removing)}” will be removed from the agent's knowledge.`} action="Delete source"
+          onClose={() => setRemoving(null)}
+          onConfirm={async () => { await api("DELETE", `${base}/${removing.id}`); await reload(); }} />
+      )}
+    </>
+  );
+}
+
+const sourceName = (s: Source) => s.question ?? s.title ?? s.url ?? s.filename ?? "Untitled text";
+
+function TrainingSummary(props: { training: Training; characters: { used: number; limit: number } }) {
+  const t = props.training;
+  const busy = t.pending + t.processing;
+  const text = t.total === 0
+    ? "No sources to train."
+    : busy > 0
+      ? `Training: ${t.trained} of ${t.total} sources trained, ${t.processing} processing, ${t.pending} pending.`
+      : `Training done: ${t.trained} of ${t.total} sources trained${t.failed ? `, ${t.failed} failed` : ""}.`;
+  return (
+    <div class="card training">
+      <p role="status" id="training-status">{text}</p>
+      <progress aria-labelledby="training-status" max={Math.max(t.total, 1)} value={t.total === 0 ? 0 : t.trained + t.failed} />
+      <p class="muted">Training characters: {props.characters.used.toLocaleString()} of {props.characters.limit.toLocaleString()}</p>
+    </div>
+  );
+}
+
+function AddText(props: { base: string; onAdded(): void }) {
+  const [title, setTitle] = useState("");
+  const [content, setContent] = useState("");
+  const [error, setError] = useState("");
+  async function submit(e: Event) {
+    e.preventDefault();
+    setError("");
+    try {
+      await api("POST", props.base, { type: "text", title: title || null, content });
+      setTitle("");
+      setContent("");
+      props.onAdded();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  }
+  return (
+    <form class="card" onSubmit={submit} noValidate aria-labelledby="add-text">
+      <h3 id="add-text">Add text</h3>
+      <Field id="text-title" label="Title"><input id="text-title" value={title} onInput={(e) => setTitle(e.currentTarget.value)} /></Field>
+      <Field id="text-content" label="Content"><textarea id="text-content" rows={5} value={content} onInput={(e) => setContent(e.currentTarget.value)} /></Field>
+      <ErrorText message={error} />
+      <button type="submit" class="primary">Add text</button>
+    </form>
+  );
+}
+
+function AddQa(props: { base: string; onAdded(): void }) {
+  const [question, setQuestion] = useState("");
+  const [answer, setAnswer] = useState("");
+  const [error, setError] = useState("");
+  async function submit(e: Event) {
+    e.preventDefault();
+    setError("");
+    try {
+      await api("POST", props.base, { type: "qa", question, answer });
+      setQuestion("");
+      setAnswer("");
+      props.onAdded();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  }
+  return (
+    <form class="card" onSubmit={submit} noValidate aria-labelledby="add-qa">
+      <h3 id="add-qa">Add a Q&amp;A pair</h3>
+      <Field id="qa-question" label="Question"><input id="qa-question" value={question} onInput={(e) => setQuestion(e.currentTarget.value)} /></Field>
+      <Field id="qa-answer" label="Answer"><textarea id="qa-answer" rows={5} value={answer} onInput={(e) => setAnswer(e.currentTarget.value)} /></Field>
+      <ErrorText message={error} />
+      <button type="submit" class="primary">Add Q&amp;A</button>
+    </form>
+  );
+}

@@ -1,0 +1,106 @@
+// One conversation: its facts (channel, live chat, CSAT, …) and its messages with their sources.
+import { get } from "../api";
+import { Badge, ErrorText, Loading, Time, useLoad } from "../components";
+import { href } from "../router";
+import type { Blocks, Citation, Conversation, Message } from "../types";
+
+export const loadConversation = (id: string) =>
+  get<{ data: Conversation }>(`/console/v1/conversations/${encodeURIComponent(id)}`).then((r) => r.data);
+
+export function TranscriptView(props: { agentId: string; conversationId: string }) {
+  const { data, error } = useLoad(() => loadConversation(props.conversationId), [props.conversationId]);
+  return (
+    <>
+      <p class="back"><a href={href("agents", props.agentId, "conversations")}>← All conversations</a></p>
+      <h2 id="tab-heading">Conversation</h2>
+      {error && <ErrorText message={error} />}
+      {!data && !error && <Loading />}
+      {data && (
+        <>
+          <ConversationFacts c={data} />
+          <h3>Transcript</h3>
+          <Transcript messages={data.messages} />
+        </>
+      )}
+    </>
+  );
+}
+
+export function ConversationFacts({ c }: { c: Conversation }) {
+  return (
+    <dl class="facts">
+      <div><dt>Channel</dt><dd>{c.channel}</dd></div>
+      <div><dt>Started</dt><dd><Time at={c.createdAt} /></dd></div>
+      <div><dt>Last activity</dt><dd><Time at={c.lastActivityAt} /></dd></div>
+      {c.country && <div><dt>Country</dt><dd>{c.country}</dd></div>}
+      {c.page && <div><dt>Page</dt><dd class="break">{c.page}</dd></div>}
+      <div><dt>Live chat</dt><dd>{c.liveChat ? <Badge kind={c.liveChat.status}>{c.liveChat.status}</Badge> : "none"}</dd></div>
+      <div><dt>CSAT</dt><dd>{c.csat ? `${c.csat.score} / 5${c.csat.comment ? ` — “${c.csat.comment}”` : ""}` : "not rated"}</dd></div>
+      {c.handoffRequestedAt && <div><dt>Handed off</dt><dd><Time at={c.handoffRequestedAt} /></dd></div>}
+      {c.sentiment && <div><dt>Sentiment</dt><dd>{c.sentiment}</dd></div>}
+      {c.topics.length > 0 && <div><dt>Topics</dt><dd>{c.topics.join(", ")}</dd></div>}
+    </dl>
+  );
+}
+
+export function Transcript(props: { messages: Message[] }) {
+  if (props.messages.length === 0) return <p class="empty">No messages.</p>;
+  return (
+    <ol class="transcript">
+      {props.messages.map((m) => (
+        <li key={m.id} class={"msg " + (m.role === "user" ? "from-user" : m.authorName ? "from-team" : "from-agent")}>
+          <div class="msg-head">
+            <span class="who">{m.role === "user" ? "Visitor" : m.authorName ? `${m.authorName} (team)` : "Agent"}</span>
+            <Time at={m.createdAt} />
+          </div>
+          <div class="msg-body">{m.content}</div>
+          <SourceList sources={m.sources} />
+          {m.blocks && <BlockList blocks={m.blocks} />}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function SourceList(props: { sources?: Citation[] }) {
+  if (!props.sources?.length) return null;
+  return (
+    <div class="sources">
+      <span class="muted">Sources:</span>
+      <ul>
+        {props.sources.map((s) => (
+          <li>{s.url ? <a href={s.url} target="_blank" rel="noopener noreferrer">{s.title || s.url}</a> : s.title || "Untitled"}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+// Buttons, products and follow-ups of a reply (the chat's `blocks`).
+export function BlockList({ blocks }: { blocks: Blocks }) {
+  return (
+    <>
+      <SourceList sources={blocks.sources} />
+      {!!blocks.buttons?.length && (
+        <ul class="chips" aria-label="Buttons">
+          {blocks.buttons.map((b) => <li><a class="chip" href={b.url} target="_blank" rel="noopener noreferrer">{b.label}</a></li>)}
+        </ul>
+      )}
+      {!!blocks.products?.length && (
+        <ul class="products" aria-label="Products">
+          {blocks.products.map((p) => (
+            <li class="product">
+              {p.image && <img src={p.image} alt="" width={48} height={48} />}
+              <a href={p.url} target="_blank" rel="noopener noreferrer">{p.name}</a>
+              {p.price !== undefined && <span>{p.currency ? `${p.price} ${p.currency}` : p.price}</span>}
+              {p.available === false && <span class="muted">out of stock</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {!!blocks.followUps?.length && (
+        <p class="muted">Suggested: {blocks.followUps.join(" · ")}</p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,147 @@
+// The console API's resources, as far as the dashboard reads them (docs/openapi.yaml).
+export type Role = "owner" | "admin" | "editor" | "viewer";
+export type Plan = "free" | "starter" | "pro" | "enterprise";
+
+export interface Member {
+  id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  createdAt: string;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  plan: Plan;
+  limits: { apiAccess: boolean; messagesPerMonth: number; trainingCharacters: number; contactsPerAgent: number };
+}
+
+export interface Agent {
+  id: string;
+  name: string;
+  private: boolean;
+  status: string;
+  trainedAt: string | null;
+  characters: number;
+  counts: { conversations: number; messages: number; leads: number; sources: number };
+  createdAt: string;
+  settings: Record<string, any>;
+}
+
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+export interface Source {
+  id: string;
+  type: string;
+  title: string | null;
+  url: string | null;
+  filename: string | null;
+  question?: string;
+  answer?: string;
+  characters: number;
+  status: "pending" | "processing" | "trained" | "failed";
+  error: string | null;
+  createdAt: string;
+}
+
+export interface Training {
+  total: number;
+  trained: number;
+  pending: number;
+  processing: number;
+  failed: number;
+  done: boolean;
+}
+
+export interface Citation {
+  title: string | null;
+  url: string | null;
+}
+
+export interface ConversationSummary {
+  id: string;
+  sessionId: string;
+  channel: string;
+  createdAt: string;
+  lastActivityAt: string;
+  country: string | null;
+  page: string | null;
+  messageCount: number;
+  topics: string[];
+  sentiment: string | null;
+  liveChat: string | null;
+  csatScore: number | null;
+}
+
+export interface Message {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  createdAt: string;
+  authorName: string | null;
+  sources: Citation[];
+  blocks?: Blocks;
+}
+
+export interface Conversation {
+  id: string;
+  channel: string;
+  sessionId: string;
+  createdAt: string;
+  lastActivityAt: string;
+  country: string | null;
+  page: string | null;
+  topics: string[];
+  sentiment: string | null;
+  handoffRequestedAt: string | null;
+  liveChat: { status: string; startedAt: string | null; endedAt: string | null } | null;
+  csat: { score: number; comment: string | null; ratedAt: string | null } | null;
+  messages: Message[];
+}
+
+export interface Blocks {
+  sources?: Citation[];
+  followUps?: string[];
+  buttons?: { label: string; url: string }[];
+  products?: { name: string; url: string; image?: string; price?: number; currency?: string; available?: boolean }[];
+  liveChat?: string | null;
+}
+
+export interface ApiKey {
+  id?: string;
+  name: string;
+  prefix: string;
+  allScopes: boolean;
+  scopes: string[];
+  createdBy?: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  key?: string;
+}
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  source: string;
+  addedIn: string;
+  paused: boolean;
+  status: "active" | "paused" | "disabled";
+  disabledReason: string | null;
+  createdAt: string;
+  secret?: string;
+}
+
+export interface Delivery {
+  id: string;
+  event: string;
+  status: string;
+  attempts: { at: string; statusCode: number | null; durationMs: number; error: string | null }[];
+  nextAttemptAt: string | null;
+  createdAt: string;
+}

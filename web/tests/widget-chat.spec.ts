@@ -1,0 +1,249 @@
+// The website widget on a shop's page: a streamed answer from the agent's knowledge, the refusal on
+// a site that is not allowed, the conversation kept across a reload, and CSS isolation in both
+// directions. Screenshots of the closed and open widget go to build/screenshots/.
+import { test, expect, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import { startParley, site, type Parley } from "./server";
+
+const shipping =
+  "Our shop ships to all European countries. Standard shipping takes three to five business days and costs 4.90 euros. " +
+  "Orders above 50 euros ship for free. Returns are accepted within 30 days of delivery.";
+
+let parley: Parley;
+let shop: Awaited<ReturnType<typeof site>>;
+let hostile: Awaited<ReturnType<typeof site>>;
+let hostileNoWidget: Awaited<ReturnType<typeof site>>;
+
+function page(opts: { css?: string; widget?: boolean } = {}): string {
+  const script = opts.widget === false ? "" : `<script src="${parley.url}/widget.js" data-agent-id="${parley.agentId}" async></script>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Acme Shop</title>
+<style>
+body { margin: 0; font-family: Georgia, serif; background: #faf7f2; color: #2b2118; }
+header { background: #2b2118; color: #faf7f2; padding: 18px 40px; font-size: 22px; }
+main { padding: 32px 40px; max-width: 720px; }
+${opts.css ?? ""}
+</style></head>
+<body>
+<header>Acme Shop</header>
+<main>
+  <h1>Winter jackets</h1>
+  <p id="text">Warm, waterproof and made to last. Free shipping on orders above 50 euros.</p>
+  <button id="buy">Add to cart</button>
+  <textarea id="notes" aria-label="Notes"></textarea>
+</main>
+${script}
+</body></html>`;
+}
+
+// The page's own rules, aimed at everything the widget is made of.
+const hostileCss = `
+html { font-size: 40px; }
+* { font-family: "Courier New", monospace !important; color: green !important; letter-spacing: 3px !important; box-sizing: content-box !important; }
+button { background: red !important; font-size: 40px; padding: 30px !important; border: 5px solid black !important; width: 300px; }
+div { border: 2px dashed blue !important; margin: 10px !important; }
+p, h2, span { font-size: 30px !important; }
+textarea { background: yellow !important; height: 200px; }
+body > * { opacity: 0.5 !important; }
+parley-chat, [data-agent-id] { display: none !important; }
+`;
+
+async function waitTrained(p: Parley) {
+  for (let i = 0; i < 100; i++) {
+    const list = p.admin("source", "list", "--agent", p.agentId);
+    if (list.data.every((s: { status: string }) => s.status === "trained")) return;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error("training did not finish");
+}
+
+test.beforeAll(async () => {
+  parley = await startParley({ agentSettings: { allowedDomains: ["shop.test"] } });
+  parley.admin("source", "add", "--agent", parley.agentId, "--type", "text", "--title", "Shipping", "--content", shipping);
+  parley.admin("source", "add", "--agent", parley.agentId, "--type", "qa", "--question", "What are your opening hours?",
+    "--answer", "We are open Monday to Friday from 9 am to 6 pm.");
+  shop = await site(page());
+  hostile = await site(page({ css: hostileCss }));
+  hostileNoWidget = await site(page({ css: hostileCss, widget: false }));
+  await waitTrained(parley);
+});
+
+test.afterAll(async () => {
+  await Promise.all([shop?.close(), hostile?.close(), hostileNoWidget?.close()]);
+  await parley?.stop();
+});
+
+const lastReply = (p: Page) => p.getByRole("log", { name: "Messages" }).locator(".msg.assistant .bubble").last();
+
+async function ask(p: Page, text: string) {
+  const box = p.getByRole("textbox", { name: "Message" });
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+test("answers from its knowledge with streamed text; screenshots closed and open", async ({ page }) => {
+  await page.goto(`http://shop.test:${shop.port}/`);
+  const launcher = page.getByRole("button", { name: "Open chat" });
+  await expect(launcher).toBeVisible();
+  // The agent's configuration has loaded (the panel's heading names the agent).
+  await expect(page.getByRole("heading", { name: "Acme Support", includeHidden: true })).toBeAttached();
+  mkdirSync("../build/screenshots", { recursive: true });
+  await page.screenshot({ path: "../build/screenshots/widget-closed.png" });
+
+  await launcher.click();
+  await expect(page.getByRole("button", { name: "Close chat" })).toHaveAttribute("aria-expanded", "true");
+  await expect(page.getByRole("dialog", { name: "Acme Support" })).toBeVisible();
+  const box = page.getByRole("textbox", { name: "Message" });
+  await expect(box).toBeFocused();
+
+  // Every state of the newest assistant bubble, recorded at each change of the log.
+  await page.evaluate(() => {
+    const log = document.querySelector("parley-chat")!.shadowRoot!.querySelector("[role=log]")!;
+    const seen: string[] = ((window as any).replyStates = []);
+    new MutationObserver(() => {
+      const bubbles = log.querySelectorAll(".msg.assistant .bubble p");
+      const text = Array.from(bubbles).map((b) => b.textContent).join("\n");
+      if (seen[seen.length - 1] !== text) seen.push(text);
+    }).observe(log, { subtree: true, childList: true, characterData: true });
+  });
+  const response = page.waitForResponse((r) => r.url().endsWith(`/widget/v1/agents/${parley.agentId}/messages`));
+  await ask(page, "How long does shipping take and are returns accepted?");
+  expect((await response).headers()["content-type"]).toContain("text/event-stream");
+  await expect(lastReply(page)).toContainText("Returns are accepted within 30 days of delivery.");
+  await expect(lastReply(page)).toContainText("Standard shipping takes three to five business days");
+  await expect(page.getByRole("log").getByText("How long does shipping take and are returns accepted?")).toBeVisible();
+  await expect(box).toHaveValue("");
+
+  const states: string[] = (await page.evaluate(() => (window as any).replyStates)).filter((s: string) => s !== "");
+  // At least one partial state before the complete one, and each state extends the one before.
+  expect(states.length).toBeGreaterThanOrEqual(2);
+  expect(states[0]).toContain("Standard shipping takes three to five business days");
+  expect(states[0]).not.toContain("Returns are accepted");
+  for (let i = 1; i < states.length; i++) expect(states[i].startsWith(states[i - 1].trimEnd())).toBe(true);
+  expect(states[states.length - 1]).toContain("Returns are accepted within 30 days of delivery.");
+
+  await page.mouse.move(1, 1); // no hover colour on the launcher
+  await page.screenshot({ path: "../build/screenshots/widget-open.png" });
+
+  // Escape closes the panel and gives the focus back to the launcher.
+  await box.press("Escape");
+  await expect(page.getByRole("button", { name: "Open chat" })).toBeFocused();
+  await expect(page.getByRole("dialog")).toBeHidden();
+});
+
+test("on a site that is not allowed the panel says so and has no message box", async ({ page }) => {
+  const refused = page.waitForResponse((r) => r.url().endsWith(`/widget/v1/agents/${parley.agentId}`));
+  await page.goto(`http://evil.test:${shop.port}/`);
+  expect((await refused).status()).toBe(403);
+  await page.getByRole("button", { name: "Open chat" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText("This chat is not available on this site.");
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Send" })).toHaveCount(0);
+});
+
+test("remembers the conversation across a reload", async ({ page }) => {
+  await page.goto(`http://shop.test:${shop.port}/`);
+  await page.getByRole("button", { name: "Open chat" }).click();
+  await ask(page, "What are your opening hours?");
+  await expect(lastReply(page)).toContainText("We are open Monday to Friday from 9 am to 6 pm.");
+  const key = `parley:${parley.agentId}:`;
+  const stored = await page.evaluate((k) => ({ visitor: localStorage.getItem(k + "visitor"), conversation: localStorage.getItem(k + "conversation") }), key);
+  expect(stored.visitor).toMatch(/^.{1,100}$/);
+  expect(stored.conversation).toMatch(/^cnv_/);
+
+  const transcript = page.waitForResponse((r) => r.url().includes(`/widget/v1/conversations/${stored.conversation}?visitorId=`));
+  await page.reload();
+  expect((await transcript).status()).toBe(200);
+  await page.getByRole("button", { name: "Open chat" }).click();
+  const log = page.getByRole("log", { name: "Messages" });
+  await expect(log.getByText("What are your opening hours?")).toBeVisible();
+  await expect(log.getByText("We are open Monday to Friday from 9 am to 6 pm.")).toBeVisible();
+
+  const sent = page.waitForRequest((r) => r.url().endsWith("/messages") && r.method() === "POST");
+  await ask(page, "How long does shipping take?");
+  const body = (await sent).postDataJSON();
+  expect(body.conversationId).toBe(stored.conversation);
+  expect(body.visitorId).toBe(stored.visitor);
+  expect(body.page).toBe(`http://shop.test:${shop.port}/`);
+  expect(body.stream).toBe(true);
+  await expect(lastReply(page)).toContainText("three to five business days");
+
+  // The server holds both exchanges in the one conversation.
+  const conversation = parley.admin("conversation", "get", stored.conversation!);
+  const messages = (conversation.data ?? conversation).messages.map((m: { content: string }) => m.content);
+  expect(messages).toHaveLength(4);
+  expect(messages[0]).toBe("What are your opening hours?");
+  expect(messages[2]).toBe("How long does shipping take?");
+});
+
+// Computed styles that the page's rules above would change.
+const props = ["background-color", "color", "font-family", "font-size", "letter-spacing", "padding-top", "border-top-width",
+  "width", "height", "box-sizing", "margin-top", "opacity", "display"];
+
+async function widgetStyles(p: Page) {
+  return p.evaluate((names) => {
+    const root = document.querySelector("parley-chat")!.shadowRoot!;
+    const pick = (el: Element | null) => {
+      const s = getComputedStyle(el!);
+      return Object.fromEntries(names.map((n) => [n, s.getPropertyValue(n)]));
+    };
+    return {
+      host: pick(document.querySelector("parley-chat")),
+      launcher: pick(root.querySelector("button.launcher")),
+      panel: pick(root.querySelector("[role=dialog]")),
+      heading: pick(root.querySelector("h2")),
+      box: pick(root.querySelector("textarea")),
+      send: pick(root.querySelector("form.composer button")),
+    };
+  }, props);
+}
+
+async function pageStyles(p: Page) {
+  return p.evaluate((names) => {
+    const pick = (sel: string) => {
+      const s = getComputedStyle(document.querySelector(sel)!);
+      return Object.fromEntries(names.map((n) => [n, s.getPropertyValue(n)]));
+    };
+    return {
+      body: pick("body"),
+      heading: pick("h1"),
+      text: pick("#text"),
+      button: pick("#buy"),
+      notes: pick("#notes"),
+      sheets: document.styleSheets.length,
+      styles: document.querySelectorAll("style, link[rel=stylesheet]").length,
+    };
+  }, props);
+}
+
+test("the page's CSS does not reach the widget, and the widget's does not reach the page", async ({ browser }) => {
+  const open = async (port: number, withWidget = true) => {
+    const p = await browser.newPage();
+    await p.goto(`http://shop.test:${port}/`);
+    if (withWidget) {
+      await p.getByRole("button", { name: "Open chat" }).click();
+      await expect(p.getByRole("textbox", { name: "Message" })).toBeVisible();
+      await p.mouse.move(1, 1); // no hover colours
+    }
+    return p;
+  };
+  const plain = await open(shop.port);
+  const attacked = await open(hostile.port);
+  const without = await open(hostileNoWidget.port, false);
+
+  // The launcher, panel and controls look the same on the plain page and under the page's rules.
+  const reference = await widgetStyles(plain);
+  expect(reference.launcher["background-color"]).toBe("rgb(29, 78, 216)");
+  expect(reference.launcher["font-size"]).toBe("14px");
+  expect(await widgetStyles(attacked)).toEqual(reference);
+  await expect(attacked.getByRole("button", { name: "Close chat" })).toBeVisible();
+
+  // The page's elements look the same with and without the widget (open), and the widget added
+  // no style sheet to the page.
+  const withWidget = await pageStyles(attacked);
+  expect(withWidget).toEqual(await pageStyles(without));
+  expect(withWidget.button["background-color"]).toBe("rgb(255, 0, 0)");
+  await Promise.all([plain.close(), attacked.close(), without.close()]);
+});

@@ -13,6 +13,9 @@
 namespace parley {
 
 namespace {
+// A member's inboxes open at once (tabs, agents).
+constexpr size_t kStreamsPerMember = 10;
+
 Result<std::string> inbox_json(Database& db, std::string_view account_id, std::string_view agent_id) {
   PARLEY_ASSIGN_OR_RETURN(Connection& c, db.read());
   PARLEY_TRY(get_agent(c, account_id, agent_id));
@@ -38,7 +41,8 @@ Result<Response> watch(ConsoleCall& call) {
                 agent = std::string(call.param(0))]() mutable -> Result<std::string> {
         PARLEY_TRY(authenticate_member_token(s, token));
         return inbox_json(s.db, account, agent);
-      });
+      },
+      {{"member:" + call.who.member.id, kStreamsPerMember}});
 }
 }  // namespace
 

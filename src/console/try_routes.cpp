@@ -23,7 +23,7 @@ Result<Response> send(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(r.time_zone, f.optional_string("timeZone"));
   PARLEY_ASSIGN_OR_RETURN(auto stream, f.optional_bool("stream"));
   WidgetVisitor visitor;
-  visitor.visitor_id = "dashboard_" + call.who.member.id;
+  visitor.visitor_id = std::string(kDashboardVisitorPrefix) + call.who.member.id;
   visitor.in_dashboard = true;
   r.widget = std::move(visitor);
   r.waited_ms = call.req.waited_ms();

@@ -63,6 +63,8 @@ struct WidgetVisitor {
 };
 
 inline constexpr size_t kMaxVisitorIdChars = 100;
+// The visitor ids of the dashboard's try-it chats; a widget page may not use them.
+inline constexpr std::string_view kDashboardVisitorPrefix = "dashboard_";
 inline constexpr size_t kMaxPageChars = 2'000;
 
 struct ChatRequest {

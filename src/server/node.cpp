@@ -148,8 +148,13 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     // Purges once before the node says it is listening, then every ten minutes.
     IdempotencyPurger idempotency_purger(database, clock);
     // Open event streams end when shutdown begins instead of holding it for its grace period.
-    hooks.on_draining = [&feed] { feed.stop(); };
+    hooks.on_draining = [&feed] { feed.request_stop(); };
     HttpServer server(so, router, std::move(hooks));
+    // The streams end while the server that answers them exists, however this block is left.
+    struct StopFeed {
+      ChangeFeed& feed;
+      ~StopFeed() { feed.stop(); }
+    } stop_feed{feed};
     uint16_t port = server.listen();
     bool tls = !o.tls_cert.empty();
     std::string address = (so.host.find(':') != std::string::npos ? "[" + so.host + "]" : so.host) + ":" +

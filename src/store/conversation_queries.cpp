@@ -3,11 +3,12 @@
 namespace parley {
 
 namespace {
-// A LIKE pattern matching `text` anywhere, with its own %, _ and \ taken literally.
+// A LIKE pattern matching `text` anywhere, with its own %, _ and ! taken literally (! is the escape:
+// a backslash would depend on PostgreSQL's standard_conforming_strings).
 std::string like_anywhere(std::string_view text) {
   std::string out = "%";
   for (char ch : text) {
-    if (ch == '%' || ch == '_' || ch == '\\') out.push_back('\\');
+    if (ch == '%' || ch == '_' || ch == '!') out.push_back('!');
     out.push_back(ch);
   }
   out.push_back('%');
@@ -24,7 +25,7 @@ Result<Page<ConversationRecord>> ConversationQueries::list(Connection& c, std::s
   std::vector<DbValue> params{std::string(agent_id)};
   if (!containing.empty()) {
     scope += " AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id"
-             " AND lower(m.content) LIKE lower($2) ESCAPE '\\')";
+             " AND lower(m.content) LIKE lower($2) ESCAPE '!')";
     params.emplace_back(like_anywhere(containing));
   }
   PARLEY_TRY(query_keyset_page(c, table, scope, params, q,
@@ -46,7 +47,7 @@ Result<std::vector<std::pair<int64_t, int64_t>>> ConversationQueries::user_messa
   std::vector<std::pair<int64_t, int64_t>> days;
   PARLEY_TRY(c.query("SELECT m.created_at / 86400000 AS day, COUNT(*) FROM messages m"
                      " JOIN conversations c ON c.id = m.conversation_id"
-                     " WHERE c.account_id = $1 AND m.role = 'user' AND m.created_at >= $2"
+                     " WHERE c.account_id = $1 AND c.last_activity_at >= $2 AND m.role = 'user' AND m.created_at >= $2"
                      " GROUP BY m.created_at / 86400000 ORDER BY 1",
                      {std::string(account_id), since_ms},
                      [&](const Row& r) { days.emplace_back(r.int64(0), r.int64(1)); }));

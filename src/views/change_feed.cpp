@@ -21,17 +21,17 @@ ChangeFeed::ChangeFeed(Options options) : options_(options) {
 
 ChangeFeed::~ChangeFeed() { stop(); }
 
-void ChangeFeed::stop() {
-  std::vector<std::shared_ptr<Stream>> open;
+void ChangeFeed::request_stop() {
   {
     std::lock_guard lock(mu_);
-    if (stop_) return;
     stop_ = true;
-    open.swap(streams_);
   }
   cv_.notify_all();
+}
+
+void ChangeFeed::stop() {
+  request_stop();
   if (thread_.joinable()) thread_.join();
-  for (auto& s : open) s->out->end();
 }
 
 size_t ChangeFeed::open_streams() const {
@@ -39,19 +39,43 @@ size_t ChangeFeed::open_streams() const {
   return streams_.size();
 }
 
-Response ChangeFeed::stream(std::string event_name, Look look) {
-  {
-    std::lock_guard lock(mu_);
-    if (stop_) return error_response({ErrorCode::kUnavailable, "The server is shutting down."});
-    if (streams_.size() >= options_.max_streams)
-      return error_response({ErrorCode::kUnavailable, "Too many live streams are open on this server; try again shortly."});
+void ChangeFeed::release(const std::vector<Share>& shares) {
+  --held_;
+  for (const auto& s : shares) {
+    auto it = per_key_.find(s.key);
+    if (it != per_key_.end() && --it->second == 0) per_key_.erase(it);
   }
+}
+
+Response ChangeFeed::stream(std::string event_name, Look look, std::vector<Share> shares) {
   // The first look is made now, on the request's thread, so a missing conversation is a plain 404.
   auto first = look();
   if (!first.ok()) return error_response(first.error());
-  return Response::later([this, event_name = std::move(event_name), look = std::move(look),
+  {
+    std::lock_guard lock(mu_);
+    if (stop_) return error_response({ErrorCode::kUnavailable, "The server is shutting down."});
+    if (held_ >= options_.max_streams)
+      return error_response({ErrorCode::kUnavailable, "Too many live streams are open on this server; try again shortly."});
+    for (const auto& s : shares) {
+      auto it = per_key_.find(s.key);
+      if (it != per_key_.end() && it->second >= s.max) {
+        Response r = error_response({ErrorCode::kRateLimited, "Too many live streams are open for this " +
+                                                                  s.key.substr(0, s.key.find(':')) +
+                                                                  "; close one first."});
+        r.header("Retry-After", "5");
+        return r;
+      }
+    }
+    ++held_;
+    for (const auto& s : shares) ++per_key_[s.key];
+  }
+  return Response::later([this, event_name = std::move(event_name), look = std::move(look), shares = std::move(shares),
                           first = std::move(first).value()](std::shared_ptr<Responder> out) mutable {
-    if (!out->claim()) return;
+    if (!out->claim()) {
+      std::lock_guard lock(mu_);
+      release(shares);
+      return;
+    }
     Response head;
     head.status = 200;
     head.content_type = "text/event-stream";
@@ -59,11 +83,12 @@ Response ChangeFeed::stream(std::string event_name, Look look) {
     head.header("X-Accel-Buffering", "no");  // proxies pass each event on as it comes
     out->begin(std::move(head));
     out->write(event(event_name, first));
-    auto s = std::make_shared<Stream>(
-        Stream{std::move(out), std::move(event_name), std::move(look), std::move(first), std::chrono::steady_clock::now()});
+    auto s = std::make_shared<Stream>(Stream{std::move(out), std::move(event_name), std::move(look), std::move(shares),
+                                             std::move(first), std::chrono::steady_clock::now()});
     std::lock_guard lock(mu_);
     if (stop_) {
       s->out->end();
+      release(s->shares);
       return;
     }
     streams_.push_back(std::move(s));
@@ -99,15 +124,25 @@ void ChangeFeed::loop() {
     lock.unlock();
     auto now = std::chrono::steady_clock::now();
     std::vector<Stream*> ended;
-    for (auto& s : open)
+    for (auto& s : open) {
       if (!refresh(*s, now)) ended.push_back(s.get());
-    lock.lock();
-    if (!ended.empty()) {
-      std::erase_if(streams_, [&](const std::shared_ptr<Stream>& s) {
-        return std::find(ended.begin(), ended.end(), s.get()) != ended.end();
-      });
+      // A shutdown does not wait for the rest of a pass.
+      std::lock_guard check(mu_);
+      if (stop_) break;
     }
+    lock.lock();
+    std::erase_if(streams_, [&](const std::shared_ptr<Stream>& s) {
+      if (std::find(ended.begin(), ended.end(), s.get()) == ended.end()) return false;
+      release(s->shares);
+      return true;
+    });
   }
+  // Stopping: every open stream ends here, on this thread, while the server still runs.
+  for (auto& s : streams_) {
+    s->out->end();
+    release(s->shares);
+  }
+  streams_.clear();
 }
 
 }  // namespace parley

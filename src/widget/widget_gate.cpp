@@ -1,6 +1,7 @@
 #include "widget/widget_gate.h"
 
 #include "domain/agent_cache.h"
+#include "domain/chat.h"
 #include "http/responses.h"
 #include "widget/widget_limits.h"
 
@@ -43,6 +44,8 @@ Result<void> check_visitor(WidgetCall& call) {
     FieldReader f(call.body);
     PARLEY_ASSIGN_OR_RETURN(visitor, f.required_string("visitorId"));
   }
+  if (visitor.starts_with(kDashboardVisitorPrefix))
+    return ApiError::invalid("'visitorId' may not begin with dashboard_ (the dashboard's own).");
   if (call.conversation->visitor_id != visitor) {
     return ApiError::not_found("No widget conversation '" + call.conversation->id +
                                "' of this visitor.");

@@ -58,6 +58,8 @@ Result<Response> send_message(WidgetCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto stream, f.optional_bool("stream"));
   WidgetVisitor visitor;
   PARLEY_ASSIGN_OR_RETURN(visitor.visitor_id, f.required_string("visitorId"));
+  if (visitor.visitor_id.starts_with(kDashboardVisitorPrefix))
+    return ApiError::invalid("'visitorId' may not begin with dashboard_ (the dashboard's own).");
   PARLEY_ASSIGN_OR_RETURN(visitor.page, f.optional_string("page"));
   visitor.country = call.country;
   r.widget = std::move(visitor);
@@ -96,8 +98,13 @@ Result<Response> get_transcript(WidgetCall& call) {
 Result<Response> watch_transcript(WidgetCall& call) {
   if (call.app.feed == nullptr) return ApiError{ErrorCode::kUnavailable, "Live streams are off on this server."};
   Database& db = call.app.db;
+  // A visitor's page holds one; a few more allow for tabs. Per address, for many made-up
+  // conversations from one client.
+  std::vector<ChangeFeed::Share> shares{{"conversation:" + call.conversation->id, 3}};
+  if (!call.address.empty()) shares.push_back({"address:" + call.address, 20});
   return call.app.feed->stream(
-      "conversation", [&db, account = call.agent.account_id, id = call.conversation->id]() -> Result<std::string> {
+      "conversation",
+      [&db, account = call.agent.account_id, id = call.conversation->id]() -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(Connection& c, db.read());
         PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(c, account, id));
         JsonWriter w;
@@ -105,7 +112,8 @@ Result<Response> watch_transcript(WidgetCall& call) {
         write_conversation_json(w, conv);
         w.end_object();
         return w.str();
-      });
+      },
+      std::move(shares));
 }
 
 Result<Response> submit_form(WidgetCall& call) {
@@ -226,7 +234,7 @@ Result<Response> rate(WidgetCall& call) {
 
 void register_widget_routes(Router& router, WidgetContext& app) {
   using enum WidgetTarget;
-  add_widget_route(router, app, "GET", "/widget/v1/agents/{agentId}", kAgent, Execution::kInline, get_agent);
+  add_widget_route(router, app, "GET", "/widget/v1/agents/{agentId}", kAgent, Execution::kPool, get_agent);
   add_widget_route(router, app, "POST", "/widget/v1/agents/{agentId}/messages", kAgent,
                    Execution::kPool, send_message);
   add_widget_route(router, app, "GET", "/widget/v1/conversations/{conversationId}", kConversation,

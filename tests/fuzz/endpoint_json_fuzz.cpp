@@ -154,7 +154,7 @@ class Fixture {
         ApiContext{*db_, clock_, random_, *keys_, *limiter_, training_, pool_, chat_services, &policy_},
         ConsoleContext{*db_, clock_, random_, *console_, &policy_},
         WidgetContext{*db_, clock_, random_, pool_, chat_services}});
-    register_routes(router_, *fronts_);
+    register_routes(router_, *fronts_, "");
 
     Services s{*db_, clock_, random_};
     auto console_account = must(create_account(s, "Console", "enterprise"), "account");

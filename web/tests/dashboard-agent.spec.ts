@@ -5,8 +5,8 @@ import { startParley, type Parley } from "./server";
 
 let parley: Parley;
 test.beforeAll(async () => {
-  // Training waits a second before a source is picked up, so "pending" is visible first.
-  parley = await startParley({ agentSettings: { liveChat: true }, serveArgs: ["--training-delay-ms", "1000"] });
+  // Training waits 2.5 s before a source is picked up, so "pending" is visible first, even on a busy machine.
+  parley = await startParley({ agentSettings: { liveChat: true }, serveArgs: ["--training-delay-ms", "2500"] });
 });
 test.afterAll(async () => {
   await parley?.stop();

@@ -50,9 +50,12 @@ test("a visitor's request reaches the inbox live; the member takes over and the 
   await expect(team).toContainText("Olivia (team)");
 
   // The visitor answers; the member's open transcript shows it, and the agent stays silent.
+  const agentReplies = await visitor.getByRole("log").locator(".msg.assistant").count();
   await visitor.getByRole("textbox", { name: "Message" }).fill("My order A-1001 has not arrived.");
   await visitor.getByRole("button", { name: "Send", exact: true }).click();
   await expect(member.locator("ol.transcript")).toContainText("My order A-1001 has not arrived.");
+  await expect(visitor.getByRole("button", { name: "Send", exact: true })).toBeEnabled();
+  await expect(visitor.getByRole("log").locator(".msg.assistant")).toHaveCount(agentReplies);
 
   await member.getByRole("button", { name: "End chat" }).click();
   await expect(member.getByRole("heading", { name: "Inbox (0)" })).toBeVisible();

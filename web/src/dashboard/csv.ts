@@ -1,10 +1,13 @@
 // CSV per RFC 4180: CRLF between records, fields with a comma, a double quote, CR or LF are
-// enclosed in double quotes and their double quotes doubled. Downloaded through a Blob.
+// enclosed in double quotes and their double quotes doubled. Downloaded through a Blob. A value
+// a visitor wrote that a spreadsheet would run as a formula (it begins with =, +, -, @, a tab or a
+// CR, and is not simply a number or a phone number) gets a leading apostrophe (OWASP's advice).
 import { get, query } from "./api";
 import type { Page } from "./types";
 
 export function csvField(value: unknown): string {
-  const s = value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);
+  let s = value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (/^[=+\-@\t\r]/.test(s) && !/^[+-]?[\d\s().-]+$/.test(s)) s = "'" + s;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

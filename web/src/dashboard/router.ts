@@ -21,9 +21,20 @@ export const AGENT_TABS = [
 ] as const;
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  // A malformed %-escape is kept as written rather than breaking the page.
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decode);
   if (parts.length === 0 || (parts[0] === "agents" && parts.length === 1)) return { page: "agents" };
   if (parts[0] === "agents") {
+    // Ids are letters, digits and underscores: a crafted link cannot steer an API path elsewhere.
+    const isId = (part: string | undefined) => part === undefined || /^[A-Za-z0-9_]+$/.test(part);
+    if (!isId(parts[1]) || !isId(parts[3])) return { page: "notFound" };
     const tab = parts[2] ?? "settings";
     if (!AGENT_TABS.some(([slug]) => slug === tab)) return { page: "notFound" };
     return { page: "agent", agentId: parts[1], tab, itemId: parts[3] };

@@ -2,15 +2,9 @@
 // bare http(s) links). Everything else is shown as written; nothing is parsed as HTML.
 import type { ComponentChildren } from "preact";
 
-export function safeUrl(url: string | null | undefined): string | null {
-  if (!url) return null;
-  try {
-    const u = new URL(url, location.href);
-    return u.protocol === "http:" || u.protocol === "https:" || u.protocol === "mailto:" || u.protocol === "tel:" ? u.href : null;
-  } catch {
-    return null;
-  }
-}
+import { safeUrl } from "../shared/url";
+
+export { safeUrl };
 
 export function Link(props: { href: string | null; children: ComponentChildren; class?: string }) {
   const href = safeUrl(props.href);

@@ -23,7 +23,7 @@ function useInbox(agentId: string) {
   const [error, setError] = useState("");
   useEffect(() => {
     const ctrl = new AbortController();
-    const url = `/console/v1/agents/${agentId}/live-chats/events`;
+    const url = `/console/v1/agents/${encodeURIComponent(agentId)}/live-chats/events`;
     (async () => {
       let delay = 1000;
       while (!ctrl.signal.aborted) {

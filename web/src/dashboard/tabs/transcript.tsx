@@ -1,4 +1,5 @@
 // One conversation: its facts (channel, live chat, CSAT, …) and its messages with their sources.
+import { safeUrl } from "../../shared/url";
 import { get } from "../api";
 import { Badge, ErrorText, Loading, Time, useLoad } from "../components";
 import { href } from "../router";
@@ -69,7 +70,7 @@ export function SourceList(props: { sources?: Citation[] }) {
       <span class="muted">Sources:</span>
       <ul>
         {props.sources.map((s) => (
-          <li>{s.url ? <a href={s.url} target="_blank" rel="noopener noreferrer">{s.title || s.url}</a> : s.title || "Untitled"}</li>
+          <li>{safeUrl(s.url) ? <a href={safeUrl(s.url)!} target="_blank" rel="noopener noreferrer">{s.title || s.url}</a> : s.title || s.url || "Untitled"}</li>
         ))}
       </ul>
     </div>
@@ -83,7 +84,7 @@ export function BlockList({ blocks }: { blocks: Blocks }) {
       <SourceList sources={blocks.sources} />
       {!!blocks.buttons?.length && (
         <ul class="chips" aria-label="Buttons">
-          {blocks.buttons.map((b) => <li><a class="chip" href={b.url} target="_blank" rel="noopener noreferrer">{b.label}</a></li>)}
+          {blocks.buttons.map((b) => <li>{safeUrl(b.url) ? <a class="chip" href={safeUrl(b.url)!} target="_blank" rel="noopener noreferrer">{b.label}</a> : b.label}</li>)}
         </ul>
       )}
       {!!blocks.products?.length && (
@@ -91,7 +92,7 @@ export function BlockList({ blocks }: { blocks: Blocks }) {
           {blocks.products.map((p) => (
             <li class="product">
               {p.image && <img src={p.image} alt="" width={48} height={48} />}
-              <a href={p.url} target="_blank" rel="noopener noreferrer">{p.name}</a>
+              {safeUrl(p.url) ? <a href={safeUrl(p.url)!} target="_blank" rel="noopener noreferrer">{p.name}</a> : p.name}
               {p.price !== undefined && <span>{p.currency ? `${p.price} ${p.currency}` : p.price}</span>}
               {p.available === false && <span class="muted">out of stock</span>}
             </li>

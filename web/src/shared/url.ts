@@ -1,0 +1,11 @@
+// A link target from data the page did not write (a visitor, an agent's settings): an http,
+// https, mailto or tel URL, made absolute; anything else (javascript:, data:, …) is no link.
+export function safeUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url, location.href);
+    return u.protocol === "http:" || u.protocol === "https:" || u.protocol === "mailto:" || u.protocol === "tel:" ? u.href : null;
+  } catch {
+    return null;
+  }
+}

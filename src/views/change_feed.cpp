@@ -3,17 +3,9 @@
 #include <algorithm>
 
 #include "http/responses.h"
+#include "views/server_events.h"
 
 namespace parley {
-
-namespace {
-std::string event(std::string_view name, std::string_view data) {
-  std::string out;
-  out.reserve(name.size() + data.size() + 16);
-  out.append("event: ").append(name).append("\ndata: ").append(data).append("\n\n");
-  return out;
-}
-}  // namespace
 
 ChangeFeed::ChangeFeed(Options options) : options_(options) {
   thread_ = std::thread([this] { loop(); });
@@ -82,7 +74,7 @@ Response ChangeFeed::stream(std::string event_name, Look look, std::vector<Share
     head.header("Cache-Control", "no-store");
     head.header("X-Accel-Buffering", "no");  // proxies pass each event on as it comes
     out->begin(std::move(head));
-    out->write(event(event_name, first));
+    out->write(server_event(event_name, first));
     auto s = std::make_shared<Stream>(Stream{std::move(out), std::move(event_name), std::move(look), std::move(shares),
                                              std::move(first), std::chrono::steady_clock::now()});
     std::lock_guard lock(mu_);
@@ -100,18 +92,18 @@ bool ChangeFeed::refresh(Stream& s, std::chrono::steady_clock::time_point now) {
   if (s.out->behind([] {})) return true;
   auto seen = s.look();
   if (!seen.ok()) {
-    s.out->write(event("error", error_response(seen.error()).body));
+    s.out->write(server_event("error", error_response(seen.error()).body));
     s.out->end();
     return false;
   }
   if (*seen != s.last) {
     s.last = std::move(seen).value();
     s.last_sent = now;
-    return s.out->write(event(s.event_name, s.last));
+    return s.out->write(server_event(s.event_name, s.last));
   }
   if (now - s.last_sent >= std::chrono::milliseconds(options_.heartbeat_ms)) {
     s.last_sent = now;
-    return s.out->write(": keep-alive\n\n");
+    return s.out->write(kKeepAliveLine);
   }
   return true;
 }

@@ -5,6 +5,7 @@
 
 #include "domain/chat_runner.h"
 #include "http/responses.h"
+#include "views/server_events.h"
 #include "views/chat_json.h"
 #include "views/heartbeats.h"
 
@@ -24,14 +25,6 @@ Response stream_head(const ChatTurn& turn, ChatForm form) {
   res.header("X-Session-Id", turn.session_id());
   if (turn.known_live_chat()) res.header("X-Live-Chat", *turn.known_live_chat());
   return res;
-}
-
-// One server-sent event; `data` is compact JSON (no line breaks).
-std::string event(std::string_view name, std::string_view data) {
-  std::string out;
-  out.reserve(name.size() + data.size() + 16);
-  out.append("event: ").append(name).append("\ndata: ").append(data).append("\n\n");
-  return out;
 }
 
 // One answer under way. The text sink, may_store and done run one after another (each hands
@@ -63,12 +56,12 @@ struct Answer {
     meta.key("sessionId").string(turn->session_id());
     meta.key("liveChat").string_or_null(turn->known_live_chat());
     meta.end_object();
-    out->write(event("meta", meta.view()));
+    out->write(server_event("meta", meta.view()));
     begun = true;
     return true;
   }
   void send_event(std::string_view name, std::string_view data) {
-    out->write(event(name, data));
+    out->write(server_event(name, data));
     last_sent = std::chrono::steady_clock::now();
   }
 };
@@ -128,7 +121,7 @@ bool heartbeat(Answer& a, std::chrono::milliseconds interval) {
   if (a.finished) return false;
   if (std::chrono::steady_clock::now() - a.last_sent < interval) return true;
   if (!a.begin_events()) return false;
-  a.out->write(": keep-alive\n\n");
+  a.out->write(kKeepAliveLine);
   a.last_sent = std::chrono::steady_clock::now();
   return true;
 }

@@ -1,25 +1,14 @@
 #include "workers/idempotency_purger.h"
 
-#include <chrono>
-
 #include "core/log.h"
 #include "store/idempotency_repo.h"
 
 namespace parley {
 
-IdempotencyPurger::IdempotencyPurger(Database& db, const Clock& clock) : db_(db), clock_(clock) {
+IdempotencyPurger::IdempotencyPurger(Database& db, const Clock& clock)
+    : db_(db), clock_(clock), every_ten_minutes_(std::chrono::minutes(10), [this] { purge(); }) {
   // The first purge runs before the server answers, so a restart starts from a bounded table.
   purge();
-  thread_ = std::thread([this] { loop(); });
-}
-
-IdempotencyPurger::~IdempotencyPurger() {
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  thread_.join();
 }
 
 void IdempotencyPurger::purge() {
@@ -29,15 +18,6 @@ void IdempotencyPurger::purge() {
     return {};
   });
   if (!removed.ok()) log_warn("idempotency keys not purged", {{"error", std::string_view(removed.error().message)}});
-}
-
-void IdempotencyPurger::loop() {
-  std::unique_lock lock(mu_);
-  while (!cv_.wait_for(lock, std::chrono::minutes(10), [&] { return stop_; })) {
-    lock.unlock();
-    purge();
-    lock.lock();
-  }
 }
 
 }  // namespace parley

@@ -8,30 +8,19 @@
 
 namespace parley {
 
-RateWindowWriter::RateWindowWriter(Database& db, RateLimiter& limiter) : db_(db), limiter_(limiter) {
-  thread_ = std::thread([this] { loop(); });
-}
+RateWindowWriter::RateWindowWriter(Database& db, RateLimiter& limiter)
+    : db_(db), limiter_(limiter), every_second_(std::make_unique<Periodic>(std::chrono::seconds(1), [this] { tick(); })) {}
 
 RateWindowWriter::~RateWindowWriter() {
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  thread_.join();
+  every_second_.reset();  // no tick runs beside the last flush
   flush();
   limiter_.return_unused(/*expired_only=*/false);
 }
 
-void RateWindowWriter::loop() {
-  std::unique_lock lock(mu_);
-  for (int64_t tick = 1; !cv_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_; }); ++tick) {
-    lock.unlock();
-    flush();
-    limiter_.return_unused(/*expired_only=*/true);
-    if (tick % 60 == 0 && db_.shared_by_nodes()) purge_shared_windows();
-    lock.lock();
-  }
+void RateWindowWriter::tick() {
+  flush();
+  limiter_.return_unused(/*expired_only=*/true);
+  if (++ticks_ % 60 == 0 && db_.shared_by_nodes()) purge_shared_windows();
 }
 
 void RateWindowWriter::purge_shared_windows() {

@@ -5,10 +5,10 @@
 // construct to start, destroy to stop.
 #pragma once
 
-#include <condition_variable>
-#include <mutex>
-#include <thread>
+#include <cstdint>
+#include <memory>
 
+#include "core/periodic.h"
 #include "store/db.h"
 
 namespace parley {
@@ -23,16 +23,14 @@ class RateWindowWriter {
   RateWindowWriter& operator=(const RateWindowWriter&) = delete;
 
  private:
-  void loop();
+  void tick();
   void flush();
   void purge_shared_windows();
 
   Database& db_;
   RateLimiter& limiter_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;
-  std::thread thread_;
+  int64_t ticks_ = 0;                    // on the periodic thread only
+  std::unique_ptr<Periodic> every_second_;  // last: its thread stops before the members it uses go
 };
 
 }  // namespace parley

@@ -84,43 +84,31 @@ Response answer(const Request& req, const WebAsset& a) {
   return r;
 }
 
-const WebAsset* embedded(std::string_view path) {
-  for (const auto& a : web_assets())
-    if (a.path == path) return &a;
-  return nullptr;
-}
-
-// A file of the --web-dir folder, read now; its content type is the embedded file's of the same
-// path, so only the files the build makes are served.
-Response from_folder(const Request& req, const std::string& dir, std::string_view path) {
-  const WebAsset* known = embedded(path);
-  if (known == nullptr) return error_response(ApiError::not_found("No such page."));
-  std::ifstream in(dir + (path == "/" ? std::string("/index.html") : std::string(path)), std::ios::binary);
+// A file of the --web-dir folder, read now, for a path the build makes (served with the embedded
+// file's content type).
+Response from_folder(const Request& req, const std::string& dir, const WebAsset& known) {
+  std::ifstream in(dir + (known.path == "/" ? std::string("/index.html") : std::string(known.path)), std::ios::binary);
   if (!in) return error_response(ApiError::not_found("No such page."));
   std::ostringstream bytes;
   bytes << in.rdbuf();
   std::string plain = bytes.str();
   std::string etag = "\"" + sha256_hex(plain).substr(0, 16) + "\"";
   // Not gzipped from the folder: the embedded copy is what a deployment serves.
-  return answer(req, WebAsset{known->path, known->content_type, plain, {}, etag});
-}
-
-Response serve(const Request& req, const std::string& web_dir, std::string_view path) {
-  if (!web_dir.empty()) return from_folder(req, web_dir, path);
-  const WebAsset* a = embedded(path);
-  if (a == nullptr) return error_response(ApiError::not_found("No such page."));
-  return answer(req, *a);
+  return answer(req, WebAsset{known.path, known.content_type, plain, {}, etag});
 }
 }  // namespace
 
 void register_web_routes(Router& router, const std::string& web_dir) {
-  // From memory on the I/O thread; from the folder on the pool, as it reads a file.
-  Execution where = web_dir.empty() ? Execution::kInline : Execution::kPool;
-  router.add("GET", "/", {[web_dir](Request& req) { return serve(req, web_dir, "/"); }, where});
-  router.add("GET", "/widget.js", {[web_dir](Request& req) { return serve(req, web_dir, "/widget.js"); }, where});
-  router.add("GET", "/assets/{file}",
-             {[web_dir](Request& req) { return serve(req, web_dir, "/assets/" + std::string(req.params.at(0))); },
-              where});
+  // One route per file the build makes, so a request finds its file with its route: from memory
+  // on the I/O thread, or from the folder on the pool, as that reads a file.
+  for (const WebAsset& a : web_assets()) {
+    if (a.path.empty()) continue;  // a build without files
+    if (web_dir.empty()) {
+      router.add("GET", a.path, {[&a](Request& req) { return answer(req, a); }, Execution::kInline});
+    } else {
+      router.add("GET", a.path, {[&a, web_dir](Request& req) { return from_folder(req, web_dir, a); }, Execution::kPool});
+    }
+  }
 }
 
 }  // namespace parley

@@ -151,6 +151,20 @@ TEST_F(DashboardApi, KnowledgeIsListedAddedAndDeletedByRole) {
   EXPECT_EQ(removed.json()["deleted"], true);
   EXPECT_EQ(as("viewer", "GET", agent_path("/sources")).json()["data"].size(), 0u);
   EXPECT_EQ(as("editor", "DELETE", agent_path("/sources/" + id)).status, 404);
+
+  // The spec's source rules hold here too: a text snippet is always a new source, and one that
+  // would pass the plan's training characters is 403 character_limit_exceeded with nothing added.
+  Json text = {{"type", "text"}, {"title", "Hours"}, {"content", "Open daily."}};
+  auto one = as("editor", "POST", agent_path("/sources"), text);
+  auto two = as("editor", "POST", agent_path("/sources"), text);
+  ASSERT_EQ(one.status, 201) << one.body;
+  ASSERT_EQ(two.status, 201) << two.body;
+  EXPECT_NE(one.json()["data"]["id"], two.json()["data"]["id"]);
+  s().admin({"account", "set-limits", c_.account, R"({"trainingCharacters": 30})"});
+  auto over = as("editor", "POST", agent_path("/sources"), {{"type", "text"}, {"content", std::string(20, 'x')}});
+  EXPECT_EQ(over.status, 403);
+  EXPECT_EQ(over.error_code(), "character_limit_exceeded");
+  EXPECT_EQ(as("viewer", "GET", agent_path("/sources")).json()["data"].size(), 2u);
 }
 
 TEST_F(DashboardApi, ConversationsAreFoundByAWordInThemAndLeadsAndContactsArePaged) {

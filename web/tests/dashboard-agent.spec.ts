@@ -1,7 +1,7 @@
 // The agent page: knowledge training shown live, finding and reading a conversation, the
 // settings form's API validation, and the live-chat inbox updating by itself.
-import { expect, test, type Page } from "@playwright/test";
-import { startParley, type Parley } from "./server";
+import { expect, test } from "@playwright/test";
+import { signIn, startParley, type Parley } from "./server";
 
 let parley: Parley;
 test.beforeAll(async () => {
@@ -12,16 +12,8 @@ test.afterAll(async () => {
   await parley?.stop();
 });
 
-async function signIn(page: Page, hash: string) {
-  await page.goto(`${parley.url}/#${hash}`);
-  await page.getByLabel("Email").fill(parley.email);
-  await page.getByLabel("Password").fill(parley.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
-}
-
 test("a Q&A pair added in Knowledge becomes trained without a reload", async ({ page }) => {
-  await signIn(page, `/agents/${parley.agentId}/knowledge`);
+  await signIn(page, parley, `/agents/${parley.agentId}/knowledge`);
   await expect(page.getByRole("heading", { level: 2, name: "Knowledge" })).toBeVisible();
   await expect(page.getByText("No sources yet.")).toBeVisible();
   await expect(page.locator(".title-row .badge").first()).toHaveText("untrained");
@@ -60,7 +52,7 @@ test("a conversation is found by a word in it and its transcript opens", async (
     ]));
   parley.admin("conversation", "set-csat", wanted.id, "--score", "4", "--comment", "Quick answer");
 
-  await signIn(page, `/agents/${parley.agentId}/conversations`);
+  await signIn(page, parley, `/agents/${parley.agentId}/conversations`);
   const body = page.locator("tbody");
   await expect(body.getByRole("row")).toHaveCount(20);
   await page.getByRole("button", { name: "Next page" }).click();
@@ -95,7 +87,7 @@ test("a conversation is found by a word in it and its transcript opens", async (
 });
 
 test("the settings form shows the API's validation message and saves a good value", async ({ page, request }) => {
-  await signIn(page, `/agents/${parley.agentId}/settings`);
+  await signIn(page, parley, `/agents/${parley.agentId}/settings`);
   const threshold = page.getByLabel("Answer threshold");
   await threshold.fill("1.5");
   await page.getByLabel("Allowed domains").fill("shop.test\nhelp.shop.test");
@@ -116,7 +108,7 @@ test("the settings form shows the API's validation message and saves a good valu
 test("the live-chat inbox updates by itself; take over, reply, end", async ({ page }) => {
   const chat = parley.admin("conversation", "create", "--agent", parley.agentId, "--messages",
     JSON.stringify([{ role: "user", content: "I want to talk to a person" }]));
-  await signIn(page, `/agents/${parley.agentId}/live-chat`);
+  await signIn(page, parley, `/agents/${parley.agentId}/live-chat`);
   await expect(page.getByText("Live: updates appear as they happen.")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Inbox (0)" })).toBeVisible();
 
@@ -146,7 +138,7 @@ test("Leads and Contacts download every page as RFC 4180 CSV", async ({ page }) 
   const contacts = Array.from({ length: 23 }, (_, i) => ({ email: `person${String(i).padStart(2, "0")}@example.com`, name: `Person ${i}` }));
   parley.admin("contact", "import", "--agent", parley.agentId, "--json", JSON.stringify(contacts));
 
-  await signIn(page, `/agents/${parley.agentId}/leads`);
+  await signIn(page, parley, `/agents/${parley.agentId}/leads`);
   await expect(page.locator("tbody tr")).toHaveCount(1);
   let download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Download CSV" }).click();
@@ -175,7 +167,7 @@ test("Leads and Contacts download every page as RFC 4180 CSV", async ({ page }) 
 });
 
 test("webhooks: add (secret shown once), pause, resume, remove; the API's message for a bad URL", async ({ page }) => {
-  await signIn(page, `/agents/${parley.agentId}/webhooks`);
+  await signIn(page, parley, `/agents/${parley.agentId}/webhooks`);
   await page.getByLabel("Webhook URL").fill("http://hooks.example.com/parley");
   await page.getByLabel("lead.created").check();
   await page.getByRole("button", { name: "Add webhook" }).click();

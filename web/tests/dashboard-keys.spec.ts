@@ -1,6 +1,6 @@
 // API keys: a new key is shown once, then only its prefix; a revoked key is gone and refused.
 import { expect, test } from "@playwright/test";
-import { startParley, type Parley } from "./server";
+import { signIn, startParley, type Parley } from "./server";
 
 let parley: Parley;
 test.beforeAll(async () => {
@@ -11,10 +11,7 @@ test.afterAll(async () => {
 });
 
 test("create an API key (shown once) and revoke it", async ({ page, request }) => {
-  await page.goto(`${parley.url}/#/keys`);
-  await page.getByLabel("Email").fill(parley.email);
-  await page.getByLabel("Password").fill(parley.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signIn(page, parley, "/keys");
   await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
   await expect(page.getByText("No active keys.")).toBeVisible();
 
@@ -59,10 +56,7 @@ test("create an API key (shown once) and revoke it", async ({ page, request }) =
 });
 
 test("an owner changes the plan on Usage; on Free the key form shows the API's 403 message", async ({ page }) => {
-  await page.goto(`${parley.url}/#/usage`);
-  await page.getByLabel("Email").fill(parley.email);
-  await page.getByLabel("Password").fill(parley.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signIn(page, parley, "/usage");
   await expect(page.getByRole("heading", { level: 1, name: "Usage" })).toBeVisible();
   await expect(page.locator(".stat").first()).toContainText("pro");
   await expect(page.getByText(/^0 of 15,000$/)).toBeVisible();

@@ -3,7 +3,7 @@
 // over and replies in the dashboard; the visitor sees the reply in the widget, and the member sees
 // the visitor's answer.
 import { expect, test } from "@playwright/test";
-import { site, startParley, type Parley } from "./server";
+import { signIn, site, startParley, type Parley } from "./server";
 
 let parley: Parley;
 let shop: Awaited<ReturnType<typeof site>>;
@@ -19,10 +19,7 @@ test.afterAll(async () => {
 
 test("a visitor's request reaches the inbox live; the member takes over and the visitor sees the reply", async ({ browser }) => {
   const member = await (await browser.newContext()).newPage();
-  await member.goto(`${parley.url}/#/agents/${parley.agentId}/live-chat`);
-  await member.getByLabel("Email").fill(parley.email);
-  await member.getByLabel("Password").fill(parley.password);
-  await member.getByRole("button", { name: "Sign in" }).click();
+  await signIn(member, parley, `/agents/${parley.agentId}/live-chat`);
   await expect(member.getByRole("heading", { name: "Inbox (0)" })).toBeVisible();
   await member.evaluate(() => ((window as any).__sameDocument = true));
 

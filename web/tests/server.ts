@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
+import type { Page } from "@playwright/test";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -70,6 +71,15 @@ export async function startParley(options: { agentSettings?: object; agentName?:
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+// Opens the dashboard at `#hash` and signs in as the account's owner; returns once signed in.
+export async function signIn(page: Page, parley: Parley, hash = "/") {
+  await page.goto(`${parley.url}/#${hash}`);
+  await page.getByLabel("Email").fill(parley.email);
+  await page.getByLabel("Password").fill(parley.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor();
 }
 
 // Serves `html` at every path on a free port; open it as http://<any>.test:PORT/.

@@ -3,6 +3,10 @@ SHELL := /bin/bash
 BUILD_DIR := build
 LISTEN ?= 127.0.0.1:8080
 FUZZ_SECONDS ?= 600
+# ccache keys on paths relative to the checkout, so a second clone (CI's, a worktree) reuses the
+# objects another one compiled.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: all deps configure build run test test-sanitize fuzz bench eval format lint clean
 

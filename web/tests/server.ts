@@ -2,10 +2,11 @@
 // $PARLEY_BINARY) on a fresh SQLite database in a temporary folder, on a free port, with an
 // account, an owner who signs in with a password, and an agent. `admin` runs `parley admin` on the
 // same database. Test web sites on made-up host names (*.test, mapped to this machine by the
-// browser's host-resolver rules in playwright.config.ts) are served by `site`.
+// browser's host-resolver rules in playwright.config.ts) are served by `site`; sites for the server
+// itself to read (a crawl) by `siteOf`.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import type { Page } from "@playwright/test";
@@ -92,5 +93,33 @@ export async function site(html: string): Promise<{ port: number; close(): Promi
   return {
     port: (server.address() as AddressInfo).port,
     close: () => new Promise((ok) => server.close(() => ok())),
+  };
+}
+
+// What a test site answers at one path: a page of HTML, a body of another type or status, or a
+// function that answers (or holds the answer back).
+export type SitePage = string | { status?: number; type?: string; body: string | Buffer } | ((res: ServerResponse) => void);
+
+// Serves `pages` by path on a free port of 127.0.0.1, and 404 elsewhere; for the Parley server to
+// crawl (start it with --webhook-allow-private-targets). `close` also ends answers held back.
+export async function siteOf(pages: Record<string, SitePage>): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const page = pages[new URL(req.url ?? "/", "http://site").pathname];
+    if (typeof page === "function") return page(res);
+    if (page === undefined) {
+      res.writeHead(404, { "Content-Type": "text/html; charset=utf-8" });
+      return res.end("<!doctype html><title>Not found</title><h1>Not found</h1>");
+    }
+    const { status = 200, type = "text/html; charset=utf-8", body } = typeof page === "string" ? { body: page } : page;
+    res.writeHead(status, { "Content-Type": type });
+    res.end(body);
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((ok) => {
+      server.closeAllConnections();
+      server.close(() => ok());
+    }),
   };
 }

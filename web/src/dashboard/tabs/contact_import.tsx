@@ -20,8 +20,14 @@ type Target = (typeof TARGETS)[number][0];
 const LABEL = Object.fromEntries(TARGETS) as Record<Target, string>;
 
 const ATTRIBUTE_NAME = /^[a-z][a-z0-9_]{0,39}$/;
-const squash = (header: string) => header.toLowerCase().replace(/[\s_-]+/g, "");
-const slug = (header: string) => header.trim().toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+// Lower case without spaces, underscores and hyphens: "External ID" and "external_id" meet.
+const folded = (header: string) => header.toLowerCase().replace(/[ \t_-]/g, "");
+// "Signup Date" → "signup_date"; empty when the header holds anything but ASCII letters, digits
+// and separators (space, hyphen, underscore, full stop).
+function slug(header: string): string {
+  const words = header.split(/[ \t_.-]+/).filter(Boolean);
+  return words.every((w) => /^[A-Za-z0-9]+$/.test(w)) ? words.join("_").toLowerCase() : "";
+}
 
 interface Column {
   header: string;
@@ -30,11 +36,20 @@ interface Column {
   attribute: string;
 }
 
-export function presetColumn(header: string, sample: string): Column {
-  const field = (["external_id", "email", "phone", "name"] as const).find((f) => squash(f) === squash(header));
-  if (field) return { header, sample, target: field, attribute: "" };
-  const name = slug(header);
-  return ATTRIBUTE_NAME.test(name) ? { header, sample, target: "attribute", attribute: name } : { header, sample, target: "ignore", attribute: name };
+// Each column's target as the server presets it; a field or attribute already taken by an earlier
+// column leaves the later one out.
+function presetColumns(headers: string[], samples: string[]): Column[] {
+  const taken = new Set<string>();
+  return headers.map((header, i) => {
+    const column: Column = { header, sample: samples[i] ?? "", target: "ignore", attribute: slug(header) };
+    const field = (["external_id", "email", "phone", "name"] as const).find((f) => folded(f) === folded(header));
+    const target = field ?? (ATTRIBUTE_NAME.test(column.attribute) ? "attributes." + column.attribute : "ignore");
+    if (target !== "ignore" && !taken.has(target)) {
+      taken.add(target);
+      column.target = field ?? "attribute";
+    }
+    return column;
+  });
 }
 
 // The mapping as the server takes it: every header → its field, `attributes.<name>` or `ignore`.
@@ -77,7 +92,7 @@ export function ImportContacts(props: { agentId: string; onClose(): void; onImpo
     }
     const header = records[0] ?? [];
     if (header.every((h) => h.trim() === "")) return setStep({ name: "choose", error: "The file has no header row: its first line must name the columns." });
-    setStep({ name: "map", file, columns: header.map((h, i) => presetColumn(h, records[1]?.[i] ?? "")), error: "" });
+    setStep({ name: "map", file, columns: presetColumns(header, records[1] ?? []), error: "" });
   }
 
   function send(file: File, columns: Column[]) {

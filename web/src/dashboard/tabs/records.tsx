@@ -83,16 +83,17 @@ export function ContactsTab(props: { agentId: string }) {
   const actions = atLeast(member.role, "editor") && <button type="button" onClick={() => setImporting(true)}>Import contacts</button>;
   return (
     <>
-      <RecordList<Contact> key={version} agentId={props.agentId} kind="contacts" title="Contacts" columns={CONTACT_COLUMNS} csvExtra={CONTACT_CSV_EXTRA}
+      <RecordList<Contact> version={version} agentId={props.agentId} kind="contacts" title="Contacts" columns={CONTACT_COLUMNS} csvExtra={CONTACT_CSV_EXTRA}
         empty="No contacts yet." actions={actions} />
       {importing && <ImportContacts agentId={props.agentId} onClose={() => setImporting(false)} onImported={() => setVersion((v) => v + 1)} />}
     </>
   );
 }
 
-function RecordList<T extends { id: string }>(props: { agentId: string; kind: string; title: string; columns: Column<T>[]; csvExtra: Column<T>[]; empty: string; actions?: ComponentChildren }) {
+function RecordList<T extends { id: string }>(props: { agentId: string; kind: string; title: string; columns: Column<T>[]; csvExtra: Column<T>[]; empty: string; actions?: ComponentChildren; version?: number }) {
   const path = `/console/v1/agents/${props.agentId}/${props.kind}`;
-  const paged = usePaged((cursor) => get<Page<T>>(path + query({ limit: 20, cursor })), [path]);
+  // A new `version` reads the list again from its first page.
+  const paged = usePaged((cursor) => get<Page<T>>(path + query({ limit: 20, cursor })), [path, props.version]);
   const [csvState, setCsvState] = useState({ busy: false, error: "", done: "" });
   const page = paged.page;
 

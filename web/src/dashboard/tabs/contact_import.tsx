@@ -210,6 +210,7 @@ function Report(props: { report: ContactImport; onDone(): void }) {
           </table>
         </div>
       )}
+      {r.errors.length > 0 && <p class="hint">Rows are numbered as in a spreadsheet: the header is row 1.</p>}
       <div class="actions"><button type="button" class="primary" onClick={props.onDone}>Done</button></div>
     </>
   );

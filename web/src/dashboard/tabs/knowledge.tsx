@@ -39,6 +39,12 @@ export function KnowledgeTab(props: { agentId: string; onTrained(): void }) {
     wasDone.current = data.training.done;
   }, [data]);
   const crawling = crawls.data?.some(isActive) ?? false;
+  // The sources read beside the crawls' last reading may predate the crawl's last pages.
+  const wasCrawling = useRef(false);
+  useEffect(() => {
+    if (wasCrawling.current && !crawling) reload();
+    wasCrawling.current = crawling;
+  }, [crawling]);
   useEffect(() => {
     if (!data || (data.training.done && !crawling)) return;
     const timer = setTimeout(() => Promise.all([reload(), crawling && crawls.reload()]).finally(() => setTick((t) => t + 1)), POLL_MS);

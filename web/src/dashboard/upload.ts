@@ -3,6 +3,8 @@
 // same ApiErrors as api() throws, with the server's code and message.
 import { ApiError, authHeaders, errorFromBody, NETWORK_ERROR } from "./api";
 
+const CUT_OFF = "The upload stopped before the server answered: the file may be larger than the server accepts, or the connection was lost.";
+
 export interface UploadProgress {
   loaded: number; // bytes of the request body sent
   total: number; // bytes of the whole request body
@@ -17,12 +19,14 @@ export interface Upload<T> {
 // the server is still reading the file, so the answer may come some time after the last call.
 export function postForm<T>(path: string, form: FormData, onProgress: (p: UploadProgress) => void): Upload<T> {
   const xhr = new XMLHttpRequest();
+  let sentAll = false;
   const done = new Promise<T>((resolve, reject) => {
     xhr.open("POST", path);
     for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress({ loaded: e.loaded, total: e.total });
     };
+    xhr.upload.onload = () => (sentAll = true);
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {
         try {
@@ -36,7 +40,7 @@ export function postForm<T>(path: string, form: FormData, onProgress: (p: Upload
     };
     // A server that refuses a body it will not read (413 before the upload ends) may close the
     // connection before the browser reads its answer: the browser then reports a network error.
-    xhr.onerror = () => reject(new ApiError(0, "network_error", NETWORK_ERROR));
+    xhr.onerror = () => reject(new ApiError(0, "network_error", sentAll ? NETWORK_ERROR : CUT_OFF));
     xhr.onabort = () => reject(new ApiError(0, "aborted", "The upload was stopped."));
     xhr.send(form);
   });

@@ -99,9 +99,9 @@ test("Cancel stops a running crawl", async ({ page: tab }) => {
     await tab.getByRole("button", { name: "Start" }).click();
     const crawl = tab.getByRole("region", { name: "Websites" }).getByRole("row").filter({ hasText: slow.url });
     await expect(crawl.getByRole("cell").nth(1)).toHaveText("running", { timeout: 15_000 });
-    await crawl.getByRole("button", { name: `Cancel ${slow.url}` }).click();
+    await crawl.getByRole("button", { name: `Cancel the crawl of ${slow.url}` }).click();
     await expect(crawl.getByRole("cell").nth(1)).toHaveText("cancelled");
-    await expect(crawl.getByRole("button", { name: `Cancel ${slow.url}` })).toHaveCount(0);
+    await expect(crawl.getByRole("button", { name: `Cancel the crawl of ${slow.url}` })).toHaveCount(0);
   } finally {
     await slow.close();
   }

@@ -95,12 +95,14 @@ const STATUS_TEXT: Record<Crawl["status"], string> = { queued: "queued", running
 const BADGE: Record<Crawl["status"], string> = { queued: "pending", running: "processing", done: "trained", cancelled: "", failed: "failed" };
 
 const siteName = (c: Crawl) => c.url ?? "All websites";
+// "crawl of https://…", "refresh of all websites": what a job is, for names and announcements.
+const jobName = (c: Crawl) => `${c.kind} of ${c.url ?? "all websites"}`;
 
 // One sentence for screen readers when a crawl starts or ends (not at every counter change).
 function announcement(c: Crawl | undefined): string {
   if (!c) return "";
-  const what = c.kind === "refresh" ? `Refresh of ${c.url ?? "all websites"}` : `Crawl of ${c.url}`;
-  return `${what}: ${STATUS_TEXT[c.status]}.`;
+  const what = jobName(c);
+  return `${what[0].toUpperCase()}${what.slice(1)}: ${STATUS_TEXT[c.status]}.`;
 }
 
 export function CrawlList(props: { crawls: Crawl[]; canEdit: boolean; onChanged(crawl: Crawl): void; refreshAll?: ComponentChildren }) {
@@ -155,7 +157,7 @@ export function CrawlList(props: { crawls: Crawl[]; canEdit: boolean; onChanged(
               {props.canEdit && (
                 <td class="row-actions">
                   {isActive(c) && (
-                    <button type="button" class="link" aria-label={`Cancel ${siteName(c)}`} disabled={busy === c.id}
+                    <button type="button" class="link" aria-label={`Cancel the ${jobName(c)}`} disabled={busy === c.id}
                       onClick={() => act(c.id, () => api("POST", `/console/v1/crawls/${c.id}/cancel`))}>Cancel</button>
                   )}
                   {!isActive(c) && newest.has(c.id) && (

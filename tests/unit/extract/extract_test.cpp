@@ -56,7 +56,8 @@ TEST(ExtractDocument, EachReader) {
 
 TEST(ExtractDocument, RefusalsKeepTheReadersMessages) {
   auto locked = extract_document(
-      {testing::make_pdf({testing::PdfPage{{"x"}}}, {.encrypted = true}), "application/pdf", ""});
+      {testing::make_pdf({testing::PdfPage{{"x"}}}, {.title = "", .encrypted = true}),
+       "application/pdf", ""});
   ASSERT_FALSE(locked.ok());
   EXPECT_EQ(locked.error().message, "The PDF is encrypted.");
   auto damaged = extract_document({"not a pdf", "application/pdf", "a.pdf"});

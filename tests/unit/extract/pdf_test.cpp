@@ -46,7 +46,7 @@ TEST(ExtractPdf, PagesAreSeparateParagraphs) {
 }
 
 TEST(ExtractPdf, EncryptedIsRefused) {
-  auto doc = extract_pdf(make_pdf({PdfPage{{"Secret"}}}, {.encrypted = true}), {});
+  auto doc = extract_pdf(make_pdf({PdfPage{{"Secret"}}}, {.title = "", .encrypted = true}), {});
   ASSERT_FALSE(doc.ok());
   EXPECT_EQ(doc.error().code, ErrorCode::kInvalidRequest);
   EXPECT_EQ(doc.error().message, "The PDF is encrypted.");

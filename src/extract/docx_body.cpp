@@ -3,6 +3,8 @@
 #include <pugixml.hpp>
 #include <string_view>
 
+#include "extract/charset.h"
+
 namespace parley {
 
 namespace {
@@ -148,7 +150,11 @@ Result<void> read_docx_body(const std::string& document_xml,
         parsed.description() + ").");
   pugi::xml_node body = doc.child("w:document").child("w:body");
   if (!body) return ApiError::invalid("The file is damaged: word/document.xml has no body.");
+  size_t first = blocks.size();
   BodyReader(styles, blocks).container(body, 0);
+  // pugixml passes bytes through unchecked (and writes &#xD800; as a surrogate's bytes).
+  for (size_t i = first; i < blocks.size(); ++i)
+    if (!is_valid_utf8(blocks[i].text)) blocks[i].text = repair_utf8(blocks[i].text);
   return ok_result();
 }
 

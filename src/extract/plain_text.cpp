@@ -98,12 +98,21 @@ ExtractedDocument extract_csv(std::string_view utf8) {
   auto records = parse_csv(utf8, detect_csv_separator(utf8));
   if (records.empty()) return doc;
   std::vector<std::string> headers;
-  for (const std::string& h : records[0]) headers.emplace_back(trim_space(h));
+  for (const std::string& h : records[0]) {
+    std::string header;
+    bool at_space = true;
+    append_collapsed(header, h, at_space);
+    headers.emplace_back(trim_space(header));
+  }
   for (size_t r = 1; r < records.size(); ++r) {
     std::string line;
     for (size_t c = 0; c < records[r].size(); ++c) {
-      std::string_view value = trim_space(records[r][c]);
-      if (value.empty()) continue;
+      // A quoted line break and a no-break space read as a space.
+      std::string value;
+      bool at_space = true;
+      append_collapsed(value, records[r][c], at_space);
+      std::string_view trimmed = trim_space(value);
+      if (trimmed.empty()) continue;
       if (!line.empty()) line += "; ";
       if (c < headers.size() && !headers[c].empty()) {
         line += headers[c];
@@ -111,8 +120,7 @@ ExtractedDocument extract_csv(std::string_view utf8) {
         line += "Column " + std::to_string(c + 1);
       }
       line += ": ";
-      bool at_space = false;
-      append_collapsed(line, value, at_space);  // a quoted line break reads as a space
+      line.append(trimmed);
     }
     if (!line.empty()) doc.blocks.push_back({BlockKind::kTableRow, 0, std::move(line)});
   }

@@ -2,6 +2,8 @@
 // the refusals (not a zip, no document.xml, bad XML, zip bombs by ratio and by total size).
 #include "extract/docx.h"
 
+#include "extract/docx_body.h"
+
 #include <gtest/gtest.h>
 
 #include "test_documents.h"
@@ -63,6 +65,15 @@ TEST(ExtractDocx, TablesAsRows) {
   EXPECT_EQ(doc->blocks[0].kind, BlockKind::kTableRow);
   EXPECT_EQ(doc->blocks[0].text, "Adult ticket | 45 EUR");
   EXPECT_EQ(doc->blocks[1].text, "Ticket: Child; Price: 20 EUR");
+}
+
+TEST(ExtractDocx, InvalidUtf8AndSurrogatesAreReplaced) {
+  std::vector<TextBlock> blocks;
+  ASSERT_TRUE(
+      read_docx_body(testing::docx_document_xml(docx_paragraph("a\xFF b &#xD800;")), {}, blocks)
+          .ok());
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].text, "a\uFFFD b \uFFFD\uFFFD\uFFFD");
 }
 
 TEST(ExtractDocx, NotADocx) {

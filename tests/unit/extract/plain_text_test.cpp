@@ -27,6 +27,12 @@ TEST(ExtractCsv, RowsAsHeaderValueFacts) {
   EXPECT_EQ(doc.blocks[2].text, "Product: Poster; Price: 12 EUR; Colour: red; Column 4: extra");
 }
 
+TEST(ExtractCsv, NoBreakSpacesAreSpacesAndTrimmed) {
+  ExtractedDocument doc = extract_csv("Name\u00A0,Price\nMug\u00A0,\u00A04\u00A0 \n");
+  ASSERT_EQ(doc.blocks.size(), 1u);
+  EXPECT_EQ(doc.blocks[0].text, "Name: Mug; Price: 4");
+}
+
 TEST(ExtractCsv, DetectsSemicolonsAndTabs) {
   EXPECT_EQ(detect_csv_separator("a;b;c\n1,5;2;3"), ';');
   EXPECT_EQ(detect_csv_separator("a\tb\n1\t2"), '\t');

@@ -1,11 +1,11 @@
 // Text bytes to UTF-8, whatever charset they came in. The charset is taken from, in order: a byte
 // order mark (UTF-8, UTF-16LE/BE; it cannot be mistaken), the Content-Type's `charset=`, for HTML
 // a <meta charset> or <meta http-equiv="Content-Type" content="…; charset=…"> in the first 1024
-// bytes, then detection: valid UTF-8 is UTF-8, else ICU's detector (ucsdet), else Windows-1252.
-// Labels follow the WHATWG Encoding standard where browsers differ from ICU: ISO-8859-1, Latin-1
-// and US-ASCII are read as Windows-1252 (its superset). Conversion is ICU's (ucnv); bytes that
-// are invalid in the charset become U+FFFD. The HTML, plain text, Markdown and CSV readers use it,
-// and so may importers of text files (contact CSVs).
+// bytes, then detection: valid UTF-8 is UTF-8, else ICU's detector (ucsdet, on the first 16 KiB),
+// else Windows-1252. Labels follow the WHATWG Encoding standard where browsers differ from ICU:
+// ISO-8859-1, Latin-1 and US-ASCII are read as Windows-1252 (its superset). Conversion is ICU's
+// (ucnv; Windows-1252 by table); bytes that are invalid in the charset become U+FFFD. The HTML,
+// plain text, Markdown and CSV readers use it, and so may importers of text files (contact CSVs).
 // Pure functions; thread-safe.
 #pragma once
 

@@ -3,6 +3,7 @@
 #include "extract/charset.h"
 
 #include <gtest/gtest.h>
+#include <unicode/unistr.h>
 
 namespace parley {
 namespace {
@@ -31,6 +32,22 @@ TEST(Charset, DecodesLatin1AsWindows1252) {
   DecodedText d = decode_text("Caf\xE9 \x96 5 \x80", "text/plain; charset=iso-8859-1", false);
   EXPECT_EQ(d.text, "Café – 5 €");
   EXPECT_EQ(d.charset, "windows-1252");
+}
+
+TEST(Charset, Windows1252TableMatchesIcu) {
+  // Every byte ICU's windows-1252 assigns converts alike; 0x81, 0x8D, 0x8F, 0x90 and 0x9D are
+  // unassigned and map to the C1 control of the same value, as WHATWG's index says.
+  for (int b = 1; b < 256; ++b) {
+    std::string byte(1, static_cast<char>(b));
+    std::string ours = *convert_to_utf8(byte, "windows-1252");
+    if (b == 0x81 || b == 0x8D || b == 0x8F || b == 0x90 || b == 0x9D) {
+      EXPECT_EQ(ours, std::string("\xC2") + static_cast<char>(b)) << b;
+      continue;
+    }
+    std::string icu;
+    icu::UnicodeString(byte.data(), 1, "windows-1252").toUTF8String(icu);
+    EXPECT_EQ(ours, icu) << b;
+  }
 }
 
 TEST(Charset, DecodesShiftJis) {

@@ -101,6 +101,12 @@ Result<void> SourceRepo::update(Connection& c, const SourceRecord& s) {
   return {};
 }
 
+Result<void> SourceRepo::update_label(Connection& c, const SourceRecord& s) {
+  PARLEY_TRY(c.execute("UPDATE sources SET title = $2, url = $3 WHERE id = $1",
+                       {s.id, db_opt(s.title), db_opt(s.url)}));
+  return {};
+}
+
 Result<bool> SourceRepo::remove(Connection& c, std::string_view id) {
   PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("DELETE FROM sources WHERE id = $1", {id}));
   return n > 0;

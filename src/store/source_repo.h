@@ -60,6 +60,8 @@ class SourceRepo {
   // Rewrites the mutable fields: question, question_key, answer, content, characters, status,
   // error, lease_until, finished_at, trained_at, updated_at.
   static Result<void> update(Connection& c, const SourceRecord& s);
+  // Rewrites the title and url (a workspace page renamed or moved).
+  static Result<void> update_label(Connection& c, const SourceRecord& s);
   static Result<bool> remove(Connection& c, std::string_view id);
 
   static Result<SourceCounts> counts(Connection& c, std::string_view agent_id);

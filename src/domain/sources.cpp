@@ -268,4 +268,13 @@ Result<int64_t> requeue_unfinished(Services& s) {
   return n;
 }
 
+Result<void> check_character_limit(Connection& c, std::string_view account_id,
+                                   std::string_view agent_id, int64_t released, int64_t added) {
+  return check_limit(c, account_id, agent_id, released, added);
+}
+
+Result<SourceCounts> settle_agent_status(Connection& c, AgentRecord& agent) {
+  return refresh_agent(c, agent);
+}
+
 }  // namespace parley

@@ -11,6 +11,7 @@
 
 #include "store/services.h"
 #include "knowledge/source_listener.h"
+#include "store/agent_repo.h"
 #include "store/source_repo.h"
 
 namespace parley {
@@ -68,5 +69,14 @@ Result<TrainingFinished> finish_training(Services& s, const SourceRecord& claime
                                          const std::optional<std::string>& error);
 // Puts sources left processing by a stopped node back in the queue.
 Result<int64_t> requeue_unfinished(Services& s);
+
+// Building blocks of source paths that write more in the same transaction (workspace pages).
+// Each runs inside a write transaction, after AgentRepo::lock of the agent.
+// 403 character_limit_exceeded when the agent's sources that are not failed, less `released`,
+// plus `added`, would pass the plan's training characters.
+Result<void> check_character_limit(Connection& c, std::string_view account_id,
+                                   std::string_view agent_id, int64_t released, int64_t added);
+// Sets and writes the agent's status from its sources; returns its training progress.
+Result<SourceCounts> settle_agent_status(Connection& c, AgentRecord& agent);
 
 }  // namespace parley

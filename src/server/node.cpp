@@ -111,8 +111,9 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   SystemResolver notion_resolver;
   NotionSender notion_sender(notion_resolver, o.workspace.notion.operator_url);
   WorkspaceServices workspace{o.workspace.secret_key.get(), &notion_sender, o.workspace.notion, {}};
-  WorkspaceImporter importer(Services{database, clock, random}, workspace, &trainer,
-                             o.workspace.importer);
+  WorkspaceImporterOptions importing = o.workspace.importer;
+  importing.requeue_on_start = database.backend() == "sqlite";
+  WorkspaceImporter importer(Services{database, clock, random}, workspace, &trainer, importing);
   workspace.pages_queued = [&importer] { importer.pages_queued(); };
   ConsoleServices console(clock, console_options(o), database.shared_by_nodes() ? &database : nullptr);
   RetrievalOptions retrieval;

@@ -167,6 +167,12 @@ Result<void> WorkspaceRepo::renew_lease(Connection& c, std::string_view agent_id
   return {};
 }
 
+Result<int64_t> WorkspaceRepo::requeue_running(Connection& c) {
+  return c.execute(
+      "UPDATE workspace_pages SET state = 'queued', lease_until = NULL WHERE state = 'running'",
+      {});
+}
+
 Result<int64_t> WorkspaceRepo::fail_unfinished(Connection& c, std::string_view agent_id,
                                                std::string_view code, std::string_view message,
                                                int64_t now) {

@@ -71,6 +71,8 @@ class WorkspaceRepo {
                             int64_t now, int64_t lease_until);
   static Result<void> renew_lease(Connection& c, std::string_view agent_id,
                                   std::string_view page_id, int64_t lease_until);
+  // Puts every running page back in the queue (a single-node restart).
+  static Result<int64_t> requeue_running(Connection& c);
   // Queued or running pages of agents whose connection is gone fail with the reason.
   static Result<int64_t> fail_unfinished(Connection& c, std::string_view agent_id,
                                          std::string_view code, std::string_view message,

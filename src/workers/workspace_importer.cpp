@@ -21,6 +21,15 @@ WorkspaceImporter::~WorkspaceImporter() {
 }
 
 void WorkspaceImporter::start() {
+  if (options_.requeue_on_start) {
+    auto n = services_.db.write([](Connection& c) -> Result<void> {
+      PARLEY_TRY(WorkspaceRepo::requeue_running(c));
+      return {};
+    });
+    if (!n.ok())
+      log_error("requeue of unfinished workspace pages failed",
+                {{"error", std::string_view(n.error().message)}});
+  }
   thread_ = std::thread([this] { run(); });
 }
 

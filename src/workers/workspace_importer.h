@@ -18,6 +18,9 @@
 namespace parley {
 
 struct WorkspaceImporterOptions {
+  // Puts pages left running back in the queue at start (one node: nothing else can be reading
+  // them). With several nodes, leases expire instead.
+  bool requeue_on_start = true;
   int64_t lease_ms = 120'000;  // renewed while the page is read
   int64_t poll_ms = 1000;      // how often an idle worker looks for rows other processes queued
 };

@@ -3,8 +3,8 @@
 // the server's key, never returned; only owners and admins), the shared pages listed across
 // search pages, two pages imported with nested blocks and paged children, the chat answering a
 // fact from a nested block with the page's url in its sources, a 429 waited out, an edited page
-// retrained while an unchanged one is not, an unshared page removed, and a node with another key
-// refusing to start.
+// retrained while an unchanged one is not, an unshared page removed, an import resumed after a
+// restart, and a node with another key refusing to start.
 #include <chrono>
 #include <thread>
 
@@ -310,6 +310,25 @@ TEST_F(Workspace, APageThatCannotBeReadBecomesAFailedSourceSayingWhy) {
   rows = wait_imports();
   EXPECT_EQ(row_of(rows, page)["error"]["code"], "notion_unauthorized") << rows.dump();
   EXPECT_EQ(server_->get(base() + "/pages", owner_).status, 409);
+}
+
+TEST_F(Workspace, AnImportLeftRunningWhenTheServerStoppedIsFinishedAfterARestart) {
+  auto page = notion_.add_page("Repairs",
+                               {notion_block("paragraph", "A flat tyre repair costs 12 euros.")});
+  ASSERT_EQ(connect(owner_, kToken).status, 200);
+  // As a server killed while reading the page leaves it: running, its claim still current
+  // (SQLite: one node, requeued at start) or run out (PostgreSQL: another node takes it over).
+  std::string lease = on_postgres() ? "1" : "9999999999999";
+  server_->sql(
+      "INSERT INTO workspace_pages (agent_id, page_id, account_id, state, requested_at, "
+      "lease_until)"
+      " VALUES ('" +
+      agent_ + "', '" + page + "', '" + account_ + "', 'running', 1, " + lease + ")");
+  server_->restart();
+  auto rows = wait_imports();
+  EXPECT_EQ(row_of(rows, page)["outcome"], "created") << rows.dump();
+  // The token still opens after the restart: the key outlived the process.
+  EXPECT_EQ(server_->get(base() + "/pages", owner_).status, 200);
 }
 
 TEST_F(Workspace, ANodeWithAnotherKeyRefusesToStart) {

@@ -57,7 +57,8 @@ std::string table_row_line(const NotionBlock& row, const std::vector<std::string
       if (value.empty()) continue;
       std::string name = i < names->size() ? tidy((*names)[i]) : std::string();
       if (!out.empty()) out += "; ";
-      out += name.empty() ? value : name + ": " + value;
+      if (!name.empty()) out.append(name).append(": ");
+      out += value;
     }
     return out;
   }

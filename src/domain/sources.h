@@ -70,13 +70,14 @@ Result<TrainingFinished> finish_training(Services& s, const SourceRecord& claime
 // Puts sources left processing by a stopped node back in the queue.
 Result<int64_t> requeue_unfinished(Services& s);
 
-// Building blocks of source paths that write more in the same transaction (workspace pages).
-// Each runs inside a write transaction, after AgentRepo::lock of the agent.
-// 403 character_limit_exceeded when the agent's sources that are not failed, less `released`,
-// plus `added`, would pass the plan's training characters.
+// Steps of the operations above for a caller that changes sources inside its own write
+// transaction (the crawler), with the agent's row locked first (AgentRepo::lock).
+// The agent's status from its sources (training, else the outcome of the training that ended
+// last, else untrained), written to its row; returns the counts it was decided from.
+Result<SourceCounts> settle_agent_status(Connection& c, AgentRecord& agent);
+// 403 character_limit_exceeded when the agent's sources that are not failed, less `released`
+// (a source being replaced), plus `added` would pass the plan's training characters.
 Result<void> check_character_limit(Connection& c, std::string_view account_id,
                                    std::string_view agent_id, int64_t released, int64_t added);
-// Sets and writes the agent's status from its sources; returns its training progress.
-Result<SourceCounts> settle_agent_status(Connection& c, AgentRecord& agent);
 
 }  // namespace parley

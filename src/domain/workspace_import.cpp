@@ -114,7 +114,8 @@ Result<Stored> write_text(Services& s, const WorkspacePageRecord& claimed, const
     src.updated_at = now;
     if (existing) {
       PARLEY_TRY(SourceRepo::update(c, src));
-      PARLEY_TRY(SourceRepo::update_label(c, src));
+      PARLEY_TRY(SourceRepo::set_title(c, src.id, src.title));
+      PARLEY_TRY(SourceRepo::set_url(c, src.id, src.url));
     } else {
       PARLEY_TRY(SourceRepo::insert(c, src));
       PARLEY_TRY(AgentRepo::add_to_counter(c, agent.id, AgentCounter::kSources, 1));

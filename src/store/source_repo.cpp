@@ -101,9 +101,9 @@ Result<void> SourceRepo::update(Connection& c, const SourceRecord& s) {
   return {};
 }
 
-Result<void> SourceRepo::update_label(Connection& c, const SourceRecord& s) {
-  PARLEY_TRY(c.execute("UPDATE sources SET title = $2, url = $3 WHERE id = $1",
-                       {s.id, db_opt(s.title), db_opt(s.url)}));
+Result<void> SourceRepo::set_title(Connection& c, std::string_view id,
+                                   const std::optional<std::string>& title) {
+  PARLEY_TRY(c.execute("UPDATE sources SET title = $2 WHERE id = $1", {id, db_opt(title)}));
   return {};
 }
 
@@ -181,6 +181,12 @@ Result<int64_t> SourceRepo::bump_version(Connection& c, std::string_view agent_i
                      " RETURNING version",
                      {agent_id}, [&](const Row& r) { out = r.int64(0); }));
   return out;
+}
+
+Result<void> SourceRepo::set_url(Connection& c, std::string_view id,
+                                 const std::optional<std::string>& url) {
+  PARLEY_TRY(c.execute("UPDATE sources SET url = $2 WHERE id = $1", {id, db_opt(url)}));
+  return {};
 }
 
 }  // namespace parley

@@ -128,9 +128,8 @@ TEST_P(StoreContract, AWorkspacePageLeavesWithItsSource) {
     s.characters = 4;
     s.created_at = s.updated_at = now_;
     PARLEY_TRY(SourceRepo::insert(c, s));
-    s.title = "New title";
-    s.url = "https://www.notion.so/x";
-    PARLEY_TRY(SourceRepo::update_label(c, s));
+    PARLEY_TRY(SourceRepo::set_title(c, s.id, std::string("New title")));
+    PARLEY_TRY(SourceRepo::set_url(c, s.id, std::string("https://www.notion.so/x")));
     auto p = page(agent_, account_, "p1", now_);
     p.source_id = "src_ws";
     return WorkspaceRepo::insert_page(c, p);

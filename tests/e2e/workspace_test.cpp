@@ -312,6 +312,33 @@ TEST_F(Workspace, APageThatCannotBeReadBecomesAFailedSourceSayingWhy) {
   EXPECT_EQ(server_->get(base() + "/pages", owner_).status, 409);
 }
 
+TEST_F(Workspace, ATrashedPageIsRemovedAndAPagePastThePlansCharactersIsNotAdded) {
+  std::string rentals, repairs;
+  import_two(rentals, repairs);
+  notion_.trash_page(repairs);
+  ASSERT_EQ(server_->post(base() + "/refresh", owner_, "{}").status, 202);
+  auto rows = wait_imports();
+  EXPECT_EQ(row_of(rows, repairs)["outcome"], "removed") << rows.dump();
+  EXPECT_EQ(row_of(rows, rentals)["outcome"], "unchanged") << rows.dump();
+  auto listed = wait_trained();
+  EXPECT_TRUE(source_titled(listed, "Repairs").is_null()) << listed.dump();
+
+  // Over the plan's training characters: nothing is added, the import says why.
+  int64_t used = listed["characters"]["used"];
+  server_->admin(
+      {"account", "set-limits", account_, Json{{"trainingCharacters", used + 20}}.dump()});
+  auto big = notion_.add_page("Big", {notion_block("paragraph", std::string(200, 'x') + " words")});
+  ASSERT_EQ(import({big}).status, 202);
+  rows = wait_imports();
+  auto r = row_of(rows, big);
+  EXPECT_EQ(r["status"], "failed") << rows.dump();
+  EXPECT_EQ(r["error"]["code"], "character_limit_exceeded");
+  EXPECT_TRUE(r["sourceId"].is_null());
+  EXPECT_TRUE(
+      source_titled(server_->get("/api/v1/agents/" + agent_ + "/sources", key_).json(), "Big")
+          .is_null());
+}
+
 TEST_F(Workspace, AnImportLeftRunningWhenTheServerStoppedIsFinishedAfterARestart) {
   auto page = notion_.add_page("Repairs",
                                {notion_block("paragraph", "A flat tyre repair costs 12 euros.")});

@@ -211,6 +211,21 @@ Result<std::vector<WorkspacePageRecord>> queue_page_imports(
   return out;
 }
 
+Result<int64_t> requeue_imported_pages(Connection& c, std::string_view agent_id, int64_t now) {
+  PARLEY_ASSIGN_OR_RETURN(auto connection, WorkspaceRepo::connection(c, agent_id));
+  if (!connection) return int64_t{0};
+  PARLEY_ASSIGN_OR_RETURN(auto rows, WorkspaceRepo::pages(c, agent_id));
+  int64_t queued = 0;
+  for (const auto& row : rows) {
+    // Pages that became sources; a page removed or never imported waits for an import.
+    if (!row.source_id) continue;
+    PARLEY_ASSIGN_OR_RETURN(bool requeued,
+                            WorkspaceRepo::requeue_page(c, agent_id, row.page_id, now));
+    queued += requeued ? 1 : 0;
+  }
+  return queued;
+}
+
 Result<std::vector<WorkspacePageRecord>> queue_workspace_refresh(Services& s, WorkspaceServices& w,
                                                                  std::string_view account_id,
                                                                  std::string_view agent_id) {
@@ -221,14 +236,10 @@ Result<std::vector<WorkspacePageRecord>> queue_workspace_refresh(Services& s, Wo
     PARLEY_ASSIGN_OR_RETURN(auto agent, agent_of(c, account_id, agent_id));
     PARLEY_ASSIGN_OR_RETURN(auto connection, WorkspaceRepo::connection(c, agent.id));
     if (!connection) return not_connected();
+    PARLEY_TRY(requeue_imported_pages(c, agent.id, now));
     PARLEY_ASSIGN_OR_RETURN(auto rows, WorkspaceRepo::pages(c, agent.id));
-    for (const auto& row : rows) {
-      // Pages that became sources; a page removed or never imported waits for an import.
-      if (!row.source_id) continue;
-      PARLEY_TRY(WorkspaceRepo::requeue_page(c, agent.id, row.page_id, now));
-      PARLEY_ASSIGN_OR_RETURN(auto stored, WorkspaceRepo::page(c, agent.id, row.page_id));
-      if (stored) out.push_back(std::move(*stored));
-    }
+    for (auto& row : rows)
+      if (row.source_id) out.push_back(std::move(row));
     return {};
   }));
   wake(w);

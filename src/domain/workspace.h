@@ -73,6 +73,11 @@ Result<std::vector<WorkspacePageRecord>> queue_page_imports(
 Result<std::vector<WorkspacePageRecord>> queue_workspace_refresh(Services& s, WorkspaceServices& w,
                                                                  std::string_view account_id,
                                                                  std::string_view agent_id);
+// The refresh step for a caller inside its own write transaction (a scheduler queuing an agent's
+// automatic refresh): queues every page of the agent that became a source, when a workspace is
+// connected; returns how many were queued (0 without a connection). Wake the import worker
+// (WorkspaceServices::pages_queued) once the transaction is committed, or let it poll.
+Result<int64_t> requeue_imported_pages(Connection& c, std::string_view agent_id, int64_t now);
 // The agent's imported and queued pages, most recently requested first.
 Result<std::vector<WorkspacePageRecord>> list_page_imports(Services& s, std::string_view account_id,
                                                            std::string_view agent_id);

@@ -6,6 +6,7 @@
 
 #include "cli/llm_options.h"
 #include "cli/webhook_options.h"
+#include "cli/workspace_options.h"
 #include "core/log.h"
 #include "core/json.h"
 #include "server/node.h"
@@ -18,6 +19,7 @@ struct ServeOptions {
   std::string listen = "127.0.0.1:8080";
   int log_flush_ms = 200;
   LlmServeOptions llm;
+  WorkspaceServeOptions workspace;
   NodeOptions node;
 };
 
@@ -58,6 +60,11 @@ int serve(const GlobalOptions& global, ServeOptions o) {
   auto db = open_configured_database(global);
   if (!db.ok()) return print_error(db.error());
   if (auto held = (*db)->hold_for_serving(); !held.ok()) return print_error(held.error());
+  SecureRandom random;
+  auto key = load_secret_key(o.workspace, global, (*db)->backend(), random);
+  if (!key.ok()) return print_error(key.error());
+  node.workspace.secret_key = std::move(*key);
+  node.workspace.notion = notion_options(o.workspace);
   buffer_logging(o.log_flush_ms);
   raise_descriptor_limit();
   auto status = run_node(**db, node);
@@ -153,6 +160,7 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->capture_default_str();
   add_webhook_serve_options(*cmd, o->node.webhooks);
   add_llm_serve_options(*cmd, o->llm);
+  add_workspace_serve_options(*cmd, o->workspace);
   cmd->add_option("--chat-timeout-ms", o->node.chat.timeout_ms, "A chat reply taking longer ends with 504 timeout")
       ->envname("PARLEY_CHAT_TIMEOUT_MS")
       ->check(CLI::PositiveNumber)

@@ -15,6 +15,7 @@ struct ChatServices;
 class ChangeFeed;
 class SourceListener;
 class ThreadPool;
+struct WorkspaceServices;
 
 struct ConsoleContext {
   Database& db;
@@ -26,6 +27,7 @@ struct ConsoleContext {
   ChatServices* chat = nullptr;               // the "try it" chat: the same flow as the widget's
   ThreadPool* reply_pool = nullptr;
   ChangeFeed* feed = nullptr;                 // the live-chat inbox stream (views/change_feed.h)
+  WorkspaceServices* workspace = nullptr;     // Notion connections and page imports
 };
 
 }  // namespace parley

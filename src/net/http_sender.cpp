@@ -1,5 +1,6 @@
 #include "net/http_sender.h"
 
+#include <cctype>
 #include <chrono>
 #include <fstream>
 #include <future>
@@ -20,7 +21,21 @@ std::optional<std::string> read_text(const std::string& path) {
   return ss.str();
 }
 
+bool same_name(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
 }  // namespace
+
+std::optional<std::string> SendOutcome::header(std::string_view name) const {
+  for (const auto& [n, value] : headers)
+    if (same_name(n, name)) return value;
+  return std::nullopt;
+}
 
 Result<std::string> read_ca_bundle(const std::string& extra_ca_file) {
   if (extra_ca_file.empty()) return std::string();

@@ -44,6 +44,9 @@ struct SendRequest {
   // kept (the body of another status is dropped); returning false stops the call. It runs on the
   // outbound loop's thread.
   std::function<bool(std::string_view)> on_body;
+  // Response headers the caller reads (Retry-After, ETag, …), by name; their values come back in
+  // the outcome's `headers`. Others are not kept.
+  std::vector<std::string> response_headers;
 };
 
 // Why a call got no response; kNone when one came (whatever its status).
@@ -56,8 +59,12 @@ struct SendOutcome {
   std::string body;                  // up to the request's max_response_bytes
   bool truncated = false;            // the body was cut at that size
   int64_t duration_ms = 0;
+  // The request's `response_headers` the response carried (name as asked, value), in that order.
+  std::vector<std::pair<std::string, std::string>> headers;
 
   bool succeeded() const { return status && *status >= 200 && *status < 300; }
+  // The value of a kept header (names compared case-insensitively), or nothing.
+  std::optional<std::string> header(std::string_view name) const;
 };
 
 // One call. With a `target` (from pin_target) the connection goes only to its checked address.

@@ -153,6 +153,14 @@ class Loop {
       out.failure = rc == CURLE_OPERATION_TIMEDOUT ? SendFailure::kTimeout : SendFailure::kTransfer;
       out.error = curl_easy_strerror(rc);
     }
+    if (out.status && t.easy_ != nullptr) {
+      for (const auto& name : t.call_.request.response_headers) {
+        curl_header* h = nullptr;
+        if (curl_easy_header(t.easy_, name.c_str(), 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
+            h != nullptr)
+          out.headers.emplace_back(name, h->value);
+      }
+    }
     out.body = std::move(t.body_);
     out.truncated = t.truncated_;
     out.duration_ms =

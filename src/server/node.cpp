@@ -11,6 +11,7 @@
 #include "core/random.h"
 #include "domain/agent_cache.h"
 #include "domain/rate_limiter.h"
+#include "domain/workspace.h"
 #include "engine/engine_router.h"
 #include "engine/openai_engine.h"
 #include "engine/retrieval_engine.h"
@@ -25,6 +26,8 @@
 #include "widget/widget_limits.h"
 #include "workers/idempotency_purger.h"
 #include "workers/rate_window_writer.h"
+#include "workers/workspace_importer.h"
+#include "workspace/notion_client.h"
 
 namespace parley {
 
@@ -84,6 +87,8 @@ Result<void> check_node_options(const NodeOptions& o) {
 
 Result<int> run_node(Database& database, const NodeOptions& o) {
   PARLEY_TRY(check_node_options(o));
+  // Refuses to start rather than fail at the first import when tokens cannot be opened here.
+  PARLEY_TRY(check_workspace_secrets(database, o.workspace.secret_key.get()));
   PARLEY_ASSIGN_OR_RETURN(auto chosen_clock, serve_clock(o.test_clock_file, o.host));
   const Clock& clock = *chosen_clock;
   SecureRandom random;
@@ -103,6 +108,13 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   TrainerOptions training = o.training;
   training.requeue_on_start = database.backend() == "sqlite";
   Trainer trainer(Services{database, clock, random}, knowledge, training, &embedder);
+  SystemResolver notion_resolver;
+  NotionSender notion_sender(notion_resolver, o.workspace.notion.operator_url);
+  WorkspaceServices workspace{o.workspace.secret_key.get(), &notion_sender, o.workspace.notion, {}};
+  WorkspaceImporterOptions importing = o.workspace.importer;
+  importing.requeue_on_start = database.backend() == "sqlite";
+  WorkspaceImporter importer(Services{database, clock, random}, workspace, &trainer, importing);
+  workspace.pages_queued = [&importer] { importer.pages_queued(); };
   ConsoleServices console(clock, console_options(o), database.shared_by_nodes() ? &database : nullptr);
   RetrievalOptions retrieval;
   retrieval.delay_ms = o.engine_delay_ms;
@@ -125,7 +137,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   ChangeFeed feed(ChangeFeed::Options{});  // the live-chat inbox and the widget's live chat
   Fronts fronts{
       ApiContext{database, clock, random, keys, limiter, trainer, reply_pool, chat, policy, &agent_cache},
-      ConsoleContext{database, clock, random, console, policy, &trainer, &chat, &reply_pool, &feed},
+      ConsoleContext{database, clock, random, console, policy, &trainer, &chat, &reply_pool, &feed, &workspace},
       WidgetContext{database, clock, random, reply_pool, chat, o.widget, &widget_limits, &feed}};
   Router router;
   register_routes(router, fronts, o.web_dir);
@@ -168,6 +180,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     RateWindowWriter window_writer(database, limiter);
     trainer.start();
+    importer.start();
     (*webhooks)->start();
     server.run();
     // Replies still waiting on providers (their clients were answered 504, or left) end now,

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "domain/chat.h"
@@ -17,8 +18,16 @@
 #include "widget/widget_options.h"
 #include "workers/trainer.h"
 #include "workers/webhook_service.h"
+#include "workers/workspace_importer.h"
 
 namespace parley {
+
+// Workspace pages (domain/workspace.h): the key that seals tokens, Notion's address, the worker.
+struct WorkspaceNodeOptions {
+  std::shared_ptr<const SecretBox> secret_key;  // null: connecting a workspace is refused
+  NotionOptions notion;
+  WorkspaceImporterOptions importer;
+};
 
 struct NodeOptions {
   std::string host = "127.0.0.1";
@@ -43,6 +52,7 @@ struct NodeOptions {
   int64_t engine_delay_ms = 0;
   size_t reply_threads = 32;
   ChatSlotLimits chat_slots;
+  WorkspaceNodeOptions workspace;
   size_t max_connections = 0;  // 0: from the descriptor limit
   size_t blocking_threads = 64;
   size_t blocking_queue = 16384;

@@ -61,6 +61,9 @@ class SourceRepo {
   // error, lease_until, finished_at, trained_at, updated_at.
   static Result<void> update(Connection& c, const SourceRecord& s);
   static Result<bool> remove(Connection& c, std::string_view id);
+  // Rewrites the title (a website page whose title changed).
+  static Result<void> set_title(Connection& c, std::string_view id,
+                                const std::optional<std::string>& title);
 
   static Result<SourceCounts> counts(Connection& c, std::string_view agent_id);
   // Characters of the agent's sources that are not failed (the plan limit counts these).
@@ -82,6 +85,10 @@ class SourceRepo {
   static Result<int64_t> version(Connection& c, std::string_view agent_id);
   // Moves the agent's knowledge version on by one and returns the new value.
   static Result<int64_t> bump_version(Connection& c, std::string_view agent_id);
+
+  // Rewrites the url (a workspace page's url holds its title, so a renamed page moves).
+  static Result<void> set_url(Connection& c, std::string_view id,
+                              const std::optional<std::string>& url);
 };
 
 }  // namespace parley

@@ -1,4 +1,5 @@
-// An agent's knowledge: websites (crawls), files (uploads), texts and Q&A pairs, and their training.
+// An agent's knowledge: websites (crawls), files (uploads), Notion pages, texts and Q&A pairs, and
+// their training.
 // While anything is pending or processing, or a crawl is queued or running, the sources and the
 // crawls are read again every second; once training is done and no crawl runs, the polling stops.
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -9,6 +10,7 @@ import type { Crawl, Source, Training } from "../types";
 import { safeUrl } from "../../shared/url";
 import { AddWebsite, CrawlList, isActive } from "./websites";
 import { DropZone, UploadButton, UploadList, useUploads } from "./uploads";
+import { WorkspaceSection } from "./workspace";
 
 interface Sources {
   data: Source[];
@@ -31,12 +33,14 @@ export function KnowledgeTab(props: { agentId: string; onTrained(): void }) {
   const addButton = useRef<HTMLButtonElement>(null);
 
   const [tick, setTick] = useState(0);
-  // Tell the agent page when a training round ends, so the agent's own status follows.
-  const wasDone = useRef(true);
+  // Tell the agent page when a training round ends, so the agent's own status follows; sources a
+  // crawl, an upload or an import added may have trained between two readings.
+  const seen = useRef<Training | null>(null);
   useEffect(() => {
     if (!data) return;
-    if (data.training.done && !wasDone.current) props.onTrained();
-    wasDone.current = data.training.done;
+    const before = seen.current;
+    if (before && data.training.done && (!before.done || before.trained !== data.training.trained)) props.onTrained();
+    seen.current = data.training;
   }, [data]);
   const crawling = crawls.data?.some(isActive) ?? false;
   // The sources read beside the crawls' last reading may predate the crawl's last pages.
@@ -92,6 +96,7 @@ export function KnowledgeTab(props: { agentId: string; onTrained(): void }) {
         <CrawlList crawls={crawls.data} canEdit={canEdit} onChanged={crawlChanged}
           refreshAll={canEdit && <button type="button" onClick={refreshAll} disabled={refreshingAll}>Refresh all websites now</button>} />
       )}
+      <WorkspaceSection agentId={props.agentId} onImported={reload} />
       {canEdit && (
         <div class="two-col">
           <AddText base={base} onAdded={reload} />

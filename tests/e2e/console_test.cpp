@@ -405,14 +405,18 @@ TEST_F(ConsoleApi, AnEditorCannotSendTheOwnersRedactedProviderKeyToAnotherHost) 
   EXPECT_EQ(moved.status, 400) << moved.body;
   EXPECT_EQ(moved.error_code(), "invalid_request");
   EXPECT_EQ(moved.error_message(),
-            "'llm.apiKey' must be given again when 'llm.baseUrl' points at another host: a stored secret is only kept "
-            "for the host it was set for.");
-  // Nothing changed; the same host keeps the key (shown redacted as before).
+            "'llm.apiKey' must be given again when 'llm.baseUrl' changes: a stored secret is only kept for the "
+            "address it was set for.");
+  // Another path of the same host is refused too.
+  auto other_path = server_->patch("/console/v1/agents/" + id, editor,
+                                   R"({"settings":{"llm":{"baseUrl":"https://api.provider.example/v2","model":"m","apiKey":"********"}}})");
+  EXPECT_EQ(other_path.status, 400) << other_path.body;
+  // Nothing changed; the same address keeps the key (shown redacted as before).
   auto same = server_->patch("/console/v1/agents/" + id, editor,
-                             R"({"settings":{"llm":{"baseUrl":"https://api.provider.example/v2","model":"m2","apiKey":"********"}}})");
+                             R"({"settings":{"llm":{"baseUrl":"https://API.provider.example:443/v1","model":"m2","apiKey":"********"}}})");
   ASSERT_EQ(same.status, 200) << same.body;
   EXPECT_EQ(same.json()["data"]["settings"]["llm"]["apiKey"], "********");
-  EXPECT_EQ(same.json()["data"]["settings"]["llm"]["baseUrl"], "https://api.provider.example/v2");
+  EXPECT_EQ(same.json()["data"]["settings"]["llm"]["baseUrl"], "https://API.provider.example:443/v1");
 }
 
 TEST_F(ConsoleApi, AgentInputIsValidated) {

@@ -67,6 +67,8 @@ ConsoleOptions console_options(const NodeOptions& o) {
   c.login.failures_per_email = o.console_login_failures_per_email;
   c.login.failures_per_address = o.console_login_failures_per_address;
   c.login.max_subjects = o.console_login_tracked_max;
+  c.login.failures_per_email_all_addresses = o.console_login_failures_per_email_all_addresses;
+  c.client_address = o.widget.client_address;
   return c;
 }
 
@@ -78,6 +80,9 @@ Result<void> check_node_options(const NodeOptions& o) {
   if (o.reply_threads >= o.blocking_threads) {
     return ApiError::invalid("--reply-threads must be below " + std::to_string(o.blocking_threads) +
                              ", the request handlers' threads");
+  }
+  if (auto client = ClientAddress::make(o.widget.client_address); !client.ok()) {
+    return ApiError::invalid("--trusted-proxies or --client-ipv6-prefix: " + client.error().message);
   }
   return {};
 }

@@ -33,6 +33,7 @@ struct NodeOptions {
   int64_t console_session_hours = 12;
   int64_t console_login_failures_per_email = 5;
   int64_t console_login_failures_per_address = 50;
+  int64_t console_login_failures_per_email_all_addresses = 100;
   int64_t console_login_tracked_max = 100'000;
   WebhookServiceOptions webhooks;
   LlmDefaults llm;          // the default provider of `openai` agents, secrets included

@@ -552,5 +552,58 @@ TEST(ConsoleLoginLimits, FailuresPerAddressBlockEveryEmailFromIt) {
   EXPECT_TRUE(blocked.has_header("retry-after"));
 }
 
+HttpResponse login_from(const Server& s, const std::string& client, const std::string& email,
+                        const std::string& password) {
+  return s.request({"POST", "/console/v1/login", Json{{"email", email}, {"password", password}}.dump(),
+                    {"X-Forwarded-For: " + client}});
+}
+
+// Behind the TLS proxy the README recommends, every login arrives from the proxy's address: 51
+// failures with made-up emails once locked every account's owner out for 15 minutes.
+TEST(ConsoleLoginLimits, BehindAProxyOneClientsFailuresDoNotLockAnotherClientOut) {
+  Env env = unlimited();
+  env["PARLEY_CLIENT_ADDRESS_HEADER"] = "X-Forwarded-For";  // loopback is a trusted proxy by default
+  Server server(env);
+  std::string account = server.create_account();
+  auto m = create_member(server, account, "owner", kPassword);
+  for (int i = 0; i < 50; ++i) {
+    auto r = login_from(server, "203.0.113.7", "made-up" + std::to_string(i) + "@example.com", "wrong");
+    ASSERT_EQ(r.status, 401) << i;
+  }
+  auto stranger = login_from(server, "203.0.113.7", "made-up50@example.com", "wrong");
+  EXPECT_EQ(stranger.status, 429);
+  EXPECT_EQ(stranger.error_code(), "rate_limited");
+  auto owner = login_from(server, "198.51.100.2", m["email"], kPassword);
+  EXPECT_EQ(owner.status, 200) << owner.body;
+}
+
+TEST(ConsoleLoginLimits, GuessingOneAccountIsStoppedWhileItsOwnerSignsInFromElsewhere) {
+  Env env = login_limits();
+  env["PARLEY_CLIENT_ADDRESS_HEADER"] = "X-Forwarded-For";
+  Server server(env);
+  std::string account = server.create_account();
+  auto m = create_member(server, account, "owner", kPassword);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(login_from(server, "203.0.113.7", m["email"], "guess").status, 401);
+  auto blocked = login_from(server, "203.0.113.7", m["email"], kPassword);
+  EXPECT_EQ(blocked.status, 429);
+  EXPECT_EQ(blocked.error_code(), "rate_limited");
+  // Another address of the same IPv6 /64 is the same client.
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(login_from(server, "2001:db8:1:2::" + std::to_string(i + 1), m["email"], "guess").status, 401);
+  EXPECT_EQ(login_from(server, "2001:db8:1:2::ffff", m["email"], kPassword).status, 429);
+  EXPECT_EQ(login_from(server, "198.51.100.2", m["email"], kPassword).status, 200);
+}
+
+TEST(ConsoleLoginLimits, AHeaderFromAnUntrustedPeerIsIgnored) {
+  Env env = login_limits();
+  env["PARLEY_CLIENT_ADDRESS_HEADER"] = "X-Forwarded-For";
+  env["PARLEY_TRUSTED_PROXIES"] = "192.0.2.0/24";  // not the test's loopback peer
+  Server server(env);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(login_from(server, "203.0.113." + std::to_string(i), "g" + std::to_string(i) + "@example.com", "x").status,
+              401);
+  }
+  EXPECT_EQ(login_from(server, "203.0.113.99", "g99@example.com", "x").status, 429);
+}
+
 }  // namespace
 }  // namespace parley::e2e

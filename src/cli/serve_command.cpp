@@ -4,6 +4,8 @@
 
 #include <sys/resource.h>
 
+#include <cstdlib>
+
 #include "cli/llm_options.h"
 #include "cli/webhook_options.h"
 #include "core/log.h"
@@ -52,6 +54,8 @@ int serve(const GlobalOptions& global, ServeOptions o) {
   node.host = hp->first;
   node.port = hp->second;
   read_llm_secrets(o.llm);
+  // A secret: from the environment only, never a flag that `ps` shows.
+  if (const char* token = std::getenv("PARLEY_METRICS_TOKEN")) node.metrics_token = token;
   node.llm = o.llm.llm;
   node.mail = o.llm.mail;
   node.actions = action_options(o.llm, node.webhooks.allow_private_targets, node.webhooks.extra_ca_file);
@@ -154,6 +158,10 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_ADDRESS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_flag("--no-self-service-plans", o->node.no_self_service_plans,
+                "Owners may not change their account's plan in the console (403); the operator sets "
+                "plans with `parley admin account set-plan`")
+      ->envname("PARLEY_NO_SELF_SERVICE_PLANS");
   cmd->add_option("--console-login-tracked-max", o->node.console_login_tracked_max,
                   "Emails (and, apart, addresses) the login throttle tracks at once; oldest evicted first")
       ->envname("PARLEY_CONSOLE_LOGIN_TRACKED_MAX")

@@ -15,6 +15,9 @@ struct ConsoleOptions {
   LoginLimits login;
   // The address login limits count under (a trusted proxy's header, IPv6 grouping).
   ClientAddressOptions client_address;
+  // Owners may change their account's plan themselves; off: only the operator does (`parley
+  // admin account set-plan`), for servers that bill outside Parley.
+  bool self_service_plans = true;
 };
 
 struct ConsoleServices {

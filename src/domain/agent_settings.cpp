@@ -154,6 +154,12 @@ Result<void> check_value_setting(const std::string& name, const rapidjson::Value
       if (!v[i].IsObject()) return ApiError::invalid("Setting '" + at + "' must be an object.");
       PARLEY_TRY(check_item_text(v[i], label, at, false));
       PARLEY_TRY(check_item_text(v[i], "url", at, true));
+      // A product's image is shown in the widget and in transcripts: the same check as a link,
+      // so a javascript: or data: address is never stored.
+      auto image = v[i].FindMember("image");
+      if (name == "products" && image != v[i].MemberEnd() && !image->value.IsNull()) {
+        PARLEY_TRY(check_item_text(v[i], "image", at, true));
+      }
     }
   } else if (name == "llm") {
     auto base = v.FindMember("baseUrl");

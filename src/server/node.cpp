@@ -43,6 +43,7 @@ ServerOptions server_options(const NodeOptions& o) {
   so.idle_timeout_s = o.idle_timeout_s;
   so.read_timeout_s = o.read_timeout_s;
   so.tls_cert_file = o.tls_cert;
+  so.metrics_token = o.metrics_token;
   so.tls_key_file = o.tls_key;
   return so;
 }
@@ -69,6 +70,7 @@ ConsoleOptions console_options(const NodeOptions& o) {
   c.login.max_subjects = o.console_login_tracked_max;
   c.login.failures_per_email_all_addresses = o.console_login_failures_per_email_all_addresses;
   c.client_address = o.widget.client_address;
+  c.self_service_plans = !o.no_self_service_plans;
   return c;
 }
 

@@ -552,6 +552,22 @@ TEST(ConsoleLoginLimits, FailuresPerAddressBlockEveryEmailFromIt) {
   EXPECT_TRUE(blocked.has_header("retry-after"));
 }
 
+TEST(ConsolePlans, AnOperatorCanTurnOffSelfServicePlanChanges) {
+  Env env = unlimited();
+  env["PARLEY_NO_SELF_SERVICE_PLANS"] = "true";
+  Server server(env);
+  std::string account = server.create_account("starter");
+  std::string owner = create_member(server, account, "owner", kPassword)["token"];
+  auto r = send(server, "PUT", "/console/v1/account", owner, R"({"plan":"enterprise"})");
+  EXPECT_EQ(r.status, 403) << r.body;
+  EXPECT_EQ(r.error_code(), "forbidden");
+  EXPECT_NE(r.error_message().find("operator"), std::string::npos);
+  EXPECT_EQ(server.get("/console/v1/account", owner).json()["data"]["plan"], "starter");
+  // The operator still can.
+  server.admin({"account", "set-plan", account, "pro"});
+  EXPECT_EQ(server.get("/console/v1/account", owner).json()["data"]["plan"], "pro");
+}
+
 HttpResponse login_from(const Server& s, const std::string& client, const std::string& email,
                         const std::string& password) {
   return s.request({"POST", "/console/v1/login", Json{{"email", email}, {"password", password}}.dump(),

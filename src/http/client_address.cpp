@@ -33,7 +33,8 @@ void mask(std::array<uint8_t, 16>& a, int prefix) {
 std::optional<std::array<uint8_t, 16>> parse_client_ip(std::string_view text) {
   text = trim(text);
   if (text.size() >= 2 && text.front() == '[' && text.back() == ']') text = text.substr(1, text.size() - 2);
-  if (text.empty() || text.size() > 45) return std::nullopt;
+  // inet_pton reads a C string: "1.2.3.4\0junk" must not pass as 1.2.3.4.
+  if (text.empty() || text.size() > 45 || text.find('\0') != std::string_view::npos) return std::nullopt;
   std::string s(text);
   if (size_t zone = s.find('%'); zone != std::string::npos) s.resize(zone);  // fe80::1%eth0
   std::array<uint8_t, 16> out{};

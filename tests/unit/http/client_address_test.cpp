@@ -41,6 +41,7 @@ TEST(AddressGroup, GroupsIpv6ByTheConfiguredPrefixAndLeavesIpv4Alone) {
   EXPECT_EQ(address_group("203.0.113.7", 64), "203.0.113.7");
   EXPECT_EQ(address_group("::ffff:203.0.113.7", 64), "203.0.113.7");  // IPv4 mapped is IPv4
   EXPECT_EQ(address_group("not an address", 64), "not an address");
+  EXPECT_FALSE(parse_client_ip(std::string_view("1.2.3.4\0junk", 12)).has_value());
   EXPECT_EQ(address_group("", 64), "");
 }
 

@@ -26,7 +26,8 @@ Result<std::string_view> bearer_key(const Request& req) {
 // answers: when the key cache must reload, an unknown key must be looked up, or the rate count
 // needs the database, the whole chain starts again on the blocking pool, so that a slow or
 // locked database never stalls a thread that serves every connection (/healthz included).
-Response run_chain(ApiContext& app, Scope scope, const ApiHandler& handler, Request& req, bool may_wait) {
+Response run_chain(ApiContext& app, Scope scope, const ApiHandler& handler, Request& req,
+                   bool may_wait) {
   auto again_on_pool = [&app, scope, &handler, &req] {
     return Response::on_pool([&app, scope, &handler, &req] {
       Response r = run_chain(app, scope, handler, req, /*may_wait=*/true);
@@ -52,7 +53,8 @@ Response run_chain(ApiContext& app, Scope scope, const ApiHandler& handler, Requ
     entry = std::move(*found);
   }
   if (!entry) {
-    return error_response({ErrorCode::kUnauthorized, "The API key is unknown or has been revoked."});
+    return error_response(
+        {ErrorCode::kUnauthorized, "The API key is unknown or has been revoked."});
   }
   RateDecision rate{};
   if (may_wait) {
@@ -74,13 +76,15 @@ Response run_chain(ApiContext& app, Scope scope, const ApiHandler& handler, Requ
   } else {
     app.keys.record_use(*entry);
     if (entry->plan == Plan::kFree) {
-      r = error_response({ErrorCode::kPlanRequired,
-                          "The API is not included in the Free plan; upgrade to Starter or higher."});
+      r = error_response(
+          {ErrorCode::kPlanRequired,
+           "The API is not included in the Free plan; upgrade to Starter or higher."});
     } else if (!entry->allows(scope)) {
-      r = error_response({ErrorCode::kInsufficientScope,
-                          "This API key lacks the '" + std::string(scope_name(scope)) +
-                              "' scope needed by this endpoint."});
-    } else if (auto started = idempotency_start(app.db, app.clock, req, entry->account_id); started.answer) {
+      r = error_response({ErrorCode::kInsufficientScope, "This API key lacks the '" +
+                                                             std::string(scope_name(scope)) +
+                                                             "' scope needed by this endpoint."});
+    } else if (auto started = idempotency_start(app.db, app.clock, req, entry->account_id);
+               started.answer) {
       r = std::move(*started.answer);
     } else {
       ApiCall call{req, *entry, app};

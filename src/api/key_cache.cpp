@@ -103,7 +103,8 @@ size_t KeyCache::unknown_keys() const {
   return unknown_.size();
 }
 
-std::optional<std::shared_ptr<const KeyEntry>> KeyCache::find_without_waiting(std::string_view key) {
+std::optional<std::shared_ptr<const KeyEntry>> KeyCache::find_without_waiting(
+    std::string_view key) {
   if (db_.auth_epoch() != loaded_epoch_.load(std::memory_order_acquire)) return std::nullopt;
   std::string digest = digest_key(key);
   std::shared_lock lock(mu_);

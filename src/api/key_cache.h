@@ -71,7 +71,7 @@ class KeyCache {
 
   Database& db_;
   const Clock& clock_;
-  std::mutex reload_mu_;  // one reload at a time; held across its database read
+  std::mutex reload_mu_;          // one reload at a time; held across its database read
   mutable std::shared_mutex mu_;  // the maps below; never held across a database call
   std::atomic<uint64_t> loaded_epoch_{~uint64_t{0}};
   std::unordered_map<std::string, std::shared_ptr<const KeyEntry>> by_digest_;

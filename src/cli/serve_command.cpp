@@ -140,27 +140,31 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_CONSOLE_SESSION_HOURS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--console-login-failures-per-email", o->node.console_login_failures_per_email,
-                  "Failed console logins per email from one client address before a 15-minute block "
-                  "of that email from that address")
+  cmd->add_option(
+         "--console-login-failures-per-email", o->node.console_login_failures_per_email,
+         "Failed console logins per email from one client address before a 15-minute block "
+         "of that email from that address")
       ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_EMAIL")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--console-login-failures-per-email-all-addresses",
-                  o->node.console_login_failures_per_email_all_addresses,
-                  "Failed console logins per email from every address together before a 15-minute block "
-                  "of that email (a ceiling against guessing spread over many addresses)")
+  cmd->add_option(
+         "--console-login-failures-per-email-all-addresses",
+         o->node.console_login_failures_per_email_all_addresses,
+         "Failed console logins per email from every address together before a 15-minute block "
+         "of that email (a ceiling against guessing spread over many addresses)")
       ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_EMAIL_ALL_ADDRESSES")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--console-login-failures-per-address", o->node.console_login_failures_per_address,
+  cmd->add_option("--console-login-failures-per-address",
+                  o->node.console_login_failures_per_address,
                   "Failed console logins per client address before a 15-minute block")
       ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_ADDRESS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_flag("--no-self-service-plans", o->node.no_self_service_plans,
-                "Owners may not change their account's plan in the console (403); the operator sets "
-                "plans with `parley admin account set-plan`")
+  cmd->add_flag(
+         "--no-self-service-plans", o->node.no_self_service_plans,
+         "Owners may not change their account's plan in the console (403); the operator sets "
+         "plans with `parley admin account set-plan`")
       ->envname("PARLEY_NO_SELF_SERVICE_PLANS");
   cmd->add_option("--console-login-tracked-max", o->node.console_login_tracked_max,
                   "Emails (and, apart, addresses) the login throttle tracks at once; oldest evicted first")
@@ -190,18 +194,21 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   cmd->add_option("--country-header", o->node.widget.country_header,
                   "Trusted request header holding the widget visitor's country code (off when empty)")
       ->envname("PARLEY_COUNTRY_HEADER");
-  cmd->add_option("--client-address-header", o->node.widget.client_address.header,
-                  "Trusted request header holding the client's address, e.g. X-Forwarded-For "
-                  "(its last entry), believed only from --trusted-proxies; empty: the peer's address")
+  cmd->add_option(
+         "--client-address-header", o->node.widget.client_address.header,
+         "Trusted request header holding the client's address, e.g. X-Forwarded-For "
+         "(its last entry), believed only from --trusted-proxies; empty: the peer's address")
       ->envname("PARLEY_CLIENT_ADDRESS_HEADER");
-  cmd->add_option("--trusted-proxies", o->node.widget.client_address.trusted_proxies,
-                  "Address blocks (CIDR, comma-separated) whose --client-address-header is believed")
+  cmd->add_option(
+         "--trusted-proxies", o->node.widget.client_address.trusted_proxies,
+         "Address blocks (CIDR, comma-separated) whose --client-address-header is believed")
       ->envname("PARLEY_TRUSTED_PROXIES")
       ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option("--client-ipv6-prefix", o->node.widget.client_address.ipv6_prefix,
-                  "IPv6 clients are counted by per-address limits as one per network of this many bits "
-                  "(128: each address alone)")
+  cmd->add_option(
+         "--client-ipv6-prefix", o->node.widget.client_address.ipv6_prefix,
+         "IPv6 clients are counted by per-address limits as one per network of this many bits "
+         "(128: each address alone)")
       ->envname("PARLEY_CLIENT_IPV6_PREFIX")
       ->check(CLI::Range(1, 128))
       ->capture_default_str();

@@ -1,5 +1,6 @@
-// The console's long-lived state, owned by the server and reached through ConsoleContext: its options
-// (session lifetime, login limits, who a request comes from) and the login throttle. Thread-safe.
+// The console's long-lived state, owned by the server and reached through ConsoleContext: its
+// options (session lifetime, login limits, who a request comes from) and the login throttle.
+// Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +24,9 @@ struct ConsoleOptions {
 struct ConsoleServices {
   // `shared`: the database nodes share, where login attempts are counted; null: in memory.
   ConsoleServices(const Clock& clock, ConsoleOptions o, Database* shared = nullptr)
-      : options(o), logins(clock, o.login, shared), client_address(make_client_address(o.client_address)) {}
+      : options(o),
+        logins(clock, o.login, shared),
+        client_address(make_client_address(o.client_address)) {}
 
   const ConsoleOptions options;
   LoginThrottle logins;

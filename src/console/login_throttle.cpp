@@ -39,14 +39,16 @@ Result<int64_t> LoginThrottle::begin_shared(std::string_view email, std::string_
   const std::string by_email = subject_name("login-email:", email);
   bool allowed = false;
   PARLEY_TRY(shared_->write_volatile([&](Connection& c) -> Result<void> {
-    PARLEY_ASSIGN_OR_RETURN(WindowTake p, SharedWindowRepo::take(c, by_pair, window, 1, limits_.failures_per_email));
+    PARLEY_ASSIGN_OR_RETURN(
+        WindowTake p, SharedWindowRepo::take(c, by_pair, window, 1, limits_.failures_per_email));
     if (p.taken == 0) return {};
     PARLEY_ASSIGN_OR_RETURN(WindowTake a,
                             SharedWindowRepo::take(c, by_address, window, 1, limits_.failures_per_address));
     // A refused attempt adds nothing: the counts taken go back.
     if (a.taken == 0) return SharedWindowRepo::give_back(c, by_pair, window, 1);
     PARLEY_ASSIGN_OR_RETURN(
-        WindowTake e, SharedWindowRepo::take(c, by_email, window, 1, limits_.failures_per_email_all_addresses));
+        WindowTake e,
+        SharedWindowRepo::take(c, by_email, window, 1, limits_.failures_per_email_all_addresses));
     if (e.taken == 0) {
       PARLEY_TRY(SharedWindowRepo::give_back(c, by_pair, window, 1));
       return SharedWindowRepo::give_back(c, by_address, window, 1);

@@ -10,9 +10,9 @@
 // A refused attempt adds nothing, and each table holds at most `max_subjects` windows (the oldest
 // evicted first), so a flood of distinct emails costs neither memory nor time per login.
 // On a database one node serves (SQLite), counts live in this process's memory (a restart forgets
-// them). On a database nodes share (PostgreSQL), they are counted there (store/shared_window_repo.h)
-// so the limits hold across every node: windows aligned to the window length, subjects named by a
-// SHA-256 of the email or address, never the email itself. Thread-safe.
+// them). On a database nodes share (PostgreSQL), they are counted there
+// (store/shared_window_repo.h) so the limits hold across every node: windows aligned to the window
+// length, subjects named by a SHA-256 of the email or address, never the email itself. Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +44,8 @@ class LoginThrottle {
   // whole seconds (at least 1) until the blocking window ends; a refused attempt is not counted.
   int64_t begin(std::string_view email, std::string_view address);
   // The attempt succeeded: the pair's count starts over; the address's and the email's counts
-  // give this attempt back (the email's ceiling is not reset: a guesser elsewhere goes on counting).
+  // give this attempt back (the email's ceiling is not reset: a guesser elsewhere goes on
+  // counting).
   void succeeded(std::string_view email, std::string_view address);
 
   const LoginLimits& limits() const { return limits_; }

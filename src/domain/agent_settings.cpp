@@ -221,18 +221,21 @@ std::string method_of(const rapidjson::Value& action) {
 // be handed to a server, or another endpoint of the same gateway, of the editor's choosing.
 Result<void> same_destination(const rapidjson::Value& stored, const rapidjson::Value& updated,
                               const char* url_member, const std::string& secret, const std::string& url) {
-  if (destination_of(string_member(stored, url_member)) == destination_of(string_member(updated, url_member))) {
+  if (destination_of(string_member(stored, url_member)) ==
+      destination_of(string_member(updated, url_member))) {
     return ok_result();
   }
-  return ApiError::invalid("'" + secret + "' must be given again when '" + url +
-                           "' changes: a stored secret is only kept for the address it was set for.");
+  return ApiError::invalid(
+      "'" + secret + "' must be given again when '" + url +
+      "' changes: a stored secret is only kept for the address it was set for.");
 }
 
 Result<void> same_action_method(const rapidjson::Value& stored, const rapidjson::Value& updated,
                                 const std::string& secret, const std::string& method) {
   if (method_of(stored) == method_of(updated)) return ok_result();
-  return ApiError::invalid("'" + secret + "' must be given again when '" + method +
-                           "' changes: a stored secret is only kept for the request it was set for.");
+  return ApiError::invalid(
+      "'" + secret + "' must be given again when '" + method +
+      "' changes: a stored secret is only kept for the request it was set for.");
 }
 
 // An `apiActions` update whose header values are the redaction marker keeps the stored values
@@ -263,7 +266,8 @@ Result<void> keep_redacted_headers(const Result<rapidjson::Document>& current, r
       auto old = stored_headers ? stored_headers->FindMember(h->name) : rapidjson::Value::ConstMemberIterator();
       if (!stored_headers || old == stored_headers->MemberEnd()) continue;
       std::string at = "apiActions[" + std::to_string(i) + "]";
-      std::string secret = at + ".headers." + std::string(h->name.GetString(), h->name.GetStringLength());
+      std::string secret =
+          at + ".headers." + std::string(h->name.GetString(), h->name.GetStringLength());
       PARLEY_TRY(same_destination(*stored, action, "url", secret, at + ".url"));
       PARLEY_TRY(same_action_method(*stored, action, secret, at + ".method"));
       h->value.CopyFrom(old->value, alloc);

@@ -49,7 +49,8 @@ RateDecision decide(int64_t count, int64_t per_minute, int64_t window, int64_t n
 RateDecision RateLimiter::hit(std::string_view key_id) {
   int64_t now = clock_.now_ms();
   int64_t window = now - now % 60'000;
-  int64_t count = shared_ != nullptr ? count_in_database(key_id, window, now) : count_in_memory(key_id, window);
+  int64_t count =
+      shared_ != nullptr ? count_in_database(key_id, window, now) : count_in_memory(key_id, window);
   return decide(count, per_minute_, window, now);
 }
 

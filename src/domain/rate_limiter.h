@@ -8,8 +8,8 @@
 #include "core/string_map.h"
 
 #include <array>
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>

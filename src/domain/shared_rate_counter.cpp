@@ -69,8 +69,8 @@ Result<int64_t> SharedRateCounter::hit(std::string_view key_id, int64_t window_m
   return k.counted - k.left;
 }
 
-std::optional<int64_t> SharedRateCounter::hit_from_memory(std::string_view key_id, int64_t window_ms,
-                                                          int64_t now_ms) {
+std::optional<int64_t> SharedRateCounter::hit_from_memory(std::string_view key_id,
+                                                          int64_t window_ms, int64_t now_ms) {
   Key& k = key(key_id);
   // Another thread may hold the key's lock across a statement: never wait for it here.
   std::unique_lock lock(k.mu, std::try_to_lock);

@@ -42,7 +42,8 @@ class SharedRateCounter {
   // hit() when this node's allowance can count the request without the database and without
   // waiting for another thread's statement; none otherwise (the caller moves to a thread that
   // may wait and calls hit()).
-  std::optional<int64_t> hit_from_memory(std::string_view key_id, int64_t window_ms, int64_t now_ms);
+  std::optional<int64_t> hit_from_memory(std::string_view key_id, int64_t window_ms,
+                                         int64_t now_ms);
   // Gives back what allowances left: every allowance, or (expired_only) those past their life.
   void return_unused(int64_t now_ms, bool expired_only);
 

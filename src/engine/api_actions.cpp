@@ -44,8 +44,7 @@ int hex_value(char c) {
 std::string percent_decode(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() &&
-        hex_value(s[i + 1]) >= 0 && hex_value(s[i + 2]) >= 0) {
+    if (s[i] == '%' && i + 2 < s.size() && hex_value(s[i + 1]) >= 0 && hex_value(s[i + 2]) >= 0) {
       out.push_back(static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2])));
       i += 2;
     } else {
@@ -136,7 +135,8 @@ Result<ActionRequest> build_action_request(const ApiAction& action,
     auto it = args.FindMember(name.c_str());
     if (it != args.MemberEnd() && !it->value.IsNull()) {
       std::string text = argument_text(it->value);
-      if (i < template_query && is_dot_segment(text)) return ApiError::invalid("'" + name + "' may not be '.' or '..'.");
+      if (i < template_query && is_dot_segment(text))
+        return ApiError::invalid("'" + name + "' may not be '.' or '..'.");
       url += url_encode(text);
     }
     used.push_back(name);

@@ -32,9 +32,11 @@ void mask(std::array<uint8_t, 16>& a, int prefix) {
 
 std::optional<std::array<uint8_t, 16>> parse_client_ip(std::string_view text) {
   text = trim(text);
-  if (text.size() >= 2 && text.front() == '[' && text.back() == ']') text = text.substr(1, text.size() - 2);
+  if (text.size() >= 2 && text.front() == '[' && text.back() == ']')
+    text = text.substr(1, text.size() - 2);
   // inet_pton reads a C string: "1.2.3.4\0junk" must not pass as 1.2.3.4.
-  if (text.empty() || text.size() > 45 || text.find('\0') != std::string_view::npos) return std::nullopt;
+  if (text.empty() || text.size() > 45 || text.find('\0') != std::string_view::npos)
+    return std::nullopt;
   std::string s(text);
   if (size_t zone = s.find('%'); zone != std::string::npos) s.resize(zone);  // fe80::1%eth0
   std::array<uint8_t, 16> out{};
@@ -60,7 +62,9 @@ bool AddressBlock::contains(const std::array<uint8_t, 16>& address) const {
 
 Result<AddressBlock> parse_address_block(std::string_view text) {
   text = trim(text);
-  auto bad = [&] { return ApiError::invalid("'" + std::string(text) + "' is not an address block (CIDR)."); };
+  auto bad = [&] {
+    return ApiError::invalid("'" + std::string(text) + "' is not an address block (CIDR).");
+  };
   size_t slash = text.find('/');
   auto ip = parse_client_ip(text.substr(0, slash));
   if (!ip) return bad();
@@ -71,7 +75,8 @@ Result<AddressBlock> parse_address_block(std::string_view text) {
     std::string_view digits = text.substr(slash + 1);
     int prefix = -1;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), prefix);
-    if (ec != std::errc() || end != digits.data() + digits.size() || prefix < 0 || prefix > (v4 ? 32 : 128)) {
+    if (ec != std::errc() || end != digits.data() + digits.size() || prefix < 0 ||
+        prefix > (v4 ? 32 : 128)) {
       return bad();
     }
     block.prefix = v4 ? prefix + 96 : prefix;
@@ -122,7 +127,8 @@ std::string ClientAddress::of(const Request& req) const {
     if (trusted) {
       std::string_view value = req.header(header_);
       size_t comma = value.rfind(',');
-      std::string_view last = trim(comma == std::string_view::npos ? value : value.substr(comma + 1));
+      std::string_view last =
+          trim(comma == std::string_view::npos ? value : value.substr(comma + 1));
       if (!last.empty()) address = last;
     }
   }

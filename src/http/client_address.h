@@ -24,8 +24,8 @@ struct ClientAddressOptions {
   std::string header;
   // The peers whose header is believed, as CIDR blocks ("10.0.0.0/8", "::1/128"); the default is
   // loopback and the private ranges, where a reverse proxy in front of Parley usually stands.
-  std::vector<std::string> trusted_proxies = {"127.0.0.0/8",    "::1/128",        "10.0.0.0/8",
-                                              "172.16.0.0/12",  "192.168.0.0/16", "fc00::/7"};
+  std::vector<std::string> trusted_proxies = {"127.0.0.0/8",   "::1/128",        "10.0.0.0/8",
+                                              "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"};
   // IPv6 clients are grouped by this many leading bits (1..128; 128: each address alone).
   int ipv6_prefix = 64;
 };

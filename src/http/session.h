@@ -27,8 +27,8 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "core/thread_pool.h"
-#include "http/metrics.h"
 #include "http/deferred_answers.h"
+#include "http/metrics.h"
 #include "http/request_reader.h"
 #include "http/server.h"
 #include "http/wire.h"
@@ -372,7 +372,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Def
       constexpr std::string_view kBearer = "Bearer ";
       bool bearer = given.size() > kBearer.size() && given.substr(0, kBearer.size()) == kBearer;
       if (!bearer || !constant_time_equal(given.substr(kBearer.size()), token)) {
-        return reply_error({ErrorCode::kUnauthorized, "GET /metrics needs the metrics token as a Bearer credential."});
+        return reply_error({ErrorCode::kUnauthorized,
+                            "GET /metrics needs the metrics token as a Bearer credential."});
       }
     }
     Response r;

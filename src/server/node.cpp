@@ -84,7 +84,8 @@ Result<void> check_node_options(const NodeOptions& o) {
                              ", the request handlers' threads");
   }
   if (auto client = ClientAddress::make(o.widget.client_address); !client.ok()) {
-    return ApiError::invalid("--trusted-proxies or --client-ipv6-prefix: " + client.error().message);
+    return ApiError::invalid("--trusted-proxies or --client-ipv6-prefix: " +
+                             client.error().message);
   }
   return {};
 }

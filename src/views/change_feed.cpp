@@ -59,9 +59,11 @@ Response ChangeFeed::stream(std::string event_name, Look look, std::vector<Share
       return error_response({ErrorCode::kUnavailable, "Too many live streams are open on this server; try again shortly."});
     for (const auto& s : shares) {
       auto it = per_key_.find(s.key);
-      if (s.key == kVisitorsShare && (s.max == 0 || (it != per_key_.end() && it->second >= s.max))) {
+      if (s.key == kVisitorsShare &&
+          (s.max == 0 || (it != per_key_.end() && it->second >= s.max))) {
         return error_response(
-            {ErrorCode::kUnavailable, "Too many anonymous live streams are open on this server; try again shortly."});
+            {ErrorCode::kUnavailable,
+             "Too many anonymous live streams are open on this server; try again shortly."});
       }
       if (it != per_key_.end() && it->second >= s.max) {
         Response r = error_response({ErrorCode::kRateLimited, "Too many live streams are open for this " +

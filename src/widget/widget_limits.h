@@ -45,7 +45,7 @@ class WidgetLimits {
 
  private:
   const WidgetOptions options_;
-  ClientAddress client_;  // checked by check_node_options; defaults when invalid
+  ClientAddress client_;             // checked by check_node_options; defaults when invalid
   WindowCounter requests_;           // per address, per minute
   WindowCounter messages_;           // per address, per minute
   WindowCounter visitor_messages_;   // per agent and address, per UTC day

@@ -405,18 +405,22 @@ TEST_F(ConsoleApi, AnEditorCannotSendTheOwnersRedactedProviderKeyToAnotherHost) 
   EXPECT_EQ(moved.status, 400) << moved.body;
   EXPECT_EQ(moved.error_code(), "invalid_request");
   EXPECT_EQ(moved.error_message(),
-            "'llm.apiKey' must be given again when 'llm.baseUrl' changes: a stored secret is only kept for the "
+            "'llm.apiKey' must be given again when 'llm.baseUrl' changes: a stored secret is only "
+            "kept for the "
             "address it was set for.");
   // Another path of the same host is refused too.
-  auto other_path = server_->patch("/console/v1/agents/" + id, editor,
-                                   R"({"settings":{"llm":{"baseUrl":"https://api.provider.example/v2","model":"m","apiKey":"********"}}})");
+  auto other_path = server_->patch(
+      "/console/v1/agents/" + id, editor,
+      R"({"settings":{"llm":{"baseUrl":"https://api.provider.example/v2","model":"m","apiKey":"********"}}})");
   EXPECT_EQ(other_path.status, 400) << other_path.body;
   // Nothing changed; the same address keeps the key (shown redacted as before).
-  auto same = server_->patch("/console/v1/agents/" + id, editor,
-                             R"({"settings":{"llm":{"baseUrl":"https://API.provider.example:443/v1","model":"m2","apiKey":"********"}}})");
+  auto same = server_->patch(
+      "/console/v1/agents/" + id, editor,
+      R"({"settings":{"llm":{"baseUrl":"https://API.provider.example:443/v1","model":"m2","apiKey":"********"}}})");
   ASSERT_EQ(same.status, 200) << same.body;
   EXPECT_EQ(same.json()["data"]["settings"]["llm"]["apiKey"], "********");
-  EXPECT_EQ(same.json()["data"]["settings"]["llm"]["baseUrl"], "https://API.provider.example:443/v1");
+  EXPECT_EQ(same.json()["data"]["settings"]["llm"]["baseUrl"],
+            "https://API.provider.example:443/v1");
 }
 
 TEST_F(ConsoleApi, AgentInputIsValidated) {
@@ -570,7 +574,9 @@ TEST(ConsolePlans, AnOperatorCanTurnOffSelfServicePlanChanges) {
 
 HttpResponse login_from(const Server& s, const std::string& client, const std::string& email,
                         const std::string& password) {
-  return s.request({"POST", "/console/v1/login", Json{{"email", email}, {"password", password}}.dump(),
+  return s.request({"POST",
+                    "/console/v1/login",
+                    Json{{"email", email}, {"password", password}}.dump(),
                     {"X-Forwarded-For: " + client}});
 }
 
@@ -578,12 +584,14 @@ HttpResponse login_from(const Server& s, const std::string& client, const std::s
 // failures with made-up emails once locked every account's owner out for 15 minutes.
 TEST(ConsoleLoginLimits, BehindAProxyOneClientsFailuresDoNotLockAnotherClientOut) {
   Env env = unlimited();
-  env["PARLEY_CLIENT_ADDRESS_HEADER"] = "X-Forwarded-For";  // loopback is a trusted proxy by default
+  env["PARLEY_CLIENT_ADDRESS_HEADER"] =
+      "X-Forwarded-For";  // loopback is a trusted proxy by default
   Server server(env);
   std::string account = server.create_account();
   auto m = create_member(server, account, "owner", kPassword);
   for (int i = 0; i < 50; ++i) {
-    auto r = login_from(server, "203.0.113.7", "made-up" + std::to_string(i) + "@example.com", "wrong");
+    auto r =
+        login_from(server, "203.0.113.7", "made-up" + std::to_string(i) + "@example.com", "wrong");
     ASSERT_EQ(r.status, 401) << i;
   }
   auto stranger = login_from(server, "203.0.113.7", "made-up50@example.com", "wrong");
@@ -599,12 +607,16 @@ TEST(ConsoleLoginLimits, GuessingOneAccountIsStoppedWhileItsOwnerSignsInFromElse
   Server server(env);
   std::string account = server.create_account();
   auto m = create_member(server, account, "owner", kPassword);
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(login_from(server, "203.0.113.7", m["email"], "guess").status, 401);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(login_from(server, "203.0.113.7", m["email"], "guess").status, 401);
   auto blocked = login_from(server, "203.0.113.7", m["email"], kPassword);
   EXPECT_EQ(blocked.status, 429);
   EXPECT_EQ(blocked.error_code(), "rate_limited");
   // Another address of the same IPv6 /64 is the same client.
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(login_from(server, "2001:db8:1:2::" + std::to_string(i + 1), m["email"], "guess").status, 401);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(
+        login_from(server, "2001:db8:1:2::" + std::to_string(i + 1), m["email"], "guess").status,
+        401);
   EXPECT_EQ(login_from(server, "2001:db8:1:2::ffff", m["email"], kPassword).status, 429);
   EXPECT_EQ(login_from(server, "198.51.100.2", m["email"], kPassword).status, 200);
 }
@@ -615,7 +627,9 @@ TEST(ConsoleLoginLimits, AHeaderFromAnUntrustedPeerIsIgnored) {
   env["PARLEY_TRUSTED_PROXIES"] = "192.0.2.0/24";  // not the test's loopback peer
   Server server(env);
   for (int i = 0; i < 5; ++i) {
-    EXPECT_EQ(login_from(server, "203.0.113." + std::to_string(i), "g" + std::to_string(i) + "@example.com", "x").status,
+    EXPECT_EQ(login_from(server, "203.0.113." + std::to_string(i),
+                         "g" + std::to_string(i) + "@example.com", "x")
+                  .status,
               401);
   }
   EXPECT_EQ(login_from(server, "203.0.113.99", "g99@example.com", "x").status, 429);

@@ -25,8 +25,9 @@ class TableLock {
     // Held once PostgreSQL has granted it.
     for (int i = 0; i < 200; ++i) {
       auto rows = server_.sql(
-          "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = '" + table +
-          "' AND l.mode = 'AccessExclusiveLock' AND l.granted");
+          "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = "
+          "'" +
+          table + "' AND l.mode = 'AccessExclusiveLock' AND l.granted");
       if (!rows.empty() && rows[0][0] == "1") return;
       usleep(50'000);
     }
@@ -36,8 +37,9 @@ class TableLock {
   void release() {
     if (released_) return;
     released_ = true;
-    server_.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '" +
-                std::string(kHolder) + "'");
+    server_.sql(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '" +
+        std::string(kHolder) + "'");
   }
 
  private:

@@ -84,8 +84,11 @@ TEST(Metrics, OnlyGetAndHead) {
 
 TEST(Metrics, ATokenWhenOneIsSet) {
   Server server(Env{{"PARLEY_METRICS_TOKEN", "m3trics-t0ken"}});
-  for (const std::vector<std::string>& headers : std::vector<std::vector<std::string>>{
-           {}, {"Authorization: Bearer wrong"}, {"Authorization: m3trics-t0ken"}, {"Authorization: Bearer "}}) {
+  for (const std::vector<std::string>& headers :
+       std::vector<std::vector<std::string>>{{},
+                                             {"Authorization: Bearer wrong"},
+                                             {"Authorization: m3trics-t0ken"},
+                                             {"Authorization: Bearer "}}) {
     auto r = server.request({"GET", "/metrics", "", headers});
     EXPECT_EQ(r.status, 401) << (headers.empty() ? "none" : headers[0]);
     EXPECT_EQ(r.error_code(), "unauthorized");

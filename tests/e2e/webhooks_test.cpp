@@ -163,13 +163,14 @@ TEST_F(WebhooksApi, SubscribingToAnEventNeedsTheScopeThatListsItsData) {
   EXPECT_EQ(leads.error_message(),
             "This API key lacks the 'leads:read' scope needed to subscribe to 'lead.created'.");
   auto with_leads = server_->create_key(account_, "webhooks:write,leads:read");
-  auto handoff = subscribe({{"url", kPublicUrl}, {"events", {"form.submitted", "handoff.requested"}}},
-                           with_leads);
+  auto handoff = subscribe(
+      {{"url", kPublicUrl}, {"events", {"form.submitted", "handoff.requested"}}}, with_leads);
   EXPECT_EQ(handoff.status, 403) << handoff.body;
   EXPECT_NE(handoff.error_message().find("'conversations:read'"), std::string::npos);
   EXPECT_NE(handoff.error_message().find("'handoff.requested'"), std::string::npos);
   EXPECT_EQ(list_admin().size(), 0u);
-  EXPECT_EQ(subscribe({{"url", kPublicUrl}, {"events", {"form.submitted"}}}, with_leads).status, 201);
+  EXPECT_EQ(subscribe({{"url", kPublicUrl}, {"events", {"form.submitted"}}}, with_leads).status,
+            201);
 }
 
 TEST_F(WebhooksApi, AnyKeyOfTheAccountDeletesOnce) {

@@ -57,15 +57,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }();
   std::string value(reinterpret_cast<const char*>(data), size);
   JsonWriter w;
-  w.begin_object().key("customerId").string(value).key("suffix").string(value).key("q").string(value).end_object();
+  w.begin_object()
+      .key("customerId")
+      .string(value)
+      .key("suffix")
+      .string(value)
+      .key("q")
+      .string(value)
+      .end_object();
   auto built = build_action_request(action, w.str());
   if (!built.ok()) return 0;
   const std::string& url = built->url;
   const std::string_view prefix = "https://api.shop.example/v1/customers/";
   FUZZ_CHECK(url.compare(0, prefix.size(), prefix) == 0);
   size_t path_end = url.find_first_of("?#", prefix.size() - 1);
-  std::string_view path(url.data() + prefix.size() - 1, (path_end == std::string::npos ? url.size() : path_end) -
-                                                           (prefix.size() - 1));
+  std::string_view path(
+      url.data() + prefix.size() - 1,
+      (path_end == std::string::npos ? url.size() : path_end) - (prefix.size() - 1));
   FUZZ_CHECK(path.find('#') == std::string_view::npos);
   for (size_t at = 1; at <= path.size();) {
     size_t next = path.find('/', at);

@@ -139,16 +139,16 @@ std::string made_up_key(int i) {
 
 void add_key(Database& db, const std::string& id, const std::string& key) {
   ASSERT_TRUE(db.write([&](Connection& c) -> Result<void> {
-                ApiKeyRecord k;
-                k.id = id;
-                k.account_id = "acc_1";
-                k.name = id;
-                k.prefix = key.substr(0, 12);
-                k.fingerprint = sha256_hex(key);
-                k.all_scopes = true;
-                k.created_at = 2;
-                return KeyRepo::insert(c, k);
-              }).ok());
+                  ApiKeyRecord k;
+                  k.id = id;
+                  k.account_id = "acc_1";
+                  k.name = id;
+                  k.prefix = key.substr(0, 12);
+                  k.fingerprint = sha256_hex(key);
+                  k.all_scopes = true;
+                  k.created_at = 2;
+                  return KeyRepo::insert(c, k);
+                }).ok());
   db.bump_auth_epoch();  // what the announcement of a key created on any node does
 }
 
@@ -195,11 +195,14 @@ TEST_F(KeyCacheReload, AKeyCreatedAfterItWasFoundUnknownWorksAtOnce) {
 TEST_F(KeyCacheReload, TheUnknownKeysRememberedAreBounded) {
   flaky_->shared = true;
   KeyCache cache(*flaky_, clock_);
-  for (size_t i = 0; i < KeyCache::kUnknownKeysMax + 50; ++i) ASSERT_TRUE(cache.find(made_up_key(static_cast<int>(i))).ok());
+  for (size_t i = 0; i < KeyCache::kUnknownKeysMax + 50; ++i)
+    ASSERT_TRUE(cache.find(made_up_key(static_cast<int>(i))).ok());
   EXPECT_EQ(cache.unknown_keys(), KeyCache::kUnknownKeysMax);
   // The oldest were dropped first.
   EXPECT_EQ(cache.find_without_waiting(made_up_key(0)), std::nullopt);
-  EXPECT_TRUE(cache.find_without_waiting(made_up_key(static_cast<int>(KeyCache::kUnknownKeysMax + 49))).has_value());
+  EXPECT_TRUE(
+      cache.find_without_waiting(made_up_key(static_cast<int>(KeyCache::kUnknownKeysMax + 49)))
+          .has_value());
 }
 
 TEST_F(KeyCacheReload, OnADatabaseOneNodeServesAnUnknownKeyIsAnsweredFromMemory) {

@@ -95,7 +95,7 @@ TEST(LoginThrottle, HoldsAtMostTheCapEvictingTheOldestWindowFirst) {
   }
   EXPECT_EQ(t.begin("e0@x.example", "1.1.1.1"), 60);  // blocked while still tracked
   EXPECT_EQ(t.begin("e3@x.example", "1.1.1.1"), 0);   // evicts e0, the oldest
-  EXPECT_EQ(t.tracked(), 7u);                          // three pairs, one address, three emails
+  EXPECT_EQ(t.tracked(), 7u);                         // three pairs, one address, three emails
   EXPECT_EQ(t.begin("e0@x.example", "1.1.1.1"), 0);   // forgotten: counted afresh (evicts e1)
   EXPECT_EQ(t.begin("e2@x.example", "1.1.1.1"), 60);  // still tracked, still blocked
   EXPECT_EQ(t.begin("e1@x.example", "1.1.1.1"), 0);

@@ -52,7 +52,8 @@ TEST(AgentSettingsSecrets, TheRedactedKeyDoesNotFollowTheProviderToAnotherHost) 
   ASSERT_FALSE(moved.ok());
   EXPECT_EQ(moved.error().code, ErrorCode::kInvalidRequest);
   EXPECT_EQ(moved.error().message,
-            "'llm.apiKey' must be given again when 'llm.baseUrl' changes: a stored secret is only kept for "
+            "'llm.apiKey' must be given again when 'llm.baseUrl' changes: a stored secret is only "
+            "kept for "
             "the address it was set for.");
   // Dropping baseUrl sends the key to the server's default provider: another host too.
   EXPECT_FALSE(merge_agent_settings(stored, R"({"llm":{"model":"m","apiKey":"********"}})").ok());
@@ -64,13 +65,22 @@ TEST(AgentSettingsSecrets, TheRedactedKeyDoesNotFollowTheProviderToAnotherHost) 
       merge_agent_settings(stored, R"({"llm":{"baseUrl":"http://api.provider.example/v1","apiKey":"********"}})").ok());
   // Another path of the same host is another destination (a gateway serves many tenants' APIs).
   EXPECT_FALSE(
-      merge_agent_settings(stored, R"({"llm":{"baseUrl":"https://api.provider.example/v2","apiKey":"********"}})").ok());
+      merge_agent_settings(
+          stored, R"({"llm":{"baseUrl":"https://api.provider.example/v2","apiKey":"********"}})")
+          .ok());
   EXPECT_FALSE(
-      merge_agent_settings(stored, R"({"llm":{"baseUrl":"https://api.provider.example/v1/","apiKey":"********"}})").ok());
+      merge_agent_settings(
+          stored, R"({"llm":{"baseUrl":"https://api.provider.example/v1/","apiKey":"********"}})")
+          .ok());
   EXPECT_FALSE(
-      merge_agent_settings(stored, R"({"llm":{"baseUrl":"https://api.provider.example/v1?to=x","apiKey":"********"}})").ok());
-  // The same address (case of scheme and host, explicit default port) keeps it; a new key may always be given.
-  auto same = merge_agent_settings(stored, R"({"llm":{"baseUrl":"HTTPS://API.provider.example:443/v1","apiKey":"********"}})");
+      merge_agent_settings(
+          stored,
+          R"({"llm":{"baseUrl":"https://api.provider.example/v1?to=x","apiKey":"********"}})")
+          .ok());
+  // The same address (case of scheme and host, explicit default port) keeps it; a new key may
+  // always be given.
+  auto same = merge_agent_settings(
+      stored, R"({"llm":{"baseUrl":"HTTPS://API.provider.example:443/v1","apiKey":"********"}})");
   ASSERT_TRUE(same.ok()) << same.error().message;
   EXPECT_NE(same->find("sk-owner"), std::string::npos);
   auto fresh = merge_agent_settings(stored, R"({"llm":{"baseUrl":"https://editor.example/v1","apiKey":"sk-new"}})");
@@ -85,7 +95,8 @@ TEST(AgentSettingsSecrets, RedactedActionHeadersDoNotFollowTheActionToAnotherHos
                                                                "headers":{"Authorization":"********"}}]})");
   ASSERT_FALSE(moved.ok());
   EXPECT_EQ(moved.error().message,
-            "'apiActions[0].headers.Authorization' must be given again when 'apiActions[0].url' changes: a "
+            "'apiActions[0].headers.Authorization' must be given again when 'apiActions[0].url' "
+            "changes: a "
             "stored secret is only kept for the address it was set for.");
   auto user_part = merge_agent_settings(
       stored, R"({"apiActions":[{"name":"orders","url":"https://api.shop.example@editor.example/o/{id}",
@@ -98,13 +109,16 @@ TEST(AgentSettingsSecrets, RedactedActionHeadersDoNotFollowTheActionToAnotherHos
   ASSERT_FALSE(other_path.ok());
   EXPECT_NE(other_path.error().message.find("'apiActions[0].url' changes"), std::string::npos);
   auto other_method = merge_agent_settings(
-      stored, R"({"apiActions":[{"name":"orders","url":"https://api.shop.example/o/{id}","method":"DELETE",
+      stored,
+      R"({"apiActions":[{"name":"orders","url":"https://api.shop.example/o/{id}","method":"DELETE",
                                  "headers":{"Authorization":"********"}}]})");
   ASSERT_FALSE(other_method.ok());
   EXPECT_EQ(other_method.error().message,
-            "'apiActions[0].headers.Authorization' must be given again when 'apiActions[0].method' changes: a "
+            "'apiActions[0].headers.Authorization' must be given again when 'apiActions[0].method' "
+            "changes: a "
             "stored secret is only kept for the request it was set for.");
-  auto same = merge_agent_settings(stored, R"({"apiActions":[{"name":"orders","url":"HTTPS://api.shop.example:443/o/{id}",
+  auto same = merge_agent_settings(
+      stored, R"({"apiActions":[{"name":"orders","url":"HTTPS://api.shop.example:443/o/{id}",
                                                               "method":"get","headers":{"Authorization":"********"}}]})");
   ASSERT_TRUE(same.ok()) << same.error().message;
   EXPECT_NE(same->find("Bearer s3cret"), std::string::npos);

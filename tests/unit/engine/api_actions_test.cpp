@@ -74,7 +74,8 @@ TEST(ApiActions, ParametersNeverChooseTheHost) {
 TEST(ApiActions, DotSegmentArgumentsAreRefusedInEveryCase) {
   auto action = parse_agent_settings(R"({"apiActions": [{"name": "orders",
     "url": "https://api.example.com/v1/customers/{customerId}/orders",
-    "parameters": [{"name": "customerId", "required": true}]}]})").api_actions.at(0);
+    "parameters": [{"name": "customerId", "required": true}]}]})")
+                    .api_actions.at(0);
   for (const char* value : {"..", ".", "%2e%2e", "%2E%2e", ".%2E", "%2e", "%252e%252E"}) {
     std::string args = std::string(R"({"customerId": ")") + value + "\"}";
     auto r = build_action_request(action, args);
@@ -91,7 +92,8 @@ TEST(ApiActions, DotSegmentArgumentsAreRefusedInEveryCase) {
 TEST(ApiActions, ArgumentsThatJoinIntoADotSegmentAreRefused) {
   auto action = parse_agent_settings(R"({"apiActions": [{"name": "pair",
     "url": "https://api.example.com/v1/{a}{b}/x?q={q}",
-    "parameters": [{"name": "a"}, {"name": "b"}, {"name": "q"}]}]})").api_actions.at(0);
+    "parameters": [{"name": "a"}, {"name": "b"}, {"name": "q"}]}]})")
+                    .api_actions.at(0);
   // Neither "%2" nor "e" is a dot segment; side by side they are "%252e", once decoded "%2e".
   auto joined = build_action_request(action, R"({"a": "%2", "b": "e"})");
   ASSERT_FALSE(joined.ok());
@@ -105,7 +107,8 @@ TEST(ApiActions, ArgumentsThatJoinIntoADotSegmentAreRefused) {
 TEST(ApiActions, EverythingOutsideTheUnreservedSetIsEncoded) {
   auto action = parse_agent_settings(R"({"apiActions": [{"name": "orders",
     "url": "https://api.example.com/v1/customers/{customerId}",
-    "parameters": [{"name": "customerId", "required": true}]}]})").api_actions.at(0);
+    "parameters": [{"name": "customerId", "required": true}]}]})")
+                    .api_actions.at(0);
   auto r = build_action_request(action, R"({"customerId": "a/b?c#d%e f+g;h=i&j@k:l\u00e9~._-Z9"})");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->url,

@@ -36,7 +36,8 @@ TEST(ResponseHead, StrictTransportSecurityOnlyWhenServedOverTls) {
   h.hsts = true;
   std::string tls;
   write_response_head(tls, h);
-  EXPECT_NE(tls.find("\r\nStrict-Transport-Security: max-age=31536000\r\n"), std::string::npos) << tls;
+  EXPECT_NE(tls.find("\r\nStrict-Transport-Security: max-age=31536000\r\n"), std::string::npos)
+      << tls;
 }
 
 TEST(ResponseHead, LineBreaksInValuesCannotStartAHeader) {

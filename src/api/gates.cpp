@@ -21,51 +21,91 @@ Result<std::string_view> bearer_key(const Request& req) {
   if (!is_well_formed_key(key)) return ApiError{ErrorCode::kUnauthorized, "The API key is malformed."};
   return key;
 }
+
+// The chain for one request. On an I/O thread (`may_wait` false) it answers only what memory
+// answers: when the key cache must reload, an unknown key must be looked up, or the rate count
+// needs the database, the whole chain starts again on the blocking pool, so that a slow or
+// locked database never stalls a thread that serves every connection (/healthz included).
+Response run_chain(ApiContext& app, Scope scope, const ApiHandler& handler, Request& req,
+                   bool may_wait) {
+  auto again_on_pool = [&app, scope, &handler, &req] {
+    return Response::on_pool([&app, scope, &handler, &req] {
+      Response r = run_chain(app, scope, handler, req, /*may_wait=*/true);
+      // A handler that would move to the pool from the I/O thread is already there.
+      if (r.finish_on_pool) {
+        Response rest = r.finish_on_pool();
+        for (auto& h : r.headers) rest.headers.push_back(std::move(h));
+        r = std::move(rest);
+      }
+      return r;
+    });
+  };
+  auto key = bearer_key(req);
+  if (!key.ok()) return error_response(key.error());
+  std::shared_ptr<const KeyEntry> entry;
+  if (may_wait) {
+    auto found = app.keys.find(*key);
+    if (!found.ok()) return error_response(found.error());
+    entry = std::move(*found);
+  } else {
+    auto found = app.keys.find_without_waiting(*key);
+    if (!found) return again_on_pool();
+    entry = std::move(*found);
+  }
+  if (!entry) {
+    return error_response(
+        {ErrorCode::kUnauthorized, "The API key is unknown or has been revoked."});
+  }
+  RateDecision rate{};
+  if (may_wait) {
+    rate = app.limiter.hit(entry->key_id);
+  } else if (auto counted = app.limiter.hit_without_waiting(entry->key_id)) {
+    rate = *counted;
+  } else {
+    return again_on_pool();
+  }
+  Response r;
+  if (!rate.allowed) {
+    std::string message;
+    message.reserve(96);
+    message.append("Rate limit of ").append(std::to_string(rate.limit));
+    message.append(" requests per minute exceeded; retry in ");
+    message.append(std::to_string(rate.retry_after_s)).append(" seconds.");
+    r = error_response({ErrorCode::kRateLimited, std::move(message)});
+    r.header("Retry-After", std::to_string(rate.retry_after_s));
+  } else {
+    app.keys.record_use(*entry);
+    if (entry->plan == Plan::kFree) {
+      r = error_response(
+          {ErrorCode::kPlanRequired,
+           "The API is not included in the Free plan; upgrade to Starter or higher."});
+    } else if (!entry->allows(scope)) {
+      r = error_response({ErrorCode::kInsufficientScope, "This API key lacks the '" +
+                                                             std::string(scope_name(scope)) +
+                                                             "' scope needed by this endpoint."});
+    } else if (auto started = idempotency_start(app.db, app.clock, req, entry->account_id);
+               started.answer) {
+      r = std::move(*started.answer);
+    } else {
+      ApiCall call{req, *entry, app};
+      auto result = handler(call);
+      r = result.ok() ? std::move(result).value() : error_response(result.error());
+      if (started.ticket) r = idempotency_finish(std::move(started.ticket), std::move(r));
+    }
+  }
+  add_rate_headers(r, rate);
+  return r;
+}
 }  // namespace
 
 void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
                    Scope scope, Execution execution, ApiHandler handler) {
+  // The handler lives as long as the router (the request's chain may finish on the pool).
+  auto shared = std::make_shared<const ApiHandler>(std::move(handler));
+  const bool may_wait = execution != Execution::kInline;
   router.add(method, pattern,
-             {[&app, scope, handler = std::move(handler)](Request& req) -> Response {
-                auto key = bearer_key(req);
-                if (!key.ok()) return error_response(key.error());
-                auto found = app.keys.find(*key);
-                if (!found.ok()) return error_response(found.error());
-                auto entry = std::move(*found);
-                if (!entry) {
-                  return error_response({ErrorCode::kUnauthorized, "The API key is unknown or has been revoked."});
-                }
-                RateDecision rate = app.limiter.hit(entry->key_id);
-                Response r;
-                if (!rate.allowed) {
-                  std::string message;
-                  message.reserve(96);
-                  message.append("Rate limit of ").append(std::to_string(rate.limit));
-                  message.append(" requests per minute exceeded; retry in ");
-                  message.append(std::to_string(rate.retry_after_s)).append(" seconds.");
-                  r = error_response({ErrorCode::kRateLimited, std::move(message)});
-                  r.header("Retry-After", std::to_string(rate.retry_after_s));
-                } else {
-                  app.keys.record_use(*entry);
-                  if (entry->plan == Plan::kFree) {
-                    r = error_response({ErrorCode::kPlanRequired,
-                                        "The API is not included in the Free plan; upgrade to Starter or higher."});
-                  } else if (!entry->allows(scope)) {
-                    r = error_response({ErrorCode::kInsufficientScope,
-                                        "This API key lacks the '" + std::string(scope_name(scope)) +
-                                            "' scope needed by this endpoint."});
-                  } else if (auto started = idempotency_start(app.db, app.clock, req, entry->account_id);
-                             started.answer) {
-                    r = std::move(*started.answer);
-                  } else {
-                    ApiCall call{req, *entry, app};
-                    auto result = handler(call);
-                    r = result.ok() ? std::move(result).value() : error_response(result.error());
-                    if (started.ticket) r = idempotency_finish(std::move(started.ticket), std::move(r));
-                  }
-                }
-                add_rate_headers(r, rate);
-                return r;
+             {[&app, scope, shared, may_wait](Request& req) -> Response {
+                return run_chain(app, scope, *shared, req, may_wait);
               },
               execution});
 }

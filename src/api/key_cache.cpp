@@ -39,7 +39,7 @@ bool is_well_formed_key(std::string_view key) {
 bool KeyCache::reload_if_stale() {
   uint64_t epoch = db_.auth_epoch();
   if (epoch == loaded_epoch_.load(std::memory_order_acquire)) return true;
-  std::unique_lock lock(mu_);
+  std::lock_guard reloading(reload_mu_);
   epoch = db_.auth_epoch();  // read before loading: a change during the load forces another
   if (epoch == loaded_epoch_.load()) return true;
   auto conn = db_.read();
@@ -68,9 +68,52 @@ bool KeyCache::reload_if_stale() {
     e->last_used_persisted = k.last_used_at.value_or(0);
     fresh.emplace(unhex(k.fingerprint), std::move(e));
   }
-  by_digest_.swap(fresh);
+  {
+    // A key created anywhere moves the epoch: what was unknown may exist now.
+    std::unique_lock lock(mu_);
+    by_digest_.swap(fresh);
+    unknown_.clear();
+    unknown_order_.clear();
+  }
   loaded_epoch_.store(epoch, std::memory_order_release);
   return true;
+}
+
+bool KeyCache::known_unknown(const std::string& digest, int64_t now) const {
+  auto it = unknown_.find(digest);
+  return it != unknown_.end() && now - it->second < kUnknownKeyTtlMs;
+}
+
+void KeyCache::remember_unknown(const std::string& digest, int64_t now, uint64_t epoch_before) {
+  std::unique_lock lock(mu_);
+  // Not remembered when the keys changed since the lookup: the change may be this key's creation
+  // (a reload that clears this memory checks the epoch before taking the lock).
+  if (db_.auth_epoch() != epoch_before) return;
+  auto [it, added] = unknown_.insert_or_assign(digest, now);
+  if (!added) return;
+  unknown_order_.push_back(digest);
+  while (unknown_order_.size() > kUnknownKeysMax) {
+    unknown_.erase(unknown_order_.front());
+    unknown_order_.pop_front();
+  }
+}
+
+size_t KeyCache::unknown_keys() const {
+  std::shared_lock lock(mu_);
+  return unknown_.size();
+}
+
+std::optional<std::shared_ptr<const KeyEntry>> KeyCache::find_without_waiting(
+    std::string_view key) {
+  if (db_.auth_epoch() != loaded_epoch_.load(std::memory_order_acquire)) return std::nullopt;
+  std::string digest = digest_key(key);
+  std::shared_lock lock(mu_);
+  auto it = by_digest_.find(digest);
+  if (it != by_digest_.end()) return it->second;
+  if (!db_.shared_by_nodes() || known_unknown(digest, clock_.now_ms())) {
+    return std::shared_ptr<const KeyEntry>();
+  }
+  return std::nullopt;
 }
 
 Result<std::shared_ptr<const KeyEntry>> KeyCache::find(std::string_view key) {
@@ -84,12 +127,22 @@ Result<std::shared_ptr<const KeyEntry>> KeyCache::find(std::string_view key) {
     if (it != by_digest_.end()) return it->second;
   }
   if (!db_.shared_by_nodes()) return std::shared_ptr<const KeyEntry>();
+  const int64_t now = clock_.now_ms();
+  {
+    std::shared_lock lock(mu_);
+    if (known_unknown(digest, now)) return std::shared_ptr<const KeyEntry>();
+  }
   // Another node's new key may be in the database before its announcement reaches this node:
   // an unknown key is looked up there, and when it is active the cache reloads at once.
+  const uint64_t epoch_before = db_.auth_epoch();
   auto conn = db_.read();
   if (!conn.ok()) return std::shared_ptr<const KeyEntry>();
   auto active = KeyRepo::active_fingerprint(*conn, sha256_hex(key));
-  if (!active.ok() || !*active) return std::shared_ptr<const KeyEntry>();
+  if (!active.ok()) return std::shared_ptr<const KeyEntry>();
+  if (!*active) {
+    remember_unknown(digest, now, epoch_before);
+    return std::shared_ptr<const KeyEntry>();
+  }
   loaded_epoch_.store(~uint64_t{0}, std::memory_order_release);
   if (!reload_if_stale()) return ApiError{ErrorCode::kUnavailable, "API keys cannot be checked right now; retry."};
   std::shared_lock lock(mu_);

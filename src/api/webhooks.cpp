@@ -1,8 +1,11 @@
 // POST /api/v1/agents/{agentId}/webhooks, GET and DELETE /api/v1/webhooks/{webhookId}, and the
 // webhook's operations: GET .../deliveries, POST .../deliveries/{deliveryId}/retry and
 // POST .../enable. Every route needs webhooks:write and reaches only webhooks subscribed through
-// the API.
+// the API. Subscribing also needs the scope that lists each chosen event's data (leads:read for
+// lead.created, conversations:read for handoff.requested, …): a webhook hands over the same data
+// as the event list, so it is guarded by the same scope (docs/security.md).
 #include "api/routes.h"
+#include "events/event_catalog.h"
 #include "http/responses.h"
 #include "views/delivery_json.h"
 #include "views/pagination.h"
@@ -31,6 +34,16 @@ Result<Response> subscribe(ApiCall& call) {
   in.agent_id = std::string(call.param(0));
   PARLEY_ASSIGN_OR_RETURN(in.url, fields.required_string("url"));
   PARLEY_ASSIGN_OR_RETURN(in.events, read_webhook_events(fields));
+  for (const auto& name : in.events) {
+    auto kind = parse_event_kind(name);
+    if (!kind) continue;  // subscribe_webhook names an unknown event with 400
+    Scope needed = event_data_scope(*kind);
+    if (!call.key.allows(needed)) {
+      return ApiError{ErrorCode::kInsufficientScope,
+                      "This API key lacks the '" + std::string(scope_name(needed)) +
+                          "' scope needed to subscribe to '" + name + "'."};
+    }
+  }
   PARLEY_ASSIGN_OR_RETURN(auto source, fields.optional_string("source"));
   in.source = source.value_or("api");
   in.origin = "api";

@@ -4,6 +4,8 @@
 
 #include <sys/resource.h>
 
+#include <cstdlib>
+
 #include "cli/llm_options.h"
 #include "cli/webhook_options.h"
 #include "cli/workspace_options.h"
@@ -54,6 +56,8 @@ int serve(const GlobalOptions& global, ServeOptions o) {
   node.host = hp->first;
   node.port = hp->second;
   read_llm_secrets(o.llm);
+  // A secret: from the environment only, never a flag that `ps` shows.
+  if (const char* token = std::getenv("PARLEY_METRICS_TOKEN")) node.metrics_token = token;
   node.llm = o.llm.llm;
   node.mail = o.llm.mail;
   node.actions = action_options(o.llm, node.webhooks.allow_private_targets, node.webhooks.extra_ca_file);
@@ -143,16 +147,32 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_CONSOLE_SESSION_HOURS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--console-login-failures-per-email", o->node.console_login_failures_per_email,
-                  "Failed console logins per email before a 15-minute block")
+  cmd->add_option(
+         "--console-login-failures-per-email", o->node.console_login_failures_per_email,
+         "Failed console logins per email from one client address before a 15-minute block "
+         "of that email from that address")
       ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_EMAIL")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--console-login-failures-per-address", o->node.console_login_failures_per_address,
-                  "Failed console logins per remote address before a 15-minute block")
+  cmd->add_option(
+         "--console-login-failures-per-email-all-addresses",
+         o->node.console_login_failures_per_email_all_addresses,
+         "Failed console logins per email from every address together before a 15-minute block "
+         "of that email (a ceiling against guessing spread over many addresses)")
+      ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_EMAIL_ALL_ADDRESSES")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--console-login-failures-per-address",
+                  o->node.console_login_failures_per_address,
+                  "Failed console logins per client address before a 15-minute block")
       ->envname("PARLEY_CONSOLE_LOGIN_FAILURES_PER_ADDRESS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_flag(
+         "--no-self-service-plans", o->node.no_self_service_plans,
+         "Owners may not change their account's plan in the console (403); the operator sets "
+         "plans with `parley admin account set-plan`")
+      ->envname("PARLEY_NO_SELF_SERVICE_PLANS");
   cmd->add_option("--console-login-tracked-max", o->node.console_login_tracked_max,
                   "Emails (and, apart, addresses) the login throttle tracks at once; oldest evicted first")
       ->envname("PARLEY_CONSOLE_LOGIN_TRACKED_MAX")
@@ -182,10 +202,24 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   cmd->add_option("--country-header", o->node.widget.country_header,
                   "Trusted request header holding the widget visitor's country code (off when empty)")
       ->envname("PARLEY_COUNTRY_HEADER");
-  cmd->add_option("--client-address-header", o->node.widget.client_address_header,
-                  "Trusted request header holding the client's address, e.g. X-Forwarded-For "
-                  "(its last entry); empty: the peer's address")
+  cmd->add_option(
+         "--client-address-header", o->node.widget.client_address.header,
+         "Trusted request header holding the client's address, e.g. X-Forwarded-For "
+         "(its last entry), believed only from --trusted-proxies; empty: the peer's address")
       ->envname("PARLEY_CLIENT_ADDRESS_HEADER");
+  cmd->add_option(
+         "--trusted-proxies", o->node.widget.client_address.trusted_proxies,
+         "Address blocks (CIDR, comma-separated) whose --client-address-header is believed")
+      ->envname("PARLEY_TRUSTED_PROXIES")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option(
+         "--client-ipv6-prefix", o->node.widget.client_address.ipv6_prefix,
+         "IPv6 clients are counted by per-address limits as one per network of this many bits "
+         "(128: each address alone)")
+      ->envname("PARLEY_CLIENT_IPV6_PREFIX")
+      ->check(CLI::Range(1, 128))
+      ->capture_default_str();
   struct WidgetLimitOption {
     const char* flag;
     const char* env;

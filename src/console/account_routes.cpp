@@ -66,6 +66,11 @@ Result<Response> usage(ConsoleCall& call) {
 // Keys stay listed on Free; the public API refuses them with plan_required until an upgrade.
 // set_account_plan bumps the auth epoch, so the key cache sees the new plan on its next request.
 Result<Response> change_plan(ConsoleCall& call) {
+  if (!call.app.console.options.self_service_plans) {
+    return ApiError{
+        ErrorCode::kForbidden,
+        "Plan changes are made by this server's operator; ask them to change the plan."};
+  }
   PARLEY_ASSIGN_OR_RETURN(auto doc, json_body(call.req));
   FieldReader f(doc);
   PARLEY_ASSIGN_OR_RETURN(std::string plan, f.required_string("plan"));

@@ -1,13 +1,18 @@
-// Login attempt limits of the console: failed (and in-flight) attempts counted per email and per
-// remote address in fixed windows that start at the first counted attempt. Once either count
-// reaches its limit, every attempt for that email or from that address is refused until the
-// window ends, the correct password included, so guessing cannot continue at any speed.
+// Login attempt limits of the console: failed (and in-flight) attempts counted in fixed windows
+// that start at the first counted attempt, per (email, client address) pair, per client address,
+// and per email across every address. The pair's limit is low (5): it stops guessing one
+// account from one place. The email's ceiling is much higher (100): it stops guessing spread
+// over many addresses without letting one stranger lock the owner out, since the owner's own
+// address keeps its pair allowance. Once a count reaches its limit, every attempt it covers is
+// refused until the window ends, the correct password included. The client address is the one a
+// trusted proxy names (http/client_address.h), grouped by IPv6 /64, so one proxy's address
+// never stands for every client behind it (docs/security.md).
 // A refused attempt adds nothing, and each table holds at most `max_subjects` windows (the oldest
 // evicted first), so a flood of distinct emails costs neither memory nor time per login.
 // On a database one node serves (SQLite), counts live in this process's memory (a restart forgets
-// them). On a database nodes share (PostgreSQL), they are counted there (store/shared_window_repo.h)
-// so the limits hold across every node: windows aligned to the window length, subjects named by a
-// SHA-256 of the email or address, never the email itself. Thread-safe.
+// them). On a database nodes share (PostgreSQL), they are counted there
+// (store/shared_window_repo.h) so the limits hold across every node: windows aligned to the window
+// length, subjects named by a SHA-256 of the email or address, never the email itself. Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -22,11 +27,12 @@
 namespace parley {
 
 struct LoginLimits {
-  int64_t failures_per_email = 5;
+  int64_t failures_per_email = 5;  // per email from one client address
   int64_t failures_per_address = 50;
   int64_t window_ms = 15 * 60 * 1000;
-  // Emails (and, separately, addresses) tracked at once.
+  // Windows tracked at once in each table (pairs, addresses, emails).
   int64_t max_subjects = 100'000;
+  int64_t failures_per_email_all_addresses = 100;  // the email's ceiling across every address
 };
 
 class LoginThrottle {
@@ -37,11 +43,13 @@ class LoginThrottle {
   // Counts an attempt before the password is checked. Returns 0 when it may go ahead, else the
   // whole seconds (at least 1) until the blocking window ends; a refused attempt is not counted.
   int64_t begin(std::string_view email, std::string_view address);
-  // The attempt succeeded: the email's count starts over and the address's attempt is uncounted.
+  // The attempt succeeded: the pair's count starts over; the address's and the email's counts
+  // give this attempt back (the email's ceiling is not reset: a guesser elsewhere goes on
+  // counting).
   void succeeded(std::string_view email, std::string_view address);
 
   const LoginLimits& limits() const { return limits_; }
-  // Windows held (emails + addresses), for tests and metrics.
+  // Windows held (pairs + addresses + emails), for tests and metrics.
   size_t tracked() const;
 
  private:
@@ -52,8 +60,9 @@ class LoginThrottle {
   const LoginLimits limits_;
   Database* const shared_;
   mutable std::mutex mu_;
-  LoginThrottleWindows by_email_;
+  LoginThrottleWindows by_pair_;
   LoginThrottleWindows by_address_;
+  LoginThrottleWindows by_email_;
 };
 
 }  // namespace parley

@@ -24,7 +24,10 @@ Response login(ConsoleContext& app, Request& req) {
   if (password->empty()) return error_response(ApiError::invalid("'password' is required."));
 
   std::string subject = normalize_email(*email);
-  int64_t retry_after = app.console.logins.begin(subject, req.remote_address);
+  // The client's address as a trusted proxy names it: behind a proxy the peer is the proxy, and
+  // counting it would let one stranger's failures lock every account's owner out.
+  const std::string address = app.console.client_address.of(req);
+  int64_t retry_after = app.console.logins.begin(subject, address);
   if (retry_after > 0) {
     Response r = error_response(
         {ErrorCode::kRateLimited, "Too many login attempts; retry in " + std::to_string(retry_after) + " seconds."});
@@ -34,7 +37,7 @@ Response login(ConsoleContext& app, Request& req) {
   Services s{app.db, app.clock, app.random};
   auto session = login_member(s, subject, *password, app.console.options.session_ttl_ms);
   if (!session.ok()) return error_response(session.error());
-  app.console.logins.succeeded(subject, req.remote_address);
+  app.console.logins.succeeded(subject, address);
 
   JsonWriter w;
   w.begin_object();

@@ -1,5 +1,6 @@
 #include "domain/agent_settings.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -153,6 +154,12 @@ Result<void> check_value_setting(const std::string& name, const rapidjson::Value
       if (!v[i].IsObject()) return ApiError::invalid("Setting '" + at + "' must be an object.");
       PARLEY_TRY(check_item_text(v[i], label, at, false));
       PARLEY_TRY(check_item_text(v[i], "url", at, true));
+      // A product's image is shown in the widget and in transcripts: the same check as a link,
+      // so a javascript: or data: address is never stored.
+      auto image = v[i].FindMember("image");
+      if (name == "products" && image != v[i].MemberEnd() && !image->value.IsNull()) {
+        PARLEY_TRY(check_item_text(v[i], "image", at, true));
+      }
     }
   } else if (name == "llm") {
     auto base = v.FindMember("baseUrl");
@@ -177,14 +184,18 @@ bool is_redaction(const rapidjson::Value& v) {
 }
 
 // Where a URL sends its requests, compared to decide whether a stored secret may follow an
-// update: the scheme and host lower-cased, the port made explicit, any user part dropped. Text that
-// does not look like a URL is its own origin, so it only ever matches itself.
-std::string origin_of(std::string_view url) {
+// update: the scheme and host lower-cased, the port made explicit, any user part dropped, then
+// the path and query as written (the fragment never leaves the client). Text that does not look
+// like a URL is its own destination, so it only ever matches itself.
+std::string destination_of(std::string_view url) {
   size_t scheme_end = url.find("://");
   if (scheme_end == std::string_view::npos) return std::string(url);
   std::string scheme(url.substr(0, scheme_end));
   std::string_view rest = url.substr(scheme_end + 3);
-  std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
+  size_t authority_end = std::min(rest.find_first_of("/?#"), rest.size());
+  std::string_view authority = rest.substr(0, authority_end);
+  std::string_view target = rest.substr(authority_end);
+  target = target.substr(0, target.find('#'));
   if (size_t at = authority.rfind('@'); at != std::string_view::npos) authority.remove_prefix(at + 1);
   std::string out = scheme + "://" + std::string(authority);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -192,24 +203,44 @@ std::string origin_of(std::string_view url) {
   size_t host_end = authority.rfind(']');  // an IPv6 literal's colons are not a port
   bool has_port = authority.find(':', host_end == std::string_view::npos ? 0 : host_end) != std::string_view::npos;
   if (!has_port) out += scheme == "http" ? ":80" : scheme == "https" ? ":443" : "";
+  if (target.empty() || target.front() != '/') out += '/';
+  out += target;
   return out;
 }
 
-// A secret shown redacted may be written back as the marker only while it still goes where its
-// owner sent it: an editor who changes the destination must type the secret, or the stored one
-// would be handed to a server of the editor's choosing.
+std::string method_of(const rapidjson::Value& action) {
+  std::string method(string_member(action, "method"));
+  if (method.empty()) method = "GET";
+  for (char& c : method) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return method;
+}
+
+// A secret shown redacted may be written back as the marker only while it still goes exactly
+// where its owner sent it: the same scheme, host, port, path and query (and, for an action, the
+// same method). An editor who changes any of them must type the secret, or the stored one would
+// be handed to a server, or another endpoint of the same gateway, of the editor's choosing.
 Result<void> same_destination(const rapidjson::Value& stored, const rapidjson::Value& updated,
                               const char* url_member, const std::string& secret, const std::string& url) {
-  if (origin_of(string_member(stored, url_member)) == origin_of(string_member(updated, url_member))) {
+  if (destination_of(string_member(stored, url_member)) ==
+      destination_of(string_member(updated, url_member))) {
     return ok_result();
   }
-  return ApiError::invalid("'" + secret + "' must be given again when '" + url +
-                           "' points at another host: a stored secret is only kept for the host it was set for.");
+  return ApiError::invalid(
+      "'" + secret + "' must be given again when '" + url +
+      "' changes: a stored secret is only kept for the address it was set for.");
+}
+
+Result<void> same_action_method(const rapidjson::Value& stored, const rapidjson::Value& updated,
+                                const std::string& secret, const std::string& method) {
+  if (method_of(stored) == method_of(updated)) return ok_result();
+  return ApiError::invalid(
+      "'" + secret + "' must be given again when '" + method +
+      "' changes: a stored secret is only kept for the request it was set for.");
 }
 
 // An `apiActions` update whose header values are the redaction marker keeps the stored values
 // of the action of the same name (headers usually carry the action's credentials), as long as the
-// action's URL keeps its host.
+// action's URL and method are unchanged.
 Result<void> keep_redacted_headers(const Result<rapidjson::Document>& current, rapidjson::Value& actions,
                                    rapidjson::Document::AllocatorType& alloc) {
   const rapidjson::Value* stored_actions = nullptr;
@@ -235,9 +266,10 @@ Result<void> keep_redacted_headers(const Result<rapidjson::Document>& current, r
       auto old = stored_headers ? stored_headers->FindMember(h->name) : rapidjson::Value::ConstMemberIterator();
       if (!stored_headers || old == stored_headers->MemberEnd()) continue;
       std::string at = "apiActions[" + std::to_string(i) + "]";
-      PARLEY_TRY(same_destination(*stored, action, "url",
-                                  at + ".headers." + std::string(h->name.GetString(), h->name.GetStringLength()),
-                                  at + ".url"));
+      std::string secret =
+          at + ".headers." + std::string(h->name.GetString(), h->name.GetStringLength());
+      PARLEY_TRY(same_destination(*stored, action, "url", secret, at + ".url"));
+      PARLEY_TRY(same_action_method(*stored, action, secret, at + ".method"));
       h->value.CopyFrom(old->value, alloc);
     }
   }
@@ -245,7 +277,7 @@ Result<void> keep_redacted_headers(const Result<rapidjson::Document>& current, r
 }
 
 // An `llm` update whose apiKey is the redaction marker keeps the stored key, as long as
-// `baseUrl` keeps its host.
+// `baseUrl` is unchanged.
 Result<void> keep_redacted_secret(const Result<rapidjson::Document>& current, const std::string& name,
                                   rapidjson::Value& value, rapidjson::Document::AllocatorType& alloc) {
   if (name == "apiActions" && value.IsArray()) return keep_redacted_headers(current, value, alloc);

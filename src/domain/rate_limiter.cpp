@@ -33,18 +33,34 @@ int64_t RateLimiter::count_in_database(std::string_view key_id, int64_t window, 
   return count_in_memory(key_id, window);
 }
 
-RateDecision RateLimiter::hit(std::string_view key_id) {
-  int64_t now = clock_.now_ms();
-  int64_t window = now - now % 60'000;
-  int64_t count = shared_ != nullptr ? count_in_database(key_id, window, now) : count_in_memory(key_id, window);
+namespace {
+RateDecision decide(int64_t count, int64_t per_minute, int64_t window, int64_t now) {
   int64_t reset_ms = window + 60'000;
   RateDecision d;
-  d.allowed = count <= per_minute_;
-  d.limit = per_minute_;
-  d.remaining = count >= per_minute_ ? 0 : per_minute_ - count;
+  d.allowed = count <= per_minute;
+  d.limit = per_minute;
+  d.remaining = count >= per_minute ? 0 : per_minute - count;
   d.reset_unix_s = reset_ms / 1000;
   d.retry_after_s = std::max<int64_t>(1, (reset_ms - now + 999) / 1000);
   return d;
+}
+}  // namespace
+
+RateDecision RateLimiter::hit(std::string_view key_id) {
+  int64_t now = clock_.now_ms();
+  int64_t window = now - now % 60'000;
+  int64_t count =
+      shared_ != nullptr ? count_in_database(key_id, window, now) : count_in_memory(key_id, window);
+  return decide(count, per_minute_, window, now);
+}
+
+std::optional<RateDecision> RateLimiter::hit_without_waiting(std::string_view key_id) {
+  int64_t now = clock_.now_ms();
+  int64_t window = now - now % 60'000;
+  if (shared_ == nullptr) return decide(count_in_memory(key_id, window), per_minute_, window, now);
+  auto count = shared_->hit_from_memory(key_id, window, now);
+  if (!count) return std::nullopt;
+  return decide(*count, per_minute_, window, now);
 }
 
 void RateLimiter::return_unused(bool expired_only) {

@@ -8,9 +8,10 @@
 #include "core/string_map.h"
 
 #include <array>
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -40,6 +41,9 @@ class RateLimiter {
 
   // Counts one request of the key and says whether it may proceed.
   RateDecision hit(std::string_view key_id);
+  // hit() when it needs no database (in memory, or within this node's allowance on a shared
+  // database); none when counting would wait on the database.
+  std::optional<RateDecision> hit_without_waiting(std::string_view key_id);
   // Windows changed since the last call.
   std::vector<RateWindow> take_dirty();
   void restore(const RateWindow& w);

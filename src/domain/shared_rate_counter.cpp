@@ -69,6 +69,19 @@ Result<int64_t> SharedRateCounter::hit(std::string_view key_id, int64_t window_m
   return k.counted - k.left;
 }
 
+std::optional<int64_t> SharedRateCounter::hit_from_memory(std::string_view key_id,
+                                                          int64_t window_ms, int64_t now_ms) {
+  Key& k = key(key_id);
+  // Another thread may hold the key's lock across a statement: never wait for it here.
+  std::unique_lock lock(k.mu, std::try_to_lock);
+  if (!lock.owns_lock()) return std::nullopt;
+  if (k.window_ms == window_ms && k.left > 0 && now_ms < k.expires_ms) {
+    --k.left;
+    return k.counted - k.left;
+  }
+  return std::nullopt;
+}
+
 void SharedRateCounter::return_unused(int64_t now_ms, bool expired_only) {
   std::vector<std::pair<std::string, Key*>> keys;
   for (auto& shard : shards_) {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string_view>
 
 #include "core/result.h"
@@ -38,6 +39,11 @@ class SharedRateCounter {
   // Counts one request of `key_id` in the minute starting at `window_ms`; returns the window's
   // count including it, past the limit when it is refused.
   Result<int64_t> hit(std::string_view key_id, int64_t window_ms, int64_t now_ms);
+  // hit() when this node's allowance can count the request without the database and without
+  // waiting for another thread's statement; none otherwise (the caller moves to a thread that
+  // may wait and calls hit()).
+  std::optional<int64_t> hit_from_memory(std::string_view key_id, int64_t window_ms,
+                                         int64_t now_ms);
   // Gives back what allowances left: every allowance, or (expired_only) those past their life.
   void return_unused(int64_t now_ms, bool expired_only);
 

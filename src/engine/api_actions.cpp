@@ -11,11 +11,19 @@
 namespace parley {
 
 namespace {
+// RFC 3986's unreserved set, in ASCII whatever the locale.
+bool unreserved(unsigned char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '_' || c == '.' || c == '~';
+}
+
+// Everything outside the unreserved set is percent-encoded ('/', '%', '?', '#' included), so an
+// argument fills one segment or one query value and can never start another.
 std::string url_encode(std::string_view s) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+    if (unreserved(c)) {
       out.push_back(static_cast<char>(c));
     } else {
       out.push_back('%');
@@ -24,6 +32,40 @@ std::string url_encode(std::string_view s) {
     }
   }
   return out;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string percent_decode(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && hex_value(s[i + 1]) >= 0 && hex_value(s[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+// Whether a segment is "." or "..", as written or once a server along the way has decoded it
+// (any number of times: "%2e%2E", "%252e%252e"), so that no receiver or gateway climbs the path
+// with the tenant's credentials.
+bool is_dot_segment(std::string_view segment) {
+  std::string text(segment);
+  for (int round = 0; round < 4; ++round) {
+    if (text == "." || text == "..") return true;
+    std::string decoded = percent_decode(text);
+    if (decoded == text) break;
+    text = std::move(decoded);
+  }
+  return text == "." || text == "..";
 }
 
 // An argument as text: strings as they are, other JSON values serialised.
@@ -79,6 +121,7 @@ Result<ActionRequest> build_action_request(const ApiAction& action,
   if (action.url.find('{') < path_start) {
     return ApiError::invalid("An action's URL may take parameters only in its path and query.");
   }
+  size_t template_query = std::min(action.url.find_first_of("?#", path_start), action.url.size());
   ActionRequest out;
   std::vector<std::string> used;
   std::string& url = out.url;
@@ -90,9 +133,25 @@ Result<ActionRequest> build_action_request(const ApiAction& action,
     }
     std::string name = action.url.substr(i + 1, close - i - 1);
     auto it = args.FindMember(name.c_str());
-    if (it != args.MemberEnd() && !it->value.IsNull()) url += url_encode(argument_text(it->value));
+    if (it != args.MemberEnd() && !it->value.IsNull()) {
+      std::string text = argument_text(it->value);
+      if (i < template_query && is_dot_segment(text))
+        return ApiError::invalid("'" + name + "' may not be '.' or '..'.");
+      url += url_encode(text);
+    }
     used.push_back(name);
     i = close;
+  }
+  // Two arguments side by side ("{a}{b}" as "." and ".") can still make a dot segment.
+  size_t path_end = std::min(url.find_first_of("?#", path_start), url.size());
+  for (size_t at = path_start; at < path_end;) {
+    size_t next = std::min(url.find('/', at + 1), path_end);
+    std::string_view segment(url.data() + at, next - at);
+    if (!segment.empty() && segment.front() == '/') segment.remove_prefix(1);
+    if (is_dot_segment(segment)) {
+      return ApiError::invalid("An action's path may not hold a '.' or '..' segment.");
+    }
+    at = next;
   }
   // The remaining declared parameters (undeclared ones the model invents are dropped).
   bool in_query = action.method == "GET" || action.method == "DELETE";

@@ -26,6 +26,8 @@ struct ServerOptions {
   size_t max_connections = 0;
   std::string tls_cert_file;    // PEM; both set for HTTPS
   std::string tls_key_file;
+  // When set, GET /metrics answers only `Authorization: Bearer <token>` (401 otherwise).
+  std::string metrics_token;
   size_t header_limit = 16 * 1024;
   size_t body_limit = 1024 * 1024;
   int idle_timeout_s = 60;      // waiting for the next request on a kept-alive connection

@@ -24,10 +24,11 @@
 #include <string>
 #include <vector>
 
+#include "core/crypto.h"
 #include "core/log.h"
 #include "core/thread_pool.h"
-#include "http/metrics.h"
 #include "http/deferred_answers.h"
+#include "http/metrics.h"
 #include "http/request_reader.h"
 #include "http/server.h"
 #include "http/wire.h"
@@ -366,6 +367,15 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Def
   void serve_metrics(std::string_view method) {
     if (method != "GET") return reply_method_not_allowed("GET");
     route_ = shared_.metrics_route;
+    if (const std::string& token = shared_.options.metrics_token; !token.empty()) {
+      std::string_view given = request_.header("Authorization");
+      constexpr std::string_view kBearer = "Bearer ";
+      bool bearer = given.size() > kBearer.size() && given.substr(0, kBearer.size()) == kBearer;
+      if (!bearer || !constant_time_equal(given.substr(kBearer.size()), token)) {
+        return reply_error({ErrorCode::kUnauthorized,
+                            "GET /metrics needs the metrics token as a Bearer credential."});
+      }
+    }
     Response r;
     r.content_type = "text/plain; version=0.0.4; charset=utf-8";
     shared_.metrics.write(r.body, shared_.in_flight.load(), static_cast<int64_t>(shared_.pool->waiting()));
@@ -402,6 +412,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Def
     h.headers = &r.headers;
     h.close = !alive;
     h.http10_keep_alive = alive && message_.version < 11;
+    h.hsts = kTls;
     return h;
   }
 

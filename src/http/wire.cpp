@@ -103,6 +103,7 @@ void write_response_head(std::string& out, const ResponseHead& head) {
     out.append("\r\n", 2);
   }
   append_field(out, "X-Request-Id", head.request_id);
+  if (head.hsts) out.append("Strict-Transport-Security: max-age=31536000\r\n");
   if (head.headers) {
     for (const auto& [name, value] : *head.headers) append_field(out, name, value);
   }

@@ -20,6 +20,8 @@ struct ResponseHead {
   size_t content_length = 0;   // when not chunked
   bool close = false;          // Connection: close
   bool http10_keep_alive = false;  // an HTTP/1.0 client asked to keep the connection
+  // Served over TLS: Strict-Transport-Security tells browsers to use https only for a year.
+  bool hsts = false;
 };
 
 // Appends the status line, the headers and the blank line that ends them. Every control

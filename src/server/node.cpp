@@ -46,6 +46,7 @@ ServerOptions server_options(const NodeOptions& o) {
   so.idle_timeout_s = o.idle_timeout_s;
   so.read_timeout_s = o.read_timeout_s;
   so.tls_cert_file = o.tls_cert;
+  so.metrics_token = o.metrics_token;
   so.tls_key_file = o.tls_key;
   return so;
 }
@@ -70,6 +71,9 @@ ConsoleOptions console_options(const NodeOptions& o) {
   c.login.failures_per_email = o.console_login_failures_per_email;
   c.login.failures_per_address = o.console_login_failures_per_address;
   c.login.max_subjects = o.console_login_tracked_max;
+  c.login.failures_per_email_all_addresses = o.console_login_failures_per_email_all_addresses;
+  c.client_address = o.widget.client_address;
+  c.self_service_plans = !o.no_self_service_plans;
   return c;
 }
 
@@ -81,6 +85,10 @@ Result<void> check_node_options(const NodeOptions& o) {
   if (o.reply_threads >= o.blocking_threads) {
     return ApiError::invalid("--reply-threads must be below " + std::to_string(o.blocking_threads) +
                              ", the request handlers' threads");
+  }
+  if (auto client = ClientAddress::make(o.widget.client_address); !client.ok()) {
+    return ApiError::invalid("--trusted-proxies or --client-ipv6-prefix: " +
+                             client.error().message);
   }
   return {};
 }

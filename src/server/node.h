@@ -37,12 +37,15 @@ struct NodeOptions {
   int read_timeout_s = 30;
   std::string tls_cert;
   std::string tls_key;
+  std::string metrics_token;  // empty: /metrics open to whoever reaches the listener
   int64_t rate_limit_per_minute = 60;
   TrainerOptions training;
   int64_t console_session_hours = 12;
   int64_t console_login_failures_per_email = 5;
   int64_t console_login_failures_per_address = 50;
+  int64_t console_login_failures_per_email_all_addresses = 100;
   int64_t console_login_tracked_max = 100'000;
+  bool no_self_service_plans = false;  // owners may not change their plan in the console
   WebhookServiceOptions webhooks;
   LlmDefaults llm;          // the default provider of `openai` agents, secrets included
   MailerOptions mail;       // hand-off mail and disabled-webhook notices, secrets included

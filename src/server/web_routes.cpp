@@ -11,7 +11,7 @@ namespace parley {
 
 namespace {
 constexpr std::string_view kPageSecurity =
-    "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; "
+    "default-src 'self'; img-src 'self' https:; style-src 'self' 'unsafe-inline'; "
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 // True when Accept-Encoding accepts gzip: listed with a q above 0, or covered by `*` (q above 0)

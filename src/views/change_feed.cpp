@@ -31,6 +31,15 @@ size_t ChangeFeed::open_streams() const {
   return streams_.size();
 }
 
+namespace {
+constexpr std::string_view kVisitorsShare = "visitors";
+}  // namespace
+
+ChangeFeed::Share ChangeFeed::visitors_share() const {
+  size_t reserved = std::min(options_.reserved_for_members, options_.max_streams);
+  return {std::string(kVisitorsShare), options_.max_streams - reserved};
+}
+
 void ChangeFeed::release(const std::vector<Share>& shares) {
   --held_;
   for (const auto& s : shares) {
@@ -50,6 +59,12 @@ Response ChangeFeed::stream(std::string event_name, Look look, std::vector<Share
       return error_response({ErrorCode::kUnavailable, "Too many live streams are open on this server; try again shortly."});
     for (const auto& s : shares) {
       auto it = per_key_.find(s.key);
+      if (s.key == kVisitorsShare &&
+          (s.max == 0 || (it != per_key_.end() && it->second >= s.max))) {
+        return error_response(
+            {ErrorCode::kUnavailable,
+             "Too many anonymous live streams are open on this server; try again shortly."});
+      }
       if (it != per_key_.end() && it->second >= s.max) {
         Response r = error_response({ErrorCode::kRateLimited, "Too many live streams are open for this " +
                                                                   s.key.substr(0, s.key.find(':')) +

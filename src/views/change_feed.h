@@ -11,7 +11,9 @@
 //
 // Limits: at most `max_streams` open in the process (503 unavailable beyond), and at most the
 // given number per owner key (a member, a conversation, a client address; 429 rate_limited
-// beyond), so one client cannot hold the process's streams.
+// beyond), so one client cannot hold the process's streams. Anonymous streams (the widget's) also
+// take visitors_share(): together they may hold all but `reserved_for_members` of the process's
+// streams (503 unavailable beyond), so visitors can never starve the team's inbox.
 #pragma once
 
 #include <chrono>
@@ -36,6 +38,7 @@ class ChangeFeed {
     int64_t interval_ms = 250;
     int64_t heartbeat_ms = 15'000;
     size_t max_streams = 10'000;
+    size_t reserved_for_members = 1'000;  // of max_streams, never taken by anonymous streams
   };
   // An owner's share: at most `max` streams open under `key` at once.
   struct Share {
@@ -46,6 +49,9 @@ class ChangeFeed {
   ~ChangeFeed();  // stop()s
   ChangeFeed(const ChangeFeed&) = delete;
   ChangeFeed& operator=(const ChangeFeed&) = delete;
+
+  // The share every anonymous stream takes besides its own (see above).
+  Share visitors_share() const;
 
   using Look = std::function<Result<std::string>()>;
   // The answer to a request for the stream. `look` runs on the feed's thread; it must be safe there.

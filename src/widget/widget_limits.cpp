@@ -7,10 +7,9 @@ constexpr int64_t kMinuteMs = 60 * 1000;
 constexpr int64_t kHourMs = 60 * kMinuteMs;
 constexpr int64_t kDayMs = 24 * kHourMs;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
+ClientAddress client_address_or_peer(const ClientAddressOptions& options) {
+  auto made = ClientAddress::make(options);
+  return made.ok() ? std::move(*made) : ClientAddress{};
 }
 
 std::string pair_key(std::string_view a, std::string_view b) {
@@ -29,22 +28,13 @@ Result<void> limited(const WindowDecision& d, std::string message) {
 
 WidgetLimits::WidgetLimits(const Clock& clock, const WidgetOptions& options, Database* shared)
     : options_(options),
+      client_(client_address_or_peer(options.client_address)),
       requests_(clock, kMinuteMs, shared, "widget.requests"),
       messages_(clock, kMinuteMs, shared, "widget.messages"),
       visitor_messages_(clock, kDayMs, shared, "widget.visitor_messages"),
       records_(clock, kHourMs, shared, "widget.records"),
       contacts_address_(clock, kHourMs, shared, "widget.contacts_address"),
       contacts_agent_(clock, kHourMs, shared, "widget.contacts_agent") {}
-
-std::string WidgetLimits::client_address(const Request& req) const {
-  if (!options_.client_address_header.empty()) {
-    std::string_view value = req.header(options_.client_address_header);
-    size_t comma = value.rfind(',');
-    std::string_view last = trim(comma == std::string_view::npos ? value : value.substr(comma + 1));
-    if (!last.empty()) return std::string(last);
-  }
-  return req.remote_address;
-}
 
 Result<void> WidgetLimits::check_request(std::string_view address) {
   const int64_t n = options_.requests_per_minute_per_address;

@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "http/client_address.h"
 #include "http/message.h"
 #include "widget/widget_options.h"
 #include "widget/window_counter.h"
@@ -25,9 +26,9 @@ class WidgetLimits {
   // `shared`: the database to count in when nodes share it; null counts in memory.
   WidgetLimits(const Clock& clock, const WidgetOptions& options, Database* shared = nullptr);
 
-  // The client's address: the trusted header's last entry when one is configured and sent,
-  // else the peer's address.
-  std::string client_address(const Request& req) const;
+  // The client's address as every per-address limit counts it (http/client_address.h): a
+  // trusted proxy's header's last entry, else the peer's address; IPv6 grouped by prefix.
+  std::string client_address(const Request& req) const { return client_.of(req); }
 
   // Every widget request, OPTIONS included.
   Result<void> check_request(std::string_view address);
@@ -44,6 +45,7 @@ class WidgetLimits {
 
  private:
   const WidgetOptions options_;
+  ClientAddress client_;             // checked by check_node_options; defaults when invalid
   WindowCounter requests_;           // per address, per minute
   WindowCounter messages_;           // per address, per minute
   WindowCounter visitor_messages_;   // per agent and address, per UTC day

@@ -4,15 +4,17 @@
 #include <cstdint>
 #include <string>
 
+#include "http/client_address.h"
+
 namespace parley {
 
 struct WidgetOptions {
   // The request header a trusted proxy fills with the visitor's ISO country code
   // (e.g. "CF-IPCountry"); empty: countries are unknown (null) and none is blocked.
   std::string country_header;
-  // The request header a trusted proxy fills with the client's address ("X-Forwarded-For": its
-  // last entry is taken, the one the proxy added); empty: the peer's address.
-  std::string client_address_header;
+  // Who a request comes from (a trusted proxy's header, IPv6 grouping): the key of every
+  // per-address limit, the console's login limits included.
+  ClientAddressOptions client_address;
   // Limits of the anonymous endpoints (widget/widget_limits.h), each a `serve` setting.
   int64_t requests_per_minute_per_address = 120;
   int64_t messages_per_minute_per_address = 20;

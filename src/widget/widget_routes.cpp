@@ -102,6 +102,7 @@ Result<Response> watch_transcript(WidgetCall& call) {
   // conversations from one client.
   std::vector<ChangeFeed::Share> shares{{"conversation:" + call.conversation->id, 3}};
   if (!call.address.empty()) shares.push_back({"address:" + call.address, 20});
+  shares.push_back(call.app.feed->visitors_share());  // leaves the team's inbox its reserve
   return call.app.feed->stream(
       "conversation",
       [&db, account = call.agent.account_id, id = call.conversation->id]() -> Result<std::string> {

@@ -23,6 +23,7 @@ WindowDecision WindowCounter::hit(std::string_view key, int64_t limit) {
   std::lock_guard lock(mu_);
   if (start != window_start_ms_) {
     counts_.clear();
+    seen_once_.clear();
     window_start_ms_ = start;
   }
   auto it = counts_.find(key);
@@ -30,10 +31,30 @@ WindowDecision WindowCounter::hit(std::string_view key, int64_t limit) {
   if (counted >= limit) return refused;
   if (it != counts_.end()) {
     ++it->second;
-  } else if (counts_.size() < max_keys_) {
-    counts_.emplace(std::string(key), 1);
+    return {};
   }
+  if (counts_.size() >= max_keys_ && !evict_one_seen_once()) return refused;
+  counts_.emplace(std::string(key), 1);
+  seen_once_.emplace_back(key);
   return {};
+}
+
+bool WindowCounter::evict_one_seen_once() {
+  while (!seen_once_.empty()) {
+    std::string oldest = std::move(seen_once_.front());
+    seen_once_.pop_front();
+    auto it = counts_.find(oldest);
+    if (it != counts_.end() && it->second == 1) {
+      counts_.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+size_t WindowCounter::tracked() const {
+  std::lock_guard lock(mu_);
+  return counts_.size();
 }
 
 }  // namespace parley

@@ -2,8 +2,11 @@
 // day), in memory, for the widget's anonymous limits: one counter per limit, keyed by client
 // address, agent or conversation. A window's counts are dropped together when the next window
 // begins, and at most `max_keys` keys are tracked in one window, so memory stays bounded however
-// many addresses a client uses; a key beyond that is not held to this counter (the per-agent
-// counters still hold it). Counts are not kept across a restart. Thread-safe (one mutex).
+// many addresses a client uses. A full counter never stops limiting: a new key evicts the least
+// active one, a key seen once this window (the oldest such first), and when every key tracked
+// was seen more than once the new key is refused until the window ends. An address that floods
+// is seen many times and so is never the one evicted. Counts are not kept across a restart.
+// Thread-safe (one mutex).
 //
 // On a database several nodes share, a counter given that database counts there instead (one
 // atomic statement per event, store/shared_window_repo.h), so the limit holds across nodes;
@@ -11,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -39,16 +43,22 @@ class WindowCounter {
   // Counts one event of `key` unless `limit` events were counted in this window already; a
   // refused event is not counted.
   WindowDecision hit(std::string_view key, int64_t limit);
+  // Keys tracked in the current window, for tests.
+  size_t tracked() const;
 
  private:
+  // Under mu_: drops the oldest key still counted once; false when there is none.
+  bool evict_one_seen_once();
+
   const Clock& clock_;
   const int64_t window_ms_;
   const size_t max_keys_;
   Database* const shared_ = nullptr;
   const std::string scope_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   int64_t window_start_ms_ = -1;
   StringMap<int64_t> counts_;
+  std::deque<std::string> seen_once_;  // keys counted once, oldest first (some since seen again)
 };
 
 }  // namespace parley

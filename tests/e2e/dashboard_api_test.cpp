@@ -57,6 +57,10 @@ TEST_F(DashboardApi, TheDashboardAndTheWidgetAreServedFromTheBinary) {
   EXPECT_EQ(page.header("content-type"), "text/html; charset=utf-8");
   EXPECT_NE(page.body.find("/assets/dashboard.js"), std::string::npos);
   EXPECT_NE(page.header("content-security-policy").find("frame-ancestors 'none'"), std::string::npos);
+  // Images only from this server and https (a product's image), never data: or http:.
+  EXPECT_NE(page.header("content-security-policy").find("img-src 'self' https:;"),
+            std::string::npos);
+  EXPECT_EQ(page.header("content-security-policy").find("data:"), std::string::npos);
   EXPECT_EQ(page.header("cache-control"), "no-cache");
   EXPECT_EQ(page.header("x-content-type-options"), "nosniff");
   std::string etag = page.header("etag");

@@ -178,6 +178,12 @@ TEST(HttpTls, ServesHttpsWithTheGivenCertificate) {
   auto ok = run_process({"/usr/bin/curl", "-s", "--cacert", dir + "/cert.pem", url}, {});
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(ok.out, R"({"status":"ok"})");
+  // Served over TLS, every answer tells browsers to keep to https.
+  auto head = run_process(
+      {"/usr/bin/curl", "-s", "-D", "-", "-o", "/dev/null", "--cacert", dir + "/cert.pem", url},
+      {});
+  EXPECT_NE(head.out.find("Strict-Transport-Security: max-age=31536000\r\n"), std::string::npos)
+      << head.out;
   // Plain HTTP on the TLS port gets nothing useful.
   auto plain = run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
                             "http://127.0.0.1:" + std::to_string(server.port()) + "/healthz"},

@@ -82,5 +82,23 @@ TEST(Metrics, OnlyGetAndHead) {
   EXPECT_TRUE(head.body.empty());
 }
 
+TEST(Metrics, ATokenWhenOneIsSet) {
+  Server server(Env{{"PARLEY_METRICS_TOKEN", "m3trics-t0ken"}});
+  for (const std::vector<std::string>& headers :
+       std::vector<std::vector<std::string>>{{},
+                                             {"Authorization: Bearer wrong"},
+                                             {"Authorization: m3trics-t0ken"},
+                                             {"Authorization: Bearer "}}) {
+    auto r = server.request({"GET", "/metrics", "", headers});
+    EXPECT_EQ(r.status, 401) << (headers.empty() ? "none" : headers[0]);
+    EXPECT_EQ(r.error_code(), "unauthorized");
+    EXPECT_EQ(r.body.find("parley_http_requests_total"), std::string::npos);
+  }
+  auto ok = server.request({"GET", "/metrics", "", {"Authorization: Bearer m3trics-t0ken"}});
+  EXPECT_EQ(ok.status, 200);
+  EXPECT_NE(ok.body.find("parley_http_requests_in_flight"), std::string::npos);
+  EXPECT_EQ(server.log().find("m3trics-t0ken"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace parley::e2e

@@ -150,8 +150,27 @@ TEST_F(WebhooksApi, NeedsTheWebhooksWriteScope) {
   auto del = server_->del("/api/v1/webhooks/" + created.json()["id"].get<std::string>(), reader);
   EXPECT_EQ(del.status, 403);
   EXPECT_EQ(del.error_code(), "insufficient_scope");
-  auto writer = server_->create_key(account_, "webhooks:write");
+  auto writer = server_->create_key(account_, "webhooks:write,leads:read");
   EXPECT_EQ(subscribe({{"url", kPublicUrl}, {"events", {"lead.created"}}}, writer).status, 201);
+}
+
+// A webhook hands over the event's data, so subscribing needs the scope that lists it too.
+TEST_F(WebhooksApi, SubscribingToAnEventNeedsTheScopeThatListsItsData) {
+  auto write_only = server_->create_key(account_, "webhooks:write");
+  auto leads = subscribe({{"url", kPublicUrl}, {"events", {"lead.created"}}}, write_only);
+  EXPECT_EQ(leads.status, 403) << leads.body;
+  EXPECT_EQ(leads.error_code(), "insufficient_scope");
+  EXPECT_EQ(leads.error_message(),
+            "This API key lacks the 'leads:read' scope needed to subscribe to 'lead.created'.");
+  auto with_leads = server_->create_key(account_, "webhooks:write,leads:read");
+  auto handoff = subscribe(
+      {{"url", kPublicUrl}, {"events", {"form.submitted", "handoff.requested"}}}, with_leads);
+  EXPECT_EQ(handoff.status, 403) << handoff.body;
+  EXPECT_NE(handoff.error_message().find("'conversations:read'"), std::string::npos);
+  EXPECT_NE(handoff.error_message().find("'handoff.requested'"), std::string::npos);
+  EXPECT_EQ(list_admin().size(), 0u);
+  EXPECT_EQ(subscribe({{"url", kPublicUrl}, {"events", {"form.submitted"}}}, with_leads).status,
+            201);
 }
 
 TEST_F(WebhooksApi, AnyKeyOfTheAccountDeletesOnce) {

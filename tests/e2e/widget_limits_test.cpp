@@ -167,5 +167,24 @@ TEST(WidgetLimits, MessagesAndRequestsPerAddressAreRateLimitedOnEveryEndpoint) {
   EXPECT_EQ(chat(s, c, {{"message", "hi"}}).status, 200);
 }
 
+// One IPv6 /64 is 2^64 addresses: each once had the whole allowance.
+TEST(WidgetLimits, AnIpv6NetworkIsOneAddress) {
+  TestClock clock;
+  std::vector<std::string> args = {"--client-address-header", "X-Forwarded-For",
+                                   "--widget-messages-per-minute-per-address", "3"};
+  for (const auto& a : clock.args()) args.push_back(a);
+  Server s(unlimited(), args);
+  auto c = chat_setup(s);
+  clock.advance_to_next_minute();
+  for (int i = 0; i < 3; ++i) {
+    auto r = message(s, c.agent, "v-" + std::to_string(i), "2001:db8:7:8::" + std::to_string(i + 1));
+    ASSERT_EQ(r.status, 200) << r.body;
+  }
+  expect_limited(message(s, c.agent, "v-9", "2001:db8:7:8:ffff:eeee:dddd:cccc"), "rate_limited",
+                 "This address sent more than 3 widget messages this minute.");
+  // The next /64 is another client.
+  EXPECT_EQ(message(s, c.agent, "v-10", "2001:db8:7:9::1").status, 200);
+}
+
 }  // namespace
 }  // namespace parley::e2e

@@ -22,6 +22,7 @@ class FlakyReads final : public Database {
  public:
   explicit FlakyReads(Database& real) : real_(real) {}
   Result<std::reference_wrapper<Connection>> read() override {
+    ++reads;
     if (failing) return std::ref<Connection>(broken_);
     return real_.read();
   }
@@ -31,8 +32,11 @@ class FlakyReads final : public Database {
   uint64_t auth_epoch() const override { return real_.auth_epoch(); }
   void bump_auth_epoch() override { real_.bump_auth_epoch(); }
   uint64_t data_epoch() const override { return real_.data_epoch(); }
+  bool shared_by_nodes() const override { return shared; }
 
   bool failing = false;
+  bool shared = false;  // behaves as a database nodes share (unknown keys are looked up)
+  int reads = 0;
 
  private:
   class Broken final : public Connection {
@@ -126,6 +130,87 @@ TEST_F(KeyCacheReload, AFirstLoadThatFailsAcceptsNoKey) {
   auto r = cache.find(kKey);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kUnavailable);
+}
+
+std::string made_up_key(int i) {
+  std::string digits = std::to_string(i);
+  return "svc_live_" + std::string(32 - digits.size(), 'q') + digits;
+}
+
+void add_key(Database& db, const std::string& id, const std::string& key) {
+  ASSERT_TRUE(db.write([&](Connection& c) -> Result<void> {
+                  ApiKeyRecord k;
+                  k.id = id;
+                  k.account_id = "acc_1";
+                  k.name = id;
+                  k.prefix = key.substr(0, 12);
+                  k.fingerprint = sha256_hex(key);
+                  k.all_scopes = true;
+                  k.created_at = 2;
+                  return KeyRepo::insert(c, k);
+                }).ok());
+  db.bump_auth_epoch();  // what the announcement of a key created on any node does
+}
+
+TEST_F(KeyCacheReload, AMadeUpKeyCostsOneQueryThenNoneUntilTheKeysChange) {
+  flaky_->shared = true;
+  KeyCache cache(*flaky_, clock_);
+  ASSERT_TRUE(cache.find(kKey).ok());
+  const std::string made_up = made_up_key(1);
+  EXPECT_EQ(cache.find_without_waiting(made_up), std::nullopt);  // must be looked up first
+  int before = flaky_->reads;
+  auto first = cache.find(made_up);
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(*first, nullptr);
+  EXPECT_EQ(flaky_->reads, before + 1);
+  for (int i = 0; i < 100; ++i) {
+    auto again = cache.find(made_up);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(*again, nullptr);
+  }
+  auto from_memory = cache.find_without_waiting(made_up);
+  ASSERT_TRUE(from_memory.has_value());
+  EXPECT_EQ(*from_memory, nullptr);
+  EXPECT_EQ(flaky_->reads, before + 1);
+  // After the window it is looked up again.
+  clock_.advance_ms(KeyCache::kUnknownKeyTtlMs);
+  ASSERT_TRUE(cache.find(made_up).ok());
+  EXPECT_EQ(flaky_->reads, before + 2);
+}
+
+TEST_F(KeyCacheReload, AKeyCreatedAfterItWasFoundUnknownWorksAtOnce) {
+  flaky_->shared = true;
+  KeyCache cache(*flaky_, clock_);
+  const std::string key = made_up_key(2);
+  ASSERT_EQ(*cache.find(key), nullptr);
+  add_key(*real_, "key_2", key);
+  EXPECT_EQ(cache.find_without_waiting(key), std::nullopt);  // the keys changed: reload first
+  auto found = cache.find(key);
+  ASSERT_TRUE(found.ok());
+  ASSERT_NE(*found, nullptr);
+  EXPECT_EQ((*found)->key_id, "key_2");
+  EXPECT_EQ(cache.unknown_keys(), 0u);
+}
+
+TEST_F(KeyCacheReload, TheUnknownKeysRememberedAreBounded) {
+  flaky_->shared = true;
+  KeyCache cache(*flaky_, clock_);
+  for (size_t i = 0; i < KeyCache::kUnknownKeysMax + 50; ++i)
+    ASSERT_TRUE(cache.find(made_up_key(static_cast<int>(i))).ok());
+  EXPECT_EQ(cache.unknown_keys(), KeyCache::kUnknownKeysMax);
+  // The oldest were dropped first.
+  EXPECT_EQ(cache.find_without_waiting(made_up_key(0)), std::nullopt);
+  EXPECT_TRUE(
+      cache.find_without_waiting(made_up_key(static_cast<int>(KeyCache::kUnknownKeysMax + 49)))
+          .has_value());
+}
+
+TEST_F(KeyCacheReload, OnADatabaseOneNodeServesAnUnknownKeyIsAnsweredFromMemory) {
+  KeyCache cache(*flaky_, clock_);
+  ASSERT_TRUE(cache.find(kKey).ok());
+  auto r = cache.find_without_waiting(made_up_key(3));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(*r, nullptr);
 }
 
 }  // namespace

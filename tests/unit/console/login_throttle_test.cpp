@@ -7,15 +7,42 @@ namespace {
 
 constexpr int64_t kStart = 1'700'000'000'000;
 
-TEST(LoginThrottle, BlocksAnEmailAfterItsFailuresUntilTheWindowEnds) {
+TEST(LoginThrottle, BlocksAnEmailFromOneAddressAfterItsFailuresUntilTheWindowEnds) {
   ManualClock clock(kStart);
   LoginThrottle t(clock, LoginLimits{3, 100, 60'000});
   for (int i = 0; i < 3; ++i) EXPECT_EQ(t.begin("a@x.example", "1.1.1.1"), 0);
   clock.advance_ms(10'500);
-  EXPECT_EQ(t.begin("a@x.example", "2.2.2.2"), 50);  // 49.5 s left, rounded up
+  EXPECT_EQ(t.begin("a@x.example", "1.1.1.1"), 50);  // 49.5 s left, rounded up
   EXPECT_EQ(t.begin("b@x.example", "1.1.1.1"), 0);
+  // The owner, from their own address, is not locked out by a guesser elsewhere.
+  EXPECT_EQ(t.begin("a@x.example", "2.2.2.2"), 0);
   clock.advance_ms(49'500);
   EXPECT_EQ(t.begin("a@x.example", "1.1.1.1"), 0);
+}
+
+TEST(LoginThrottle, TheEmailsCeilingStopsGuessingSpreadOverManyAddresses) {
+  ManualClock clock(kStart);
+  LoginLimits limits{3, 100, 60'000};
+  limits.failures_per_email_all_addresses = 10;
+  LoginThrottle t(clock, limits);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(t.begin("a@x.example", "10.0.0." + std::to_string(i)), 0);
+  EXPECT_EQ(t.begin("a@x.example", "10.0.0.99"), 60);
+  EXPECT_EQ(t.begin("a@x.example", "2.2.2.2"), 60);
+  EXPECT_EQ(t.begin("b@x.example", "10.0.0.1"), 0);  // other emails go on
+  // A success gives back its own attempt only: the ceiling is not reset for the guesser.
+  t.succeeded("b@x.example", "10.0.0.1");
+  EXPECT_EQ(t.begin("a@x.example", "10.0.0.5"), 60);
+}
+
+TEST(LoginThrottle, FiftyOneFailuresFromOneAddressDoNotLockAnotherAddressOut) {
+  ManualClock clock(kStart);
+  LoginThrottle t(clock, LoginLimits{});
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ(t.begin("made-up" + std::to_string(i) + "@x.example", "203.0.113.7"), 0);
+  }
+  EXPECT_GT(t.begin("made-up50@x.example", "203.0.113.7"), 0);
+  EXPECT_GT(t.begin("owner@x.example", "203.0.113.7"), 0);
+  EXPECT_EQ(t.begin("owner@x.example", "198.51.100.2"), 0);
 }
 
 TEST(LoginThrottle, BlocksAnAddressAcrossEmails) {
@@ -52,11 +79,11 @@ TEST(LoginThrottle, RefusedAttemptsAddNoEntries) {
   LoginThrottle t(clock, LoginLimits{5, 2, 60'000, 1000});
   EXPECT_EQ(t.begin("a@x.example", "1.1.1.1"), 0);
   EXPECT_EQ(t.begin("b@x.example", "1.1.1.1"), 0);
-  EXPECT_EQ(t.tracked(), 3u);  // two emails, one address
+  EXPECT_EQ(t.tracked(), 5u);  // two pairs, one address, two emails
   for (int i = 0; i < 500; ++i) {
     EXPECT_EQ(t.begin("flood" + std::to_string(i) + "@x.example", "1.1.1.1"), 60);
   }
-  EXPECT_EQ(t.tracked(), 3u);
+  EXPECT_EQ(t.tracked(), 5u);
 }
 
 TEST(LoginThrottle, HoldsAtMostTheCapEvictingTheOldestWindowFirst) {
@@ -68,7 +95,7 @@ TEST(LoginThrottle, HoldsAtMostTheCapEvictingTheOldestWindowFirst) {
   }
   EXPECT_EQ(t.begin("e0@x.example", "1.1.1.1"), 60);  // blocked while still tracked
   EXPECT_EQ(t.begin("e3@x.example", "1.1.1.1"), 0);   // evicts e0, the oldest
-  EXPECT_EQ(t.tracked(), 4u);                          // three emails, one address
+  EXPECT_EQ(t.tracked(), 7u);                         // three pairs, one address, three emails
   EXPECT_EQ(t.begin("e0@x.example", "1.1.1.1"), 0);   // forgotten: counted afresh (evicts e1)
   EXPECT_EQ(t.begin("e2@x.example", "1.1.1.1"), 60);  // still tracked, still blocked
   EXPECT_EQ(t.begin("e1@x.example", "1.1.1.1"), 0);
@@ -80,10 +107,10 @@ TEST(LoginThrottle, EndedWindowsAreDroppedAsTimePasses) {
   for (int i = 0; i < 1000; ++i) EXPECT_EQ(t.begin("e" + std::to_string(i) + "@x.example", "1.1.1.1"), 0);
   clock.advance_ms(30'000);
   EXPECT_EQ(t.begin("late@x.example", "2.2.2.2"), 0);
-  EXPECT_EQ(t.tracked(), 1003u);
+  EXPECT_EQ(t.tracked(), 2004u);
   clock.advance_ms(30'000);  // the first 1000 windows and the first address's have ended
   EXPECT_EQ(t.begin("later@x.example", "2.2.2.2"), 0);
-  EXPECT_EQ(t.tracked(), 3u);  // late, later, and 2.2.2.2
+  EXPECT_EQ(t.tracked(), 5u);  // late and later (pairs and emails), and 2.2.2.2
 }
 
 TEST(LoginThrottle, AWindowRestartedAfterSuccessIsNotDroppedByItsOldQueueEntry) {

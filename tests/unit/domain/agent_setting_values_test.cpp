@@ -42,6 +42,26 @@ TEST(AgentSettingValues, OffersHaveANameAndAWebLink) {
             "Setting 'products[1].name' must be a non-empty string.");
 }
 
+TEST(AgentSettingValues, AProductsImageIsAWebLinkToo) {
+  EXPECT_EQ(
+      refusal(
+          R"({"products":[{"name":"Hat","url":"https://shop.example/hat","image":"https://cdn.example/h.png"}]})"),
+      "");
+  EXPECT_EQ(
+      refusal(R"({"products":[{"name":"Hat","url":"https://shop.example/hat","image":null}]})"),
+      "");
+  for (const char* image : {"javascript:alert(1)", "data:image/svg+xml,<svg onload=alert(1)>",
+                            "//cdn.example/h.png", "", "7"}) {
+    std::string settings =
+        std::string(R"({"products":[{"name":"Hat","url":"https://shop.example/hat","image":")") +
+        image + "\"}]}";
+    EXPECT_EQ(refusal(settings), "Setting 'products[0].image' must be an http or https URL.")
+        << image;
+  }
+  EXPECT_EQ(refusal(R"({"products":[{"name":"Hat","url":"https://shop.example/hat","image":7}]})"),
+            "Setting 'products[0].image' must be an http or https URL.");
+}
+
 TEST(AgentSettingValues, TheProvidersUrlIsAWebUrl) {
   EXPECT_EQ(refusal(R"({"llm":{"baseUrl":"https://api.provider.example/v1"}})"), "");
   EXPECT_EQ(refusal(R"({"llm":{"model":"m"}})"), "");

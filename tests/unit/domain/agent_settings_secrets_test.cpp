@@ -52,8 +52,9 @@ TEST(AgentSettingsSecrets, TheRedactedKeyDoesNotFollowTheProviderToAnotherHost) 
   ASSERT_FALSE(moved.ok());
   EXPECT_EQ(moved.error().code, ErrorCode::kInvalidRequest);
   EXPECT_EQ(moved.error().message,
-            "'llm.apiKey' must be given again when 'llm.baseUrl' points at another host: a stored secret is only "
-            "kept for the host it was set for.");
+            "'llm.apiKey' must be given again when 'llm.baseUrl' changes: a stored secret is only "
+            "kept for "
+            "the address it was set for.");
   // Dropping baseUrl sends the key to the server's default provider: another host too.
   EXPECT_FALSE(merge_agent_settings(stored, R"({"llm":{"model":"m","apiKey":"********"}})").ok());
   // Another port or scheme is another destination.
@@ -62,8 +63,24 @@ TEST(AgentSettingsSecrets, TheRedactedKeyDoesNotFollowTheProviderToAnotherHost) 
           .ok());
   EXPECT_FALSE(
       merge_agent_settings(stored, R"({"llm":{"baseUrl":"http://api.provider.example/v1","apiKey":"********"}})").ok());
-  // The same host (another path, case, explicit default port) keeps it; a new key may always be given.
-  auto same = merge_agent_settings(stored, R"({"llm":{"baseUrl":"HTTPS://API.provider.example:443/v2","apiKey":"********"}})");
+  // Another path of the same host is another destination (a gateway serves many tenants' APIs).
+  EXPECT_FALSE(
+      merge_agent_settings(
+          stored, R"({"llm":{"baseUrl":"https://api.provider.example/v2","apiKey":"********"}})")
+          .ok());
+  EXPECT_FALSE(
+      merge_agent_settings(
+          stored, R"({"llm":{"baseUrl":"https://api.provider.example/v1/","apiKey":"********"}})")
+          .ok());
+  EXPECT_FALSE(
+      merge_agent_settings(
+          stored,
+          R"({"llm":{"baseUrl":"https://api.provider.example/v1?to=x","apiKey":"********"}})")
+          .ok());
+  // The same address (case of scheme and host, explicit default port) keeps it; a new key may
+  // always be given.
+  auto same = merge_agent_settings(
+      stored, R"({"llm":{"baseUrl":"HTTPS://API.provider.example:443/v1","apiKey":"********"}})");
   ASSERT_TRUE(same.ok()) << same.error().message;
   EXPECT_NE(same->find("sk-owner"), std::string::npos);
   auto fresh = merge_agent_settings(stored, R"({"llm":{"baseUrl":"https://editor.example/v1","apiKey":"sk-new"}})");
@@ -78,15 +95,32 @@ TEST(AgentSettingsSecrets, RedactedActionHeadersDoNotFollowTheActionToAnotherHos
                                                                "headers":{"Authorization":"********"}}]})");
   ASSERT_FALSE(moved.ok());
   EXPECT_EQ(moved.error().message,
-            "'apiActions[0].headers.Authorization' must be given again when 'apiActions[0].url' points at another "
-            "host: a stored secret is only kept for the host it was set for.");
+            "'apiActions[0].headers.Authorization' must be given again when 'apiActions[0].url' "
+            "changes: a "
+            "stored secret is only kept for the address it was set for.");
   auto user_part = merge_agent_settings(
       stored, R"({"apiActions":[{"name":"orders","url":"https://api.shop.example@editor.example/o/{id}",
                                  "headers":{"Authorization":"********"}}]})");
   EXPECT_FALSE(user_part.ok());
-  auto same = merge_agent_settings(stored, R"({"apiActions":[{"name":"orders","url":"https://api.shop.example/v2/{id}",
-                                                              "headers":{"Authorization":"********"}}]})");
-  ASSERT_TRUE(same.ok());
+  // Another path of the same gateway, or another method, asks for the secret again.
+  auto other_path = merge_agent_settings(
+      stored, R"({"apiActions":[{"name":"orders","url":"https://api.shop.example/admin/{id}",
+                                 "headers":{"Authorization":"********"}}]})");
+  ASSERT_FALSE(other_path.ok());
+  EXPECT_NE(other_path.error().message.find("'apiActions[0].url' changes"), std::string::npos);
+  auto other_method = merge_agent_settings(
+      stored,
+      R"({"apiActions":[{"name":"orders","url":"https://api.shop.example/o/{id}","method":"DELETE",
+                                 "headers":{"Authorization":"********"}}]})");
+  ASSERT_FALSE(other_method.ok());
+  EXPECT_EQ(other_method.error().message,
+            "'apiActions[0].headers.Authorization' must be given again when 'apiActions[0].method' "
+            "changes: a "
+            "stored secret is only kept for the request it was set for.");
+  auto same = merge_agent_settings(
+      stored, R"({"apiActions":[{"name":"orders","url":"HTTPS://api.shop.example:443/o/{id}",
+                                                              "method":"get","headers":{"Authorization":"********"}}]})");
+  ASSERT_TRUE(same.ok()) << same.error().message;
   EXPECT_NE(same->find("Bearer s3cret"), std::string::npos);
 }
 

@@ -70,5 +70,51 @@ TEST(ApiActions, ParametersNeverChooseTheHost) {
   }
 }
 
+// customerId=".." once sent /v1/customers/{customerId}/orders to /v1/orders with the tenant's key.
+TEST(ApiActions, DotSegmentArgumentsAreRefusedInEveryCase) {
+  auto action = parse_agent_settings(R"({"apiActions": [{"name": "orders",
+    "url": "https://api.example.com/v1/customers/{customerId}/orders",
+    "parameters": [{"name": "customerId", "required": true}]}]})")
+                    .api_actions.at(0);
+  for (const char* value : {"..", ".", "%2e%2e", "%2E%2e", ".%2E", "%2e", "%252e%252E"}) {
+    std::string args = std::string(R"({"customerId": ")") + value + "\"}";
+    auto r = build_action_request(action, args);
+    ASSERT_FALSE(r.ok()) << value;
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalidRequest) << value;
+    EXPECT_EQ(r.error().message, "'customerId' may not be '.' or '..'.") << value;
+  }
+  // Dots inside a value are data, encoded or not.
+  auto ok = build_action_request(action, R"({"customerId": "...a.b"})");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->url, "https://api.example.com/v1/customers/...a.b/orders");
+}
+
+TEST(ApiActions, ArgumentsThatJoinIntoADotSegmentAreRefused) {
+  auto action = parse_agent_settings(R"({"apiActions": [{"name": "pair",
+    "url": "https://api.example.com/v1/{a}{b}/x?q={q}",
+    "parameters": [{"name": "a"}, {"name": "b"}, {"name": "q"}]}]})")
+                    .api_actions.at(0);
+  // Neither "%2" nor "e" is a dot segment; side by side they are "%252e", once decoded "%2e".
+  auto joined = build_action_request(action, R"({"a": "%2", "b": "e"})");
+  ASSERT_FALSE(joined.ok());
+  EXPECT_EQ(joined.error().message, "An action's path may not hold a '.' or '..' segment.");
+  // In the query a dot is a value like any other.
+  auto query = build_action_request(action, R"({"a": "x", "b": "y", "q": ".."})");
+  ASSERT_TRUE(query.ok()) << query.error().message;
+  EXPECT_EQ(query->url, "https://api.example.com/v1/xy/x?q=..");
+}
+
+TEST(ApiActions, EverythingOutsideTheUnreservedSetIsEncoded) {
+  auto action = parse_agent_settings(R"({"apiActions": [{"name": "orders",
+    "url": "https://api.example.com/v1/customers/{customerId}",
+    "parameters": [{"name": "customerId", "required": true}]}]})")
+                    .api_actions.at(0);
+  auto r = build_action_request(action, R"({"customerId": "a/b?c#d%e f+g;h=i&j@k:l\u00e9~._-Z9"})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->url,
+            "https://api.example.com/v1/customers/"
+            "a%2Fb%3Fc%23d%25e%20f%2Bg%3Bh%3Di%26j%40k%3Al%C3%A9~._-Z9");
+}
+
 }  // namespace
 }  // namespace parley

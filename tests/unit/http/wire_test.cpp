@@ -27,6 +27,19 @@ TEST(ResponseHead, CarriesStatusLengthIdHeadersAndBlankLine) {
             "X-Request-Id: req_abc\r\nX-RateLimit-Limit: 60\r\nRetry-After: 12\r\n\r\n");
 }
 
+TEST(ResponseHead, StrictTransportSecurityOnlyWhenServedOverTls) {
+  ResponseHead h;
+  h.request_id = "req_abc";
+  std::string plain;
+  write_response_head(plain, h);
+  EXPECT_EQ(plain.find("Strict-Transport-Security"), std::string::npos);
+  h.hsts = true;
+  std::string tls;
+  write_response_head(tls, h);
+  EXPECT_NE(tls.find("\r\nStrict-Transport-Security: max-age=31536000\r\n"), std::string::npos)
+      << tls;
+}
+
 TEST(ResponseHead, LineBreaksInValuesCannotStartAHeader) {
   std::vector<std::pair<std::string_view, std::string>> headers = {
       {"X-Session-Id", "abc\r\nSet-Cookie: x=1"}, {"X-Long", "0123456789abcdef\n0123456789abcdef\r"}};

@@ -115,6 +115,24 @@ TEST(ChangeFeed, SharesAndTheCapAreHeldAndGivenBack) {
   EXPECT_EQ(feed.stream("e", look, {}).status, 503);  // stopped
 }
 
+// Anonymous streams once could take every stream of the process and starve the team's inbox.
+TEST(ChangeFeed, AnonymousStreamsLeaveTheMembersReserve) {
+  ChangeFeed::Options options = fast();
+  options.max_streams = 4;
+  options.reserved_for_members = 2;
+  ChangeFeed feed(options);
+  auto look = []() -> Result<std::string> { return std::string("{}"); };
+  EXPECT_EQ(feed.visitors_share().max, 2u);
+  auto v1 = open(feed.stream("conversation", look, {{"address:a", 20}, feed.visitors_share()}));
+  auto v2 = open(feed.stream("conversation", look, {{"address:b", 20}, feed.visitors_share()}));
+  Response v3 = feed.stream("conversation", look, {{"address:c", 20}, feed.visitors_share()});
+  EXPECT_EQ(v3.status, 503);
+  EXPECT_NE(v3.body.find("anonymous live streams"), std::string::npos);
+  auto m1 = open(feed.stream("inbox", look, {{"member:m1", 5}}));
+  auto m2 = open(feed.stream("inbox", look, {{"member:m2", 5}}));
+  EXPECT_EQ(feed.open_streams(), 4u);
+}
+
 TEST(ChangeFeed, AClientThatLeftIsFoundByTheHeartbeatAndItsShareComesBack) {
   ChangeFeed feed({10, 20, 10});  // a comment line after 20 ms of silence
   auto look = []() -> Result<std::string> { return std::string("{}"); };

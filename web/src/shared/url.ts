@@ -9,3 +9,10 @@ export function safeUrl(url: string | null | undefined): string | null {
     return null;
   }
 }
+
+// An image address from data the page did not write (a product's image): the link check above,
+// narrowed to http and https (never mailto:, tel:, data: or javascript:).
+export function safeImageUrl(url: string | null | undefined): string | null {
+  const checked = safeUrl(url);
+  return checked && /^https?:/i.test(checked) ? checked : null;
+}

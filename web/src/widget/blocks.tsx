@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import type { JSX } from "preact";
 import type { Blocks, Booking, ChatForm, FormField, LeadForm, Product } from "./api";
 import { describeError } from "./api";
+import { safeImageUrl } from "../shared/url";
 import { Link, safeUrl } from "./text";
 
 export interface BlockActions {
@@ -85,7 +86,7 @@ function money(amount: number, currency?: string): string {
 }
 
 function ProductCard({ product: p }: { product: Product }) {
-  const image = safeUrl(p.image);
+  const image = safeImageUrl(p.image);
   return (
     <li class="product">
       {image && <img src={image} alt="" loading="lazy" referrerpolicy="no-referrer" />}

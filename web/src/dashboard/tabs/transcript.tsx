@@ -1,5 +1,5 @@
 // One conversation: its facts (channel, live chat, CSAT, …) and its messages with their sources.
-import { safeUrl } from "../../shared/url";
+import { safeImageUrl, safeUrl } from "../../shared/url";
 import { get } from "../api";
 import { Badge, ErrorText, Loading, Time, useLoad } from "../components";
 import { href } from "../router";
@@ -91,7 +91,7 @@ export function BlockList({ blocks }: { blocks: Blocks }) {
         <ul class="products" aria-label="Products">
           {blocks.products.map((p) => (
             <li class="product">
-              {p.image && <img src={p.image} alt="" width={48} height={48} />}
+              {safeImageUrl(p.image) && <img src={safeImageUrl(p.image)!} alt="" width={48} height={48} referrerpolicy="no-referrer" />}
               {safeUrl(p.url) ? <a href={safeUrl(p.url)!} target="_blank" rel="noopener noreferrer">{p.name}</a> : p.name}
               {p.price !== undefined && <span>{p.currency ? `${p.price} ${p.currency}` : p.price}</span>}
               {p.available === false && <span class="muted">out of stock</span>}

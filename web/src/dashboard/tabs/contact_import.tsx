@@ -1,75 +1,12 @@
 // "Import contacts": a CSV file, the mapping of its columns to contact fields (preset from the
-// headers as the server would: a header equal to a field's name, ignoring case, spaces,
-// underscores and hyphens, maps to it; another header to the attribute of its name when that is a
-// valid attribute name; else ignored), the upload with its progress, and the server's report.
+// headers as the server would, contact_mapping.ts), the upload with its progress, and the
+// server's report.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Dialog, ErrorText, Field, messageOf } from "../components";
+import { mappingOf, presetColumns, slug, TARGETS, type Column, type Target } from "../contact_mapping";
 import { parseCsv } from "../csv";
 import type { ContactImport } from "../types";
 import { postForm } from "../upload";
-
-const TARGETS = [
-  ["ignore", "Not imported"],
-  ["external_id", "External ID"],
-  ["email", "Email"],
-  ["phone", "Phone"],
-  ["name", "Name"],
-  ["attribute", "Attribute"],
-] as const;
-type Target = (typeof TARGETS)[number][0];
-const LABEL = Object.fromEntries(TARGETS) as Record<Target, string>;
-
-const ATTRIBUTE_NAME = /^[a-z][a-z0-9_]{0,39}$/;
-// Lower case without spaces, underscores and hyphens: "External ID" and "external_id" meet.
-const folded = (header: string) => header.toLowerCase().replace(/[ \t_-]/g, "");
-// "Signup Date" → "signup_date"; empty when the header holds anything but ASCII letters, digits
-// and separators (space, hyphen, underscore, full stop).
-function slug(header: string): string {
-  const words = header.split(/[ \t_.-]+/).filter(Boolean);
-  return words.every((w) => /^[A-Za-z0-9]+$/.test(w)) ? words.join("_").toLowerCase() : "";
-}
-
-interface Column {
-  header: string;
-  sample: string;
-  target: Target;
-  attribute: string;
-}
-
-// Each column's target as the server presets it; a field or attribute already taken by an earlier
-// column leaves the later one out.
-function presetColumns(headers: string[], samples: string[]): Column[] {
-  const taken = new Set<string>();
-  return headers.map((header, i) => {
-    const column: Column = { header, sample: samples[i] ?? "", target: "ignore", attribute: slug(header) };
-    const field = (["external_id", "email", "phone", "name"] as const).find((f) => folded(f) === folded(header));
-    const target = field ?? (ATTRIBUTE_NAME.test(column.attribute) ? "attributes." + column.attribute : "ignore");
-    if (target !== "ignore" && !taken.has(target)) {
-      taken.add(target);
-      column.target = field ?? "attribute";
-    }
-    return column;
-  });
-}
-
-// The mapping as the server takes it: every header → its field, `attributes.<name>` or `ignore`.
-function mappingOf(columns: Column[]): { mapping?: Record<string, string>; error?: string; at?: number } {
-  const mapping: Record<string, string> = {};
-  const used = new Map<string, string>();
-  for (const [i, c] of columns.entries()) {
-    if (c.target === "attribute" && !ATTRIBUTE_NAME.test(c.attribute)) {
-      return { at: i, error: `“${c.header}”: an attribute name begins with a lower-case letter and has only lower-case letters, digits and underscores (up to 40).` };
-    }
-    const target = c.target === "attribute" ? `attributes.${c.attribute}` : c.target;
-    if (target !== "ignore") {
-      if (used.has(target)) return { at: i, error: `“${used.get(target)}” and “${c.header}” are both imported as ${c.target === "attribute" ? `attribute ${c.attribute}` : LABEL[c.target]}; choose one.` };
-      used.set(target, c.header);
-    }
-    mapping[c.header] = target;
-  }
-  if (!used.has("external_id") && !used.has("email")) return { error: "Choose a column for External ID or Email: each contact needs one of them." };
-  return { mapping };
-}
 
 type Step =
   | { name: "choose"; error: string }

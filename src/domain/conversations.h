@@ -18,4 +18,11 @@ struct ConversationWithMessages {
 Result<ConversationWithMessages> get_conversation(Connection& c, std::string_view account_id,
                                                   std::string_view conversation_id);
 
+// The same with only the messages after seq `after` (a live stream's cursor): the messages are
+// read only when the conversation's count says there are any (a message's seq is the count when
+// it was appended).
+Result<ConversationWithMessages> get_conversation_since(Connection& c, std::string_view account_id,
+                                                        std::string_view conversation_id,
+                                                        int64_t after);
+
 }  // namespace parley

@@ -21,6 +21,14 @@ Result<ConversationWithMessages> get_conversation(Connection& c, std::string_vie
   return ConversationWithMessages{std::move(conv), std::move(messages)};
 }
 
+Result<void> check_message_room(const ConversationRecord& conv, int64_t adding, int64_t cap) {
+  if (conv.message_count + adding <= cap) return {};
+  return ApiError{ErrorCode::kConflict, "Conversation " + conv.id + " holds " +
+                                            std::to_string(conv.message_count) +
+                                            " messages, the most a conversation keeps (" +
+                                            std::to_string(cap) + "); start a new conversation."};
+}
+
 Result<ConversationWithMessages> get_conversation_since(Connection& c, std::string_view account_id,
                                                         std::string_view conversation_id,
                                                         int64_t after) {

@@ -8,10 +8,10 @@
 // `Options::changes` (the database's data epoch, which moves with every commit of this process,
 // and on PostgreSQL with every other node's announced commit) every 50 ms and makes a pass over
 // the open streams when it moved, at most one pass per `interval_ms`. With no change known, a
-// pass every `idle_look_ms` catches what no epoch tells of (a session that expired by time). So
-// idle streams cost no database work; no thread waits on a stream between looks. A stream silent
-// for `heartbeat_ms` gets a comment line (`: keep-alive`), which keeps proxies from closing it and
-// finds clients that left. When a look fails (the conversation is gone, the member's token
+// pass every `idle_look_ms` (30 s) catches what no epoch tells of (a session that ran out by
+// time; a logout or a removal is a write and is seen at once). So idle streams cost no database
+// work; no thread waits on a stream between looks. A stream silent for `heartbeat_ms` gets a
+// comment line (`: keep-alive`), which keeps proxies from closing it and finds clients that left. When a look fails (the conversation is gone, the member's token
 // ended), the stream sends `event: error` with the usual error object and ends. A client too slow
 // to take what was sent is skipped until it has caught up, and then looked at again.
 //
@@ -41,7 +41,7 @@ class ChangeFeed {
  public:
   struct Options {
     int64_t interval_ms = 250;     // at most one pass over the streams per interval
-    int64_t idle_look_ms = 5'000;  // a pass at least this often, changes or not
+    int64_t idle_look_ms = 30'000;  // a pass at least this often, changes or not
     int64_t heartbeat_ms = 15'000;
     size_t max_streams = 10'000;
     // A counter that moves when data may have changed (Database::data_epoch). None: a pass every

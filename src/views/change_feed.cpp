@@ -50,6 +50,9 @@ ChangeFeed::Look ChangeFeed::whole(std::function<Result<std::string>()> document
 
 Response ChangeFeed::stream(std::string event_name, Look look, std::vector<Share> shares) {
   // The first look is made now, on the request's thread, so a missing conversation is a plain 404.
+  // Read before the first look: a change after it, made before the stream joins the passes, is
+  // then looked for at once (a pass may have read the epoch without this stream in it).
+  const uint64_t before = options_.changes ? options_.changes() : 0;
   std::string cursor;
   auto first = look(cursor);
   if (!first.ok()) return error_response(first.error());
@@ -72,7 +75,7 @@ Response ChangeFeed::stream(std::string event_name, Look look, std::vector<Share
     for (const auto& s : shares) ++per_key_[s.key];
   }
   return Response::later([this, event_name = std::move(event_name), look = std::move(look), shares = std::move(shares),
-                          cursor = std::move(cursor),
+                          cursor = std::move(cursor), before,
                           first = std::move(first).value()](std::shared_ptr<Responder> out) mutable {
     if (!out->claim()) {
       std::lock_guard lock(mu_);
@@ -93,6 +96,10 @@ Response ChangeFeed::stream(std::string event_name, Look look, std::vector<Share
       s->out->end();
       release(s->shares);
       return;
+    }
+    if (options_.changes && options_.changes() != before) {
+      s->pending = true;
+      recheck_ = true;
     }
     streams_.push_back(std::move(s));
   });
@@ -139,7 +146,8 @@ void ChangeFeed::loop() {
     uint64_t epoch = options_.changes ? options_.changes() : seen + 1;
     bool pass = (epoch != seen && now - last_pass >= milliseconds(options_.interval_ms)) ||
                 now - last_pass >= milliseconds(options_.idle_look_ms);
-    if (!pass && now - last_scan < kScanEvery) continue;
+    if (!pass && !recheck_ && now - last_scan < kScanEvery) continue;
+    recheck_ = false;
     if (pass) {
       seen = epoch;
       last_pass = now;

@@ -100,6 +100,7 @@ class ChangeFeed {
   size_t held_ = 0;                                  // streams open or about to open
   std::unordered_map<std::string, size_t> per_key_;  // the same, per owner key
   bool stop_ = false;
+  bool recheck_ = false;  // a stream joined pending: look at the pending ones at the next tick
   std::thread thread_;
 };
 

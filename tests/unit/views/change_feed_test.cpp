@@ -178,5 +178,32 @@ TEST(ChangeFeed, LooksOnlyWhenTheChangeCounterMovesAndKeepsTheStreamsCursor) {
   EXPECT_EQ(cursors, (std::vector<std::string>{"", "1"}));
 }
 
+TEST(ChangeFeed, AChangeMadeWhileAStreamOpensIsLookedForOnceItJoins) {
+  std::atomic<uint64_t> epoch{1};
+  ChangeFeed::Options o = fast();
+  o.idle_look_ms = 60'000;
+  o.changes = [&] { return epoch.load(); };
+  ChangeFeed feed(o);
+  std::atomic<int> looks{0};
+  Response r = feed.stream(
+      "conversation",
+      [&](std::string& cursor) -> Result<std::optional<std::string>> {
+        if (++looks == 1) {
+          epoch = 2;  // a takeover committed just after the first look read the conversation
+          cursor = "before";
+          return std::optional<std::string>("before");
+        }
+        if (cursor == "after") return std::optional<std::string>();
+        cursor = "after";
+        return std::optional<std::string>("after");
+      },
+      {});
+  // The feed's thread makes its pass for epoch 2 before the stream has joined.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto out = open(std::move(r));
+  ASSERT_TRUE(out->wait_for(3));
+  EXPECT_EQ(out->seen()[2], "event: conversation\ndata: after\n\n");
+}
+
 }  // namespace
 }  // namespace parley

@@ -44,9 +44,6 @@ class PgDatabase final : public Database {
   uint64_t auth_epoch() const override;
   void bump_auth_epoch() override;
   uint64_t data_epoch() const override;
-  // Whether the listener holds a connection that LISTENs (while it does not, every epoch read
-  // moves the epoch).
-  bool listening() const { return heard_.load(std::memory_order_acquire); }
 
  private:
   struct Job {

@@ -40,7 +40,8 @@ void ChangeFeed::release(const std::vector<Share>& shares) {
 }
 
 ChangeFeed::Look ChangeFeed::whole(std::function<Result<std::string>()> document) {
-  return [document = std::move(document)](std::string& cursor) -> Result<std::optional<std::string>> {
+  using Seen = Result<std::optional<std::string>>;
+  return [document = std::move(document)](std::string& cursor) -> Seen {
     PARLEY_ASSIGN_OR_RETURN(std::string now, document());
     if (now == cursor) return std::optional<std::string>();
     cursor = now;

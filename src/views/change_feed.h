@@ -11,9 +11,10 @@
 // pass every `idle_look_ms` (30 s) catches what no epoch tells of (a session that ran out by
 // time; a logout or a removal is a write and is seen at once). So idle streams cost no database
 // work; no thread waits on a stream between looks. A stream silent for `heartbeat_ms` gets a
-// comment line (`: keep-alive`), which keeps proxies from closing it and finds clients that left. When a look fails (the conversation is gone, the member's token
-// ended), the stream sends `event: error` with the usual error object and ends. A client too slow
-// to take what was sent is skipped until it has caught up, and then looked at again.
+// comment line (`: keep-alive`), which keeps proxies from closing it and finds clients that left.
+// When a look fails (the conversation is gone, the member's token ended), the stream sends
+// `event: error` with the usual error object and ends. A client too slow to take what was sent is
+// skipped until it has caught up, and then looked at again.
 //
 // Limits: at most `max_streams` open in the process (503 unavailable beyond), and at most the
 // given number per owner key (a member, a conversation, a client address; 429 rate_limited

@@ -18,7 +18,8 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-const std::string kClusterScript = std::string(PARLEY_TEST_DATA_DIR) + "/../../scripts/pg-cluster.sh";
+const std::string kClusterScript =
+    std::string(PARLEY_TEST_DATA_DIR) + "/../../scripts/pg-cluster.sh";
 
 // A throwaway cluster, stopped and removed with the object.
 class OwnCluster {
@@ -27,13 +28,18 @@ class OwnCluster {
     char tpl[] = "/tmp/parley-e2e-pg-XXXXXX";
     dir_ = mkdtemp(tpl);
     auto started = run_process({"/bin/bash", kClusterScript, "start", dir_, "fsync=off"}, {});
-    if (started.exit_code == 0) url_ = started.out.substr(0, started.out.find_last_not_of("\n") + 1);
-    else error_ = "pg-cluster.sh start failed (" + std::to_string(started.exit_code) + "): " + started.err;
+    if (started.exit_code == 0)
+      url_ = started.out.substr(0, started.out.find_last_not_of("\n") + 1);
+    else
+      error_ =
+          "pg-cluster.sh start failed (" + std::to_string(started.exit_code) + "): " + started.err;
   }
   ~OwnCluster() { run_process({"/bin/bash", kClusterScript, "stop", dir_}, {}); }
   const std::string& url() const { return url_; }
   const std::string& error() const { return error_; }
-  bool restart() const { return run_process({"/bin/bash", kClusterScript, "restart", dir_}, {}).exit_code == 0; }
+  bool restart() const {
+    return run_process({"/bin/bash", kClusterScript, "restart", dir_}, {}).exit_code == 0;
+  }
 
  private:
   std::string dir_, url_, error_;
@@ -53,8 +59,13 @@ TEST(DatabaseRestart, ARenameAndARevocationRightAfterARestartReachTheOtherNodeAt
   if (!on_postgres()) GTEST_SKIP() << "nodes that share a PostgreSQL database";
   OwnCluster cluster;
   ASSERT_FALSE(cluster.url().empty()) << cluster.error();
-  // The harness makes each server's database in the cluster this variable names (this test's
-  // process only).
+  // The harness makes each server's database in the cluster this variable names; the suite's
+  // own cluster is named again when the test ends (the next test in this process uses it).
+  std::string suites = std::getenv("PARLEY_TEST_POSTGRES_URL");
+  struct Restore {
+    std::string url;
+    ~Restore() { ::setenv("PARLEY_TEST_POSTGRES_URL", url.c_str(), 1); }
+  } restore{suites};
   ::setenv("PARLEY_TEST_POSTGRES_URL", cluster.url().c_str(), 1);
   Server first(unlimited());
   auto second = Server::node_of(first, unlimited());
@@ -66,18 +77,21 @@ TEST(DatabaseRestart, ARenameAndARevocationRightAfterARestartReachTheOtherNodeAt
     ASSERT_EQ(s->get(path, c.key).status, 200);
     ASSERT_EQ(s->get(path, doomed).status, 200);
   }
-  std::string owner = first.admin({"member", "create", "--account", c.account, "--email", "owner@example.com",
-                                    "--role", "owner", "--name", "Olga Owner"})["token"];
+  std::string owner =
+      first.admin({"member", "create", "--account", c.account, "--email", "owner@example.com",
+                   "--role", "owner", "--name", "Olga Owner"})["token"];
   std::string doomed_id = first.key_id_of(c.account, doomed);
   ASSERT_TRUE(cluster.restart());
   // Right after the restart, through the first node (a write the database refuses while it
   // comes back is sent again).
-  auto through_first = [&](const std::string& method, const std::string& path, const std::string& body) {
+  auto through_first = [&](const std::string& method, const std::string& path,
+                           const std::string& body) {
     HttpResponse r;
     seconds_until([&] { return (r = send(first, method, path, owner, body)).status < 500; }, 10);
     return r;
   };
-  auto renamed_now = through_first("PATCH", "/console/v1/agents/" + c.agent, R"({"name": "Renamed after restart"})");
+  auto renamed_now = through_first("PATCH", "/console/v1/agents/" + c.agent,
+                                   R"({"name": "Renamed after restart"})");
   ASSERT_EQ(renamed_now.status, 200) << renamed_now.body;
   auto revoked_now = through_first("DELETE", "/console/v1/keys/" + doomed_id, "");
   ASSERT_LT(revoked_now.status, 300) << revoked_now.body;

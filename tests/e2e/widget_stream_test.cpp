@@ -25,13 +25,16 @@ class WidgetStream : public ::testing::Test {
 
   void SetUp() override {
     c_ = chat_setup(s(), R"({"liveChat": true, "allowedDomains": ["example.com"]})");
-    token_ = s().admin({"member", "create", "--account", c_.account, "--email", "sam." + c_.account + "@example.com",
-                        "--role", "editor", "--name", "Sam Editor"})["token"];
+    token_ = s().admin({"member", "create", "--account", c_.account, "--email",
+                        "sam." + c_.account + "@example.com", "--role", "editor", "--name",
+                        "Sam Editor"})["token"];
   }
-  HttpResponse widget(const std::string& message, const std::string& visitor, const std::string& conversation = "") {
+  HttpResponse widget(const std::string& message, const std::string& visitor,
+                      const std::string& conversation = "") {
     Json body = {{"message", message}, {"visitorId", visitor}};
     if (!conversation.empty()) body["conversationId"] = conversation;
-    return s().request({"POST", "/widget/v1/agents/" + c_.agent + "/messages", body.dump(), {kOrigin}});
+    return s().request(
+        {"POST", "/widget/v1/agents/" + c_.agent + "/messages", body.dump(), {kOrigin}});
   }
   HttpResponse console(const std::string& path, const Json& body = nullptr) {
     return send(s(), "POST", path, token_, body.is_null() ? "" : body.dump());
@@ -47,7 +50,8 @@ Server* WidgetStream::server_ = nullptr;
 std::vector<Json> conversation_events(const std::string& raw) {
   std::vector<Json> out;
   std::regex one("event: conversation\ndata: ([^\n]*)\n\n");
-  for (auto it = std::sregex_iterator(raw.begin(), raw.end(), one); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(raw.begin(), raw.end(), one); it != std::sregex_iterator();
+       ++it)
     out.push_back(Json::parse((*it)[1].str())["data"]);
   return out;
 }
@@ -60,8 +64,8 @@ TEST_F(WidgetStream, AfterItsFirstEventItSendsOnlyNewMessagesAndATakeoverReaches
   ASSERT_EQ(widget("Yes please", "v-1", conv).json()["liveChat"], "requested");
 
   Connection stream(s().port());
-  ASSERT_TRUE(stream.send("GET /widget/v1/conversations/" + conv + "/events?visitorId=v-1 HTTP/1.1\r\nHost: x\r\n" +
-                          kOrigin + "\r\n\r\n"));
+  ASSERT_TRUE(stream.send("GET /widget/v1/conversations/" + conv +
+                          "/events?visitorId=v-1 HTTP/1.1\r\nHost: x\r\n" + kOrigin + "\r\n\r\n"));
   std::string seen = stream.read_until("event: conversation");
   seen += stream.read_until("\n\n", 1, std::chrono::milliseconds(2000));
   auto opening = conversation_events(seen);
@@ -71,7 +75,9 @@ TEST_F(WidgetStream, AfterItsFirstEventItSendsOnlyNewMessagesAndATakeoverReaches
   for (const auto& m : opening[0]["messages"]) earlier.insert(m["id"]);
 
   ASSERT_EQ(console("/console/v1/conversations/" + conv + "/takeover").status, 200);
-  ASSERT_EQ(console("/console/v1/conversations/" + conv + "/reply", {{"message", "Hi, Sam here."}}).status, 201);
+  ASSERT_EQ(console("/console/v1/conversations/" + conv + "/reply", {{"message", "Hi, Sam here."}})
+                .status,
+            201);
   seen += stream.read_until("Sam here", 1, std::chrono::milliseconds(5000));
   seen += stream.read_until("\n\n", 1, std::chrono::milliseconds(2000));
   auto states = conversation_events(seen);

@@ -128,7 +128,9 @@ Result<std::reference_wrapper<Connection>> PgDatabase::read() {
   PgConnection* raw = conn.get();
   {
     std::lock_guard lock(readers_mu_);
-    if (it != mine.end()) std::erase_if(readers_, [&](const auto& c) { return c.get() == it->second.conn; });
+    if (it != mine.end()) {
+      std::erase_if(readers_, [&](const auto& c) { return c.get() == it->second.conn; });
+    }
     readers_.push_back(std::move(conn));
   }
   mine[instance_id_] = Mine{raw, generation};
@@ -223,12 +225,16 @@ void PgDatabase::worker_loop() {
 }
 
 uint64_t PgDatabase::auth_epoch() const {
-  if (!heard_.load(std::memory_order_acquire)) return auth_epoch_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  if (!heard_.load(std::memory_order_acquire)) {
+    return auth_epoch_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  }
   return auth_epoch_.load(std::memory_order_acquire);
 }
 
 uint64_t PgDatabase::data_epoch() const {
-  if (!heard_.load(std::memory_order_acquire)) return data_epoch_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  if (!heard_.load(std::memory_order_acquire)) {
+    return data_epoch_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  }
   return data_epoch_.load(std::memory_order_acquire);
 }
 
@@ -266,7 +272,8 @@ void PgDatabase::listen_loop() {
                                   : Result<void>(opened.error());
       if (!listened.ok()) {
         if (retry == kFirstRetry) {
-          log_warn("database listener cannot connect; retrying", {{"error", listened.error().message}});
+          log_warn("database listener cannot connect; retrying",
+                   {{"error", listened.error().message}});
         }
         std::this_thread::sleep_for(retry);
         retry = std::min(retry * 2, std::chrono::milliseconds(kLongestRetry));

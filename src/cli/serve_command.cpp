@@ -195,6 +195,11 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_AGENT_REPLIES_PER_HOUR")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--max-messages-per-conversation", o->node.chat.max_messages_per_conversation,
+                  "Messages a conversation stores; a turn past it gets 409 conflict")
+      ->envname("PARLEY_MAX_MESSAGES_PER_CONVERSATION")
+      ->check(CLI::Range(int64_t{2}, int64_t{1'000'000}))
+      ->capture_default_str();
   cmd->add_option("--web-dir", o->node.web_dir,
                   "Serve the dashboard and widget from this folder (web/build.mjs's output) instead of the "
                   "copy built into the binary; for working on them")

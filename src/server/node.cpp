@@ -142,7 +142,10 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   chat.slots = &chat_slots;
   chat.agents = &agent_cache;
   WebhookPolicy* policy = &(*webhooks)->policy();
-  ChangeFeed feed(ChangeFeed::Options{});  // the live-chat inbox and the widget's live chat
+  // The live-chat inbox and the widget's live chat: looked at when the data epoch moves.
+  ChangeFeed::Options feed_options;
+  feed_options.changes = [&database] { return database.data_epoch(); };
+  ChangeFeed feed(std::move(feed_options));
   Fronts fronts{
       ApiContext{database, clock, random, keys, limiter, trainer, reply_pool, chat, policy, &agent_cache},
       ConsoleContext{database, clock, random, console, policy, &trainer, &chat, &reply_pool, &feed, &workspace},

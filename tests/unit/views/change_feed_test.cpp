@@ -128,7 +128,7 @@ TEST(ChangeFeed, AnonymousStreamsLeaveTheMembersReserve) {
   options.max_streams = 4;
   options.reserved_for_members = 2;
   ChangeFeed feed(options);
-  auto look = []() -> Result<std::string> { return std::string("{}"); };
+  auto look = ChangeFeed::whole([]() -> Result<std::string> { return std::string("{}"); });
   EXPECT_EQ(feed.visitors_share().max, 2u);
   auto v1 = open(feed.stream("conversation", look, {{"address:a", 20}, feed.visitors_share()}));
   auto v2 = open(feed.stream("conversation", look, {{"address:b", 20}, feed.visitors_share()}));

@@ -1,6 +1,7 @@
 #include "http/request_reader.h"
 
 #include <boost/beast/core/string.hpp>
+#include <boost/beast/http/error.hpp>
 
 namespace parley {
 
@@ -39,6 +40,26 @@ void RequestParser::on_field_impl(boost::beast::http::field, string_view name, s
   m_.text.append(value.data(), value.size());
   m_.fields.push_back({at, static_cast<uint32_t>(name.size()), at + static_cast<uint32_t>(name.size()),
                        static_cast<uint32_t>(value.size())});
+}
+
+uint64_t RequestParser::route_limit() const {
+  if (limits_.largest == limits_.server || limits_.router == nullptr) return limits_.server;
+  std::string_view target = m_.target;
+  std::string_view method =
+      m_.method == "HEAD" ? std::string_view("GET") : std::string_view(m_.method);
+  return limits_.router->body_limit(method, target.substr(0, target.find('?')), limits_.server);
+}
+
+// Beast has already refused a Content-Length beyond the largest limit; here the request's own.
+void RequestParser::on_header_impl(error_code& ec) {
+  decided_ = true;
+  if (limits_.largest == limits_.server) return;  // no route takes more
+  auto length = content_length();
+  // A body that fits the server's limit needs no route lookup (most requests).
+  bool large = chunked() || (length && *length > limits_.server);
+  limit_ = large ? route_limit() : limits_.server;
+  body_limit(limit_);  // no body byte is parsed yet, so the limit may still change
+  if (length && *length > limit_) ec = boost::beast::http::error::body_limit;
 }
 
 void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) {

@@ -27,7 +27,7 @@ struct ConsoleCall {
 using ConsoleHandler = std::function<Result<Response>(ConsoleCall&)>;
 
 // Registers a console route that needs a team member of at least `min_role`. `body_limit`: the
-// largest body the route takes, when more than the server's (RouteTarget::body_limit).
+// largest body the route takes; 0: the server's (RouteTarget::body_limit).
 void add_console_route(Router& router, ConsoleContext& app, std::string_view method,
                        std::string_view pattern, Role min_role, Execution execution,
                        ConsoleHandler handler, size_t body_limit = 0);

@@ -43,7 +43,7 @@ void RequestParser::on_field_impl(boost::beast::http::field, string_view name, s
 }
 
 uint64_t RequestParser::route_limit() const {
-  if (limits_.largest == limits_.server || limits_.router == nullptr) return limits_.server;
+  if (limits_.router == nullptr) return limits_.server;
   std::string_view target = m_.target;
   std::string_view method =
       m_.method == "HEAD" ? std::string_view("GET") : std::string_view(m_.method);
@@ -53,11 +53,11 @@ uint64_t RequestParser::route_limit() const {
 // Beast has already refused a Content-Length beyond the largest limit; here the request's own.
 void RequestParser::on_header_impl(error_code& ec) {
   decided_ = true;
-  if (limits_.largest == limits_.server) return;  // no route takes more
+  if (limits_.largest == limits_.server && limits_.smallest == limits_.server) return;
   auto length = content_length();
-  // A body that fits the server's limit needs no route lookup (most requests).
-  bool large = chunked() || (length && *length > limits_.server);
-  limit_ = large ? route_limit() : limits_.server;
+  // A body within every route's limit needs no route lookup (most requests).
+  bool lookup = chunked() || (length && *length > limits_.smallest);
+  limit_ = lookup ? route_limit() : limits_.server;
   body_limit(limit_);  // no body byte is parsed yet, so the limit may still change
   if (length && *length > limit_) ec = boost::beast::http::error::body_limit;
 }

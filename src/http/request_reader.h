@@ -34,23 +34,27 @@ struct Message {
 // Request::HeaderLookup over a Message.
 std::string_view lookup_message_header(const void* message, std::string_view name);
 
-// How large a request body may be: the server's limit, or a route's larger one
+// How large a request body may be: the server's limit, or its route's own
 // (RouteTarget::body_limit). Built once per server.
 struct BodyLimits {
   const Router* router = nullptr;
   uint64_t server = 1024 * 1024;
-  uint64_t largest = 1024 * 1024;  // of the server and every route
+  uint64_t largest = 1024 * 1024;   // of the server and every route
+  uint64_t smallest = 1024 * 1024;  // of the server and every route that has its own
 
   BodyLimits() = default;
   BodyLimits(const Router& r, uint64_t server_limit)
-      : router(&r), server(server_limit), largest(r.largest_body_limit(server_limit)) {}
+      : router(&r),
+        server(server_limit),
+        largest(r.largest_body_limit(server_limit)),
+        smallest(r.smallest_body_limit(server_limit)) {}
 };
 
 // Beast's request parser, feeding a Message. Made anew for each request (Beast's parsers cannot
 // be reset); it owns no storage of its own. Once the headers are in, the request's body limit is
-// decided (its route's, when that is larger than the server's) and a Content-Length beyond it
-// fails the parse with body_limit before a byte of the body is read; a chunked body fails as soon
-// as it passes the limit.
+// decided (its route's, when the route has its own) and a Content-Length beyond it fails the
+// parse with body_limit before a byte of the body is read; a chunked body fails as soon as it
+// passes the limit.
 class RequestParser final : public boost::beast::http::basic_parser<true> {
  public:
   using error_code = boost::beast::error_code;

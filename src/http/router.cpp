@@ -76,6 +76,13 @@ size_t Router::largest_body_limit(size_t server_limit) const {
   return largest;
 }
 
+size_t Router::smallest_body_limit(size_t server_limit) const {
+  size_t smallest = server_limit;
+  for (const auto& r : routes_)
+    if (r.target.body_limit != 0) smallest = std::min(smallest, r.target.body_limit);
+  return smallest;
+}
+
 std::vector<std::string> Router::route_names() const {
   std::vector<std::string> names;
   for (const auto& r : routes_) names.push_back(r.method + " " + r.pattern);

@@ -22,9 +22,9 @@ using Handler = std::function<Response(Request&)>;
 struct RouteTarget {
   Handler handler;
   Execution execution = Execution::kInline;
-  // The largest request body the route takes, in bytes, when that is more than the server's
-  // (ServerOptions::body_limit); 0: the server's. A route that takes files says so here: the
-  // server checks it from the request's headers, before the body is read.
+  // The largest request body the route takes, in bytes; 0: the server's
+  // (ServerOptions::body_limit). A route that takes files says so here: the server checks it
+  // from the request's headers, before the body is read.
   size_t body_limit = 0;
 };
 
@@ -47,8 +47,9 @@ class Router {
   // The body limit of the route `method` and `path` reach: its own, else `server_limit` (also when
   // no route matches).
   size_t body_limit(std::string_view method, std::string_view path, size_t server_limit) const;
-  // The largest body limit of any route, at least `server_limit`.
+  // The largest body limit of any route, at least `server_limit`; the smallest, at most it.
   size_t largest_body_limit(size_t server_limit) const;
+  size_t smallest_body_limit(size_t server_limit) const;
 
  private:
   struct Route {

@@ -20,10 +20,14 @@ TEST(RouterBodyLimit, ARouteTakesItsOwnLimitAndEveryOtherTheServers) {
   EXPECT_EQ(router.body_limit("POST", "/nowhere", 1u << 20), 1u << 20);   // no route
 }
 
-TEST(RouterBodyLimit, TheLargestIsAtLeastTheServers) {
+TEST(RouterBodyLimit, TheLargestIsAtLeastAndTheSmallestAtMostTheServers) {
   Router router;
+  router.add("GET", "/any", {ok});
+  EXPECT_EQ(router.smallest_body_limit(1u << 20), 1u << 20);
   router.add("POST", "/small", {ok, Execution::kInline, 1000});
   EXPECT_EQ(router.largest_body_limit(1u << 20), 1u << 20);
+  EXPECT_EQ(router.smallest_body_limit(1u << 20), 1000u);
+  EXPECT_EQ(router.body_limit("POST", "/small", 1u << 20), 1000u);
 }
 
 }  // namespace

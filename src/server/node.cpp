@@ -67,6 +67,9 @@ ConsoleOptions console_options(const NodeOptions& o) {
   c.login.failures_per_email = o.console_login_failures_per_email;
   c.login.failures_per_address = o.console_login_failures_per_address;
   c.login.max_subjects = o.console_login_tracked_max;
+  c.file_upload_max_bytes = o.file_upload_max_bytes;
+  c.contact_import_max_bytes = o.contact_import_max_bytes;
+  c.contact_import_max_rows = o.contact_import_max_rows;
   return c;
 }
 

@@ -34,6 +34,9 @@ struct NodeOptions {
   int64_t console_login_failures_per_email = 5;
   int64_t console_login_failures_per_address = 50;
   int64_t console_login_tracked_max = 100'000;
+  size_t file_upload_max_bytes = 25 * 1024 * 1024;
+  size_t contact_import_max_bytes = 64 * 1024 * 1024;
+  int64_t contact_import_max_rows = 200'000;
   WebhookServiceOptions webhooks;
   LlmDefaults llm;          // the default provider of `openai` agents, secrets included
   MailerOptions mail;       // hand-off mail and disabled-webhook notices, secrets included

@@ -64,6 +64,50 @@ Result<bool> ContactRepo::insert_within_cap(Connection& c, const ContactRecord& 
   return true;
 }
 
+Result<bool> ContactRepo::insert_all_within_cap(Connection& c,
+                                                const std::vector<ContactRecord>& contacts,
+                                                int64_t cap) {
+  if (contacts.empty()) return true;
+  auto n = static_cast<int64_t>(contacts.size());
+  bool counted = false;
+  PARLEY_TRY(c.query(
+      "INSERT INTO contact_counts (agent_id, count) SELECT $1, CAST($3 AS BIGINT) "
+      "WHERE CAST($3 AS BIGINT) <= CAST($2 AS BIGINT) "
+      "ON CONFLICT (agent_id) DO UPDATE SET count = contact_counts.count + CAST($3 AS BIGINT) "
+      "WHERE contact_counts.count + CAST($3 AS BIGINT) <= CAST($2 AS BIGINT) RETURNING count",
+      {contacts.front().agent_id, cap, n}, [&](const Row&) { counted = true; }));
+  if (!counted) return false;
+  for (const auto& contact : contacts) PARLEY_TRY(insert_row(c, contact));
+  return true;
+}
+
+Result<std::vector<ContactRecord>> ContactRepo::find_holding_any(
+    Connection& c, std::string_view agent_id, const std::vector<std::string>& external_ids,
+    const std::vector<std::string>& emails) {
+  // One statement text whatever the batch: the lists are padded with NULL, which matches nothing.
+  static const std::string sql = [] {
+    std::string q =
+        "SELECT " CONTACT_COLUMNS " FROM contacts WHERE agent_id = $1 AND (external_id IN (";
+    for (size_t i = 0; i < kMaxLookup; ++i) q += (i ? ",$" : "$") + std::to_string(2 + i);
+    q += ") OR email IN (";
+    for (size_t i = 0; i < kMaxLookup; ++i)
+      q += (i ? ",$" : "$") + std::to_string(2 + kMaxLookup + i);
+    return q + "))";
+  }();
+  if (external_ids.size() > kMaxLookup || emails.size() > kMaxLookup)
+    return ApiError::internal("Too many contacts looked up at once.");
+  std::vector<DbValue> params;
+  params.reserve(1 + 2 * kMaxLookup);
+  params.emplace_back(agent_id);
+  for (const auto* list : {&external_ids, &emails}) {
+    for (size_t i = 0; i < kMaxLookup; ++i)
+      params.push_back(i < list->size() ? DbValue(std::string_view((*list)[i])) : db_null());
+  }
+  std::vector<ContactRecord> out;
+  PARLEY_TRY(c.query(sql, params, [&](const Row& r) { out.push_back(read_contact(r)); }));
+  return out;
+}
+
 Result<bool> ContactRepo::lock(Connection& c, std::string_view id) {
   return c.lock_row("contacts", id);
 }

@@ -12,6 +12,7 @@
 #include "core/utf8.h"
 #include "domain/contacts.h"
 #include "store/account_repo.h"
+#include "store/statistics.h"
 
 namespace parley {
 
@@ -266,10 +267,17 @@ Result<ImportReport> import_contacts_csv(Services& s, const AgentRecord& agent,
   std::vector<ParsedRow> batch;
   // A batch's identifiers are looked up in one statement.
   const size_t batch_rows = std::clamp<size_t>(limits.batch_rows, 1, ContactRepo::kMaxLookup);
+  // The planner's statistics are refreshed each time the import's new contacts grow tenfold
+  // (500, 5,000, …): at most a few times, and at once while a fresh table fills up.
+  int64_t refresh_at = static_cast<int64_t>(batch_rows);
   auto flush = [&]() -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto results, write_batch(s, agent, batch));
     for (size_t i = 0; i < batch.size(); ++i) record(report, batch[i], results[i]);
     batch.clear();
+    if (report.created >= refresh_at) {
+      refresh_at = report.created * 10;
+      PARLEY_TRY(refresh_statistics(s.db, "contacts"));
+    }
     return {};
   };
   while (true) {

@@ -46,6 +46,33 @@ TEST_P(StoreContract, ABatchOfContactsIsInsertedWholeOrNotAtAll) {
   EXPECT_EQ(*ContactRepo::count(reader(), agent_), 4);
 }
 
+TEST_P(StoreContract, ALargeBatchIsInsertedAHundredRowsAStatementWithTheRestOneByOne) {
+  std::vector<ContactRecord> many;
+  for (int i = 0; i < 257; ++i)
+    many.push_back(person("ctc_m" + std::to_string(i), agent_, account_, now_ + i));
+  many[200].phone = "+4915112345678";
+  many[200].name = "Two Hundred";
+  many[200].attributes = R"({"plan":"pro"})";
+  bool inserted = false;
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(inserted, ContactRepo::insert_all_within_cap(c, many, 1000));
+    return {};
+  });
+  EXPECT_TRUE(inserted);
+  EXPECT_EQ(*ContactRepo::count(reader(), agent_), 257);
+  for (int i : {0, 99, 100, 199, 200, 255, 256}) {
+    auto got = *ContactRepo::find(reader(), account_, many[i].id);
+    ASSERT_TRUE(got.has_value()) << i;
+    EXPECT_EQ(got->email, many[i].email);
+    EXPECT_EQ(got->external_id, many[i].external_id);
+    EXPECT_EQ(got->phone, many[i].phone);
+    EXPECT_EQ(got->name, many[i].name);
+    EXPECT_EQ(got->attributes, many[i].attributes);
+    EXPECT_EQ(got->source, "import");
+    EXPECT_EQ(got->created_at, now_ + i);
+  }
+}
+
 TEST_P(StoreContract, ContactsHoldingABatchsIdentifiersAreFoundAtOnce) {
   std::vector<ContactRecord> all;
   for (int i = 0; i < 6; ++i)

@@ -24,12 +24,13 @@ build: configure
 run: build
 	@bash scripts/run.sh $(LISTEN)
 
-# The release suite, then the same suite under ASan+UBSan with each fuzz corpus replayed and each
-# fuzz target run briefly.
+# The release suite: unit, integration and end-to-end tests on SQLite, the end-to-end tests again on
+# PostgreSQL, the OpenAPI checks and the browser tests. CI (.ci/run) also runs test-sanitize.
 test: build
 	@bash scripts/test.sh
-	@bash scripts/test-sanitize.sh
 
+# The same suite under ASan+UBSan in a clang build, each fuzz corpus replayed and each fuzz target
+# run briefly.
 test-sanitize: deps
 	@bash scripts/test-sanitize.sh
 

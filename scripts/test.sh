@@ -4,7 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The Standard Webhooks reference library checks deliveries captured by the end-to-end tests.
-if command -v npm >/dev/null 2>&1; then (cd tests/node && npm install --no-audit --no-fund --silent); fi
+# npm ci installs exactly the committed lockfile and never rewrites it, so a test run leaves the
+# work tree as it found it.
+if command -v npm >/dev/null 2>&1; then
+  if [ ! -f tests/node/node_modules/.package-lock.json ] ||
+     [ tests/node/package-lock.json -nt tests/node/node_modules/.package-lock.json ]; then
+    (cd tests/node && npm ci --no-audit --no-fund --silent)
+  fi
+fi
 if command -v npm >/dev/null 2>&1; then scripts/lint-openapi.sh; fi
 # Every response the end-to-end tests receive is kept here and checked against docs/openapi.yaml
 # at the end (tests/node/validate-responses.mjs).

@@ -88,7 +88,8 @@ Result<std::string> import_csv(Services& s, const ContactArgs& a, std::string_vi
   if (!agent) return ApiError::not_found("No agent " + a.agent + ".");
   ImportLimits limits;
   limits.max_rows = a.max_rows;
-  PARLEY_ASSIGN_OR_RETURN(auto report, import_contacts_csv(s, *agent, text, a.mapping, limits));
+  PARLEY_ASSIGN_OR_RETURN(auto report,
+                          import_contacts_csv(s, *agent, {text, ""}, a.mapping, limits));
   JsonWriter w;
   w.begin_object().key("data");
   write_import_report_json(w, report);

@@ -22,9 +22,9 @@ Result<Response> import_contacts(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
   ImportLimits limits;
   limits.max_rows = call.app.console.options.contact_import_max_rows;
-  PARLEY_ASSIGN_OR_RETURN(auto report,
-                          import_contacts_csv(call.services, agent, file->body,
-                                              mapping != nullptr ? mapping->body : "", limits));
+  PARLEY_ASSIGN_OR_RETURN(
+      auto report, import_contacts_csv(call.services, agent, {file->body, file->content_type},
+                                       mapping != nullptr ? mapping->body : "", limits));
   return data_response(200, [&](JsonWriter& w) { write_import_report_json(w, report); });
 }
 }  // namespace

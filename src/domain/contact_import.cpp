@@ -9,8 +9,8 @@
 
 #include "core/csv.h"
 #include "core/string_map.h"
-#include "core/utf8.h"
 #include "domain/contacts.h"
+#include "extract/charset.h"
 #include "store/account_repo.h"
 #include "store/statistics.h"
 
@@ -229,13 +229,9 @@ void record(ImportReport& report, const ParsedRow& row, const RowResult& result)
     report.errors.push_back({row.row, result.error->code, result.error->message});
 }
 
-// The first pass: the file is text that reads as CSV to its end, with a header and at most
-// `max_rows` rows. Returns the header.
+// The first pass: the text reads as CSV to its end, with a header and at most `max_rows` rows.
+// Returns the header.
 Result<std::vector<std::string>> check_file(std::string_view text, const ImportLimits& limits) {
-  if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF")
-    return ApiError::invalid("The file is UTF-16 text; save it as CSV in UTF-8.");
-  if (!valid_utf8(text))
-    return ApiError::invalid("The file is not UTF-8 text; save it as CSV in UTF-8.");
   CsvReader reader(text);
   std::vector<std::string> header, cells;
   PARLEY_ASSIGN_OR_RETURN(bool any, reader.next(header));
@@ -256,8 +252,10 @@ Result<std::vector<std::string>> check_file(std::string_view text, const ImportL
 }  // namespace
 
 Result<ImportReport> import_contacts_csv(Services& s, const AgentRecord& agent,
-                                         std::string_view text, std::string_view mapping_json,
+                                         const ImportFile& file, std::string_view mapping_json,
                                          const ImportLimits& limits) {
+  // UTF-8 (a byte order mark dropped), or the charset declared, marked or detected (ICU).
+  const std::string text = decode_text(file.bytes, file.content_type, false).text;
   PARLEY_ASSIGN_OR_RETURN(auto header, check_file(text, limits));
   ImportReport report;
   PARLEY_ASSIGN_OR_RETURN(report.mapping, map_columns(header, mapping_json));

@@ -78,12 +78,19 @@ struct ImportLimits {
   size_t batch_rows = 500;     // rows per transaction
 };
 
-// Imports the CSV `text` (UTF-8, with or without a byte order mark; delimiter ',', ';' or tab as
-// the header line shows) into `agent`'s contacts. 400 with nothing imported when the file as a
-// whole cannot be read: not UTF-8, no header row, a quote never closed, more than max_rows rows,
-// a bad mapping.
+// A CSV file as sent.
+struct ImportFile {
+  std::string_view bytes;
+  std::string_view content_type;  // as declared (may carry charset=); may be empty
+};
+
+// Imports the CSV file into `agent`'s contacts. Its text is UTF-8 (with or without a byte order
+// mark) or read from the charset its Content-Type declares, a UTF-16 byte order mark shows, or
+// ICU detects (extract/charset.h); the delimiter is ',', ';' or tab as the header line shows.
+// 400 with nothing imported when the file as a whole cannot be read: no header row, a quote
+// never closed, more than max_rows rows, a bad mapping.
 Result<ImportReport> import_contacts_csv(Services& s, const AgentRecord& agent,
-                                         std::string_view text, std::string_view mapping_json,
+                                         const ImportFile& file, std::string_view mapping_json,
                                          const ImportLimits& limits = {});
 
 }  // namespace parley

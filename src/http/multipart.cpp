@@ -44,8 +44,10 @@ struct HeaderValue {
   std::vector<std::pair<std::string, std::string>> params;  // names lower case
 };
 
-// `type *( ";" name "=" ( token / quoted-string ) )`; a quoted string's backslash escapes are
-// honoured. Empty when the value is malformed.
+// `type *( ";" name "=" ( token / quoted-string ) )`. In a quoted string `\"` is a quote and
+// `%22` too (how browsers write one in a name: WHATWG's form encoding); any other backslash is
+// itself, since browsers send names as they are (`C:\Users\ann\notes.txt`). Empty when the
+// value is malformed.
 std::optional<HeaderValue> parse_header_value(std::string_view s) {
   HeaderValue out;
   size_t semi = s.find(';');
@@ -63,7 +65,12 @@ std::optional<HeaderValue> parse_header_value(std::string_view s) {
     if (!s.empty() && s.front() == '"') {
       size_t i = 1;
       for (; i < s.size() && s[i] != '"'; ++i) {
-        if (s[i] == '\\' && i + 1 < s.size()) ++i;
+        if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '"') ++i;
+        if (s.substr(i, 3) == "%22") {
+          value.push_back('"');
+          i += 2;
+          continue;
+        }
         value.push_back(s[i]);
       }
       if (i >= s.size()) return std::nullopt;  // no closing quote

@@ -93,11 +93,16 @@ TEST(Multipart, DecodesEscapesAndTheExtendedFilename) {
              "x"},
             {"Content-Disposition: form-data; name=\"g\"; filename=\"rates.pdf\"; "
              "filename*=UTF-8''%E2%82%AC%20rates.pdf",
-             "y"}}),
+             "y"},
+            {"Content-Disposition: form-data; name=\"h\"; filename=\"C:\\Users\\ann\\say "
+             "%22hi%22.txt\"",
+             "z"}}),
       "b");
   ASSERT_TRUE(parts.ok()) << parts.error().message;
   EXPECT_EQ((*parts)[0].filename, "a \"quoted\" name.txt");
   EXPECT_EQ((*parts)[1].filename, "\xE2\x82\xAC rates.pdf");
+  // A browser's name: backslashes as they are, a quote written %22.
+  EXPECT_EQ((*parts)[2].filename, "C:\\Users\\ann\\say \"hi\".txt");
 }
 
 TEST(Multipart, RefusesWhatIsNotStrictlyWellFormed) {

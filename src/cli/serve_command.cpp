@@ -161,6 +161,13 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_CONTACT_IMPORT_MAX_BYTES")
       ->check(CLI::Range(size_t{1024}, size_t{1} << 30))
       ->capture_default_str();
+  cmd->add_option(
+         "--large-bodies-max-bytes", o->node.large_body_budget,
+         "Bytes of request bodies larger than 1 MiB (uploads, imports) held at once; past it "
+         "such a request gets 503 before its body is read")
+      ->envname("PARLEY_LARGE_BODIES_MAX_BYTES")
+      ->check(CLI::Range(size_t{1} << 20, size_t{1} << 40))
+      ->capture_default_str();
   cmd->add_option("--contact-import-max-rows", o->node.contact_import_max_rows,
                   "Most rows one contact import may hold (400 beyond, nothing imported)")
       ->envname("PARLEY_CONTACT_IMPORT_MAX_ROWS")

@@ -59,7 +59,29 @@ void RequestParser::on_header_impl(error_code& ec) {
   bool lookup = chunked() || (length && *length > limits_.smallest);
   limit_ = lookup ? route_limit() : limits_.server;
   body_limit(limit_);  // no body byte is parsed yet, so the limit may still change
-  if (length && *length > limit_) ec = boost::beast::http::error::body_limit;
+  if (length && *length > limit_) {
+    ec = boost::beast::http::error::body_limit;
+    return;
+  }
+  // A body past the server's limit takes its size (a chunked one, its limit) from the budget.
+  uint64_t want = length ? *length : limit_;
+  if (limit_ <= limits_.server || want <= limits_.server || limits_.large_in_flight == nullptr ||
+      limits_.large_budget == 0) {
+    return;
+  }
+  uint64_t held = limits_.large_in_flight->load();
+  do {
+    if (held + want > limits_.large_budget) {
+      over_budget_ = true;
+      ec = boost::beast::http::error::body_limit;
+      return;
+    }
+  } while (!limits_.large_in_flight->compare_exchange_weak(held, held + want));
+  reserved_ = want;
+}
+
+RequestParser::~RequestParser() {
+  if (reserved_ > 0) limits_.large_in_flight->fetch_sub(reserved_);
 }
 
 void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) {

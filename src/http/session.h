@@ -57,7 +57,7 @@ struct Shared {
         metrics(metric_routes(r)),
         metrics_route(metrics.unmatched() - 1),
         pool(std::make_unique<ThreadPool>(options.blocking_threads)),
-        body_limits(r, options.body_limit) {}
+        body_limits(r, options.body_limit, options.large_body_budget, large_bodies_in_flight) {}
   ServerOptions options;
   const Router& router;
   ServerHooks hooks;
@@ -69,6 +69,7 @@ struct Shared {
   std::atomic<bool> draining{false};
   std::atomic<size_t> connections{0};  // sessions serving requests (counted against the cap)
   std::atomic<size_t> rejecting{0};    // sessions answering 503 past the cap
+  std::atomic<uint64_t> large_bodies_in_flight{0};  // bytes of the large-body budget taken
   BodyLimits body_limits;
 };
 
@@ -245,6 +246,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Def
     keep_alive_ = false;
     linger_ = true;
     prepare_request();
+    if (ec == http::error::body_limit && parser_->over_budget()) {
+      return send(unavailable(shared_, request_,
+                              "The server is receiving as many large uploads as it holds at once "
+                              "(large_body_budget); retry shortly."));
+    }
     if (ec == http::error::body_limit) {
       return reply_error({ErrorCode::kPayloadTooLarge,
                           "The request body exceeds the limit of " +

@@ -40,6 +40,7 @@ ServerOptions server_options(const NodeOptions& o) {
   so.blocking_queue = o.blocking_queue;
   so.linger_ms = o.linger_ms;
   so.linger_bytes = o.linger_bytes;
+  so.large_body_budget = o.large_body_budget;
   so.idle_timeout_s = o.idle_timeout_s;
   so.read_timeout_s = o.read_timeout_s;
   so.tls_cert_file = o.tls_cert;

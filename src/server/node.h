@@ -51,6 +51,7 @@ struct NodeOptions {
   size_t blocking_queue = 16384;
   int linger_ms = 5000;
   size_t linger_bytes = 4 * 1024 * 1024;
+  size_t large_body_budget = 512 * 1024 * 1024;  // bodies past 1 MiB held at once (uploads)
   std::string web_dir;  // serve the dashboard and widget from this folder instead of the binary
   std::string test_clock_file;  // tests only: see core/clock.h OffsetFileClock
 };

@@ -3,7 +3,9 @@
 // route's limit is answered 413 as soon as the headers are in, without waiting for the body (and
 // without a 100 Continue); a chunked body is cut off once it passes the limit; every other route
 // keeps the server's limit.
+#include <memory>
 #include <string>
+#include <thread>
 
 #include "harness.h"
 #include "raw_connection.h"
@@ -88,6 +90,43 @@ TEST(HttpBodyLimit, AChunkedBodyWithinTheRoutesLimitReachesTheRoute) {
                      std::string(1024, 'x') + "\r\n0\r\n\r\n"));
   std::string r = c.read_response();
   EXPECT_EQ(r.rfind("HTTP/1.1 401", 0), 0u) << r;
+}
+
+TEST(HttpBodyLimit, LargeBodiesPastTheBudgetAre503BeforeTheyAreRead) {
+  // Room for one 2 MB body at a time (each is past the server's 1 MiB, within the import's 64 MiB).
+  Server server({}, {"--large-bodies-max-bytes", "3000000"});
+  std::string head = import_head("Content-Length: 2000000\r\nExpect: 100-continue\r\n");
+  auto first = std::make_unique<Connection>(server.port());
+  ASSERT_TRUE(first->send(head));
+  ASSERT_EQ(first->read_until("\r\n\r\n").rfind("HTTP/1.1 100 Continue", 0), 0u);
+  Connection second(server.port());
+  ASSERT_TRUE(second.send(head));
+  std::string refused = second.read_response();
+  ASSERT_EQ(refused.rfind("HTTP/1.1 503", 0), 0u) << refused;
+  EXPECT_NE(refused.find("\r\nRetry-After: 1\r\n"), std::string::npos) << refused;
+  EXPECT_EQ(json_of(refused)["error"]["code"], "unavailable");
+  EXPECT_NE(json_of(refused)["error"]["message"].get<std::string>().find("large_body_budget"),
+            std::string::npos);
+  // The first is read whole and answered; once its connection is gone, its share is free again.
+  ASSERT_TRUE(first->send(std::string(2000000, 'x')));
+  EXPECT_EQ(first->read_response().rfind("HTTP/1.1 401", 0), 0u);
+  first.reset();
+  bool admitted = false;
+  for (int i = 0; i < 100 && !admitted; ++i) {  // the server notices the close asynchronously
+    Connection third(server.port());
+    third.send(head);
+    admitted = third.read_until("\r\n\r\n").rfind("HTTP/1.1 100 Continue", 0) == 0;
+    if (!admitted) std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_TRUE(admitted);
+  // Bodies within the server's own limit never count.
+  Connection small(server.port());
+  std::string body = "--b--";
+  ASSERT_TRUE(
+      small.send("POST /console/v1/agents/agt_none/contacts/import HTTP/1.1\r\nHost: x\r\n"
+                 "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 5\r\n\r\n" +
+                 body));
+  EXPECT_EQ(small.read_response().rfind("HTTP/1.1 401", 0), 0u);
 }
 
 }  // namespace

@@ -4,13 +4,15 @@
 # Debian's "postgres" user). No running service is assumed or touched.
 #
 #   scripts/pg-cluster.sh start DIR [setting=value ...]   prints the cluster's URL (database "postgres")
+#   scripts/pg-cluster.sh restart DIR                     stops it (fast: connections are cut) and
+#                                                         starts it again on the same port
 #   scripts/pg-cluster.sh stop DIR                        stops it and removes DIR
 #
 # Settings are postgresql.conf lines, e.g. fsync=off for tests.
 set -euo pipefail
 
-command=${1:?usage: pg-cluster.sh start|stop DIR}
-dir=${2:?usage: pg-cluster.sh start|stop DIR}
+command=${1:?usage: pg-cluster.sh start|restart|stop DIR}
+dir=${2:?usage: pg-cluster.sh start|restart|stop DIR}
 shift 2
 
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
@@ -39,12 +41,16 @@ case "$command" in
       { cat "$dir/server.log" >&2; exit 1; }
     echo "postgresql://parley@127.0.0.1:$port/postgres"
     ;;
+  restart)
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null ||
+      { cat "$dir/server.log" >&2; exit 1; }
+    ;;
   stop)
     if [ -d "$dir/data" ]; then as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true; fi
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: pg-cluster.sh start|stop DIR" >&2
+    echo "usage: pg-cluster.sh start|restart|stop DIR" >&2
     exit 2
     ;;
 esac

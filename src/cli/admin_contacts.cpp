@@ -1,13 +1,16 @@
-// parley admin contact import | identify. import: contacts in bulk (source `import`) from a JSON
-// array of objects with the API's fields (external_id, email, phone, name, attributes). Each item
-// follows the create-or-update rules; the whole import is one transaction, so an invalid item, a
-// conflict or the plan's allowance stops it with nothing saved and names the item.
+// parley admin contact import | identify. import: contacts in bulk (source `import`), either
+// from a CSV file, as the dashboard imports one (domain/contact_import.h: each row on its own,
+// a report of what each did), or from a JSON array of objects with the API's fields (external_id,
+// email, phone, name, attributes), where the whole import is one transaction, so an invalid
+// item, a conflict or the plan's allowance stops it with nothing saved and names the item.
 #include <fstream>
 #include <sstream>
 
 #include "cli/admin_support.h"
 #include "cli/commands.h"
+#include "domain/contact_import.h"
 #include "domain/contacts.h"
+#include "views/contact_import_json.h"
 #include "views/contact_json.h"
 
 namespace parley {
@@ -17,10 +20,12 @@ struct ContactArgs {
   std::string agent;
   std::string file;
   std::string json;
+  std::string mapping;
+  int64_t max_rows = ImportLimits{}.max_rows;
 };
 
 Result<std::string> read_file(const std::string& path) {
-  std::ifstream f(path);
+  std::ifstream f(path, std::ios::binary);
   if (!f) return ApiError::invalid("Cannot read '" + path + "'.");
   std::stringstream ss;
   ss << f.rdbuf();
@@ -69,6 +74,28 @@ Result<std::string> import_contacts(Services& s, const std::string& agent_id,
   w.end_array().end_object();
   return w.str();
 }
+
+// A JSON array (a .json file, or text whose first character is '['), else CSV.
+bool holds_json(const std::string& path, std::string_view text) {
+  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) return true;
+  size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text[first] == '[';
+}
+
+Result<std::string> import_csv(Services& s, const ContactArgs& a, std::string_view text) {
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, a.agent));
+  if (!agent) return ApiError::not_found("No agent " + a.agent + ".");
+  ImportLimits limits;
+  limits.max_rows = a.max_rows;
+  PARLEY_ASSIGN_OR_RETURN(auto report,
+                          import_contacts_csv(s, *agent, {text, ""}, a.mapping, limits));
+  JsonWriter w;
+  w.begin_object().key("data");
+  write_import_report_json(w, report);
+  w.end_object();
+  return w.str();
+}
 }  // namespace
 
 void add_admin_contact_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run) {
@@ -78,15 +105,28 @@ void add_admin_contact_commands(CLI::App& admin, GlobalOptions& global, CommandR
 
   auto* bulk = contact->add_subcommand("import", "Import contacts in bulk (source import)");
   bulk->add_option("--agent", a->agent, "Agent id")->required();
-  auto* file = bulk->add_option("--file", a->file, "File holding a JSON array of contacts");
+  auto* file =
+      bulk->add_option("--file", a->file,
+                       "A CSV file (row by row, as the dashboard imports it) or a JSON array of "
+                       "contacts (.json, or text starting with '['; all or nothing)");
   bulk->add_option("--json", a->json, "JSON array of contacts")->excludes(file);
+  bulk->add_option(
+      "--mapping", a->mapping,
+      "CSV only: JSON object from a column's header to external_id, email, phone, name, "
+      "attributes.<name> or ignore (other columns mapped from their headers)");
+  bulk->add_option("--max-rows", a->max_rows, "CSV only: most rows the file may hold")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   bulk->callback([&, a, bulk] {
     run = [&, a, bulk] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         std::string json = a->json;
         if (bulk->count("--file")) {
-          PARLEY_ASSIGN_OR_RETURN(json, read_file(a->file));
+          PARLEY_ASSIGN_OR_RETURN(std::string text, read_file(a->file));
+          if (!holds_json(a->file, text)) return import_csv(s, *a, text);
+          json = std::move(text);
         }
+        if (!a->mapping.empty()) return ApiError::invalid("--mapping applies to a CSV file only.");
         if (json.empty()) return ApiError::invalid("Give the contacts with --file or --json.");
         return import_contacts(s, a->agent, json);
       });

@@ -56,6 +56,8 @@ void add_admin_source_commands(CLI::App& admin, GlobalOptions& global, CommandRu
     };
   });
 
+  add_admin_source_upload_command(*source, global, run);
+
   auto* list = source->add_subcommand("list", "List an agent's sources, newest first");
   list->add_option("--agent", a->agent, "Agent id")->required();
   list->callback([&, a] {

@@ -178,6 +178,28 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_CONSOLE_LOGIN_TRACKED_MAX")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--upload-max-bytes", o->node.file_upload_max_bytes,
+                  "Largest request body of a file upload to an agent's knowledge (413 beyond)")
+      ->envname("PARLEY_UPLOAD_MAX_BYTES")
+      ->check(CLI::Range(size_t{1024}, size_t{1} << 30))
+      ->capture_default_str();
+  cmd->add_option("--contact-import-max-bytes", o->node.contact_import_max_bytes,
+                  "Largest request body of a contact CSV import (413 beyond)")
+      ->envname("PARLEY_CONTACT_IMPORT_MAX_BYTES")
+      ->check(CLI::Range(size_t{1024}, size_t{1} << 30))
+      ->capture_default_str();
+  cmd->add_option(
+         "--large-bodies-max-bytes", o->node.large_body_budget,
+         "Bytes of request bodies larger than 1 MiB (uploads, imports) held at once; past it "
+         "such a request gets 503 before its body is read")
+      ->envname("PARLEY_LARGE_BODIES_MAX_BYTES")
+      ->check(CLI::Range(size_t{1} << 20, size_t{1} << 40))
+      ->capture_default_str();
+  cmd->add_option("--contact-import-max-rows", o->node.contact_import_max_rows,
+                  "Most rows one contact import may hold (400 beyond, nothing imported)")
+      ->envname("PARLEY_CONTACT_IMPORT_MAX_ROWS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   add_webhook_serve_options(*cmd, o->node.webhooks);
   add_llm_serve_options(*cmd, o->llm);
   add_workspace_serve_options(*cmd, o->workspace);
@@ -194,6 +216,11 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
                   "Replies per agent per hour before 429 agent_busy")
       ->envname("PARLEY_AGENT_REPLIES_PER_HOUR")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-messages-per-conversation", o->node.chat.max_messages_per_conversation,
+                  "Messages a conversation stores; a turn past it gets 409 conflict")
+      ->envname("PARLEY_MAX_MESSAGES_PER_CONVERSATION")
+      ->check(CLI::Range(int64_t{2}, int64_t{1'000'000}))
       ->capture_default_str();
   cmd->add_option("--web-dir", o->node.web_dir,
                   "Serve the dashboard and widget from this folder (web/build.mjs's output) instead of the "

@@ -17,6 +17,7 @@ void register_console_live_chat_routes(Router& router, ConsoleContext& app);  //
 void register_console_webhook_routes(Router& router, ConsoleContext& app);
 void register_console_knowledge_routes(Router& router, ConsoleContext& app);  // sources
 void register_console_data_routes(Router& router, ConsoleContext& app);       // conversations, leads, contacts
+void register_console_import_routes(Router& router, ConsoleContext& app);     // contact CSV import
 void register_console_inbox_routes(Router& router, ConsoleContext& app);      // live chats, as a list and a stream
 void register_console_try_routes(Router& router, ConsoleContext& app);        // the "try it" chat
 void register_console_workspace_routes(Router& router, ConsoleContext& app);  // Notion pages as knowledge

@@ -3,6 +3,7 @@
 // Thread-safe.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "console/login_throttle.h"
@@ -19,6 +20,11 @@ struct ConsoleOptions {
   // Owners may change their account's plan themselves; off: only the operator does (`parley
   // admin account set-plan`), for servers that bill outside Parley.
   bool self_service_plans = true;
+  // Uploads: the largest request body of a file source's upload and of a contact import (413
+  // beyond, before the body is read), and the most rows one contact import may hold.
+  size_t file_upload_max_bytes = 25 * 1024 * 1024;
+  size_t contact_import_max_bytes = 64 * 1024 * 1024;
+  int64_t contact_import_max_rows = 200'000;
 };
 
 struct ConsoleServices {

@@ -14,8 +14,9 @@ Result<std::string_view> console_bearer_token(const Request& req) {
   return bearer_credentials(req, "console token");
 }
 
-void add_console_route(Router& router, ConsoleContext& app, std::string_view method, std::string_view pattern, Role min_role,
-                       Execution execution, ConsoleHandler handler) {
+void add_console_route(Router& router, ConsoleContext& app, std::string_view method,
+                       std::string_view pattern, Role min_role, Execution execution,
+                       ConsoleHandler handler, size_t body_limit) {
   router.add(method, pattern,
              {[&app, min_role, handler = std::move(handler)](Request& req) -> Response {
                 auto token = console_bearer_token(req);
@@ -32,7 +33,7 @@ void add_console_route(Router& router, ConsoleContext& app, std::string_view met
                 auto result = handler(call);
                 return result.ok() ? std::move(result).value() : error_response(result.error());
               },
-              execution});
+              execution, body_limit});
 }
 
 }  // namespace parley

@@ -26,9 +26,11 @@ struct ConsoleCall {
 
 using ConsoleHandler = std::function<Result<Response>(ConsoleCall&)>;
 
-// Registers a console route that needs a team member of at least `min_role`.
-void add_console_route(Router& router, ConsoleContext& app, std::string_view method, std::string_view pattern, Role min_role,
-                       Execution execution, ConsoleHandler handler);
+// Registers a console route that needs a team member of at least `min_role`. `body_limit`: the
+// largest body the route takes; 0: the server's (RouteTarget::body_limit).
+void add_console_route(Router& router, ConsoleContext& app, std::string_view method,
+                       std::string_view pattern, Role min_role, Execution execution,
+                       ConsoleHandler handler, size_t body_limit = 0);
 
 // The bearer token of the request, or the 401 saying why there is none.
 Result<std::string_view> console_bearer_token(const Request& req);

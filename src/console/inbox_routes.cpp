@@ -37,11 +37,12 @@ Result<Response> list(ConsoleCall& call) {
 Result<Response> watch(ConsoleCall& call) {
   if (call.app.feed == nullptr) return ApiError{ErrorCode::kUnavailable, "Live streams are off on this server."};
   return call.app.feed->stream(
-      "inbox", [s = call.services, token = std::string(call.token), account = call.account_id(),
-                agent = std::string(call.param(0))]() mutable -> Result<std::string> {
+      "inbox",
+      ChangeFeed::whole([s = call.services, token = std::string(call.token), account = call.account_id(),
+                         agent = std::string(call.param(0))]() mutable -> Result<std::string> {
         PARLEY_TRY(authenticate_member_token(s, token));
         return inbox_json(s.db, account, agent);
-      },
+      }),
       {{"member:" + call.who.member.id, kStreamsPerMember}});
 }
 }  // namespace

@@ -5,6 +5,7 @@
 #include "http/responses.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "domain/chat.h"
 #include "domain/conversations.h"
 #include "domain/team_takeover.h"
 #include "views/conversation_json.h"
@@ -60,7 +61,10 @@ Result<Response> reply(ConsoleCall& call) {
                              " is not taken over; take it over before replying.");
   }
   PARLEY_ASSIGN_OR_RETURN(auto m,
-                          team_reply(call.services, conv.id, author_name(call.who.member), text));
+                          team_reply(call.services, conv.id, author_name(call.who.member), text,
+                                     call.app.chat != nullptr
+                                         ? call.app.chat->config.max_messages_per_conversation
+                                         : kDefaultMaxMessagesPerConversation));
   return data_response(201, [&](JsonWriter& w) { write_message_json(w, m); });
 }
 

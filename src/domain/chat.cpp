@@ -178,6 +178,9 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
                           s.config.replies_per_agent_hour};
   PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, agent, r));
   t.existing_ = std::move(target.existing);
+  if (t.existing_) {
+    PARLEY_TRY(check_message_room(*t.existing_, 2, s.config.max_messages_per_conversation));
+  }
   t.reply_.conversation_id = std::move(target.conversation_id);
   t.reply_.session_id = std::move(target.session_id);
   t.paused_ = t.existing_ && t.existing_->taken_over_by.has_value();
@@ -310,6 +313,8 @@ WriteFn ChatTurn::commit_work() {
       if (conv && conv->channel != "api") return api_only("sessionId");
     }
     if (conv) {
+      // Again in the write, with the count as it is now (another turn may have filled it).
+      PARLEY_TRY(check_message_room(*conv, 2, s_.config.max_messages_per_conversation));
       out.conversation_id = conv->id;
     } else {
       ConversationRecord fresh;

@@ -17,6 +17,7 @@
 #include "knowledge/retriever.h"
 #include "store/agent_repo.h"
 #include "store/conversation_repo.h"
+#include "domain/conversations.h"
 #include "store/db.h"
 
 namespace parley {
@@ -29,6 +30,8 @@ struct ChatConfig {
   int64_t timeout_ms = 55'000;  // 504 timeout beyond this
   int64_t event_stream_heartbeat_ms = 15'000;  // a comment line in an event stream this long silent
   int64_t replies_per_agent_hour = kDefaultRepliesPerAgentHour;
+  // A turn adds two messages; one that would pass this is refused with 409 conflict.
+  int64_t max_messages_per_conversation = kDefaultMaxMessagesPerConversation;
 };
 
 // The 504 a chat turn ends with past its deadline, whichever step noticed: the same code and

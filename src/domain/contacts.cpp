@@ -89,7 +89,9 @@ Result<void> insert_within_allowance(Connection& c, const AgentRecord& agent,
   return {};
 }
 
-Result<ContactRecord> apply_changes(ContactRecord contact, const ContactInput& in) {
+}  // namespace
+
+Result<ContactRecord> apply_contact_changes(ContactRecord contact, const ContactInput& in) {
   apply(in.external_id, contact.external_id);
   apply(in.email, contact.email);
   apply(in.phone, contact.phone);
@@ -99,7 +101,30 @@ Result<ContactRecord> apply_changes(ContactRecord contact, const ContactInput& i
   }
   return contact;
 }
-}  // namespace
+
+bool same_contact_fields(const ContactRecord& a, const ContactRecord& b) {
+  return a.external_id == b.external_id && a.email == b.email && a.phone == b.phone &&
+         a.name == b.name && a.attributes == b.attributes;
+}
+
+Result<UpsertMatch> match_upsert(const ContactRecord* by_external_id, const ContactRecord* by_email,
+                                 const ContactInput& in) {
+  if (by_external_id) {
+    if (by_email && by_email->id != by_external_id->id) {
+      return conflict("The email '" + *in.email.value +
+                      "' belongs to another contact of this agent.");
+    }
+    return UpsertMatch::kByExternalId;
+  }
+  if (by_email) {
+    if (in.external_id.value && by_email->external_id) {
+      return conflict("The email '" + *in.email.value +
+                      "' belongs to a contact with a different external ID.");
+    }
+    return UpsertMatch::kByEmail;
+  }
+  return UpsertMatch::kCreate;
+}
 
 Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
                                      const AgentRecord& agent, const ContactInput& in,
@@ -118,22 +143,14 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
   if (in.email.value) {
     PARLEY_ASSIGN_OR_RETURN(by_email, ContactRepo::find_by_email(c, agent.id, *in.email.value));
   }
+  PARLEY_ASSIGN_OR_RETURN(UpsertMatch match,
+                          match_upsert(by_external_id ? &*by_external_id : nullptr,
+                                       by_email ? &*by_email : nullptr, in));
   std::optional<ContactRecord> target;
-  if (by_external_id) {
-    if (by_email && by_email->id != by_external_id->id) {
-      return conflict("The email '" + *in.email.value +
-                      "' belongs to another contact of this agent.");
-    }
-    target = std::move(by_external_id);
-  } else if (by_email) {
-    if (in.external_id.value && by_email->external_id) {
-      return conflict("The email '" + *in.email.value +
-                      "' belongs to a contact with a different external ID.");
-    }
-    target = std::move(by_email);
-  }
+  if (match == UpsertMatch::kByExternalId) target = std::move(by_external_id);
+  if (match == UpsertMatch::kByEmail) target = std::move(by_email);
   if (target) {
-    PARLEY_ASSIGN_OR_RETURN(auto updated, apply_changes(std::move(*target), in));
+    PARLEY_ASSIGN_OR_RETURN(auto updated, apply_contact_changes(std::move(*target), in));
     updated.last_seen_at = std::max(updated.last_seen_at, now);
     updated.updated_at = now;
     PARLEY_TRY(ContactRepo::update(c, updated));
@@ -145,7 +162,7 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
   fresh.account_id = agent.account_id;
   fresh.source = std::string(source);
   fresh.first_seen_at = fresh.last_seen_at = fresh.created_at = fresh.updated_at = now;
-  PARLEY_ASSIGN_OR_RETURN(fresh, apply_changes(std::move(fresh), in));
+  PARLEY_ASSIGN_OR_RETURN(fresh, apply_contact_changes(std::move(fresh), in));
   PARLEY_TRY(insert_within_allowance(c, agent, fresh));
   return ContactUpsert{std::move(fresh), true};
 }
@@ -181,7 +198,7 @@ Result<ContactRecord> patch_contact(Services& s, std::string_view account_id,
       return {};
     }
     PARLEY_TRY(check_unique(c, contact, in));
-    PARLEY_ASSIGN_OR_RETURN(auto updated, apply_changes(std::move(contact), in));
+    PARLEY_ASSIGN_OR_RETURN(auto updated, apply_contact_changes(std::move(contact), in));
     if (!updated.external_id && !updated.email && !updated.phone) {
       return ApiError::invalid(
           "A contact must keep an 'external_id', an 'email' or a 'phone'; this change would clear "

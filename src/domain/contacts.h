@@ -58,6 +58,18 @@ struct ContactUpsert {
   bool created = false;
 };
 
+// Which contact the create-or-update rules change for `in`, given the agent's contact holding its
+// external_id and the one holding its email (null when none): the one found by external_id, else
+// the one found by email, else a new one; 409 conflict when they disagree.
+enum class UpsertMatch { kCreate, kByExternalId, kByEmail };
+Result<UpsertMatch> match_upsert(const ContactRecord* by_external_id, const ContactRecord* by_email,
+                                 const ContactInput& in);
+// The contact with the sent fields applied (attributes merged; 400 past 50 attributes). Times
+// are left as they were.
+Result<ContactRecord> apply_contact_changes(ContactRecord contact, const ContactInput& in);
+// True when the two hold the same fields (identifiers, phone, name, attributes), times aside.
+bool same_contact_fields(const ContactRecord& a, const ContactRecord& b);
+
 // The spec's create-or-update rules: found by external_id, else by email (an email-only contact
 // receives the external_id), else created with `source` within the plan's allowance.
 Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,

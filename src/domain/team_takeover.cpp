@@ -38,7 +38,8 @@ Result<ConversationRecord> take_over_conversation(Services& s, std::string_view 
 }
 
 Result<MessageRecord> team_reply(Services& s, std::string_view conversation_id,
-                                 std::string_view member, std::string_view text) {
+                                 std::string_view member, std::string_view text,
+                                 int64_t max_messages) {
   if (text.empty() || utf8_length(text) > 10'000)
     return ApiError::invalid("'--text' must be 1 to 10000 characters.");
   std::string name = first_name(member);
@@ -50,6 +51,7 @@ Result<MessageRecord> team_reply(Services& s, std::string_view conversation_id,
       return ApiError::invalid("Conversation " + conv.id +
                                " is not taken over; take it over first.");
     }
+    PARLEY_TRY(check_message_room(conv, 1, max_messages));
     MessageRecord m{new_id(s.random, "msg_"), conv.id, 0,    "assistant",
                     std::string(text),        name,    "[]", s.clock.now_ms()};
     PARLEY_ASSIGN_OR_RETURN(out, ConversationRepo::append_message(c, std::move(m)));

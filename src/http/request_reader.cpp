@@ -1,6 +1,7 @@
 #include "http/request_reader.h"
 
 #include <boost/beast/core/string.hpp>
+#include <boost/beast/http/error.hpp>
 
 namespace parley {
 
@@ -39,6 +40,48 @@ void RequestParser::on_field_impl(boost::beast::http::field, string_view name, s
   m_.text.append(value.data(), value.size());
   m_.fields.push_back({at, static_cast<uint32_t>(name.size()), at + static_cast<uint32_t>(name.size()),
                        static_cast<uint32_t>(value.size())});
+}
+
+uint64_t RequestParser::route_limit() const {
+  if (limits_.router == nullptr) return limits_.server;
+  std::string_view target = m_.target;
+  std::string_view method =
+      m_.method == "HEAD" ? std::string_view("GET") : std::string_view(m_.method);
+  return limits_.router->body_limit(method, target.substr(0, target.find('?')), limits_.server);
+}
+
+// Beast has already refused a Content-Length beyond the largest limit; here the request's own.
+void RequestParser::on_header_impl(error_code& ec) {
+  decided_ = true;
+  if (limits_.largest == limits_.server && limits_.smallest == limits_.server) return;
+  auto length = content_length();
+  // A body within every route's limit needs no route lookup (most requests).
+  bool lookup = chunked() || (length && *length > limits_.smallest);
+  limit_ = lookup ? route_limit() : limits_.server;
+  body_limit(limit_);  // no body byte is parsed yet, so the limit may still change
+  if (length && *length > limit_) {
+    ec = boost::beast::http::error::body_limit;
+    return;
+  }
+  // A body past the server's limit takes its size (a chunked one, its limit) from the budget.
+  uint64_t want = length ? *length : limit_;
+  if (limit_ <= limits_.server || want <= limits_.server || limits_.large_in_flight == nullptr ||
+      limits_.large_budget == 0) {
+    return;
+  }
+  uint64_t held = limits_.large_in_flight->load();
+  do {
+    if (held + want > limits_.large_budget) {
+      over_budget_ = true;
+      ec = boost::beast::http::error::body_limit;
+      return;
+    }
+  } while (!limits_.large_in_flight->compare_exchange_weak(held, held + want));
+  reserved_ = want;
+}
+
+RequestParser::~RequestParser() {
+  if (reserved_ > 0) limits_.large_in_flight->fetch_sub(reserved_);
 }
 
 void RequestParser::on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) {

@@ -1,5 +1,7 @@
 #include "http/router.h"
 
+#include <algorithm>
+
 namespace parley {
 
 namespace {
@@ -58,6 +60,27 @@ Router::Match Router::match(std::string_view method, std::string_view path,
     m.outcome = Outcome::kNoMethod;
   }
   return m;
+}
+
+size_t Router::body_limit(std::string_view method, std::string_view path,
+                          size_t server_limit) const {
+  std::vector<std::string_view> params;
+  Match m = match(method, path, params);
+  if (m.outcome != Outcome::kFound || m.target->body_limit == 0) return server_limit;
+  return m.target->body_limit;
+}
+
+size_t Router::largest_body_limit(size_t server_limit) const {
+  size_t largest = server_limit;
+  for (const auto& r : routes_) largest = std::max(largest, r.target.body_limit);
+  return largest;
+}
+
+size_t Router::smallest_body_limit(size_t server_limit) const {
+  size_t smallest = server_limit;
+  for (const auto& r : routes_)
+    if (r.target.body_limit != 0) smallest = std::min(smallest, r.target.body_limit);
+  return smallest;
 }
 
 std::vector<std::string> Router::route_names() const {

@@ -1,6 +1,7 @@
 // Matches a method and path against registered patterns ("/api/v1/agents/{agentId}"). Tells a
 // missing path (404) from a path that exists under other methods (405, with those methods for
-// the Allow header). Built once at start; matching is thread-safe.
+// the Allow header), and says how large a body each route takes. Built once at start; matching
+// is thread-safe.
 #pragma once
 
 #include <functional>
@@ -21,6 +22,10 @@ using Handler = std::function<Response(Request&)>;
 struct RouteTarget {
   Handler handler;
   Execution execution = Execution::kInline;
+  // The largest request body the route takes, in bytes; 0: the server's
+  // (ServerOptions::body_limit). A route that takes files says so here: the server checks it
+  // from the request's headers, before the body is read.
+  size_t body_limit = 0;
 };
 
 class Router {
@@ -39,6 +44,12 @@ class Router {
               std::vector<std::string_view>& params) const;
   // "GET /api/v1/agents/{agentId}" for each route, in the order they were added.
   std::vector<std::string> route_names() const;
+  // The body limit of the route `method` and `path` reach: its own, else `server_limit` (also when
+  // no route matches).
+  size_t body_limit(std::string_view method, std::string_view path, size_t server_limit) const;
+  // The largest body limit of any route, at least `server_limit`; the smallest, at most it.
+  size_t largest_body_limit(size_t server_limit) const;
+  size_t smallest_body_limit(size_t server_limit) const;
 
  private:
   struct Route {

@@ -1,8 +1,8 @@
 // The HTTP/1.1 server: a listener, keep-alive sessions, optional TLS, request limits, and
 // graceful shutdown. Requests are routed with a Router; handlers run inline on the I/O threads or
 // on the blocking pool, as each route says. Every failure the server itself detects (unknown
-// route, wrong method, oversized headers or body, malformed HTTP) is answered in the spec's JSON
-// error shape by `on_error`.
+// route, wrong method, oversized headers or body, malformed HTTP, too many large bodies at once)
+// is answered in the spec's JSON error shape by `on_error`.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +30,10 @@ struct ServerOptions {
   std::string metrics_token;
   size_t header_limit = 16 * 1024;
   size_t body_limit = 1024 * 1024;
+  // Bytes of request bodies beyond body_limit (routes that take files) that may be held at once,
+  // from their headers until their answers; past it such a request gets 503 at once, before its
+  // body is read.
+  size_t large_body_budget = 512 * 1024 * 1024;
   int idle_timeout_s = 60;      // waiting for the next request on a kept-alive connection
   int read_timeout_s = 30;      // reading the rest of a request, a TLS handshake, writing a response
   int shutdown_grace_s = 60;    // how long in-flight requests may take to finish on SIGTERM

@@ -52,8 +52,13 @@ std::vector<std::string> metric_routes(const Router& router) {
 // State every session shares.
 struct Shared {
   Shared(ServerOptions o, const Router& r, ServerHooks h)
-      : options(std::move(o)), router(r), hooks(std::move(h)), metrics(metric_routes(r)),
-        metrics_route(metrics.unmatched() - 1), pool(std::make_unique<ThreadPool>(options.blocking_threads)) {}
+      : options(std::move(o)),
+        router(r),
+        hooks(std::move(h)),
+        metrics(metric_routes(r)),
+        metrics_route(metrics.unmatched() - 1),
+        pool(std::make_unique<ThreadPool>(options.blocking_threads)),
+        body_limits(r, options.body_limit, options.large_body_budget, large_bodies_in_flight) {}
   ServerOptions options;
   const Router& router;
   ServerHooks hooks;
@@ -65,6 +70,8 @@ struct Shared {
   std::atomic<bool> draining{false};
   std::atomic<size_t> connections{0};  // sessions serving requests (counted against the cap)
   std::atomic<size_t> rejecting{0};    // sessions answering 503 past the cap
+  std::atomic<uint64_t> large_bodies_in_flight{0};  // bytes of the large-body budget taken
+  BodyLimits body_limits;
 };
 
 // A 503 for an overload limit, with Retry-After.
@@ -156,9 +163,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Def
   void next_request(Clock::time_point now = Clock::now()) {
     request_deadline_ = Clock::time_point::max();
     message_.clear();
-    parser_.emplace(message_);
+    parser_.emplace(message_, shared_.body_limits);
     parser_->header_limit(static_cast<std::uint32_t>(shared_.options.header_limit));
-    parser_->body_limit(shared_.options.body_limit);
     parser_->eager(true);
     continue_sent_ = false;
     if (begin_ < end_) return parse();  // a pipelined request is already here
@@ -241,9 +247,15 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Def
     keep_alive_ = false;
     linger_ = true;
     prepare_request();
+    if (ec == http::error::body_limit && parser_->over_budget()) {
+      return send(unavailable(shared_, request_,
+                              "The server is receiving as many large uploads as it holds at once "
+                              "(large_body_budget); retry shortly."));
+    }
     if (ec == http::error::body_limit) {
-      return reply_error({ErrorCode::kPayloadTooLarge, "The request body exceeds the limit of " +
-                                                           std::to_string(shared_.options.body_limit) + " bytes."});
+      return reply_error({ErrorCode::kPayloadTooLarge,
+                          "The request body exceeds the limit of " +
+                              std::to_string(parser_->request_body_limit()) + " bytes."});
     }
     if (ec == http::error::header_limit) {
       return reply_error({ErrorCode::kHeadersTooLarge, "The request headers exceed the limit of " +

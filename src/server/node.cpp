@@ -43,6 +43,7 @@ ServerOptions server_options(const NodeOptions& o) {
   so.blocking_queue = o.blocking_queue;
   so.linger_ms = o.linger_ms;
   so.linger_bytes = o.linger_bytes;
+  so.large_body_budget = o.large_body_budget;
   so.idle_timeout_s = o.idle_timeout_s;
   so.read_timeout_s = o.read_timeout_s;
   so.tls_cert_file = o.tls_cert;
@@ -74,6 +75,9 @@ ConsoleOptions console_options(const NodeOptions& o) {
   c.login.failures_per_email_all_addresses = o.console_login_failures_per_email_all_addresses;
   c.client_address = o.widget.client_address;
   c.self_service_plans = !o.no_self_service_plans;
+  c.file_upload_max_bytes = o.file_upload_max_bytes;
+  c.contact_import_max_bytes = o.contact_import_max_bytes;
+  c.contact_import_max_rows = o.contact_import_max_rows;
   return c;
 }
 
@@ -142,7 +146,10 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   chat.slots = &chat_slots;
   chat.agents = &agent_cache;
   WebhookPolicy* policy = &(*webhooks)->policy();
-  ChangeFeed feed(ChangeFeed::Options{});  // the live-chat inbox and the widget's live chat
+  // The live-chat inbox and the widget's live chat: looked at when the data epoch moves.
+  ChangeFeed::Options feed_options;
+  feed_options.changes = [&database] { return database.data_epoch(); };
+  ChangeFeed feed(std::move(feed_options));
   Fronts fronts{
       ApiContext{database, clock, random, keys, limiter, trainer, reply_pool, chat, policy, &agent_cache},
       ConsoleContext{database, clock, random, console, policy, &trainer, &chat, &reply_pool, &feed, &workspace},

@@ -46,6 +46,9 @@ struct NodeOptions {
   int64_t console_login_failures_per_email_all_addresses = 100;
   int64_t console_login_tracked_max = 100'000;
   bool no_self_service_plans = false;  // owners may not change their plan in the console
+  size_t file_upload_max_bytes = 25 * 1024 * 1024;
+  size_t contact_import_max_bytes = 64 * 1024 * 1024;
+  int64_t contact_import_max_rows = 200'000;
   WebhookServiceOptions webhooks;
   LlmDefaults llm;          // the default provider of `openai` agents, secrets included
   MailerOptions mail;       // hand-off mail and disabled-webhook notices, secrets included
@@ -61,6 +64,7 @@ struct NodeOptions {
   size_t blocking_queue = 16384;
   int linger_ms = 5000;
   size_t linger_bytes = 4 * 1024 * 1024;
+  size_t large_body_budget = 512 * 1024 * 1024;  // bodies past 1 MiB held at once (uploads)
   std::string web_dir;  // serve the dashboard and widget from this folder instead of the binary
   std::string test_clock_file;  // tests only: see core/clock.h OffsetFileClock
 };

@@ -34,6 +34,17 @@ Result<std::optional<ContactRecord>> find_one(Connection& c, std::string_view wh
   return out;
 }
 
+constexpr size_t kContactColumns = 13;
+constexpr size_t kInsertRows = 100;  // rows per INSERT of a bulk insert (1,300 parameters)
+
+void append_params(std::vector<DbValue>& params, const ContactRecord& v) {
+  using V = std::string_view;  // the record outlives the statement
+  params.insert(params.end(),
+                {V(v.id), V(v.agent_id), V(v.account_id), db_opt(v.external_id), db_opt(v.email),
+                 db_opt(v.phone), db_opt(v.name), V(v.attributes), V(v.source), v.first_seen_at,
+                 v.last_seen_at, v.created_at, v.updated_at});
+}
+
 Result<void> insert_row(Connection& c, const ContactRecord& v) {
   PARLEY_TRY(c.execute("INSERT INTO contacts (" CONTACT_COLUMNS
                        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
@@ -62,6 +73,70 @@ Result<bool> ContactRepo::insert_within_cap(Connection& c, const ContactRecord& 
   if (!counted) return false;
   PARLEY_TRY(insert_row(c, v));
   return true;
+}
+
+Result<bool> ContactRepo::insert_all_within_cap(Connection& c,
+                                                const std::vector<ContactRecord>& contacts,
+                                                int64_t cap) {
+  if (contacts.empty()) return true;
+  auto n = static_cast<int64_t>(contacts.size());
+  bool counted = false;
+  PARLEY_TRY(c.query(
+      "INSERT INTO contact_counts (agent_id, count) SELECT $1, CAST($3 AS BIGINT) "
+      "WHERE CAST($3 AS BIGINT) <= CAST($2 AS BIGINT) "
+      "ON CONFLICT (agent_id) DO UPDATE SET count = contact_counts.count + CAST($3 AS BIGINT) "
+      "WHERE contact_counts.count + CAST($3 AS BIGINT) <= CAST($2 AS BIGINT) RETURNING count",
+      {contacts.front().agent_id, cap, n}, [&](const Row&) { counted = true; }));
+  if (!counted) return false;
+  // kInsertRows rows to a statement, the rest one by one: two statement texts in all.
+  static const std::string many = [] {
+    std::string q = "INSERT INTO contacts (" CONTACT_COLUMNS ") VALUES ";
+    for (size_t row = 0; row < kInsertRows; ++row) {
+      q += row ? ",(" : "(";
+      for (size_t col = 0; col < kContactColumns; ++col)
+        q += (col ? ",$" : "$") + std::to_string(1 + row * kContactColumns + col);
+      q += ")";
+    }
+    return q;
+  }();
+  size_t at = 0;
+  std::vector<DbValue> params;
+  for (; contacts.size() - at >= kInsertRows; at += kInsertRows) {
+    params.clear();
+    for (size_t i = at; i < at + kInsertRows; ++i) append_params(params, contacts[i]);
+    PARLEY_TRY(c.query(many, params, [](const Row&) {}));
+  }
+  for (; at < contacts.size(); ++at) PARLEY_TRY(insert_row(c, contacts[at]));
+  return true;
+}
+
+Result<std::vector<ContactRecord>> ContactRepo::find_holding_any(
+    Connection& c, std::string_view agent_id, const std::vector<std::string>& external_ids,
+    const std::vector<std::string>& emails) {
+  // One statement text whatever the batch: the lists are padded with NULL, which matches nothing.
+  // A UNION of two lookups, so each uses its unique index (an OR of the two would scan the
+  // agent's contacts on SQLite).
+  static const std::string sql = [] {
+    std::string q =
+        "SELECT " CONTACT_COLUMNS " FROM contacts WHERE agent_id = $1 AND external_id IN (";
+    for (size_t i = 0; i < kMaxLookup; ++i) q += (i ? ",$" : "$") + std::to_string(2 + i);
+    q += ") UNION SELECT " CONTACT_COLUMNS " FROM contacts WHERE agent_id = $1 AND email IN (";
+    for (size_t i = 0; i < kMaxLookup; ++i)
+      q += (i ? ",$" : "$") + std::to_string(2 + kMaxLookup + i);
+    return q + ")";
+  }();
+  if (external_ids.size() > kMaxLookup || emails.size() > kMaxLookup)
+    return ApiError::internal("Too many contacts looked up at once.");
+  std::vector<DbValue> params;
+  params.reserve(1 + 2 * kMaxLookup);
+  params.emplace_back(agent_id);
+  for (const auto* list : {&external_ids, &emails}) {
+    for (size_t i = 0; i < kMaxLookup; ++i)
+      params.push_back(i < list->size() ? DbValue(std::string_view((*list)[i])) : db_null());
+  }
+  std::vector<ContactRecord> out;
+  PARLEY_TRY(c.query(sql, params, [&](const Row& r) { out.push_back(read_contact(r)); }));
+  return out;
 }
 
 Result<bool> ContactRepo::lock(Connection& c, std::string_view id) {

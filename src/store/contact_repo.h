@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "store/db.h"
 #include "store/keyset.h"
@@ -40,6 +41,17 @@ class ContactRepo {
   // Inserts the contact unless its agent already has `cap` contacts: false then, and nothing is
   // inserted. The agent's count moves first, in one statement that refuses to pass the cap.
   static Result<bool> insert_within_cap(Connection& c, const ContactRecord& contact, int64_t cap);
+  // Inserts every contact (all of one agent) unless together they would take the agent past `cap`
+  // contacts: false then, and nothing is inserted. For bulk imports, under the agent's row lock.
+  static Result<bool> insert_all_within_cap(Connection& c,
+                                            const std::vector<ContactRecord>& contacts,
+                                            int64_t cap);
+  // The agent's contacts that hold any of `external_ids` or any of `emails` (each list at most
+  // kMaxLookup long), in one statement: what a batch of an import may update.
+  static constexpr size_t kMaxLookup = 500;
+  static Result<std::vector<ContactRecord>> find_holding_any(
+      Connection& c, std::string_view agent_id, const std::vector<std::string>& external_ids,
+      const std::vector<std::string>& emails);
   // Holds the contact's row until the transaction ends: taken before a read-modify-write of it.
   static Result<bool> lock(Connection& c, std::string_view id);
   // Writes every mutable column.

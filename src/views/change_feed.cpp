@@ -48,9 +48,23 @@ void ChangeFeed::release(const std::vector<Share>& shares) {
   }
 }
 
+ChangeFeed::Look ChangeFeed::whole(std::function<Result<std::string>()> document) {
+  using Seen = Result<std::optional<std::string>>;
+  return [document = std::move(document)](std::string& cursor) -> Seen {
+    PARLEY_ASSIGN_OR_RETURN(std::string now, document());
+    if (now == cursor) return std::optional<std::string>();
+    cursor = now;
+    return std::optional<std::string>(std::move(now));
+  };
+}
+
 Response ChangeFeed::stream(std::string event_name, Look look, std::vector<Share> shares) {
   // The first look is made now, on the request's thread, so a missing conversation is a plain 404.
-  auto first = look();
+  // Read before the first look: a change after it, made before the stream joins the passes, is
+  // then looked for at once (a pass may have read the epoch without this stream in it).
+  const uint64_t before = options_.changes ? options_.changes() : 0;
+  std::string cursor;
+  auto first = look(cursor);
   if (!first.ok()) return error_response(first.error());
   {
     std::lock_guard lock(mu_);
@@ -77,6 +91,7 @@ Response ChangeFeed::stream(std::string event_name, Look look, std::vector<Share
     for (const auto& s : shares) ++per_key_[s.key];
   }
   return Response::later([this, event_name = std::move(event_name), look = std::move(look), shares = std::move(shares),
+                          cursor = std::move(cursor), before,
                           first = std::move(first).value()](std::shared_ptr<Responder> out) mutable {
     if (!out->claim()) {
       std::lock_guard lock(mu_);
@@ -89,14 +104,18 @@ Response ChangeFeed::stream(std::string event_name, Look look, std::vector<Share
     head.header("Cache-Control", "no-store");
     head.header("X-Accel-Buffering", "no");  // proxies pass each event on as it comes
     out->begin(std::move(head));
-    out->write(server_event(event_name, first));
+    if (first) out->write(server_event(event_name, *first));
     auto s = std::make_shared<Stream>(Stream{std::move(out), std::move(event_name), std::move(look), std::move(shares),
-                                             std::move(first), std::chrono::steady_clock::now()});
+                                             std::move(cursor), std::chrono::steady_clock::now()});
     std::lock_guard lock(mu_);
     if (stop_) {
       s->out->end();
       release(s->shares);
       return;
+    }
+    if (options_.changes && options_.changes() != before) {
+      s->pending = true;
+      recheck_ = true;
     }
     streams_.push_back(std::move(s));
   });
@@ -104,35 +123,58 @@ Response ChangeFeed::stream(std::string event_name, Look look, std::vector<Share
 
 bool ChangeFeed::refresh(Stream& s, std::chrono::steady_clock::time_point now) {
   // A client that has not taken what was sent yet is looked at again once it has.
-  if (s.out->behind([] {})) return true;
-  auto seen = s.look();
+  if (s.out->behind([] {})) {
+    s.pending = true;
+    return true;
+  }
+  s.pending = false;
+  auto seen = s.look(s.cursor);
   if (!seen.ok()) {
     s.out->write(server_event("error", error_response(seen.error()).body));
     s.out->end();
     return false;
   }
-  if (*seen != s.last) {
-    s.last = std::move(seen).value();
+  if (*seen) {
     s.last_sent = now;
-    return s.out->write(server_event(s.event_name, s.last));
+    return s.out->write(server_event(s.event_name, **seen));
   }
-  if (now - s.last_sent >= std::chrono::milliseconds(options_.heartbeat_ms)) {
-    s.last_sent = now;
-    return s.out->write(kKeepAliveLine);
-  }
-  return true;
+  return keep_alive(s, now);
+}
+
+bool ChangeFeed::keep_alive(Stream& s, std::chrono::steady_clock::time_point now) {
+  if (now - s.last_sent < std::chrono::milliseconds(options_.heartbeat_ms)) return true;
+  if (s.out->behind([] {})) return true;
+  s.last_sent = now;
+  return s.out->write(kKeepAliveLine);
 }
 
 void ChangeFeed::loop() {
+  using std::chrono::milliseconds;
+  constexpr milliseconds kTick{50};          // how often the change counter is read
+  constexpr milliseconds kScanEvery{1'000};  // keep-alives and streams that caught up
   std::unique_lock lock(mu_);
-  const auto every = std::chrono::milliseconds(options_.interval_ms);
-  while (!cv_.wait_for(lock, every, [this] { return stop_; })) {
+  uint64_t seen = options_.changes ? options_.changes() : 0;
+  auto last_pass = std::chrono::steady_clock::now();
+  auto last_scan = last_pass;
+  while (!cv_.wait_for(lock, kTick, [this] { return stop_; })) {
+    auto now = std::chrono::steady_clock::now();
+    // Read before the looks: a change made during a pass moves it again, so the next pass sees it.
+    uint64_t epoch = options_.changes ? options_.changes() : seen + 1;
+    bool pass = (epoch != seen && now - last_pass >= milliseconds(options_.interval_ms)) ||
+                now - last_pass >= milliseconds(options_.idle_look_ms);
+    if (!pass && !recheck_ && now - last_scan < kScanEvery) continue;
+    recheck_ = false;
+    if (pass) {
+      seen = epoch;
+      last_pass = now;
+    }
+    last_scan = now;
     std::vector<std::shared_ptr<Stream>> open = streams_;
     lock.unlock();
-    auto now = std::chrono::steady_clock::now();
     std::vector<Stream*> ended;
     for (auto& s : open) {
-      if (!refresh(*s, now)) ended.push_back(s.get());
+      bool alive = pass || s->pending ? refresh(*s, now) : keep_alive(*s, now);
+      if (!alive) ended.push_back(s.get());
       // A shutdown does not wait for the rest of a pass.
       std::lock_guard check(mu_);
       if (stop_) break;

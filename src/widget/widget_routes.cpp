@@ -94,7 +94,9 @@ Result<Response> get_transcript(WidgetCall& call) {
 }
 
 // The transcript as a live stream: at once, then each time it changes (a team member took the
-// conversation over, replied, or ended the live chat).
+// conversation over, replied, or ended the live chat). After the first event, an event's
+// `messages` are those added since the stream's previous event; the cursor is the last message's
+// seq and the conversation without its messages as last sent.
 Result<Response> watch_transcript(WidgetCall& call) {
   if (call.app.feed == nullptr) return ApiError{ErrorCode::kUnavailable, "Live streams are off on this server."};
   Database& db = call.app.db;
@@ -105,14 +107,23 @@ Result<Response> watch_transcript(WidgetCall& call) {
   shares.push_back(call.app.feed->visitors_share());  // leaves the team's inbox its reserve
   return call.app.feed->stream(
       "conversation",
-      [&db, account = call.agent.account_id, id = call.conversation->id]() -> Result<std::string> {
+      [&db, account = call.agent.account_id,
+       id = call.conversation->id](std::string& cursor) -> Result<std::optional<std::string>> {
+        size_t cut = cursor.find('\n');
+        int64_t after = cut == std::string::npos ? 0 : std::stoll(cursor.substr(0, cut));
         PARLEY_ASSIGN_OR_RETURN(Connection& c, db.read());
-        PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(c, account, id));
+        PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation_since(c, account, id, after));
+        JsonWriter head;
+        write_conversation_json(head, ConversationWithMessages{conv.conversation, {}});
+        int64_t last = conv.messages.empty() ? after : conv.messages.back().seq;
+        std::string moved = std::to_string(last) + "\n" + head.str();
+        if (moved == cursor) return std::optional<std::string>();
+        cursor = std::move(moved);
         JsonWriter w;
         w.begin_object().key("data");
         write_conversation_json(w, conv);
         w.end_object();
-        return w.str();
+        return std::optional<std::string>(w.str());
       },
       std::move(shares));
 }

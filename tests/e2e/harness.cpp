@@ -209,10 +209,15 @@ const Seed& seed(const std::string& name, const std::function<Json(const Admin&)
   static std::map<std::string, Seed> made;
   static SeedCopies copies;
   std::lock_guard process_lock(mu);
-  if (auto it = made.find(name); it != made.end()) return it->second;
-
-  // Apart per backend: a PostgreSQL seed's folder holds no database file.
-  std::string root = std::string(PARLEY_TEST_SEED_DIR) + (on_postgres() ? "-postgresql" : "");
+  // Apart per backend: a PostgreSQL seed's folder holds no database file. And per cluster: a
+  // test that runs a cluster of its own (faults_restart_test.cpp) makes its seeds there.
+  std::string root = std::string(PARLEY_TEST_SEED_DIR);
+  if (on_postgres()) {
+    char cluster[17];
+    std::snprintf(cluster, sizeof cluster, "%016zx", std::hash<std::string>{}(postgres_cluster()));
+    root += std::string("-postgresql-") + cluster;
+  }
+  if (auto it = made.find(root + "/" + name); it != made.end()) return it->second;
   fs::create_directories(root);
   std::string dir = root + "/" + name;
   int lock_fd = open((dir + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -252,7 +257,7 @@ const Seed& seed(const std::string& name, const std::function<Json(const Admin&)
   Json values = Json::parse(in, nullptr, false);
   flock(lock_fd, LOCK_UN);
   close(lock_fd);
-  return made[name] = Seed{copy, values};
+  return made[root + "/" + name] = Seed{copy, values};
 }
 
 const Seed& account_seed(const std::string& name, const std::string& plan,

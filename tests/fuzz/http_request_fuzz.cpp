@@ -1,5 +1,6 @@
 // Fuzzes the HTTP request reader: bytes off a connection, in reads of a size the input chooses,
-// through Beast's parser into a Message with the server's header and body limits, one request
+// through Beast's parser into a Message with the server's header and body limits (and routes with
+// body limits of their own, above and below the server's, under a large-body budget), one request
 // after another as on a kept-alive connection. Each parsed request is then prepared as the server
 // prepares it (path decoding, query parameters, header lookups) and matched against routes.
 #include <utility>  // must precede Asio under C++20 with Boost 1.74
@@ -8,6 +9,7 @@
 #include <boost/beast/http/error.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -25,7 +27,7 @@ using namespace parley;
 
 constexpr size_t kHeaderLimit = 16 * 1024;  // the server's defaults (http/server.h)
 constexpr size_t kBodyLimit = 64 * 1024;    // smaller than the server's, to reach it
-
+constexpr size_t kLargeBudget = 200 * 1024;  // room for one upload of the route below at a time
 
 const Router& routes() {
   static const Router router = [] {
@@ -36,6 +38,10 @@ const Router& routes() {
       r.add("GET", pattern, {[](Request&) { return Response{}; }, Execution::kInline});
       r.add("POST", pattern, {[](Request&) { return Response{}; }, Execution::kPool});
     }
+    // Routes with limits of their own, above and below the server's.
+    r.add("POST", "/console/v1/agents/{agentId}/contacts/import",
+          {[](Request&) { return Response{}; }, Execution::kPool, 128 * 1024});
+    r.add("POST", "/widget/v1/small", {[](Request&) { return Response{}; }, Execution::kPool, 512});
     return r;
   }();
   return router;
@@ -68,14 +74,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t read_size = size_t{data[0]} + 1;
   std::string_view in(reinterpret_cast<const char*>(data) + 1, size - 1);
 
+  std::atomic<uint64_t> large_in_flight{0};
+  const BodyLimits limits(routes(), kBodyLimit, kLargeBudget, large_in_flight);
   Message message;
   size_t begin = 0;   // first byte not yet consumed by a parser
   size_t end = 0;     // bytes "received" so far
   while (begin < in.size()) {
     message.clear();
-    RequestParser parser(message);
+    RequestParser parser(message, limits);
     parser.header_limit(kHeaderLimit);
-    parser.body_limit(kBodyLimit);
     parser.eager(true);
     bool failed = false;
     while (!parser.is_done()) {
@@ -101,9 +108,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       prepare(message);  // the server answers a refused request from what was read
       break;
     }
-    FUZZ_CHECK(message.body.size() <= kBodyLimit);
+    FUZZ_CHECK(message.body.size() <= parser.request_body_limit());
+    FUZZ_CHECK(large_in_flight.load() <= kLargeBudget);
     prepare(message);
     if (!parser.keep_alive()) break;
   }
+  FUZZ_CHECK(large_in_flight.load() == 0);  // every parser gave its share back
   return 0;
 }

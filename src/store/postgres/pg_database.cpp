@@ -2,6 +2,7 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <chrono>
 #include <unordered_map>
 
@@ -109,19 +110,30 @@ void PgDatabase::notify_loop() {
 Result<std::reference_wrapper<Connection>> PgDatabase::read() {
   // As SqliteDatabase::read: connections are owned here, the thread-local map only points at
   // them, keyed by a never-reused instance id.
-  thread_local std::unordered_map<uint64_t, PgConnection*> mine;
+  // A connection opened before the listener last lost its own is likely cut too (the server
+  // restarted): it is replaced before use rather than failing the request it would serve.
+  struct Mine {
+    PgConnection* conn;
+    uint64_t generation;
+  };
+  thread_local std::unordered_map<uint64_t, Mine> mine;
+  const uint64_t generation = generation_.load(std::memory_order_acquire);
   auto it = mine.find(instance_id_);
-  if (it != mine.end() && !it->second->broken()) return std::ref<Connection>(*it->second);
+  if (it != mine.end() && it->second.generation == generation && !it->second.conn->broken()) {
+    return std::ref<Connection>(*it->second.conn);
+  }
   PARLEY_ASSIGN_OR_RETURN(auto conn, PgConnection::open(options_.url, options_.durability));
   // Reads commit nothing; write_volatile's statements are the only commits made here.
   PARLEY_TRY(conn->execute_script("SET synchronous_commit = off"));
   PgConnection* raw = conn.get();
   {
     std::lock_guard lock(readers_mu_);
-    if (it != mine.end()) std::erase_if(readers_, [&](const auto& c) { return c.get() == it->second; });
+    if (it != mine.end()) {
+      std::erase_if(readers_, [&](const auto& c) { return c.get() == it->second.conn; });
+    }
     readers_.push_back(std::move(conn));
   }
-  mine[instance_id_] = raw;
+  mine[instance_id_] = Mine{raw, generation};
   return std::ref<Connection>(*raw);
 }
 
@@ -212,6 +224,20 @@ void PgDatabase::worker_loop() {
   }
 }
 
+uint64_t PgDatabase::auth_epoch() const {
+  if (!heard_.load(std::memory_order_acquire)) {
+    return auth_epoch_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  }
+  return auth_epoch_.load(std::memory_order_acquire);
+}
+
+uint64_t PgDatabase::data_epoch() const {
+  if (!heard_.load(std::memory_order_acquire)) {
+    return data_epoch_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  }
+  return data_epoch_.load(std::memory_order_acquire);
+}
+
 void PgDatabase::bump_auth_epoch() {
   auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
   announce(true);
@@ -219,23 +245,46 @@ void PgDatabase::bump_auth_epoch() {
 
 void PgDatabase::listen_loop() {
   using namespace std::chrono_literals;
+  constexpr auto kFirstRetry = 25ms;
+  constexpr auto kLongestRetry = 400ms;
   std::unique_ptr<PgConnection> conn;
+  auto retry = kFirstRetry;
+  auto lost = [&] {
+    // From here until LISTEN is back, nothing cached is trusted (the epochs move on every read).
+    heard_.store(false, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+    conn.reset();
+    // The idle write connections are likely cut as well: new ones are opened when next needed.
+    std::vector<std::unique_ptr<PgConnection>> cut;
+    {
+      std::lock_guard lock(pool_mu_);
+      opened_ -= static_cast<int>(idle_.size());
+      cut.swap(idle_);
+      pool_cv_.notify_all();
+    }
+  };
   while (listening_) {
     if (conn == nullptr || conn->broken()) {
+      if (conn != nullptr) lost();
       auto opened = PgConnection::open(options_.url, options_.durability);
       auto listened = opened.ok() ? (*opened)->execute_script("LISTEN " + std::string(kDataChannel) + "; LISTEN " +
                                                               std::string(kAuthChannel))
                                   : Result<void>(opened.error());
       if (!listened.ok()) {
-        log_warn("database listener cannot connect; retrying", {{"error", listened.error().message}});
-        conn.reset();
-        std::this_thread::sleep_for(500ms);
+        if (retry == kFirstRetry) {
+          log_warn("database listener cannot connect; retrying",
+                   {{"error", listened.error().message}});
+        }
+        std::this_thread::sleep_for(retry);
+        retry = std::min(retry * 2, std::chrono::milliseconds(kLongestRetry));
         continue;
       }
       conn = std::move(*opened);
+      retry = kFirstRetry;
       // Whatever was announced while no one listened is unknown: everything may have changed.
       auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
       data_epoch_.fetch_add(1, std::memory_order_acq_rel);
+      heard_.store(true, std::memory_order_release);
     }
     pollfd p{conn->socket(), POLLIN, 0};
     if (::poll(&p, 1, 200) <= 0) continue;
@@ -244,7 +293,7 @@ void PgDatabase::listen_loop() {
       if (channel == kAuthChannel) auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
       data_epoch_.fetch_add(1, std::memory_order_acq_rel);
     });
-    if (!taken.ok()) conn.reset();
+    if (!taken.ok() || (p.revents & (POLLHUP | POLLERR)) != 0) lost();
   }
 }
 

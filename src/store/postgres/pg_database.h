@@ -7,7 +7,13 @@
 // The announcement is not made inside the write transactions: a transaction that notifies holds
 // PostgreSQL's database-wide notification lock through its commit, WAL flush included, so every
 // writer of every node would commit one after another. The notifier sends one NOTIFY after
-// commits instead, coalescing those that happen while it sends. Thread-safe.
+// commits instead, coalescing those that happen while it sends.
+//
+// While the listener has no connection (the database server restarted, the network dropped it),
+// another node's change would go unheard: from the moment the loss is noticed until LISTEN is
+// back, each read of an epoch returns a new value, so every cache tagged with one reloads on use
+// instead of trusting what it holds. The listener reconnects with a short backoff (25 ms doubling
+// to at most 400 ms). Thread-safe.
 #pragma once
 
 #include <atomic>
@@ -35,9 +41,9 @@ class PgDatabase final : public Database {
   Result<void> write_volatile(WriteFn fn) override;
   std::string_view backend() const override { return "postgresql"; }
   bool shared_by_nodes() const override { return true; }
-  uint64_t auth_epoch() const override { return auth_epoch_.load(std::memory_order_acquire); }
+  uint64_t auth_epoch() const override;
   void bump_auth_epoch() override;
-  uint64_t data_epoch() const override { return data_epoch_.load(std::memory_order_acquire); }
+  uint64_t data_epoch() const override;
 
  private:
   struct Job {
@@ -61,8 +67,11 @@ class PgDatabase final : public Database {
   const uint64_t instance_id_ = next_instance_id_++;
   static inline std::atomic<uint64_t> next_instance_id_{1};
 
-  std::atomic<uint64_t> auth_epoch_{1};
-  std::atomic<uint64_t> data_epoch_{1};
+  // Mutable: read while the listener is down, they move (see above).
+  mutable std::atomic<uint64_t> auth_epoch_{1};
+  mutable std::atomic<uint64_t> data_epoch_{1};
+  std::atomic<bool> heard_{false};  // the listener is connected and LISTENs
+  std::atomic<uint64_t> generation_{0};  // moves when the listener loses its connection
 
   // Write connections: idle ones, and how many exist (at most options_.pool_size).
   std::mutex pool_mu_;

@@ -1,4 +1,5 @@
 // The change feed: a stream sends its first look at once and again only when the look changes,
+// looks only when the change counter moved (or the idle look is due), passes its cursor to the look,
 // ends with an `error` event when the look fails, holds owners to their shares and the process to
 // its cap, gives a share back when a stream ends, and ends every stream on stop.
 #include "views/change_feed.h"
@@ -52,7 +53,13 @@ class Recorder final : public Responder {
   std::vector<std::string> seen_;
 };
 
-ChangeFeed::Options fast() { return {10, 15'000, 3}; }
+ChangeFeed::Options fast() {
+  ChangeFeed::Options o;
+  o.interval_ms = 10;
+  o.idle_look_ms = 10;
+  o.max_streams = 3;
+  return o;
+}
 
 std::shared_ptr<Recorder> open(Response r) {
   auto out = std::make_shared<Recorder>();
@@ -64,7 +71,7 @@ std::shared_ptr<Recorder> open(Response r) {
 TEST(ChangeFeed, SendsTheFirstLookAndThenOnlyChanges) {
   ChangeFeed feed(fast());
   std::atomic<int> version{1};
-  auto out = open(feed.stream("inbox", [&]() -> Result<std::string> { return "{\"v\":" + std::to_string(version) + "}"; },
+  auto out = open(feed.stream("inbox", ChangeFeed::whole([&]() -> Result<std::string> { return "{\"v\":" + std::to_string(version) + "}"; }),
                               {{"member:m1", 2}}));
   ASSERT_TRUE(out->wait_for(2));
   std::this_thread::sleep_for(std::chrono::milliseconds(60));  // several looks, nothing new
@@ -78,10 +85,10 @@ TEST(ChangeFeed, SendsTheFirstLookAndThenOnlyChanges) {
 TEST(ChangeFeed, AFailedLookEndsTheStreamWithAnErrorEvent) {
   ChangeFeed feed(fast());
   std::atomic<bool> fail{false};
-  auto out = open(feed.stream("conversation", [&]() -> Result<std::string> {
+  auto out = open(feed.stream("conversation", ChangeFeed::whole([&]() -> Result<std::string> {
     if (fail) return ApiError::not_found("No conversation 'c'.");
     return std::string("{}");
-  }, {}));
+  }), {}));
   ASSERT_TRUE(out->wait_for(2));
   fail = true;
   ASSERT_TRUE(out->wait_for(4));
@@ -91,14 +98,14 @@ TEST(ChangeFeed, AFailedLookEndsTheStreamWithAnErrorEvent) {
   for (int i = 0; i < 100 && feed.open_streams() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(feed.open_streams(), 0u);
   // A look failing at once is a plain error answer.
-  Response missing = feed.stream("conversation", []() -> Result<std::string> { return ApiError::not_found("gone"); }, {});
+  Response missing = feed.stream("conversation", ChangeFeed::whole([]() -> Result<std::string> { return ApiError::not_found("gone"); }), {});
   EXPECT_EQ(missing.status, 404);
   EXPECT_FALSE(static_cast<bool>(missing.deferred));
 }
 
 TEST(ChangeFeed, SharesAndTheCapAreHeldAndGivenBack) {
   ChangeFeed feed(fast());  // at most 3 in all
-  auto look = []() -> Result<std::string> { return std::string("{}"); };
+  auto look = ChangeFeed::whole([]() -> Result<std::string> { return std::string("{}"); });
   auto a = open(feed.stream("e", look, {{"conversation:c1", 2}}));
   auto b = open(feed.stream("e", look, {{"conversation:c1", 2}}));
   Response third = feed.stream("e", look, {{"conversation:c1", 2}});
@@ -121,7 +128,7 @@ TEST(ChangeFeed, AnonymousStreamsLeaveTheMembersReserve) {
   options.max_streams = 4;
   options.reserved_for_members = 2;
   ChangeFeed feed(options);
-  auto look = []() -> Result<std::string> { return std::string("{}"); };
+  auto look = ChangeFeed::whole([]() -> Result<std::string> { return std::string("{}"); });
   EXPECT_EQ(feed.visitors_share().max, 2u);
   auto v1 = open(feed.stream("conversation", look, {{"address:a", 20}, feed.visitors_share()}));
   auto v2 = open(feed.stream("conversation", look, {{"address:b", 20}, feed.visitors_share()}));
@@ -134,8 +141,11 @@ TEST(ChangeFeed, AnonymousStreamsLeaveTheMembersReserve) {
 }
 
 TEST(ChangeFeed, AClientThatLeftIsFoundByTheHeartbeatAndItsShareComesBack) {
-  ChangeFeed feed({10, 20, 10});  // a comment line after 20 ms of silence
-  auto look = []() -> Result<std::string> { return std::string("{}"); };
+  ChangeFeed::Options o = fast();
+  o.heartbeat_ms = 20;  // a comment line after 20 ms of silence
+  o.max_streams = 10;
+  ChangeFeed feed(o);
+  auto look = ChangeFeed::whole([]() -> Result<std::string> { return std::string("{}"); });
   auto a = open(feed.stream("e", look, {{"member:m", 1}}));
   EXPECT_EQ(feed.stream("e", look, {{"member:m", 1}}).status, 429);
   ASSERT_TRUE(a->wait_for(3));
@@ -145,6 +155,72 @@ TEST(ChangeFeed, AClientThatLeftIsFoundByTheHeartbeatAndItsShareComesBack) {
   EXPECT_EQ(feed.open_streams(), 0u);
   auto again = open(feed.stream("e", look, {{"member:m", 1}}));
   EXPECT_TRUE(again->wait_for(2));
+}
+
+TEST(ChangeFeed, LooksOnlyWhenTheChangeCounterMovesAndKeepsTheStreamsCursor) {
+  std::atomic<uint64_t> epoch{1};
+  ChangeFeed::Options o = fast();
+  o.idle_look_ms = 60'000;
+  o.changes = [&] { return epoch.load(); };
+  ChangeFeed feed(o);
+  std::atomic<int> looks{0};
+  std::atomic<int> messages{1};
+  std::mutex mu;
+  std::vector<std::string> cursors;
+  // A look that sends the messages after its cursor, as the widget's stream does.
+  auto out = open(feed.stream(
+      "conversation",
+      [&](std::string& cursor) -> Result<std::optional<std::string>> {
+        ++looks;
+        {
+          std::lock_guard lock(mu);
+          cursors.push_back(cursor);
+        }
+        int after = cursor.empty() ? 0 : std::stoi(cursor);
+        if (messages == after) return std::optional<std::string>();
+        std::string sent;
+        for (int m = after + 1; m <= messages; ++m) sent += "m" + std::to_string(m);
+        cursor = std::to_string(messages.load());
+        return std::optional<std::string>(sent);
+      },
+      {}));
+  ASSERT_TRUE(out->wait_for(2));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // six ticks of the counter, no move
+  EXPECT_EQ(looks, 1);
+  messages = 3;
+  epoch = 2;
+  ASSERT_TRUE(out->wait_for(3));
+  EXPECT_EQ(out->seen()[2], "event: conversation\ndata: m2m3\n\n");  // what changed, not all
+  EXPECT_EQ(looks, 2);
+  std::lock_guard lock(mu);
+  EXPECT_EQ(cursors, (std::vector<std::string>{"", "1"}));
+}
+
+TEST(ChangeFeed, AChangeMadeWhileAStreamOpensIsLookedForOnceItJoins) {
+  std::atomic<uint64_t> epoch{1};
+  ChangeFeed::Options o = fast();
+  o.idle_look_ms = 60'000;
+  o.changes = [&] { return epoch.load(); };
+  ChangeFeed feed(o);
+  std::atomic<int> looks{0};
+  Response r = feed.stream(
+      "conversation",
+      [&](std::string& cursor) -> Result<std::optional<std::string>> {
+        if (++looks == 1) {
+          epoch = 2;  // a takeover committed just after the first look read the conversation
+          cursor = "before";
+          return std::optional<std::string>("before");
+        }
+        if (cursor == "after") return std::optional<std::string>();
+        cursor = "after";
+        return std::optional<std::string>("after");
+      },
+      {});
+  // The feed's thread makes its pass for epoch 2 before the stream has joined.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto out = open(std::move(r));
+  ASSERT_TRUE(out->wait_for(3));
+  EXPECT_EQ(out->seen()[2], "event: conversation\ndata: after\n\n");
 }
 
 }  // namespace

@@ -46,3 +46,17 @@ export function postForm<T>(path: string, form: FormData, onProgress: (p: Upload
   });
   return { done, abort: () => xhr.abort() };
 }
+
+// "743 B", "12 KB", "3.4 MB".
+export const sizeText = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${Math.round(n / 1024)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+// Why an upload was refused, for a person: the server's message, and for a body over the route's
+// limit (413, "… the limit of N bytes.") that limit in words.
+export function refusalOf(err: unknown): string {
+  if (err instanceof ApiError && err.status === 413) {
+    const limit = /(\d+) bytes/.exec(err.message)?.[1];
+    if (limit) return `Too large: this server takes uploads of up to ${sizeText(Number(limit))}.`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}

@@ -6,7 +6,7 @@ import { Dialog, ErrorText, Field, messageOf } from "../components";
 import { mappingOf, presetColumns, slug, TARGETS, type Column, type Target } from "../contact_mapping";
 import { parseCsv } from "../csv";
 import type { ContactImport } from "../types";
-import { postForm } from "../upload";
+import { postForm, refusalOf } from "../upload";
 
 type Step =
   | { name: "choose"; error: string }
@@ -47,7 +47,7 @@ export function ImportContacts(props: { agentId: string; onClose(): void; onImpo
         setStep({ name: "report", report: r.data });
         props.onImported();
       },
-      (err) => setStep({ name: "map", file, columns, error: messageOf(err) }),
+      (err) => setStep({ name: "map", file, columns, error: refusalOf(err) }),
     );
   }
 

@@ -3,9 +3,8 @@
 // the server's reason (unsupported type, encrypted PDF, over the size limit, …).
 import type { ComponentChildren } from "preact";
 import { useRef, useState } from "preact/hooks";
-import { messageOf } from "../components";
 import type { Source } from "../types";
-import { postForm } from "../upload";
+import { postForm, refusalOf, sizeText } from "../upload";
 
 const AT_ONCE = 2;
 // What the file picker offers; the server decides a file's type from its content.
@@ -46,7 +45,7 @@ export function useUploads(agentId: string, onAdded: () => void) {
           update(key, { state: "added", message: r.data.title ? `Added as “${r.data.title}”.` : "Added." });
           onAdded();
         })
-        .catch((err) => update(key, { state: "refused", message: messageOf(err) }))
+        .catch((err) => update(key, { state: "refused", message: refusalOf(err) }))
         .finally(() => {
           running.current -= 1;
           pump();
@@ -80,8 +79,6 @@ export function UploadButton(props: { onFiles(files: File[]): void }) {
   );
 }
 
-const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
-
 function stateText(it: UploadItem): string {
   switch (it.state) {
     case "waiting": return "Waiting…";
@@ -110,7 +107,7 @@ export function UploadList(props: { items: UploadItem[]; onClear(): void }) {
         {items.map((it) => (
           <li key={it.key} class={"upload " + it.state}>
             <span class="strong break">{it.name}</span>
-            <span class="muted small">{size(it.size)}</span>
+            <span class="muted small">{sizeText(it.size)}</span>
             <progress aria-label={it.name} max={Math.max(it.total, 1)} value={it.state === "added" ? Math.max(it.total, 1) : it.sent} />
             <span class={it.state === "refused" ? "error-text" : it.state === "added" ? "ok" : "muted"}>{stateText(it)}</span>
           </li>

@@ -101,6 +101,12 @@ Result<void> SourceRepo::update(Connection& c, const SourceRecord& s) {
   return {};
 }
 
+Result<void> SourceRepo::set_title(Connection& c, std::string_view id,
+                                   const std::optional<std::string>& title) {
+  PARLEY_TRY(c.execute("UPDATE sources SET title = $2 WHERE id = $1", {id, db_opt(title)}));
+  return {};
+}
+
 Result<bool> SourceRepo::remove(Connection& c, std::string_view id) {
   PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("DELETE FROM sources WHERE id = $1", {id}));
   return n > 0;

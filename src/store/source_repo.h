@@ -61,6 +61,9 @@ class SourceRepo {
   // error, lease_until, finished_at, trained_at, updated_at.
   static Result<void> update(Connection& c, const SourceRecord& s);
   static Result<bool> remove(Connection& c, std::string_view id);
+  // Rewrites the title (a website page whose title changed).
+  static Result<void> set_title(Connection& c, std::string_view id,
+                                const std::optional<std::string>& title);
 
   static Result<SourceCounts> counts(Connection& c, std::string_view agent_id);
   // Characters of the agent's sources that are not failed (the plan limit counts these).

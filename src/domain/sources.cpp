@@ -40,9 +40,11 @@ Result<AgentRecord> find_agent(Connection& c, std::string_view account_id, std::
   return std::move(*a);
 }
 
-// Sets the agent's status from its sources: training while any is pending or processing, else
-// the outcome of the training that ended last (error or trained), else untrained.
-Result<SourceCounts> refresh_agent(Connection& c, AgentRecord& a) {
+}  // namespace
+
+// Training while any source is pending or processing, else the outcome of the training that
+// ended last (error or trained), else untrained.
+Result<SourceCounts> settle_agent_status(Connection& c, AgentRecord& a) {
   PARLEY_ASSIGN_OR_RETURN(auto counts, SourceRepo::counts(c, a.id));
   if (counts.pending + counts.processing > 0) {
     a.status = "training";
@@ -55,8 +57,8 @@ Result<SourceCounts> refresh_agent(Connection& c, AgentRecord& a) {
   return counts;
 }
 
-Result<void> check_limit(Connection& c, std::string_view account_id, std::string_view agent_id,
-                         int64_t released, int64_t added) {
+Result<void> check_character_limit(Connection& c, std::string_view account_id,
+                                   std::string_view agent_id, int64_t released, int64_t added) {
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, account_id));
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
   int64_t limit = effective_limits(account->plan, account->overrides).training_characters;
@@ -68,7 +70,6 @@ Result<void> check_limit(Connection& c, std::string_view account_id, std::string
                         " training characters."};
   return {};
 }
-}  // namespace
 
 std::string_view outcome_name(AddOutcome outcome) {
   switch (outcome) {
@@ -116,7 +117,8 @@ Result<SourceAdded> add_source(Services& s, std::string_view account_id, std::st
     }
     if (existing) {
       SourceRecord& src = *existing;
-      PARLEY_TRY(check_limit(c, account_id, agent.id, src.status == "failed" ? 0 : src.characters, characters));
+      PARLEY_TRY(check_character_limit(c, account_id, agent.id,
+                                       src.status == "failed" ? 0 : src.characters, characters));
       if (src.status == "trained") {
         agent.characters -= src.characters;
         PARLEY_ASSIGN_OR_RETURN(removed_version, SourceRepo::bump_version(c, agent.id));
@@ -133,7 +135,7 @@ Result<SourceAdded> add_source(Services& s, std::string_view account_id, std::st
       out.outcome = AddOutcome::kUpdated;
       out.source = src;
     } else {
-      PARLEY_TRY(check_limit(c, account_id, agent.id, 0, characters));
+      PARLEY_TRY(check_character_limit(c, account_id, agent.id, 0, characters));
       SourceRecord src;
       src.id = new_id(s.random, "src_");
       src.agent_id = agent.id;
@@ -157,7 +159,7 @@ Result<SourceAdded> add_source(Services& s, std::string_view account_id, std::st
       out.outcome = AddOutcome::kCreated;
       out.source = std::move(src);
     }
-    PARLEY_ASSIGN_OR_RETURN(out.training, refresh_agent(c, agent));
+    PARLEY_ASSIGN_OR_RETURN(out.training, settle_agent_status(c, agent));
     return {};
   }));
   if (listener && out.outcome != AddOutcome::kUnchanged) {
@@ -201,7 +203,7 @@ Result<SourceCounts> delete_source(Services& s, std::string_view account_id, std
     }
     PARLEY_TRY(SourceRepo::remove(c, src->id));
     PARLEY_TRY(AgentRepo::add_to_counter(c, agent.id, AgentCounter::kSources, -1));
-    PARLEY_ASSIGN_OR_RETURN(out, refresh_agent(c, agent));
+    PARLEY_ASSIGN_OR_RETURN(out, settle_agent_status(c, agent));
     return {};
   }));
   if (listener && version) listener->source_removed(agent_id, source_id, version);
@@ -251,7 +253,7 @@ Result<TrainingFinished> finish_training(Services& s, const SourceRecord& claime
       PARLEY_ASSIGN_OR_RETURN(out.version, SourceRepo::bump_version(c, agent->id));
     }
     PARLEY_TRY(SourceRepo::update(c, *src));
-    PARLEY_TRY(refresh_agent(c, *agent));
+    PARLEY_TRY(settle_agent_status(c, *agent));
     out.applied = true;
     out.source = std::move(*src);
     return {};

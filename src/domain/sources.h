@@ -11,6 +11,7 @@
 
 #include "store/services.h"
 #include "knowledge/source_listener.h"
+#include "store/agent_repo.h"
 #include "store/source_repo.h"
 
 namespace parley {
@@ -68,5 +69,15 @@ Result<TrainingFinished> finish_training(Services& s, const SourceRecord& claime
                                          const std::optional<std::string>& error);
 // Puts sources left processing by a stopped node back in the queue.
 Result<int64_t> requeue_unfinished(Services& s);
+
+// Steps of the operations above for a caller that changes sources inside its own write
+// transaction (the crawler), with the agent's row locked first (AgentRepo::lock).
+// The agent's status from its sources (training, else the outcome of the training that ended
+// last, else untrained), written to its row; returns the counts it was decided from.
+Result<SourceCounts> settle_agent_status(Connection& c, AgentRecord& agent);
+// 403 character_limit_exceeded when the agent's sources that are not failed, less `released`
+// (a source being replaced), plus `added` would pass the plan's training characters.
+Result<void> check_character_limit(Connection& c, std::string_view account_id,
+                                   std::string_view agent_id, int64_t released, int64_t added);
 
 }  // namespace parley

@@ -11,7 +11,7 @@ packages=(
   libboost-dev libssl-dev libsqlite3-dev sqlite3 libpq-dev
   rapidjson-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
   libicu-dev libstemmer-dev wordnet-base libcurl4-openssl-dev libargon2-dev
-  libpugixml-dev zlib1g-dev
+  libgumbo-dev libpoppler-cpp-dev libzip-dev libpugixml-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   curl python3 python3-yaml wrk nginx-light libnginx-mod-http-echo postgresql openssl
   chromium fonts-dejavu-core

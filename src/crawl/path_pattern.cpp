@@ -1,7 +1,5 @@
 #include "crawl/path_pattern.h"
 
-#include <vector>
-
 #include "crawl/url.h"
 
 namespace parley {
@@ -12,25 +10,33 @@ std::string normalize_path_pattern(std::string_view pattern) {
   return out;
 }
 
+// A pattern is literal pieces between '*'s. Taking each piece at its leftmost place after the
+// one before is correct for '*' alone (leftmost leaves the most room for the rest), so one
+// search per piece suffices: no backtracking, however many '*'s a hostile robots.txt writes.
 bool path_pattern_matches(std::string_view pattern, std::string_view path) {
-  // The positions in `path` that the pattern read so far can end at, in increasing order.
-  std::vector<size_t> ends{0};
-  std::vector<size_t> next;
-  for (size_t i = 0; i < pattern.size(); ++i) {
-    char c = pattern[i];
-    if (c == '$' && i + 1 == pattern.size()) return ends.back() == path.size();
-    next.clear();
-    if (c == '*') {
-      for (size_t p = ends.front(); p <= path.size(); ++p) next.push_back(p);
-    } else {
-      for (size_t p : ends) {
-        if (p < path.size() && path[p] == c) next.push_back(p + 1);
-      }
+  bool anchored = !pattern.empty() && pattern.back() == '$';
+  if (anchored) pattern.remove_suffix(1);
+  size_t star = pattern.find('*');
+  std::string_view first = pattern.substr(0, star);
+  if (!path.starts_with(first)) return false;
+  if (star == std::string_view::npos) return !anchored || path.size() == first.size();
+  size_t pos = first.size();
+  pattern.remove_prefix(star + 1);
+  while (true) {
+    size_t next = pattern.find('*');
+    std::string_view piece = pattern.substr(0, next);
+    if (next == std::string_view::npos) {
+      // The last piece: anywhere after `pos`, or with '$' at the very end.
+      if (!anchored) return path.find(piece, pos) != std::string_view::npos;
+      return path.size() >= pos + piece.size() && path.ends_with(piece);
     }
-    if (next.empty()) return false;
-    ends.swap(next);
+    if (!piece.empty()) {
+      size_t at = path.find(piece, pos);
+      if (at == std::string_view::npos) return false;
+      pos = at + piece.size();
+    }
+    pattern.remove_prefix(next + 1);
   }
-  return true;
 }
 
 }  // namespace parley

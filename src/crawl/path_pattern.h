@@ -15,7 +15,8 @@ namespace parley {
 std::string normalize_path_pattern(std::string_view pattern);
 
 // True when the normalised `pattern` matches a prefix of `path_and_query` (normalised too; '$'
-// at the pattern's end: the whole of it). Linear in the path's length times the pattern's.
+// at the pattern's end: the whole of it). One search of the path per run of literal
+// characters, without backtracking.
 bool path_pattern_matches(std::string_view pattern, std::string_view path_and_query);
 
 }  // namespace parley

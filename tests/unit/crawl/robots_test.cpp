@@ -136,6 +136,24 @@ TEST(RobotsTest, GooglePatternExamples) {
   EXPECT_TRUE(matches("/", "/anything"));
   EXPECT_TRUE(matches("*", "/anything"));
   EXPECT_TRUE(matches("/a$b", "/a$b/c"));  // '$' inside a pattern is a plain character
+  EXPECT_TRUE(matches("/a*b$", "/ab"));
+  EXPECT_TRUE(matches("/a*b$", "/abab"));  // the last piece is found at the end, not first
+  EXPECT_FALSE(matches("/a*b$", "/aba"));
+  EXPECT_TRUE(matches("/a*b*c", "/a-c-b-c"));
+  EXPECT_FALSE(matches("/a*b*c", "/a-c-b"));
+  EXPECT_TRUE(matches("/a**$", "/a/x"));
+  EXPECT_TRUE(matches("$", "/"));  // read as "/$"
+  EXPECT_FALSE(matches("$", "/x"));
+  EXPECT_TRUE(matches("/ab*ba$", "/abba"));
+  EXPECT_FALSE(matches("/ab*ba$", "/aba"));  // pieces may not overlap
+}
+
+TEST(RobotsTest, ManyStarsAgainstALongPathNeedNoBacktracking) {
+  std::string pattern = "/";
+  for (int i = 0; i < 2000; ++i) pattern += "*a";
+  EXPECT_TRUE(path_pattern_matches(pattern + "$", "/" + std::string(2000, 'a')));
+  EXPECT_FALSE(path_pattern_matches(pattern + "$", "/" + std::string(1999, 'a') + "b"));
+  EXPECT_FALSE(path_pattern_matches(pattern + "b", "/" + std::string(5000, 'a')));
 }
 
 TEST(RobotsTest, OurGroupByProductTokenCaseInsensitively) {

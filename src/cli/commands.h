@@ -27,6 +27,8 @@ void add_admin_contact_commands(CLI::App& admin, GlobalOptions& global, CommandR
 void add_admin_record_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_usage_command(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+// Parts of `admin source`.
+void add_admin_crawl_commands(CLI::App& source, GlobalOptions& global, CommandRun& run);
 // Parts of `admin conversation`.
 void add_admin_takeover_commands(CLI::App& conversation, GlobalOptions& global, CommandRun& run);
 

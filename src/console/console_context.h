@@ -10,6 +10,7 @@
 
 namespace parley {
 
+struct CrawlDesk;
 struct WebhookPolicy;
 struct ChatServices;
 class ChangeFeed;
@@ -26,6 +27,7 @@ struct ConsoleContext {
   ChatServices* chat = nullptr;               // the "try it" chat: the same flow as the widget's
   ThreadPool* reply_pool = nullptr;
   ChangeFeed* feed = nullptr;                 // the live-chat inbox stream (views/change_feed.h)
+  CrawlDesk* crawls = nullptr;                // website crawls: settings, guard, the crawler
 };
 
 }  // namespace parley

@@ -284,8 +284,11 @@ Step Run::step(const FrontierPage& page) {
   if (!robots.rules.allowed(url->path_and_query())) return skip(page, robots.blocked_reason);
   ++fetches_;
   if (!known) ++new_pages_;
-  SiteReader::Answer answer =
-      known ? site_.fetch(*url, known->etag, known->last_modified) : site_.fetch(*url);
+  // A refresh revalidates (a 304 costs no body); a crawl needs the body for its links, and
+  // tells an unchanged page by the hash of its text.
+  SiteReader::Answer answer = known && refresh()
+                                  ? site_.fetch(*url, known->etag, known->last_modified)
+                                  : site_.fetch(*url);
   if (answer.stopped) return Step::kStop;
   ctx_.pages_fetched.fetch_add(1, std::memory_order_relaxed);
   FrontierPage row = page;

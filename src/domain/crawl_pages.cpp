@@ -17,6 +17,7 @@ constexpr int64_t kGoneAnswers = 2;
 // What one transaction of a settle changes outside the database, applied after it commits.
 struct Effects {
   bool queued = false;         // a source waits for training
+  bool deleted = false;        // a source was deleted
   std::string removed_source;  // a trained source left the index (replaced or deleted)
   int64_t removed_version = 0;
 };
@@ -78,6 +79,7 @@ Result<void> remove_source(Connection& c, AgentRecord& agent, const SourceRecord
     PARLEY_ASSIGN_OR_RETURN(fx.removed_version, SourceRepo::bump_version(c, agent.id));
   }
   PARLEY_TRY(SourceRepo::remove(c, src.id));
+  fx.deleted = true;
   return AgentRepo::add_to_counter(c, agent.id, AgentCounter::kSources, -1);
 }
 
@@ -304,7 +306,13 @@ Result<Settled> settle_page(Services& s, const CrawlClaim& claim, const PageResu
     }
     PARLEY_ASSIGN_OR_RETURN(delta.found, add_to_frontier(c, claim, r.links));
     PARLEY_TRY(CrawlRepo::settle_page(c, row));
-    PARLEY_TRY(settle_agent_status(c, *agent));
+    if (fx.deleted) {
+      PARLEY_TRY(settle_agent_status(c, *agent));  // a source left: count what remains
+    } else if (fx.queued) {
+      // A source waits for training: the agent trains (without counting every source per page).
+      agent->status = "training";
+      PARLEY_TRY(AgentRepo::update(c, *agent));
+    }
     PARLEY_ASSIGN_OR_RETURN(bool counted,
                             CrawlRepo::add_progress(c, claim.crawl.id, claim.owner, delta, now));
     if (!counted) {

@@ -83,3 +83,7 @@ CREATE TABLE site_blocks (
   PRIMARY KEY (agent_id, site, hash)
 );
 CREATE INDEX site_blocks_source ON site_blocks(source_id);
+
+-- The plan's training characters are checked before each page a crawl adds (the sum over the
+-- agent's sources that are not failed): read from this index alone, without the sources' text.
+CREATE INDEX sources_agent_status_characters ON sources(agent_id, status, characters);

@@ -47,8 +47,9 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
   });
 
   auto limits = std::make_shared<std::string>();
-  auto* set_limits = account->add_subcommand(
-      "set-limits", "Override plan limits: JSON with messagesPerMonth, trainingCharacters, contactsPerAgent");
+  auto* set_limits = account->add_subcommand("set-limits",
+                                             "Override plan limits: JSON with messagesPerMonth, "
+                                             "trainingCharacters, contactsPerAgent, crawlPages");
   set_limits->add_option("id", *id, "Account id")->required();
   set_limits->add_option("limits", *limits, "JSON object; {} restores the plan's limits")->required();
   set_limits->callback([&, id, limits] {

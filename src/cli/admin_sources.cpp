@@ -1,5 +1,6 @@
 // parley admin source add | list: operators add sources of any type from text already fetched
 // (website pages, files, workspace pages), and list an agent's sources with their training state.
+// (crawl and refresh are in admin_crawls.cpp.)
 // A running server's trainer picks up added sources within its poll interval.
 #include "cli/admin_support.h"
 #include "cli/commands.h"
@@ -25,6 +26,7 @@ void add_admin_source_commands(CLI::App& admin, GlobalOptions& global, CommandRu
   auto* source = admin.add_subcommand("source", "Knowledge sources of agents");
   source->require_subcommand(1);
   auto a = std::make_shared<SourceArgs>();
+  add_admin_crawl_commands(*source, global, run);
 
   auto* add = source->add_subcommand("add", "Add a source (any type) to an agent");
   add->add_option("--agent", a->agent, "Agent id")->required();

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "cli/crawl_options.h"
 #include "cli/llm_options.h"
 #include "cli/webhook_options.h"
 #include "cli/workspace_options.h"
@@ -22,6 +23,7 @@ struct ServeOptions {
   int log_flush_ms = 200;
   LlmServeOptions llm;
   WorkspaceServeOptions workspace;
+  CrawlOptions crawl;
   NodeOptions node;
 };
 
@@ -61,6 +63,10 @@ int serve(const GlobalOptions& global, ServeOptions o) {
   node.llm = o.llm.llm;
   node.mail = o.llm.mail;
   node.actions = action_options(o.llm, node.webhooks.allow_private_targets, node.webhooks.extra_ca_file);
+  // The webhooks' switch for private targets covers crawling too (tests, local development).
+  finish_crawl_options(o.crawl, node.webhooks.allow_private_targets);
+  node.crawl = o.crawl.settings;
+  node.crawler = o.crawl.crawler;
   auto db = open_configured_database(global);
   if (!db.ok()) return print_error(db.error());
   if (auto held = (*db)->hold_for_serving(); !held.ok()) return print_error(held.error());
@@ -201,6 +207,7 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   add_webhook_serve_options(*cmd, o->node.webhooks);
+  add_crawl_serve_options(*cmd, o->crawl);
   add_llm_serve_options(*cmd, o->llm);
   add_workspace_serve_options(*cmd, o->workspace);
   cmd->add_option("--chat-timeout-ms", o->node.chat.timeout_ms, "A chat reply taking longer ends with 504 timeout")

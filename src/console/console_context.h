@@ -10,6 +10,7 @@
 
 namespace parley {
 
+struct CrawlDesk;
 struct WebhookPolicy;
 struct ChatServices;
 class ChangeFeed;
@@ -28,6 +29,7 @@ struct ConsoleContext {
   ThreadPool* reply_pool = nullptr;
   ChangeFeed* feed = nullptr;                 // the live-chat inbox stream (views/change_feed.h)
   WorkspaceServices* workspace = nullptr;     // Notion connections and page imports
+  CrawlDesk* crawls = nullptr;                // website crawls: settings, guard, the crawler
 };
 
 }  // namespace parley

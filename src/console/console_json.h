@@ -12,7 +12,8 @@
 
 namespace parley {
 
-// {id, name, plan, limits: {apiAccess, messagesPerMonth, trainingCharacters, contactsPerAgent},
+// {id, name, plan, limits: {apiAccess, messagesPerMonth, trainingCharacters, contactsPerAgent,
+//  crawlPages},
 //  createdAt, updatedAt}
 void write_console_account_json(JsonWriter& w, const Account& a);
 // Owners and admins see {id, name, prefix, allScopes, scopes, createdBy, createdAt, lastUsedAt};

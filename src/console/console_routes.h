@@ -16,6 +16,7 @@ void register_console_agent_routes(Router& router, ConsoleContext& app);
 void register_console_live_chat_routes(Router& router, ConsoleContext& app);  // takeover, reply, end
 void register_console_webhook_routes(Router& router, ConsoleContext& app);
 void register_console_knowledge_routes(Router& router, ConsoleContext& app);  // sources
+void register_console_crawl_routes(Router& router, ConsoleContext& app);      // website crawls
 void register_console_data_routes(Router& router, ConsoleContext& app);       // conversations, leads, contacts
 void register_console_import_routes(Router& router, ConsoleContext& app);     // contact CSV import
 void register_console_inbox_routes(Router& router, ConsoleContext& app);      // live chats, as a list and a stream

@@ -49,9 +49,11 @@ Result<Account> set_account_limits(Services& s, std::string_view account_id, std
   PARLEY_ASSIGN_OR_RETURN(auto doc, parse_json_object(limits_json));
   for (auto it = doc.MemberBegin(); it != doc.MemberEnd(); ++it) {
     std::string_view k(it->name.GetString(), it->name.GetStringLength());
-    if (k != "messagesPerMonth" && k != "trainingCharacters" && k != "contactsPerAgent")
+    if (k != "messagesPerMonth" && k != "trainingCharacters" && k != "contactsPerAgent" &&
+        k != "crawlPages")
       return ApiError::invalid("Unknown limit '" + std::string(k) +
-                               "'; use messagesPerMonth, trainingCharacters or contactsPerAgent.");
+                               "'; use messagesPerMonth, trainingCharacters, contactsPerAgent or"
+                               " crawlPages.");
     if (!it->value.IsInt64() || it->value.GetInt64() < 0)
       return ApiError::invalid("Limit '" + std::string(k) + "' must be a non-negative integer.");
   }

@@ -7,6 +7,7 @@
 #include "core/json.h"
 #include "domain/contacts.h"
 #include "domain/widget_rules.h"
+#include "model/agent_settings.h"
 #include "text/analyzer.h"
 #include "text/tokenizer.h"
 
@@ -34,6 +35,7 @@ constexpr std::array kSettings = {
     Setting{"allowedDomains", Kind::kArray},      Setting{"blockedCountries", Kind::kArray},
     Setting{"messagesPerVisitor", Kind::kCount},   Setting{"language", Kind::kString},
     Setting{"synonyms", Kind::kArray},            Setting{"answerThreshold", Kind::kNumber},
+    Setting{"knowledgeRefresh", Kind::kString},
 };
 
 const Setting* find_setting(std::string_view name) {
@@ -78,6 +80,9 @@ Result<void> check_knowledge_setting(const std::string& name, const rapidjson::V
     if (!Analyzer::supported_language(code)) {
       return ApiError::invalid("Setting 'language' must be one of: " + Analyzer::supported_languages() + ".");
     }
+  } else if (name == "knowledgeRefresh") {
+    if (!parse_knowledge_refresh(std::string_view(v.GetString(), v.GetStringLength())))
+      return ApiError::invalid("Setting 'knowledgeRefresh' must be off, daily or weekly.");
   } else if (name == "answerThreshold") {
     double t = v.GetDouble();
     if (!(t >= 0.0 && t <= 1.0)) return ApiError::invalid("Setting 'answerThreshold' must be between 0 and 1.");

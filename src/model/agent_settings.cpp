@@ -156,6 +156,8 @@ BookingSetting booking_of(const Value& v) {
 KnowledgeSettings knowledge_of(const Value& doc) {
   KnowledgeSettings k;
   if (auto language = nonempty_string_of(doc, "language")) k.language = *language;
+  if (auto refresh = nonempty_string_of(doc, "knowledgeRefresh"))
+    k.refresh = parse_knowledge_refresh(*refresh).value_or(KnowledgeRefresh::kOff);
   if (auto threshold = number_of(doc, "answerThreshold"); threshold && *threshold >= 0 && *threshold <= 1)
     k.answer_threshold = *threshold;
   if (const Value* groups = member(doc, "synonyms"); groups && groups->IsArray()) {
@@ -227,6 +229,13 @@ const std::shared_ptr<const AgentSettings>& default_agent_settings() {
   static const auto* const kDefaults =
       new std::shared_ptr<const AgentSettings>(std::make_shared<const AgentSettings>());
   return *kDefaults;
+}
+
+std::optional<KnowledgeRefresh> parse_knowledge_refresh(std::string_view value) {
+  if (value == "off") return KnowledgeRefresh::kOff;
+  if (value == "daily") return KnowledgeRefresh::kDaily;
+  if (value == "weekly") return KnowledgeRefresh::kWeekly;
+  return std::nullopt;
 }
 
 AgentSettings parse_agent_settings(std::string_view settings_json) {

@@ -48,6 +48,10 @@ struct LlmSettings {
 // (docs/decisions/knowledge.md tells how it was calibrated).
 inline constexpr double kDefaultAnswerThreshold = 0.6;
 
+// `knowledgeRefresh`: off (the default), daily or weekly.
+enum class KnowledgeRefresh { kOff, kDaily, kWeekly };
+std::optional<KnowledgeRefresh> parse_knowledge_refresh(std::string_view value);
+
 // How the agent's knowledge is analysed, matched and judged (docs/decisions/knowledge.md).
 struct KnowledgeSettings {
   std::string language = "en";  // `language`: the stemmer and stop words (an ISO 639-1 code)
@@ -56,6 +60,8 @@ struct KnowledgeSettings {
   // `answerThreshold` (0..1): how much of the question the evidence must cover for the built-in
   // engine to answer instead of giving the fallback message.
   double answer_threshold = kDefaultAnswerThreshold;
+  // `knowledgeRefresh`: how often the agent's website sources are revalidated on their own.
+  KnowledgeRefresh refresh = KnowledgeRefresh::kOff;
 };
 
 // `handoffEmail` and `liveChat`: what the agent does when the user asks for a person.

@@ -24,12 +24,12 @@ std::string_view plan_name(Plan plan) {
 
 PlanLimits default_limits(Plan plan) {
   switch (plan) {
-    case Plan::kFree: return {false, 100, 400'000, 100};
-    case Plan::kStarter: return {true, 4'000, 11'000'000, 1'000};
-    case Plan::kPro: return {true, 15'000, 33'000'000, 10'000};
-    case Plan::kEnterprise: return {true, 100'000, 100'000'000, 1'000'000};
+    case Plan::kFree: return {false, 100, 400'000, 100, 50};
+    case Plan::kStarter: return {true, 4'000, 11'000'000, 1'000, 500};
+    case Plan::kPro: return {true, 15'000, 33'000'000, 10'000, 5'000};
+    case Plan::kEnterprise: return {true, 100'000, 100'000'000, 1'000'000, 50'000};
   }
-  return {false, 0, 0, 0};
+  return {false, 0, 0, 0, 0};
 }
 
 LimitOverrides parse_limit_overrides(std::string_view json) {
@@ -46,6 +46,7 @@ LimitOverrides parse_limit_overrides(std::string_view json) {
   take("messagesPerMonth", o.messages_per_month);
   take("trainingCharacters", o.training_characters);
   take("contactsPerAgent", o.contacts_per_agent);
+  take("crawlPages", o.crawl_pages);
   return o;
 }
 
@@ -54,6 +55,7 @@ PlanLimits effective_limits(Plan plan, const LimitOverrides& o) {
   limits.messages_per_month = o.messages_per_month.value_or(limits.messages_per_month);
   limits.training_characters = o.training_characters.value_or(limits.training_characters);
   limits.contacts_per_agent = o.contacts_per_agent.value_or(limits.contacts_per_agent);
+  limits.crawl_pages = o.crawl_pages.value_or(limits.crawl_pages);
   return limits;
 }
 

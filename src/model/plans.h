@@ -1,6 +1,6 @@
 // Plans and their limits. Every number is a default that an account may override (its `limits`
 // JSON object, set by an operator): {"messagesPerMonth": .., "trainingCharacters": ..,
-// "contactsPerAgent": ..}.
+// "contactsPerAgent": .., "crawlPages": ..}.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +20,7 @@ struct PlanLimits {
   int64_t messages_per_month;
   int64_t training_characters;  // per agent
   int64_t contacts_per_agent;
+  int64_t crawl_pages;  // a website crawl's page cap when it names none (and its most)
 };
 
 PlanLimits default_limits(Plan plan);
@@ -28,6 +29,7 @@ struct LimitOverrides {
   std::optional<int64_t> messages_per_month;
   std::optional<int64_t> training_characters;
   std::optional<int64_t> contacts_per_agent;
+  std::optional<int64_t> crawl_pages;
 };
 
 // Reads the overrides JSON object as an operator set it (may be empty). Members that are not

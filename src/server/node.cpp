@@ -28,6 +28,7 @@
 #include "workers/rate_window_writer.h"
 #include "workers/workspace_importer.h"
 #include "workspace/notion_client.h"
+#include "workers/refresh_scheduler.h"
 
 namespace parley {
 
@@ -127,6 +128,9 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   importing.requeue_on_start = database.backend() == "sqlite";
   WorkspaceImporter importer(Services{database, clock, random}, workspace, &trainer, importing);
   workspace.pages_queued = [&importer] { importer.pages_queued(); };
+  SystemResolver crawl_resolver;
+  Crawler crawler(Services{database, clock, random}, o.crawler, crawl_resolver, &trainer);
+  CrawlDesk crawl_desk{o.crawl, crawl_resolver, &crawler};
   ConsoleServices console(clock, console_options(o), database.shared_by_nodes() ? &database : nullptr);
   RetrievalOptions retrieval;
   retrieval.delay_ms = o.engine_delay_ms;
@@ -152,7 +156,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   ChangeFeed feed(std::move(feed_options));
   Fronts fronts{
       ApiContext{database, clock, random, keys, limiter, trainer, reply_pool, chat, policy, &agent_cache},
-      ConsoleContext{database, clock, random, console, policy, &trainer, &chat, &reply_pool, &feed, &workspace},
+      ConsoleContext{database, clock, random, console, policy, &trainer, &chat, &reply_pool, &feed,
+                     &workspace, &crawl_desk},
       WidgetContext{database, clock, random, reply_pool, chat, o.widget, &widget_limits, &feed}};
   Router router;
   register_routes(router, fronts, o.web_dir);
@@ -161,7 +166,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   FastRandom request_ids(random);
   try {
     ServerHooks hooks = server_hooks(request_ids);
-    hooks.more_metrics = [&chat_slots, &feed](std::string& out) {
+    hooks.more_metrics = [&chat_slots, &feed, &crawler](std::string& out) {
       out += "# HELP parley_event_streams_open Live-chat event streams open (the console's inbox, the widget's live chat).\n";
       out += "# TYPE parley_event_streams_open gauge\n";
       out += "parley_event_streams_open " + std::to_string(feed.open_streams()) + "\n";
@@ -171,6 +176,9 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
       out += "# HELP parley_outbound_transfers_in_flight Outbound HTTP and mail transfers under way on the outbound loop.\n";
       out += "# TYPE parley_outbound_transfers_in_flight gauge\n";
       out += "parley_outbound_transfers_in_flight " + std::to_string(transfers_in_flight()) + "\n";
+      out += "# HELP parley_crawl_pages_fetched_total Pages the website crawler requested.\n";
+      out += "# TYPE parley_crawl_pages_fetched_total counter\n";
+      out += "parley_crawl_pages_fetched_total " + std::to_string(crawler.pages_fetched()) + "\n";
     };
     // Purges once before the node says it is listening, then every ten minutes.
     IdempotencyPurger idempotency_purger(database, clock);
@@ -196,6 +204,9 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     RateWindowWriter window_writer(database, limiter);
     trainer.start();
     importer.start();
+    crawler.start();
+    RefreshScheduler refresh_scheduler(Services{database, clock, random}, o.crawl, &crawler,
+                                       o.crawler.refresh_check_ms);
     (*webhooks)->start();
     server.run();
     // Replies still waiting on providers (their clients were answered 504, or left) end now,

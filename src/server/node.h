@@ -16,6 +16,7 @@
 #include "engine/openai_client.h"
 #include "store/db.h"
 #include "widget/widget_options.h"
+#include "workers/crawler.h"
 #include "workers/trainer.h"
 #include "workers/webhook_service.h"
 #include "workers/workspace_importer.h"
@@ -40,6 +41,8 @@ struct NodeOptions {
   std::string metrics_token;  // empty: /metrics open to whoever reaches the listener
   int64_t rate_limit_per_minute = 60;
   TrainerOptions training;
+  CrawlSettings crawl;     // caps of website crawls
+  CrawlerOptions crawler;  // the crawl workers: politeness, fetch limits, lease
   int64_t console_session_hours = 12;
   int64_t console_login_failures_per_email = 5;
   int64_t console_login_failures_per_address = 50;

@@ -13,6 +13,7 @@ void write_account_json(JsonWriter& w, const Account& a) {
   w.key("messagesPerMonth").integer(l.messages_per_month);
   w.key("trainingCharacters").integer(l.training_characters);
   w.key("contactsPerAgent").integer(l.contacts_per_agent);
+  w.key("crawlPages").integer(l.crawl_pages);
   w.end_object();
   w.key("createdAt").timestamp(a.created_at);
   w.key("updatedAt").timestamp(a.updated_at);

@@ -6,6 +6,10 @@ namespace parley {
 
 namespace {
 void add_shared(CLI::App& cmd, CrawlOptions& o) {
+  cmd.add_option("--crawler-info-url", o.info_url,
+                 "A page about this server's crawler for site owners, named in its User-Agent "
+                 "(ParleyBot/<version> (+URL))")
+      ->envname("PARLEY_CRAWLER_INFO_URL");
   cmd.add_option("--crawl-max-pages", o.settings.max_pages,
                  "Pages one website crawl may fetch at most, whatever its plan allows")
       ->envname("PARLEY_CRAWL_MAX_PAGES")
@@ -76,7 +80,7 @@ void add_crawl_admin_options(CLI::App& cmd, CrawlOptions& o) { add_shared(cmd, o
 void finish_crawl_options(CrawlOptions& o, bool allow_private_targets) {
   o.settings.allow_private_targets = allow_private_targets;
   o.crawler.fetch.allow_private_targets = allow_private_targets;
-  if (o.crawler.fetch.user_agent.empty()) o.crawler.fetch.user_agent = crawler_user_agent();
+  if (o.crawler.fetch.user_agent.empty()) o.crawler.fetch.user_agent = crawler_user_agent(o.info_url);
 }
 
 }  // namespace parley

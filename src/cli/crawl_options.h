@@ -13,6 +13,8 @@ namespace parley {
 struct CrawlOptions {
   CrawlSettings settings;
   CrawlerOptions crawler;
+  // A page that tells site owners who crawls them, named in the User-Agent; empty: none.
+  std::string info_url;
 };
 
 // `serve`: every option, the workers' among them.

@@ -21,6 +21,6 @@ std::string crawler_user_agent(std::string_view info_url) {
   return out;
 }
 
-std::string crawler_user_agent() { return crawler_user_agent(kCrawlerInfoUrl); }
+std::string crawler_user_agent() { return crawler_user_agent({}); }
 
 }  // namespace parley

@@ -10,13 +10,11 @@ namespace parley {
 
 inline constexpr std::string_view kRobotsProductToken = "ParleyBot";
 
-// The page that explains the crawler to site owners, named in the User-Agent.
-inline constexpr std::string_view kCrawlerInfoUrl = "https://parley.example.com/docs/crawler";
-
-// "ParleyBot/<version> (+<kCrawlerInfoUrl>)", the version being CMake's project version.
+// "ParleyBot/<version>", the version being CMake's project version. A self-hosted server has no
+// page of its own to name; the operator may give one (`--crawler-info-url`).
 std::string crawler_user_agent();
 
-// The same with another page named (an operator's own address for the crawler's page).
+// "ParleyBot/<version> (+<info_url>)": the operator's page about the crawler; none when empty.
 std::string crawler_user_agent(std::string_view info_url);
 
 // The version of this build ("0.1.0"), from CMake's project version.

@@ -35,7 +35,6 @@ struct SendRequest {
   size_t max_response_bytes = 0;
   bool allow_http = false;          // http:// too (an LLM provider in tests and development)
   bool accept_compressed = false;   // advertise gzip and friends; curl decodes the body
-  bool keep_headers = false;        // the response's header fields are kept in the outcome
   // Calls started together wait for a connection being opened to the same host, to learn whether
   // it multiplexes (HTTP/2), instead of each opening its own. For a host that takes many calls at
   // once (an LLM provider); not for webhook receivers, where one stalled handshake would hold up
@@ -59,8 +58,6 @@ struct SendOutcome {
   SendFailure failure = SendFailure::kNone;
   std::string body;                  // up to the request's max_response_bytes
   bool truncated = false;            // the body was cut at that size
-  // With keep_headers: the final response's header fields as received (names as written).
-  std::vector<std::pair<std::string, std::string>> headers;
   int64_t duration_ms = 0;
   // The request's `response_headers` the response carried (name as asked, value), in that order.
   std::vector<std::pair<std::string, std::string>> headers;

@@ -41,7 +41,6 @@ class TransferImpl final : public Transfer, public std::enable_shared_from_this<
   curl_slist* headers_ = nullptr;
   std::optional<CurlPin> pin_;
   std::string body_;
-  std::vector<std::pair<std::string, std::string>> headers_kept_;
   bool truncated_ = false;
   bool stopped_ = false;
   bool hold_ = false;    // pause() was asked: the next piece pauses the transfer
@@ -79,28 +78,6 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
     return 0;  // stop reading: the cap is reached
   }
   t->body_.append(data, n);
-  return n;
-}
-
-// Keeps the header fields of the last response (a 1xx response's are dropped when the final
-// one's status line arrives).
-size_t on_header(char* data, size_t size, size_t count, void* user) {
-  auto* t = static_cast<TransferImpl*>(user);
-  size_t n = size * count;
-  std::string_view line(data, n);
-  if (line.rfind("HTTP/", 0) == 0) {
-    t->headers_kept_.clear();
-    return n;
-  }
-  size_t colon = line.find(':');
-  if (colon == std::string_view::npos || colon == 0) return n;
-  constexpr size_t kMaxHeaders = 200;
-  if (t->headers_kept_.size() >= kMaxHeaders) return n;
-  std::string_view value = line.substr(colon + 1);
-  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-  while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
-    value.remove_suffix(1);
-  t->headers_kept_.emplace_back(std::string(line.substr(0, colon)), std::string(value));
   return n;
 }
 
@@ -185,7 +162,6 @@ class Loop {
       }
     }
     out.body = std::move(t.body_);
-    out.headers = std::move(t.headers_kept_);
     out.truncated = t.truncated_;
     out.duration_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - t.started_).count();
@@ -260,10 +236,6 @@ class Loop {
     if (r.accept_compressed) curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, t.get());
-    if (r.keep_headers) {
-      curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-      curl_easy_setopt(c, CURLOPT_HEADERDATA, t.get());
-    }
     if (!t->call_.ca_file.empty()) {
       curl_easy_setopt(c, CURLOPT_CAINFO, t->call_.ca_file.c_str());
       curl_easy_setopt(c, CURLOPT_CAPATH, "/etc/ssl/certs");  // the system's, looked up per issuer

@@ -1,22 +1,11 @@
 #include "workers/page_fetcher.h"
 
-#include <cctype>
-
 #include "net/http_sender.h"
 #include "net/pinned_curl.h"
 
 namespace parley {
 
 namespace {
-bool same_name(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
-
 std::string seconds_text(int64_t ms) {
   if (ms % 1000 == 0) return std::to_string(ms / 1000) + " s";
   return std::to_string(ms) + " ms";
@@ -50,7 +39,7 @@ PageResponse fetch_page(const PageRequest& request, Resolver& resolver,
   r.method = "GET";
   r.allow_http = true;
   r.accept_compressed = true;
-  r.keep_headers = true;
+  r.response_headers = {"Content-Type", "Location", "ETag", "Last-Modified"};
   r.connect_timeout_ms = std::min(options.connect_timeout_ms, options.timeout_ms);
   r.timeout_ms = options.timeout_ms;
   r.max_response_bytes = options.max_bytes + 1;
@@ -80,19 +69,10 @@ PageResponse fetch_page(const PageRequest& request, Resolver& resolver,
   }
   out.status = *sent.status;
   out.body = std::move(sent.body);
-  for (const auto& [name, value] : sent.headers) {
-    if (same_name(name, "Content-Type"))
-      out.content_type = value;
-    else if (same_name(name, "Location"))
-      out.location = value;
-    else if (same_name(name, "ETag"))
-      out.etag = value;
-    else if (same_name(name, "Last-Modified"))
-      out.last_modified = value;
-    else if (same_name(name, "Retry-After") && !value.empty() &&
-             value.find_first_not_of("0123456789") == std::string::npos && value.size() < 9)
-      out.retry_after_s = std::stoll(value);
-  }
+  out.content_type = sent.header("Content-Type").value_or("");
+  out.location = sent.header("Location").value_or("");
+  out.etag = sent.header("ETag");
+  out.last_modified = sent.header("Last-Modified");
   return out;
 }
 

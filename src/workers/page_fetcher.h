@@ -40,7 +40,6 @@ struct PageResponse {
   std::string location;
   std::optional<std::string> etag;
   std::optional<std::string> last_modified;
-  std::optional<int64_t> retry_after_s;
   std::string body;
   bool ok() const { return problem == FetchProblem::kNone; }
 };

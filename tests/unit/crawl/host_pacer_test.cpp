@@ -67,8 +67,7 @@ TEST(HostPacerTest, DelayChangesAndOddInputs) {
 TEST(UserAgentTest, NamesTheProductAndItsVersion) {
   EXPECT_EQ(kRobotsProductToken, "ParleyBot");
   EXPECT_FALSE(parley_version().empty());
-  EXPECT_EQ(crawler_user_agent(), "ParleyBot/" + std::string(parley_version()) + " (+" +
-                                      std::string(kCrawlerInfoUrl) + ")");
+  EXPECT_EQ(crawler_user_agent(), "ParleyBot/" + std::string(parley_version()));
   EXPECT_EQ(crawler_user_agent("https://chat.example.org/crawler"),
             "ParleyBot/" + std::string(parley_version()) + " (+https://chat.example.org/crawler)");
   EXPECT_EQ(crawler_user_agent(""), "ParleyBot/" + std::string(parley_version()));

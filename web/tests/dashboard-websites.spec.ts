@@ -59,6 +59,7 @@ test("Add website: the crawl's progress reaches done, its pages are sources with
     const crawl = websites.getByRole("row").filter({ hasText: cafe.url });
     await expect(crawl).toHaveCount(1);
     await expect(crawl.getByRole("cell").nth(1)).toHaveText("done", { timeout: 30_000 });
+    await expect(crawl.getByText("5 found", { exact: true })).toBeVisible();
     await expect(crawl.getByText("3 fetched", { exact: true })).toBeVisible();
     await expect(crawl.getByText("1 skipped", { exact: true })).toBeVisible(); // /private/ is blocked by robots.txt
     await expect(crawl.getByText("1 failed", { exact: true })).toBeVisible(); // /old-offers answers 404
@@ -125,9 +126,12 @@ test("a crawl that would pass the plan's training characters stops and says so",
     await tab.getByLabel("Website address").fill(shop.url);
     await tab.getByRole("button", { name: "Start" }).click();
     const crawl = tab.getByRole("region", { name: "Websites" }).getByRole("row").filter({ hasText: shop.url });
-    await expect(crawl.getByRole("cell").nth(1)).toHaveText(/^(done|stopped)$/, { timeout: 30_000 });
-    await expect(crawl.locator(".error-text")).toContainText(/training characters/i);
-    await expect(tab.getByRole("region", { name: "Sources" }).getByRole("row").filter({ hasText: `${shop.url}more` })).toHaveCount(0);
+    await expect(crawl.getByRole("cell").nth(1)).toHaveText("stopped", { timeout: 30_000 });
+    await expect(crawl.locator(".error-text")).toHaveText(
+      `The crawl stopped at ${shop.url}more: its text would pass the agent's training characters. The pages read before it were added.`);
+    const sources = tab.getByRole("region", { name: "Sources" });
+    await expect(sources.getByRole("row").filter({ hasText: "Small shop" })).toHaveCount(1);
+    await expect(sources.getByRole("row").filter({ hasText: `${shop.url}more` })).toHaveCount(0);
   } finally {
     await shop.close();
   }

@@ -1,9 +1,12 @@
 #include "domain/crawl_schedule.h"
 
+#include "domain/workspace.h"
+
 #include "model/agent_settings.h"
 #include "store/account_repo.h"
 #include "store/agent_repo.h"
 #include "store/website_page_repo.h"
+#include "store/workspace_repo.h"
 
 namespace parley {
 
@@ -11,7 +14,22 @@ namespace {
 constexpr int64_t kDayMs = 24LL * 60 * 60 * 1000;
 constexpr int64_t kAgentsPerRead = 200;
 
-// Queues the agent's refresh when it is due; true when it did.
+// Puts the agent's imported workspace pages back in the import queue when their last import was
+// requested a period ago or more (the importer revalidates them by their last edit); true when it
+// did.
+Result<bool> requeue_workspace_if_due(Connection& c, std::string_view agent_id, int64_t now,
+                                      int64_t period_ms) {
+  PARLEY_ASSIGN_OR_RETURN(auto pages, WorkspaceRepo::pages(c, agent_id));
+  int64_t last = -1;
+  for (const auto& p : pages)
+    if (p.source_id) last = std::max(last, p.requested_at);
+  if (last < 0 || now - last < period_ms) return false;
+  PARLEY_ASSIGN_OR_RETURN(int64_t requeued, requeue_imported_pages(c, agent_id, now));
+  return requeued > 0;
+}
+
+// Queues the agent's refresh (its websites, and its workspace pages) when it is due; true when it
+// did.
 Result<bool> queue_if_due(Services& s, const CrawlSettings& settings, const RefreshCandidate& a,
                           int64_t period_ms) {
   bool queued = false;
@@ -20,6 +38,7 @@ Result<bool> queue_if_due(Services& s, const CrawlSettings& settings, const Refr
     PARLEY_ASSIGN_OR_RETURN(bool exists, AgentRepo::lock(c, a.agent_id));
     if (!exists) return {};
     const int64_t now = s.clock.now_ms();
+    PARLEY_ASSIGN_OR_RETURN(queued, requeue_workspace_if_due(c, a.agent_id, now, period_ms));
     PARLEY_ASSIGN_OR_RETURN(auto crawled, CrawlRepo::last_created(c, a.agent_id, "crawl"));
     PARLEY_ASSIGN_OR_RETURN(auto refreshed, CrawlRepo::last_created(c, a.agent_id, "refresh"));
     const int64_t last = std::max(crawled.value_or(0), refreshed.value_or(0));

@@ -35,13 +35,17 @@ class Workspace : public ::testing::Test {
     const Seed& seeded = account_seed("Workspace", "starter", R"({"showSources": true})");
     Env env = unlimited();
     if (on_postgres()) env["PARLEY_SECRET_KEY"] = kSecretKey;
-    server_ = std::make_unique<Server>(
-        env, std::vector<std::string>{"--notion-api-url", notion_.base_url()}, &seeded);
+    std::vector<std::string> args{"--notion-api-url", notion_.base_url()};
+    for (auto& a : extra_args()) args.push_back(std::move(a));
+    server_ = std::make_unique<Server>(env, std::move(args), &seeded);
     account_ = seeded.values["account"];
     agent_ = seeded.values["agent"];
     key_ = seeded.values["key"];
     owner_ = create_member(*server_, account_, "owner")["token"];
   }
+
+  // More options of the server a fixture starts.
+  virtual std::vector<std::string> extra_args() { return {}; }
 
   std::string base() const { return "/console/v1/agents/" + agent_ + "/workspace"; }
   HttpResponse connect(const std::string& member, const std::string& token) {
@@ -275,6 +279,44 @@ TEST_F(Workspace, RefreshRetrainsAnEditedPageOnlyAndRemovesAnUnsharedOne) {
   EXPECT_EQ(unanswered["reply"].get<std::string>().find("11:15"), std::string::npos)
       << unanswered.dump();
   EXPECT_TRUE(unanswered["sources"].empty()) << unanswered.dump();
+}
+
+// The agent's automatic refresh (knowledgeRefresh) covers its workspace pages as well as its
+// websites: once the period has passed, imported pages are read again.
+class WorkspaceDailyRefresh : public Workspace {
+ protected:
+  std::vector<std::string> extra_args() override {
+    std::vector<std::string> args = clock_.args();
+    args.push_back("--knowledge-refresh-check-ms");
+    args.push_back("100");
+    return args;
+  }
+  TestClock clock_;
+};
+
+TEST_F(WorkspaceDailyRefresh, ImportedPagesAreReadAgainOnceADayHasPassed) {
+  std::string rentals, repairs;
+  import_two(rentals, repairs);
+  auto set = send(*server_, "PATCH", "/console/v1/agents/" + agent_, owner_,
+                  Json{{"settings", {{"knowledgeRefresh", "daily"}}}}.dump());
+  ASSERT_EQ(set.status, 200) << set.body;
+  notion_.edit_page(rentals, rentals_blocks("11:15"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto rows = wait_imports();
+  EXPECT_EQ(row_of(rows, rentals)["outcome"], "created") << "not due yet: " << rows.dump();
+
+  clock_.advance_ms(24LL * 60 * 60 * 1000 + 1000);
+  for (int i = 0; i < 400 && row_of(rows, rentals)["outcome"] != "updated"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    rows = server_->get(base() + "/imports", owner_).json()["data"];
+  }
+  rows = wait_imports();
+  EXPECT_EQ(row_of(rows, rentals)["outcome"], "updated") << rows.dump();
+  EXPECT_EQ(row_of(rows, repairs)["outcome"], "unchanged") << rows.dump();
+  wait_trained();
+  auto reply = ask("When does the rental desk open on Sundays?");
+  EXPECT_NE(reply["reply"].get<std::string>().find("11:15"), std::string::npos) << reply.dump();
+
 }
 
 TEST_F(Workspace, APageThatCannotBeReadBecomesAFailedSourceSayingWhy) {

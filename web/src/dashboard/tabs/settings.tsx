@@ -199,7 +199,7 @@ export function SettingsTab(props: { agent: Agent; onSaved(agent: Agent): void }
 
         <fieldset>
           <legend>Knowledge</legend>
-          <Field id="set-knowledgeRefresh" label="Automatic refresh" hint="How often the agent's website pages are read again; changed pages are retrained, removed ones forgotten.">
+          <Field id="set-knowledgeRefresh" label="Automatic refresh" hint="How often the agent's website and Notion pages are read again; changed pages are retrained, removed ones forgotten.">
             <select {...bind("knowledgeRefresh")} value={form.knowledgeRefresh} onChange={set("knowledgeRefresh")}>
               <option value="off">Off</option>
               <option value="daily">Daily</option>

@@ -60,9 +60,16 @@ test("a viewer sees no actions its role cannot do", async ({ page }) => {
   await page.getByRole("link", { name: "Acme Support" }).click();
   await expect(page.getByLabel("Name", { exact: true })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Save settings" })).toHaveCount(0);
+  await expect(page.getByLabel("Automatic refresh")).toBeDisabled();
   await page.getByRole("link", { name: "Knowledge" }).click();
   await expect(page.getByText("No sources yet.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Add Q&A" })).toHaveCount(0);
+  for (const name of ["Add website", "Upload files", "Connect Notion"]) await expect(page.getByRole("button", { name })).toHaveCount(0);
+  await expect(page.getByText("Drop files here to upload them.")).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Notion workspace" })).toContainText("No Notion workspace is connected. An admin or the owner of the account can connect one.");
+  await page.getByRole("link", { name: "Contacts" }).click();
+  await expect(page.getByRole("button", { name: "Download CSV" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Import contacts" })).toHaveCount(0);
 
   await page.getByRole("link", { name: "API keys" }).click();
   await expect(page.getByText("Admins and owners create and revoke keys; your role is viewer.")).toBeVisible();

@@ -1,12 +1,10 @@
 // Every main page of the dashboard, on an account with some data: an axe-core check (WCAG 2 A
 // and AA) that finds nothing serious or critical, and a full-page screenshot in
 // build/screenshots/<page>.png.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
+import { checkPage as check } from "./axe";
 import { startParley, type Parley } from "./server";
 
-const shots = fileURLToPath(new URL("../../build/screenshots/", import.meta.url));
 let parley: Parley;
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
@@ -44,13 +42,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await parley?.stop();
 });
-
-async function check(page: Page, name: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${name}`).toEqual([]);
-  await page.screenshot({ path: `${shots}${name}.png`, fullPage: true });
-}
 
 test("every main page passes axe (no serious or critical violations) and is screenshotted", async ({ page, request }) => {
   const agent = parley.agentId;

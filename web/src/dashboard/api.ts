@@ -27,22 +27,36 @@ export function authHeaders(extra: Record<string, string> = {}): Record<string, 
   return t ? { ...extra, Authorization: `Bearer ${t}` } : extra;
 }
 
-// Turns a non-2xx response into an ApiError with the API's message (or a generic one).
-export async function errorFrom(res: Response): Promise<ApiError> {
-  let code = "http_" + res.status;
-  let message = `The server answered ${res.status} ${res.statusText}.`;
+// The ApiError for a non-2xx answer: the API's own code and message when the body has them, else
+// a generic one. A 401 to a signed-in request signs the page out.
+export function errorFromBody(status: number, statusText: string, body: string): ApiError {
+  let code = "http_" + status;
+  let message = `The server answered ${status}${statusText ? " " + statusText : ""}.`;
   try {
-    const body = await res.json();
-    if (body?.error?.message) {
-      code = body.error.code ?? code;
-      message = body.error.message;
+    const parsed = JSON.parse(body);
+    if (parsed?.error?.message) {
+      code = parsed.error.code ?? code;
+      message = parsed.error.message;
     }
   } catch {
     // not JSON: keep the generic message
   }
-  if (res.status === 401 && token.get()) onUnauthorized();
-  return new ApiError(res.status, code, message);
+  if (status === 401 && token.get()) onUnauthorized();
+  return new ApiError(status, code, message);
 }
+
+// Turns a non-2xx response into an ApiError with the API's message (or a generic one).
+export async function errorFrom(res: Response): Promise<ApiError> {
+  let body = "";
+  try {
+    body = await res.text();
+  } catch {
+    // unreadable body: the generic message
+  }
+  return errorFromBody(res.status, res.statusText, body);
+}
+
+export const NETWORK_ERROR = "Could not reach the server. Check your connection and try again.";
 
 export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
@@ -53,7 +67,7 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, "network_error", "Could not reach the server. Check your connection and try again.");
+    throw new ApiError(0, "network_error", NETWORK_ERROR);
   }
   if (!res.ok) throw await errorFrom(res);
   return (await res.json()) as T;

@@ -75,7 +75,7 @@ export function Time(props: { at: string | null | undefined }) {
 }
 
 // A modal <dialog> opened as soon as it renders; Escape or Close calls onClose.
-export function Dialog(props: { title: string; onClose(): void; children: ComponentChildren }) {
+export function Dialog(props: { title: string; onClose(): void; children: ComponentChildren; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current!;
@@ -89,7 +89,7 @@ export function Dialog(props: { title: string; onClose(): void; children: Compon
     };
   }, []);
   return (
-    <dialog ref={ref} aria-labelledby="dialog-title" onCancel={(e) => { e.preventDefault(); props.onClose(); }}>
+    <dialog ref={ref} class={props.wide ? "wide" : undefined} aria-labelledby="dialog-title" onCancel={(e) => { e.preventDefault(); props.onClose(); }}>
       <h2 id="dialog-title">{props.title}</h2>
       {props.children}
     </dialog>

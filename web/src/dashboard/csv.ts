@@ -37,3 +37,46 @@ export function downloadCsv(filename: string, csv: string) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+// Reads up to `maxRecords` records of RFC 4180 CSV text (a leading byte order mark dropped; CRLF,
+// LF or CR between records; quoted fields with doubled quotes and line breaks). When `text` is the
+// start of a larger file (`whole` false), a last record without its line end is left out unless it
+// is the only one.
+export function parseCsv(text: string, maxRecords: number, whole = true): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = "";
+  let quoted = false;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const endRecord = () => {
+    record.push(field);
+    records.push(record);
+    record = [];
+    field = "";
+  };
+  for (; i < text.length && records.length < maxRecords; i += 1) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (c === '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c === '"' && field === "") {
+      quoted = true;
+    } else if (c === ",") {
+      record.push(field);
+      field = "";
+    } else if (c === "\r" || c === "\n") {
+      if (c === "\r" && text[i + 1] === "\n") i += 1;
+      endRecord();
+    } else {
+      field += c;
+    }
+  }
+  if (records.length < maxRecords && (field !== "" || record.length > 0) && (whole || records.length === 0)) endRecord();
+  return records;
+}

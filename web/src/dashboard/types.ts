@@ -46,7 +46,41 @@ export interface Source {
   characters: number;
   status: "pending" | "processing" | "trained" | "failed";
   error: string | null;
+  trainedAt?: string | null;
   createdAt: string;
+  updatedAt?: string;
+}
+
+export type CrawlStatus = "queued" | "running" | "done" | "cancelled" | "failed";
+
+// A website crawl or a refresh of the agent's website sources, as a job with live counters.
+export interface Crawl {
+  id: string;
+  agentId: string;
+  kind: "crawl" | "refresh";
+  url: string | null; // a refresh of all the agent's websites has none
+  status: CrawlStatus;
+  maxPages: number | null;
+  maxDepth: number | null;
+  include: string[];
+  exclude: string[];
+  progress: { found: number; fetched: number; skipped: number; failed: number; unchanged: number; removed: number; characters: number };
+  error: { code: string; message: string } | null;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+// The answer of a contact import: counts per outcome, the refused rows' reasons (the first
+// 1,000) and the mapping the server used (CSV header → field).
+export interface ContactImport {
+  rows: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  refused: number;
+  errors: { row: number; code: string; message: string }[];
+  mapping: Record<string, string>;
 }
 
 export interface Training {

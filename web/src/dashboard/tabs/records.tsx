@@ -1,10 +1,13 @@
-// An agent's leads and contacts: a page at a time, and the whole list as a CSV file.
+// An agent's leads and contacts: a page at a time, the whole list as a CSV file, and contacts
+// imported from a CSV file.
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import { get, query } from "../api";
+import { atLeast, get, query } from "../api";
+import { useSession } from "../auth";
 import { ErrorText, Loading, messageOf, Pager, Time, usePaged } from "../components";
 import { downloadCsv, fetchAll, toCsv } from "../csv";
 import type { Page } from "../types";
+import { ImportContacts } from "./contact_import";
 
 interface Lead {
   id: string;
@@ -72,13 +75,25 @@ const fmt = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 export const LeadsTab = (props: { agentId: string }) => (
   <RecordList<Lead> agentId={props.agentId} kind="leads" title="Leads" columns={LEAD_COLUMNS} csvExtra={LEAD_CSV_EXTRA} empty="No leads yet." />
 );
-export const ContactsTab = (props: { agentId: string }) => (
-  <RecordList<Contact> agentId={props.agentId} kind="contacts" title="Contacts" columns={CONTACT_COLUMNS} csvExtra={CONTACT_CSV_EXTRA} empty="No contacts yet." />
-);
+// Contacts, and for editors "Import contacts"; the list is read again after an import.
+export function ContactsTab(props: { agentId: string }) {
+  const { member } = useSession();
+  const [importing, setImporting] = useState(false);
+  const [version, setVersion] = useState(0);
+  const actions = atLeast(member.role, "editor") && <button type="button" onClick={() => setImporting(true)}>Import contacts</button>;
+  return (
+    <>
+      <RecordList<Contact> version={version} agentId={props.agentId} kind="contacts" title="Contacts" columns={CONTACT_COLUMNS} csvExtra={CONTACT_CSV_EXTRA}
+        empty="No contacts yet." actions={actions} />
+      {importing && <ImportContacts agentId={props.agentId} onClose={() => setImporting(false)} onImported={() => setVersion((v) => v + 1)} />}
+    </>
+  );
+}
 
-function RecordList<T extends { id: string }>(props: { agentId: string; kind: string; title: string; columns: Column<T>[]; csvExtra: Column<T>[]; empty: string }) {
+function RecordList<T extends { id: string }>(props: { agentId: string; kind: string; title: string; columns: Column<T>[]; csvExtra: Column<T>[]; empty: string; actions?: ComponentChildren; version?: number }) {
   const path = `/console/v1/agents/${props.agentId}/${props.kind}`;
-  const paged = usePaged((cursor) => get<Page<T>>(path + query({ limit: 20, cursor })), [path]);
+  // A new `version` reads the list again from its first page.
+  const paged = usePaged((cursor) => get<Page<T>>(path + query({ limit: 20, cursor })), [path, props.version]);
   const [csvState, setCsvState] = useState({ busy: false, error: "", done: "" });
   const page = paged.page;
 
@@ -100,6 +115,7 @@ function RecordList<T extends { id: string }>(props: { agentId: string; kind: st
       <div class="title-row">
         <h2 id="tab-heading">{props.title}</h2>
         <button type="button" onClick={download} disabled={csvState.busy}>Download CSV</button>
+        {props.actions}
         <span role="status" class="muted">{csvState.busy ? "Preparing the file…" : csvState.done}</span>
       </div>
       <ErrorText message={csvState.error || paged.error} />

@@ -34,6 +34,7 @@ function formFrom(agent: Agent) {
     allowedDomains: Array.isArray(s.allowedDomains) ? s.allowedDomains.join("\n") : "",
     liveChat: s.liveChat === true,
     handoffEmail: text(s.handoffEmail),
+    knowledgeRefresh: text(s.knowledgeRefresh) || "off",
   };
 }
 type Form = ReturnType<typeof formFrom>;
@@ -77,11 +78,12 @@ function settingsFrom(f: Form): Record<string, unknown> {
     allowedDomains: domains.length ? domains : null,
     liveChat: f.liveChat,
     handoffEmail: str(f.handoffEmail),
+    knowledgeRefresh: f.knowledgeRefresh,
   };
 }
 
 // Fields with a hint under them (see the form).
-const HINTED = new Set(["instructions", "fallbackMessage", "language", "answerThreshold", "monthlyMessageCap", "llmApiKey", "buttons", "products", "allowedDomains", "handoffEmail"]);
+const HINTED = new Set(["knowledgeRefresh", "instructions", "fallbackMessage", "language", "answerThreshold", "monthlyMessageCap", "llmApiKey", "buttons", "products", "allowedDomains", "handoffEmail"]);
 
 // Which form field shows a setting's error.
 const FIELD_OF: Record<string, string> = { llm: "llmBaseUrl" };
@@ -193,6 +195,17 @@ export function SettingsTab(props: { agent: Agent; onSaved(agent: Agent): void }
             <input type="checkbox" {...bind("followUps")} checked={form.followUps} onChange={set("followUps")} onInput={undefined} />
             <label for="set-followUps">Suggest follow-up questions</label>
           </div>
+        </fieldset>
+
+        <fieldset>
+          <legend>Knowledge</legend>
+          <Field id="set-knowledgeRefresh" label="Automatic refresh" hint="How often the agent's website and Notion pages are read again; changed pages are retrained, removed ones forgotten.">
+            <select {...bind("knowledgeRefresh")} value={form.knowledgeRefresh} onChange={set("knowledgeRefresh")}>
+              <option value="off">Off</option>
+              <option value="daily">Daily</option>
+              <option value="weekly">Weekly</option>
+            </select>
+          </Field>
         </fieldset>
 
         <fieldset>

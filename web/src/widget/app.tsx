@@ -82,6 +82,9 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
   // A change of the conversation's live chat adds a line to the transcript.
   const setLive = (status: LiveChatStatus | null, announce = true) => {
     if (status === liveRef.current) return;
+    // A live chat moves requested → active → ended. A reply's "requested" that arrives after the
+    // stream said the team joined is stale, and would announce the team a second time.
+    if (status === "requested" && liveRef.current === "active") return;
     liveRef.current = status;
     setLiveState(status);
     if (status && announce) {

@@ -55,7 +55,10 @@ class BlockWriter {
   }
 
   void flush() {
-    std::string_view text = pre_ ? trim_newlines(buf_) : trim_space(buf_);
+    // Only a preformatted block keeps its leading spaces: an item or heading inside <pre> is
+    // trimmed like any other.
+    std::string_view text =
+        kind_ == BlockKind::kPreformatted ? trim_newlines(buf_) : trim_space(buf_);
     if (!text.empty())
       blocks_.push_back({kind_, kind_ == BlockKind::kHeading ? level_ : 0, std::string(text)});
     buf_.clear();

@@ -71,6 +71,19 @@ TEST(ExtractHtml, HeadingsListsAndPre) {
   EXPECT_EQ(doc.title, "Museum");  // no <title>: the first heading
 }
 
+// A list item or heading inside <pre> is a block of its own, trimmed like any item; only the
+// preformatted text keeps its leading spaces.
+TEST(ExtractHtml, AnItemInsidePreIsTrimmed) {
+  ExtractedDocument doc = extract_html("<pre>  code<li>  item\n</li><h2>  Title </h2></pre>");
+  ASSERT_EQ(doc.blocks.size(), 3u);
+  EXPECT_EQ(doc.blocks[0].kind, BlockKind::kPreformatted);
+  EXPECT_EQ(doc.blocks[0].text, "  code");
+  EXPECT_EQ(doc.blocks[1].kind, BlockKind::kListItem);
+  EXPECT_EQ(doc.blocks[1].text, "item");
+  EXPECT_EQ(doc.blocks[2].kind, BlockKind::kHeading);
+  EXPECT_EQ(doc.blocks[2].text, "Title");
+}
+
 TEST(ExtractHtml, TablesWithRowHeadersColumnHeadersAndNone) {
   ExtractedDocument row_headers = extract_html(
       "<table><tr><th>Adult ticket</th><td>45 EUR</td></tr>"

@@ -168,10 +168,11 @@ TEST(Multipart, HoldsItsLimits) {
 }
 
 TEST(MultipartParts, FindsTheOnePartOfAName) {
-  auto parts = parse_multipart(form("b", {{"Content-Disposition: form-data; name=\"file\"", "x"},
-                                          {"Content-Disposition: form-data; name=\"twice\"", "1"},
-                                          {"Content-Disposition: form-data; name=\"twice\"", "2"}}),
-                               "b");
+  // The parts are views into the body, so the body outlives them.
+  const std::string body = form("b", {{"Content-Disposition: form-data; name=\"file\"", "x"},
+                                      {"Content-Disposition: form-data; name=\"twice\"", "1"},
+                                      {"Content-Disposition: form-data; name=\"twice\"", "2"}});
+  auto parts = parse_multipart(body, "b");
   ASSERT_TRUE(parts.ok());
   EXPECT_EQ((*single_part(*parts, "file"))->body, "x");
   auto missing = single_part(*parts, "mapping");

@@ -2,6 +2,8 @@
 // and old/new values, never a secret; the log readable by owners and admins only, filtered and
 // paged, each account its own; admin CLI changes recorded as the CLI; and `parley admin audit
 // verify` holding on an untouched chain and naming a tampered and a deleted entry.
+#include <thread>
+
 #include "harness.h"
 
 namespace parley::e2e {
@@ -19,6 +21,7 @@ class AuditLogE2e : public ::testing::Test {
                   {"admin", create_member(a, account, "admin")},
                   {"editor", create_member(a, account, "editor")["token"]},
                   {"viewer", create_member(a, account, "viewer")["token"]},
+                  {"key", a.admin({"key", "create", "--account", account, "--name", "backend"})},
                   {"other", other},
                   {"otherOwner", create_member(a, other, "owner")["token"]}};
     });
@@ -84,7 +87,7 @@ TEST_F(AuditLogE2e, ConsoleChangesAreRecordedWithOldAndNewValuesAndNoSecret) {
   EXPECT_EQ((*change_of(e, "settings.llm.apiKey"))["new"], "[redacted]");
   EXPECT_EQ((*change_of(e, "settings.llm.baseUrl"))["new"], "https://api.provider.example/v1");
 
-  auto created = entries("?action=key.create");
+  auto created = entries("?action=key.create&actor=" + std::string(v_["owner"]["id"]));
   ASSERT_EQ(created.size(), 1u);
   EXPECT_EQ(created[0]["target"]["id"], key_id);
   EXPECT_EQ((*change_of(created[0], "name"))["new"], "ci");
@@ -194,6 +197,58 @@ TEST_F(AuditLogE2e, AdminCliChangesAreRecordedAsTheCli) {
   EXPECT_EQ(members["data"].size(), 4u);
   auto bad = server_->admin({"audit", "list", "--account", account_, "--limit", "0"}, true);
   EXPECT_NE(std::string(bad["stderr"]).find("'limit'"), std::string::npos) << bad.dump();
+}
+
+TEST_F(AuditLogE2e, ApiWritesAreRecordedAsTheKey) {
+  std::string key = v_["key"]["key"];
+  auto added = server_->post("/api/v1/agents/" + agent_ + "/sources", key,
+                             R"({"type":"qa","question":"Where are you?","answer":"Main street."})");
+  ASSERT_EQ(added.status, 201) << added.body;
+  std::string source_id = added.json()["data"]["id"];
+  ASSERT_EQ(server_->del("/api/v1/agents/" + agent_ + "/sources/" + source_id, key).status, 200);
+
+  auto by_key = entries("?actor=" + std::string(v_["key"]["id"]));
+  ASSERT_EQ(by_key.size(), 2u) << by_key.dump();
+  EXPECT_EQ(by_key[0]["action"], "source.delete");
+  EXPECT_EQ(by_key[1]["action"], "source.create");
+  EXPECT_EQ(by_key[1]["target"]["id"], source_id);
+  EXPECT_EQ(by_key[1]["actor"]["type"], "key");
+  EXPECT_EQ(by_key[1]["actor"]["name"], "backend");
+  EXPECT_EQ(by_key[1]["address"], "127.0.0.1");
+  EXPECT_EQ((*change_of(by_key[1], "question"))["new"], "Where are you?");
+  EXPECT_EQ(audit_text().find(key), std::string::npos);
+  // Reads are not changes.
+  ASSERT_EQ(server_->get("/api/v1/agents/" + agent_ + "/sources", key).status, 200);
+  EXPECT_EQ(entries("?actor=" + std::string(v_["key"]["id"])).size(), 2u);
+}
+
+TEST_F(AuditLogE2e, ConcurrentChangesKeepOneChain) {
+  std::vector<std::thread> writers;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 8; ++i) {
+    writers.emplace_back([&, i] {
+      const std::string& token = i % 2 == 0 ? owner_ : admin_;
+      auto r = i % 4 < 2
+                   ? server_->patch("/console/v1/agents/" + agent_, token,
+                                    R"({"name":"Name )" + std::to_string(i) + R"("})")
+                   : server_->post("/console/v1/agents/" + agent_ + "/sources", token,
+                                   R"({"type":"qa","question":"Question )" + std::to_string(i) +
+                                       R"(?","answer":"Yes."})");
+      if (r.status == 200 || r.status == 201) ++ok;
+    });
+  }
+  for (auto& t : writers) t.join();
+  EXPECT_EQ(ok.load(), 8);
+  auto verdict = server_->admin({"audit", "verify", "--account", account_});
+  EXPECT_EQ(verdict["ok"], true) << verdict.dump();
+  auto page = server_->admin({"audit", "list", "--account", account_, "--limit", "100"});
+  const Json& all = page["data"];
+  ASSERT_GE(all.size(), 12u);
+  for (size_t i = 0; i + 1 < all.size(); ++i) {
+    EXPECT_EQ(all[i]["seq"].get<int64_t>(), all[i + 1]["seq"].get<int64_t>() + 1);
+    EXPECT_EQ(all[i]["prevHash"], all[i + 1]["hash"]);
+  }
+  EXPECT_EQ(entries("?action=source.create&limit=100").size(), 4u);
 }
 
 TEST_F(AuditLogE2e, VerifyHoldsThenNamesATamperedEntry) {

@@ -13,7 +13,7 @@ std::string param_or_empty(const Request& req, int i) {
 
 // The key's name as the account named it (never the key).
 Result<std::string> key_name(Database& db, const std::string& key_id) {
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, db.read());
   PARLEY_ASSIGN_OR_RETURN(auto k, KeyRepo::find(c, key_id));
   return k ? k->name : std::string("API key");
 }

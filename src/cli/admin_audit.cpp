@@ -77,7 +77,7 @@ void add_admin_audit_commands(CLI::App& admin, GlobalOptions& global, CommandRun
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(auto filter, filter_of(*a));
-        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
         PARLEY_ASSIGN_OR_RETURN(auto rows, AuditRepo::list(c, filter));
         return audit_page_json(std::move(rows), filter.limit, a->account);
       });

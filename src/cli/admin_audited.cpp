@@ -57,7 +57,7 @@ int run_admin_audited(const GlobalOptions& global, CliAudit audit,
     event.target_type = audit.rule.target_type;
     AuditTargetRef target{audit.account_id, audit.target_id, audit.parent_id};
     if (target.account_id.empty() && !target.id.empty() && audit.account_of) {
-      PARLEY_ASSIGN_OR_RETURN(Connection& c, plain.db.read());
+      PARLEY_ASSIGN_OR_RETURN(Connection & c, plain.db.read());
       // An unknown target is left to the command, which says so in its own words.
       auto account = audit.account_of(c, target.id);
       if (account.ok()) target.account_id = *account;
@@ -70,7 +70,7 @@ int run_admin_audited(const GlobalOptions& global, CliAudit audit,
     PARLEY_ASSIGN_OR_RETURN(std::string out, body(s));
     const std::string id = created ? audit_created_id(out) : std::string();
     if (created && audit.account_id.empty() && audit.account_of && !id.empty()) {
-      PARLEY_ASSIGN_OR_RETURN(Connection& c, plain.db.read());
+      PARLEY_ASSIGN_OR_RETURN(Connection & c, plain.db.read());
       PARLEY_ASSIGN_OR_RETURN(std::string account, audit.account_of(c, id));
       step.set_account(std::move(account));
     }

@@ -12,7 +12,7 @@ namespace parley {
 namespace {
 Result<Response> list(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto filter, parse_audit_filter(call.req, call.account_id()));
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto rows, AuditRepo::list(c, filter));
   return Response::json(200, audit_page_json(std::move(rows), filter.limit, call.account_id()));
 }

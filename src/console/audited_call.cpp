@@ -43,10 +43,10 @@ Response run_audited_call(ConsoleContext& app, Request& req, const MemberSession
   if (!result.ok()) return error_response(result.error());
   Response response = std::move(result).value();
   if (response.status < 200 || response.status >= 300) return response;
-  auto done = step.finish(audit.target == ConsoleAudit::Target::kCreated
-                              ? audit_created_id(response.body)
-                              : std::string(),
-                          details_of(req));
+  auto done =
+      step.finish(audit.target == ConsoleAudit::Target::kCreated ? audit_created_id(response.body)
+                                                                 : std::string(),
+                  details_of(req));
   if (!done.ok()) {
     log_error("audit entry not written", {{"action", std::string_view(audit.rule.action)},
                                           {"error", std::string_view(done.error().message)}});

@@ -48,8 +48,8 @@ Result<AuditVerdict> verify_chain(Connection& c, const AuditChain& chain, int64_
   int64_t expected_seq = chain.purged_seq + 1;
   std::string expected_prev = chain.purged_hash;
   for (;;) {
-    PARLEY_ASSIGN_OR_RETURN(auto page, AuditRepo::scan(c, chain.account_id, expected_seq - 1,
-                                                       kScanPage));
+    PARLEY_ASSIGN_OR_RETURN(auto page,
+                            AuditRepo::scan(c, chain.account_id, expected_seq - 1, kScanPage));
     for (const auto& e : page) {
       if (e.seq != expected_seq) {
         return bad(chain, expected_seq, std::nullopt, "deleted",
@@ -80,9 +80,8 @@ Result<AuditVerdict> verify_chain(Connection& c, const AuditChain& chain, int64_
   }
   if (expected_seq - 1 > chain.last_seq || expected_prev != chain.last_hash) {
     return bad(chain, expected_seq - 1, std::nullopt, "edited",
-               "the chain of account " + chain.account_id +
-                   " does not end where its head says (#" + std::to_string(chain.last_seq) +
-                   "): entries were added or the head was edited");
+               "the chain of account " + chain.account_id + " does not end where its head says (#" +
+                   std::to_string(chain.last_seq) + "): entries were added or the head was edited");
   }
   return AuditVerdict{};
 }
@@ -102,8 +101,10 @@ bool audit_field_is_secret(std::string_view field) {
 std::string audit_changes_json(const std::optional<AuditSnapshot>& before,
                                const std::optional<AuditSnapshot>& after) {
   std::set<std::string> fields;
-  if (before) for (const auto& [k, v] : *before) fields.insert(k);
-  if (after) for (const auto& [k, v] : *after) fields.insert(k);
+  if (before)
+    for (const auto& [k, v] : *before) fields.insert(k);
+  if (after)
+    for (const auto& [k, v] : *after) fields.insert(k);
   JsonWriter w;
   w.begin_array();
   for (const auto& f : fields) {
@@ -140,7 +141,7 @@ Result<AuditRecord> append_audit(Connection& c, const Clock& clock, Random& rand
 }
 
 Result<AuditVerdict> verify_audit(Database& db, const std::optional<std::string>& account_id) {
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, db.read());
   AuditVerdict total;
   PARLEY_ASSIGN_OR_RETURN(auto chains, AuditRepo::chains(c, account_id));
   for (const auto& chain : chains) {
@@ -169,7 +170,7 @@ Result<int64_t> purge_audit(Database& db, const Clock& clock, int64_t keep_ms) {
   const int64_t before = clock.now_ms() - keep_ms;
   std::vector<AuditChain> chains;
   {
-    PARLEY_ASSIGN_OR_RETURN(Connection& c, db.read());
+    PARLEY_ASSIGN_OR_RETURN(Connection & c, db.read());
     PARLEY_ASSIGN_OR_RETURN(chains, AuditRepo::chains(c, std::nullopt));
   }
   int64_t removed = 0;

@@ -77,10 +77,10 @@ struct AuditVerdict {
   bool ok = true;
   int64_t chains = 0;
   int64_t entries = 0;
-  std::string account_id;  // of the first bad entry
-  int64_t seq = 0;         // its place in the chain
+  std::string account_id;               // of the first bad entry
+  int64_t seq = 0;                      // its place in the chain
   std::optional<std::string> entry_id;  // none when the entry is missing
-  std::string problem;  // "edited", "deleted", "reordered", ...
+  std::string problem;                  // "edited", "deleted", "reordered", ...
   std::string message;
 };
 

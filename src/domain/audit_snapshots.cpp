@@ -41,8 +41,8 @@ std::string strings(const std::vector<std::string_view>& items) {
 // Objects become one field per member ("settings.llm.baseUrl"); arrays and scalars stay whole,
 // taken from the redacted settings so that no secret inside an array is copied. A secret inside an
 // array still shows as changed: its field `<name>.secrets` holds a digest of the raw array.
-void flatten(const std::string& prefix, const rapidjson::Value& raw,
-             const rapidjson::Value* shown, AuditSnapshot& out) {
+void flatten(const std::string& prefix, const rapidjson::Value& raw, const rapidjson::Value* shown,
+             AuditSnapshot& out) {
   if (raw.IsObject()) {
     for (const auto& m : raw.GetObject()) {
       const std::string name = prefix + "." + m.name.GetString();

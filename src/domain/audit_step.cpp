@@ -18,7 +18,7 @@ AuditStep::AuditStep(Database& db, const Clock& clock, Random& random, AuditEven
 
 Result<void> AuditStep::begin() {
   if (!snapshot_ || target_.id.empty() || target_.account_id.empty()) return {};
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, db_.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, db_.read());
   PARLEY_ASSIGN_OR_RETURN(before_, snapshot_(c, target_));
   audited_.emplace(db_, clock_, random_, event_, snapshot_, target_);
   return {};
@@ -39,7 +39,7 @@ Result<void> AuditStep::finish(std::string_view created_id,
   }
   if (event_.account_id.empty()) return {};
   if (snapshot_ && !target_.id.empty()) {
-    PARLEY_ASSIGN_OR_RETURN(Connection& c, db_.read());
+    PARLEY_ASSIGN_OR_RETURN(Connection & c, db_.read());
     PARLEY_ASSIGN_OR_RETURN(auto after, snapshot_(c, target_));
     if (!created && after == before_) return {};  // nothing changed
     event_.before = before_;

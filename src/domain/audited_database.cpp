@@ -6,7 +6,7 @@ AuditedDatabase::AuditedDatabase(Database& inner, const Clock& clock, Random& ra
                                  AuditEvent event, AuditSnapshotFn snapshot, AuditTargetRef target)
     : inner_(inner),
       state_(std::make_shared<State>(clock, random, std::move(event), std::move(snapshot),
-                                      std::move(target))) {}
+                                     std::move(target))) {}
 
 WriteFn AuditedDatabase::wrap(WriteFn fn) const {
   return [state = state_, fn = std::move(fn)](Connection& c) -> Result<void> {

@@ -65,29 +65,32 @@ std::string audit_entry_hash(const AuditRecord& r) {
 }
 
 Result<void> AuditRepo::append(Connection& c, AuditRecord& r) {
-  PARLEY_TRY(c.execute("INSERT INTO audit_chains (id, last_seq, last_hash, purged_seq, purged_hash)"
-                       " VALUES ($1, 0, $2, 0, $2) ON CONFLICT (id) DO NOTHING",
-                       {std::string_view(r.account_id), kAuditGenesisHash}));
+  PARLEY_TRY(
+      c.execute("INSERT INTO audit_chains (id, last_seq, last_hash, purged_seq, purged_hash)"
+                " VALUES ($1, 0, $2, 0, $2) ON CONFLICT (id) DO NOTHING",
+                {std::string_view(r.account_id), kAuditGenesisHash}));
   // The UPDATE holds the chain's row until the transaction ends: appends to one chain queue here.
   bool found = false;
-  PARLEY_TRY(c.query("UPDATE audit_chains SET last_seq = last_seq + 1 WHERE id = $1"
-                     " RETURNING last_seq, last_hash",
-                     {std::string_view(r.account_id)}, [&](const Row& row) {
-                       found = true;
-                       r.seq = row.int64(0);
-                       r.prev_hash = row.text(1);
-                     }));
+  PARLEY_TRY(
+      c.query("UPDATE audit_chains SET last_seq = last_seq + 1 WHERE id = $1"
+              " RETURNING last_seq, last_hash",
+              {std::string_view(r.account_id)}, [&](const Row& row) {
+                found = true;
+                r.seq = row.int64(0);
+                r.prev_hash = row.text(1);
+              }));
   if (!found) return ApiError::internal("audit chain of " + r.account_id + " not found");
   r.hash = audit_entry_hash(r);
-  PARLEY_TRY(c.execute(
-      "INSERT INTO audit_entries (id, account_id, seq, created_at, actor_type, actor_id, actor_name,"
-      " address, action, target_type, target_id, changes, details, prev_hash, hash)"
-      " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-      {std::string_view(r.id), std::string_view(r.account_id), r.seq, r.created_at,
-       std::string_view(r.actor_type), db_opt(r.actor_id), std::string_view(r.actor_name),
-       db_opt(r.address), std::string_view(r.action), std::string_view(r.target_type),
-       db_opt(r.target_id), std::string_view(r.changes), db_opt(r.details),
-       std::string_view(r.prev_hash), std::string_view(r.hash)}));
+  PARLEY_TRY(
+      c.execute("INSERT INTO audit_entries (id, account_id, seq, created_at, actor_type, actor_id, "
+                "actor_name,"
+                " address, action, target_type, target_id, changes, details, prev_hash, hash)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                {std::string_view(r.id), std::string_view(r.account_id), r.seq, r.created_at,
+                 std::string_view(r.actor_type), db_opt(r.actor_id), std::string_view(r.actor_name),
+                 db_opt(r.address), std::string_view(r.action), std::string_view(r.target_type),
+                 db_opt(r.target_id), std::string_view(r.changes), db_opt(r.details),
+                 std::string_view(r.prev_hash), std::string_view(r.hash)}));
   PARLEY_TRY(c.execute("UPDATE audit_chains SET last_hash = $2 WHERE id = $1",
                        {std::string_view(r.account_id), std::string_view(r.hash)}));
   return {};
@@ -130,13 +133,15 @@ Result<std::vector<AuditChain>> AuditRepo::chains(Connection& c,
     out.push_back({r.text(0), r.int64(1), r.text(2), r.int64(3), r.text(4)});
   };
   if (account_id) {
-    PARLEY_TRY(c.query("SELECT id, last_seq, last_hash, purged_seq, purged_hash FROM audit_chains"
-                       " WHERE id = $1",
-                       {std::string_view(*account_id)}, on_row));
+    PARLEY_TRY(
+        c.query("SELECT id, last_seq, last_hash, purged_seq, purged_hash FROM audit_chains"
+                " WHERE id = $1",
+                {std::string_view(*account_id)}, on_row));
   } else {
-    PARLEY_TRY(c.query("SELECT id, last_seq, last_hash, purged_seq, purged_hash FROM audit_chains"
-                       " ORDER BY id",
-                       {}, on_row));
+    PARLEY_TRY(
+        c.query("SELECT id, last_seq, last_hash, purged_seq, purged_hash FROM audit_chains"
+                " ORDER BY id",
+                {}, on_row));
   }
   return out;
 }
@@ -154,10 +159,11 @@ Result<std::vector<AuditRecord>> AuditRepo::scan(Connection& c, std::string_view
 
 Result<std::vector<std::string>> AuditRepo::accounts_without_chain(Connection& c) {
   std::vector<std::string> out;
-  PARLEY_TRY(c.query("SELECT DISTINCT account_id FROM audit_entries e WHERE NOT EXISTS"
-                     " (SELECT 1 FROM audit_chains h WHERE h.id = e.account_id)"
-                     " ORDER BY account_id",
-                     {}, [&](const Row& r) { out.push_back(r.text(0)); }));
+  PARLEY_TRY(
+      c.query("SELECT DISTINCT account_id FROM audit_entries e WHERE NOT EXISTS"
+              " (SELECT 1 FROM audit_chains h WHERE h.id = e.account_id)"
+              " ORDER BY account_id",
+              {}, [&](const Row& r) { out.push_back(r.text(0)); }));
   return out;
 }
 
@@ -167,21 +173,21 @@ Result<int64_t> AuditRepo::purge(Connection& c, std::string_view account_id, int
   int64_t last_seq = 0;
   std::string last_hash;
   bool stop = false;
-  PARLEY_TRY(c.query("SELECT seq, created_at, hash FROM audit_entries WHERE account_id = $1"
-                     " ORDER BY seq LIMIT $2",
-                     {account_id, limit}, [&](const Row& r) {
-                       if (stop || r.int64(1) >= before) {
-                         stop = true;
-                         return;
-                       }
-                       last_seq = r.int64(0);
-                       last_hash = r.text(2);
-                     }));
+  PARLEY_TRY(
+      c.query("SELECT seq, created_at, hash FROM audit_entries WHERE account_id = $1"
+              " ORDER BY seq LIMIT $2",
+              {account_id, limit}, [&](const Row& r) {
+                if (stop || r.int64(1) >= before) {
+                  stop = true;
+                  return;
+                }
+                last_seq = r.int64(0);
+                last_hash = r.text(2);
+              }));
   if (last_seq == 0) return int64_t{0};
-  PARLEY_ASSIGN_OR_RETURN(
-      int64_t removed,
-      c.execute("DELETE FROM audit_entries WHERE account_id = $1 AND seq <= $2",
-                {account_id, last_seq}));
+  PARLEY_ASSIGN_OR_RETURN(int64_t removed,
+                          c.execute("DELETE FROM audit_entries WHERE account_id = $1 AND seq <= $2",
+                                    {account_id, last_seq}));
   PARLEY_TRY(c.execute("UPDATE audit_chains SET purged_seq = $2, purged_hash = $3 WHERE id = $1",
                        {account_id, last_seq, std::string_view(last_hash)}));
   return removed;

@@ -47,8 +47,8 @@ struct AuditFilter {
   std::optional<std::string> action;  // exact, or a prefix ending in '.' ("agent.")
   std::optional<std::string> target_type;
   std::optional<std::string> target_id;
-  std::optional<int64_t> from;  // created_at >= from
-  std::optional<int64_t> to;    // created_at < to
+  std::optional<int64_t> from;        // created_at >= from
+  std::optional<int64_t> to;          // created_at < to
   std::optional<int64_t> before_seq;  // the page's cursor: seq < before_seq
   int64_t limit = 50;
 };

@@ -71,9 +71,10 @@ std::string audit_page_json(std::vector<AuditRecord> rows, int64_t limit,
   page.has_more = static_cast<int64_t>(rows.size()) > limit;
   if (page.has_more) rows.resize(static_cast<size_t>(limit));
   page.items = std::move(rows);
-  return page_json<AuditRecord>(
-      page, kAuditList, account_id, write_audit_entry_json,
-      [](const AuditRecord& e) { return KeysetPosition{e.seq, e.id}; });
+  return page_json<AuditRecord>(page, kAuditList, account_id, write_audit_entry_json,
+                                [](const AuditRecord& e) {
+                                  return KeysetPosition{e.seq, e.id};
+                                });
 }
 
 std::string audit_verdict_json(const AuditVerdict& v) {

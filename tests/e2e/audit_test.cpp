@@ -54,14 +54,16 @@ class AuditLogE2e : public ::testing::Test {
 TEST_F(AuditLogE2e, ConsoleChangesAreRecordedWithOldAndNewValuesAndNoSecret) {
   auto patched = server_->patch(
       "/console/v1/agents/" + agent_, owner_,
-      R"({"name":"Front desk","settings":{"engine":"openai","llm":{"baseUrl":"https://api.provider.example/v1","model":"m","apiKey":"sk-audit-secret-1"}}})");
+      R"({"name":"Front desk","settings":{"engine":"openai","llm":)"
+      R"({"baseUrl":"https://api.provider.example/v1","model":"m","apiKey":"sk-audit-secret-1"}}})");
   ASSERT_EQ(patched.status, 200) << patched.body;
   auto key = server_->post("/console/v1/keys", owner_, R"({"name":"ci","allScopes":true})");
   ASSERT_EQ(key.status, 201) << key.body;
   std::string plaintext = key.json()["data"]["key"];
   std::string key_id = key.json()["data"]["id"];
-  auto source = server_->post("/console/v1/agents/" + agent_ + "/sources", owner_,
-                              R"({"type":"qa","question":"Do you open on Sundays?","answer":"No."})");
+  auto source =
+      server_->post("/console/v1/agents/" + agent_ + "/sources", owner_,
+                    R"({"type":"qa","question":"Do you open on Sundays?","answer":"No."})");
   ASSERT_EQ(source.status, 201) << source.body;
   std::string source_id = source.json()["data"]["id"];
   auto removed = server_->del("/console/v1/agents/" + agent_ + "/sources/" + source_id, owner_);
@@ -134,23 +136,28 @@ TEST_F(AuditLogE2e, OnlyOwnersAndAdminsReadTheirOwnAccountsLog) {
   struct Bad {
     std::string query, word;
   };
-  for (const auto& b : {Bad{"?limit=0", "'limit'"}, Bad{"?limit=101", "'limit'"},
-                        Bad{"?from=yesterday", "'from'"}, Bad{"?to=2026-13-45", "'to'"},
-                        Bad{"?cursor=abc", "'cursor'"}, Bad{"?action=", "'action'"},
-                        Bad{"?from=2026-02-01&to=2026-01-01", "'from'"}}) {
+  for (const auto& b :
+       {Bad{"?limit=0", "'limit'"}, Bad{"?limit=101", "'limit'"}, Bad{"?from=yesterday", "'from'"},
+        Bad{"?to=2026-13-45", "'to'"}, Bad{"?cursor=abc", "'cursor'"}, Bad{"?action=", "'action'"},
+        Bad{"?from=2026-02-01&to=2026-01-01", "'from'"}}) {
     auto r = server_->get("/console/v1/audit" + b.query, owner_);
     EXPECT_EQ(r.status, 400) << b.query;
     EXPECT_EQ(r.error_code(), "invalid_request") << b.query;
-    EXPECT_NE(r.error_message().find(b.word), std::string::npos) << b.query << ": " << r.error_message();
+    EXPECT_NE(r.error_message().find(b.word), std::string::npos)
+        << b.query << ": " << r.error_message();
   }
 }
 
 TEST_F(AuditLogE2e, FiltersAndPages) {
-  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"One"})").status, 200);
-  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, admin_, R"({"name":"Two"})").status, 200);
-  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, admin_, R"({"private":true})").status, 200);
+  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"One"})").status,
+            200);
+  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, admin_, R"({"name":"Two"})").status,
+            200);
+  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, admin_, R"({"private":true})").status,
+            200);
   // Unchanged values are no change.
-  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, admin_, R"({"private":true})").status, 200);
+  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, admin_, R"({"private":true})").status,
+            200);
 
   auto by_admin = entries("?actor=" + std::string(v_["admin"]["id"]));
   ASSERT_EQ(by_admin.size(), 2u) << by_admin.dump();
@@ -170,12 +177,14 @@ TEST_F(AuditLogE2e, FiltersAndPages) {
   ASSERT_EQ(first.json()["data"].size(), 2u);
   EXPECT_EQ(first.json()["hasMore"], true);
   std::string cursor = first.json()["nextCursor"];
-  auto second = server_->get("/console/v1/audit?action=agent.update&limit=2&cursor=" + cursor, owner_);
+  auto second =
+      server_->get("/console/v1/audit?action=agent.update&limit=2&cursor=" + cursor, owner_);
   ASSERT_EQ(second.status, 200) << second.body;
   ASSERT_EQ(second.json()["data"].size(), 1u);
   EXPECT_EQ(second.json()["hasMore"], false);
   EXPECT_EQ(second.json()["nextCursor"], nullptr);
-  EXPECT_LT(second.json()["data"][0]["seq"].get<int64_t>(), first.json()["data"][1]["seq"].get<int64_t>());
+  EXPECT_LT(second.json()["data"][0]["seq"].get<int64_t>(),
+            first.json()["data"][1]["seq"].get<int64_t>());
   EXPECT_EQ(second.json()["data"][0]["changes"][0]["new"], "One");
   // A cursor of this account's list is not one of another's.
   auto foreign = server_->get("/console/v1/audit?cursor=" + cursor, v_["otherOwner"]);
@@ -184,7 +193,8 @@ TEST_F(AuditLogE2e, FiltersAndPages) {
 
 TEST_F(AuditLogE2e, AdminCliChangesAreRecordedAsTheCli) {
   server_->admin({"agent", "update", agent_, "--name", "Named by ops"});
-  auto listed = server_->admin({"audit", "list", "--account", account_, "--action", "agent.update"});
+  auto listed =
+      server_->admin({"audit", "list", "--account", account_, "--action", "agent.update"});
   ASSERT_EQ(listed["data"].size(), 1u) << listed.dump();
   const Json& e = listed["data"][0];
   EXPECT_EQ(e["actor"]["type"], "cli");
@@ -193,7 +203,8 @@ TEST_F(AuditLogE2e, AdminCliChangesAreRecordedAsTheCli) {
   EXPECT_EQ(e["address"], nullptr);
   EXPECT_EQ((*change_of(e, "name"))["new"], "Named by ops");
   // The seed's members were added through the CLI too.
-  auto members = server_->admin({"audit", "list", "--account", account_, "--action", "member.create"});
+  auto members =
+      server_->admin({"audit", "list", "--account", account_, "--action", "member.create"});
   EXPECT_EQ(members["data"].size(), 4u);
   auto bad = server_->admin({"audit", "list", "--account", account_, "--limit", "0"}, true);
   EXPECT_NE(std::string(bad["stderr"]).find("'limit'"), std::string::npos) << bad.dump();
@@ -201,8 +212,9 @@ TEST_F(AuditLogE2e, AdminCliChangesAreRecordedAsTheCli) {
 
 TEST_F(AuditLogE2e, ApiWritesAreRecordedAsTheKey) {
   std::string key = v_["key"]["key"];
-  auto added = server_->post("/api/v1/agents/" + agent_ + "/sources", key,
-                             R"({"type":"qa","question":"Where are you?","answer":"Main street."})");
+  auto added =
+      server_->post("/api/v1/agents/" + agent_ + "/sources", key,
+                    R"({"type":"qa","question":"Where are you?","answer":"Main street."})");
   ASSERT_EQ(added.status, 201) << added.body;
   std::string source_id = added.json()["data"]["id"];
   ASSERT_EQ(server_->del("/api/v1/agents/" + agent_ + "/sources/" + source_id, key).status, 200);
@@ -228,12 +240,11 @@ TEST_F(AuditLogE2e, ConcurrentChangesKeepOneChain) {
   for (int i = 0; i < 8; ++i) {
     writers.emplace_back([&, i] {
       const std::string& token = i % 2 == 0 ? owner_ : admin_;
-      auto r = i % 4 < 2
-                   ? server_->patch("/console/v1/agents/" + agent_, token,
-                                    R"({"name":"Name )" + std::to_string(i) + R"("})")
-                   : server_->post("/console/v1/agents/" + agent_ + "/sources", token,
-                                   R"({"type":"qa","question":"Question )" + std::to_string(i) +
-                                       R"(?","answer":"Yes."})");
+      auto r = i % 4 < 2 ? server_->patch("/console/v1/agents/" + agent_, token,
+                                          R"({"name":"Name )" + std::to_string(i) + R"("})")
+                         : server_->post("/console/v1/agents/" + agent_ + "/sources", token,
+                                         R"({"type":"qa","question":"Question )" +
+                                             std::to_string(i) + R"(?","answer":"Yes."})");
       if (r.status == 200 || r.status == 201) ++ok;
     });
   }
@@ -251,9 +262,57 @@ TEST_F(AuditLogE2e, ConcurrentChangesKeepOneChain) {
   EXPECT_EQ(entries("?action=source.create&limit=100").size(), 4u);
 }
 
+TEST_F(AuditLogE2e, TakeoversRolesPlansAndRevocationsAreRecordedAndForeignTargetsAreNot) {
+  auto conv = server_->admin({"conversation", "create", "--agent", agent_, "--messages",
+                              R"([{"role":"user","content":"A person, please"}])"});
+  std::string conv_id = conv["id"];
+  ASSERT_EQ(
+      server_->post("/console/v1/conversations/" + conv_id + "/takeover", owner_, "{}").status,
+      200);
+  ASSERT_EQ(server_->post("/console/v1/conversations/" + conv_id + "/end", owner_, "{}").status,
+            200);
+  auto taken = entries("?targetId=" + conv_id);
+  ASSERT_EQ(taken.size(), 2u) << taken.dump();
+  EXPECT_EQ(taken[1]["action"], "conversation.takeover");
+  EXPECT_EQ((*change_of(taken[1], "liveChat"))["new"], "active");
+  EXPECT_EQ(taken[0]["action"], "conversation.end_live_chat");
+  EXPECT_EQ((*change_of(taken[0], "liveChat"))["new"], "ended");
+
+  ASSERT_EQ(server_->patch("/console/v1/account", owner_, R"({"plan":"pro"})").status, 200);
+  auto plan = entries("?action=account.update&actor=" + std::string(v_["owner"]["id"]));
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_EQ(plan[0]["target"]["id"], account_);
+  EXPECT_EQ((*change_of(plan[0], "plan"))["old"], "starter");
+  EXPECT_EQ((*change_of(plan[0], "plan"))["new"], "pro");
+
+  auto removed = server_->del("/console/v1/members/" + std::string(v_["admin"]["id"]), owner_);
+  ASSERT_EQ(removed.status, 200) << removed.body;
+  auto gone = entries("?action=member.remove");
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ((*change_of(gone[0], "role"))["old"], "admin");
+  EXPECT_EQ((*change_of(gone[0], "role"))["new"], nullptr);
+
+  ASSERT_EQ(server_->del("/console/v1/keys/" + std::string(v_["key"]["id"]), owner_).status, 200);
+  auto revoked = entries("?action=key.revoke");
+  ASSERT_EQ(revoked.size(), 1u);
+  EXPECT_EQ((*change_of(revoked[0], "revokedAt"))["old"], nullptr);
+  EXPECT_TRUE((*change_of(revoked[0], "revokedAt"))["new"].is_string());
+
+  // Another account's agent is a 404 and leaves nothing in either log.
+  auto before = entries("?limit=100").size();
+  auto foreign =
+      server_->patch("/console/v1/agents/" + agent_, v_["otherOwner"], R"({"name":"Taken"})");
+  EXPECT_EQ(foreign.status, 404);
+  EXPECT_EQ(entries("?limit=100").size(), before);
+  auto other = server_->get("/console/v1/audit?action=agent.update", v_["otherOwner"]);
+  EXPECT_TRUE(other.json()["data"].empty()) << other.body;
+}
+
 TEST_F(AuditLogE2e, VerifyHoldsThenNamesATamperedEntry) {
-  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"Before"})").status, 200);
-  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"After"})").status, 200);
+  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"Before"})").status,
+            200);
+  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"After"})").status,
+            200);
   auto ok = server_->admin({"audit", "verify"});
   EXPECT_EQ(ok["ok"], true) << ok.dump();
   EXPECT_GE(ok["entries"].get<int64_t>(), 8);
@@ -275,8 +334,10 @@ TEST_F(AuditLogE2e, VerifyHoldsThenNamesATamperedEntry) {
 }
 
 TEST_F(AuditLogE2e, VerifyNamesADeletedEntry) {
-  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"Before"})").status, 200);
-  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"After"})").status, 200);
+  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"Before"})").status,
+            200);
+  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"After"})").status,
+            200);
   auto updates = entries("?action=agent.update");
   int64_t seq = updates[1]["seq"];
   server_->sql("DELETE FROM audit_entries WHERE id = '" + std::string(updates[1]["id"]) + "'");
@@ -284,7 +345,8 @@ TEST_F(AuditLogE2e, VerifyNamesADeletedEntry) {
   auto body = Json::parse(std::string(bad["stderr"]));
   EXPECT_EQ(body["error"]["verdict"]["problem"], "deleted");
   EXPECT_EQ(body["error"]["verdict"]["seq"], seq);
-  EXPECT_NE(std::string(body["error"]["message"]).find(std::string(updates[0]["id"])), std::string::npos)
+  EXPECT_NE(std::string(body["error"]["message"]).find(std::string(updates[0]["id"])),
+            std::string::npos)
       << body.dump();
 }
 

@@ -205,7 +205,9 @@ TEST_F(AuditLog, AuditedDatabaseRecordsInTheSameTransaction) {
                                 const AuditTargetRef& t) -> Result<std::optional<AuditSnapshot>> {
     std::optional<AuditSnapshot> out;
     PARLEY_TRY(c.query("SELECT name FROM things WHERE id = $1", {std::string_view(t.id)},
-                       [&](const Row& r) { out = AuditSnapshot{{"name", "\"" + r.text(0) + "\""}}; }));
+                       [&](const Row& r) {
+                         out = AuditSnapshot{{"name", "\"" + r.text(0) + "\""}};
+                       }));
     return out;
   };
   AuditEvent e;
@@ -225,10 +227,12 @@ TEST_F(AuditLog, AuditedDatabaseRecordsInTheSameTransaction) {
   // One that changes nothing of the target records nothing.
   ASSERT_TRUE(audited.write([](Connection&) -> Result<void> { return {}; }).ok());
   EXPECT_FALSE(audited.recorded());
-  ASSERT_TRUE(audited.write([](Connection& c) -> Result<void> {
-    PARLEY_TRY(c.execute("UPDATE things SET name = 'new' WHERE id = 't1'", {}));
-    return {};
-  }).ok());
+  ASSERT_TRUE(audited
+                  .write([](Connection& c) -> Result<void> {
+                    PARLEY_TRY(c.execute("UPDATE things SET name = 'new' WHERE id = 't1'", {}));
+                    return {};
+                  })
+                  .ok());
   EXPECT_TRUE(audited.recorded());
   auto c = db_->read();
   ASSERT_TRUE(c.ok());

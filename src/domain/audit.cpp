@@ -174,11 +174,20 @@ Result<int64_t> purge_audit(Database& db, const Clock& clock, int64_t keep_ms) {
     PARLEY_ASSIGN_OR_RETURN(chains, AuditRepo::chains(c, std::nullopt));
   }
   int64_t removed = 0;
+  std::string broken;
   for (const auto& chain : chains) {
-    // Evidence of tampering is never purged away.
+    {
+      // Most runs find nothing old enough: one read per chain, no verification.
+      PARLEY_ASSIGN_OR_RETURN(Connection & c, db.read());
+      PARLEY_ASSIGN_OR_RETURN(auto oldest,
+                              AuditRepo::scan(c, chain.account_id, chain.purged_seq, 1));
+      if (oldest.empty() || oldest[0].created_at >= before) continue;
+    }
+    // Evidence of tampering is never purged away; the other chains are purged all the same.
     PARLEY_ASSIGN_OR_RETURN(auto verdict, verify_audit(db, chain.account_id));
     if (!verdict.ok) {
-      return ApiError::internal("audit log not purged: " + verdict.message);
+      broken += (broken.empty() ? "" : "; ") + verdict.message;
+      continue;
     }
     for (;;) {
       int64_t n = 0;
@@ -190,6 +199,7 @@ Result<int64_t> purge_audit(Database& db, const Clock& clock, int64_t keep_ms) {
       if (n < kPurgeBatch) break;
     }
   }
+  if (!broken.empty()) return ApiError::internal("audit chains not purged: " + broken);
   return removed;
 }
 

@@ -88,8 +88,8 @@ struct AuditVerdict {
 Result<AuditVerdict> verify_audit(Database& db, const std::optional<std::string>& account_id);
 
 // Deletes entries older than `keep_ms`, chain by chain in small transactions, moving each chain's
-// checkpoint; refuses (an error) to purge a chain whose entries to purge do not verify. Returns
-// how many were deleted.
+// checkpoint. A chain that does not verify is left whole (the others are purged) and the result
+// is then an error naming it. Returns how many were deleted.
 Result<int64_t> purge_audit(Database& db, const Clock& clock, int64_t keep_ms);
 
 inline constexpr int64_t kAuditKeepMs = 365LL * 24 * 60 * 60 * 1000;

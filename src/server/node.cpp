@@ -184,7 +184,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     };
     // Purges once before the node says it is listening, then every ten minutes.
     IdempotencyPurger idempotency_purger(database, clock);
-    // Audit entries older than a year, every six hours.
+    // Audit entries older than a year: once before listening, then every six hours.
     AuditPurger audit_purger(database, clock);
     // Open event streams end when shutdown begins instead of holding it for its grace period.
     hooks.on_draining = [&feed] { feed.request_stop(); };

@@ -6,7 +6,10 @@
 namespace parley {
 
 AuditPurger::AuditPurger(Database& db, const Clock& clock)
-    : db_(db), clock_(clock), every_six_hours_(std::chrono::hours(6), [this] { purge(); }) {}
+    : db_(db), clock_(clock), every_six_hours_(std::chrono::hours(6), [this] { purge(); }) {
+  // Once before the node says it is listening (a read per chain when nothing is a year old).
+  purge();
+}
 
 void AuditPurger::purge() {
   auto removed = purge_audit(db_, clock_, kAuditKeepMs);

@@ -1,5 +1,6 @@
-// Deletes audit entries older than a year (domain/audit.h purge_audit), every six hours, chain by
-// chain in small transactions that move each chain's checkpoint so the rest still verifies. Nodes
+// Deletes audit entries older than a year (domain/audit.h purge_audit): once when constructed,
+// before the node says it is listening, then every six hours, chain by chain in small
+// transactions that move each chain's checkpoint so the rest still verifies. Nodes
 // that share PostgreSQL may purge at the same time: each batch locks its chain's row, and a
 // second node finds nothing left to delete. A chain that does not verify is not purged (the
 // evidence stays; the log says so). Owns one thread; construct to start, destroy to stop.

@@ -308,6 +308,39 @@ TEST_F(AuditLogE2e, TakeoversRolesPlansAndRevocationsAreRecordedAndForeignTarget
   EXPECT_TRUE(other.json()["data"].empty()) << other.body;
 }
 
+TEST(AuditLogRetention, EntriesAYearOldArePurgedAndTheChainStillHolds) {
+  TestClock clock;
+  Server server(unlimited(), clock.args());
+  std::string account = server.create_account();
+  std::string agent = server.create_agent(account);
+  std::string owner = create_member(server, account, "owner")["token"];
+  ASSERT_EQ(server.patch("/console/v1/agents/" + agent, owner, R"({"name":"Old"})").status, 200);
+  auto before = server.admin({"audit", "list", "--account", account, "--limit", "100"})["data"];
+  ASSERT_EQ(before.size(), 4u);  // account, agent and member created, agent renamed
+
+  // A year and a day later the node purges at its start; what is left still verifies, and the
+  // chain goes on from the last purged entry.
+  server.stop();
+  clock.advance_ms(366LL * 24 * 60 * 60 * 1000);
+  server.restart();
+  EXPECT_TRUE(server.admin({"audit", "list", "--account", account})["data"].empty());
+  auto chain =
+      server.sql("SELECT last_seq, purged_seq FROM audit_chains WHERE id = '" + account + "'");
+  ASSERT_EQ(chain.size(), 1u);
+  EXPECT_EQ(chain[0][0], "4");
+  EXPECT_EQ(chain[0][1], "4");
+  ASSERT_EQ(server.patch("/console/v1/agents/" + agent, owner, R"({"name":"New"})").status, 200);
+  auto after = server.admin({"audit", "list", "--account", account})["data"];
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0]["seq"], 5);
+  EXPECT_EQ(after[0]["prevHash"], before[0]["hash"]);
+  EXPECT_EQ(server.admin({"audit", "verify", "--account", account})["ok"], true);
+  // Deleting the first kept entry is still seen.
+  server.sql("DELETE FROM audit_entries WHERE account_id = '" + account + "'");
+  auto bad = server.admin({"audit", "verify", "--account", account}, true);
+  EXPECT_NE(std::string(bad["stderr"]).find("deleted"), std::string::npos) << bad.dump();
+}
+
 TEST_F(AuditLogE2e, VerifyHoldsThenNamesATamperedEntry) {
   ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"Before"})").status,
             200);

@@ -193,9 +193,17 @@ TEST_F(AuditLog, PurgeKeepsTheChainVerifiable) {
   EXPECT_FALSE(v.ok);
   EXPECT_EQ(v.problem, "deleted");
   EXPECT_EQ(v.seq, 3);
-  // A broken chain is not purged.
+  // A broken chain is not purged: the evidence stays.
+  auto edited = append("acc_b", "A", "B");
+  append("acc_b", "B", "C");
+  exec("UPDATE audit_entries SET actor_name = 'x' WHERE id = '" + edited.id + "'");
   clock_.advance_ms(400 * kDay);
   EXPECT_FALSE(purge_audit(*db_, clock_, kAuditKeepMs).ok());
+  auto c = db_->read();
+  ASSERT_TRUE(c.ok());
+  auto left = AuditRepo::scan(c->get(), "acc_b", 0, 10);
+  ASSERT_TRUE(left.ok());
+  EXPECT_EQ(left->size(), 2u);
 }
 
 TEST_F(AuditLog, AuditedDatabaseRecordsInTheSameTransaction) {

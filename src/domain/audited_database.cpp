@@ -10,6 +10,8 @@ AuditedDatabase::AuditedDatabase(Database& inner, const Clock& clock, Random& ra
 
 WriteFn AuditedDatabase::wrap(WriteFn fn) const {
   return [state = state_, fn = std::move(fn)](Connection& c) -> Result<void> {
+    // The chain first: the "before" read next is then what the account's last change left.
+    PARLEY_TRY(AuditRepo::hold_chain(c, state->event.account_id));
     PARLEY_ASSIGN_OR_RETURN(auto before, state->snapshot(c, state->target));
     PARLEY_TRY(fn(c));
     PARLEY_ASSIGN_OR_RETURN(auto after, state->snapshot(c, state->target));

@@ -64,6 +64,15 @@ std::string audit_entry_hash(const AuditRecord& r) {
   return sha256_hex(in);
 }
 
+Result<void> AuditRepo::hold_chain(Connection& c, std::string_view account_id) {
+  PARLEY_TRY(
+      c.execute("INSERT INTO audit_chains (id, last_seq, last_hash, purged_seq, purged_hash)"
+                " VALUES ($1, 0, $2, 0, $2) ON CONFLICT (id) DO NOTHING",
+                {account_id, kAuditGenesisHash}));
+  PARLEY_TRY(c.execute("UPDATE audit_chains SET last_seq = last_seq WHERE id = $1", {account_id}));
+  return {};
+}
+
 Result<void> AuditRepo::append(Connection& c, AuditRecord& r) {
   PARLEY_TRY(
       c.execute("INSERT INTO audit_chains (id, last_seq, last_hash, purged_seq, purged_hash)"

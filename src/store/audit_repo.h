@@ -62,6 +62,10 @@ std::string audit_entry_hash(const AuditRecord& r);
 
 class AuditRepo {
  public:
+  // Holds the account's chain (its row, made when missing) until the transaction ends: taken
+  // before a change's "before" is read, so that on PostgreSQL (READ COMMITTED) two audited
+  // changes of one account run one after the other and each reads what the other wrote.
+  static Result<void> hold_chain(Connection& c, std::string_view account_id);
   // Sets r.seq, r.prev_hash and r.hash and inserts the entry at the end of its account's chain.
   static Result<void> append(Connection& c, AuditRecord& r);
   // Newest first; at most filter.limit + 1 rows (one more tells that there is a next page).

@@ -341,6 +341,37 @@ TEST(AuditLogRetention, EntriesAYearOldArePurgedAndTheChainStillHolds) {
   EXPECT_NE(std::string(bad["stderr"]).find("deleted"), std::string::npos) << bad.dump();
 }
 
+TEST(AuditLogNodes, WritersOnSeveralNodesKeepOneChain) {
+  if (!on_postgres()) GTEST_SKIP() << "several nodes share a PostgreSQL database";
+  auto first = std::make_unique<Server>(unlimited());
+  std::vector<std::unique_ptr<Server>> nodes;
+  for (int i = 0; i < 2; ++i) nodes.push_back(Server::node_of(*first, unlimited()));
+  std::string account = first->create_account();
+  std::string agent = first->create_agent(account);
+  std::string owner = create_member(*first, account, "owner")["token"];
+  std::vector<std::thread> writers;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 12; ++i) {
+    writers.emplace_back([&, i] {
+      const Server& node = i % 3 == 0 ? *first : *nodes[i % 3 - 1];
+      auto r = node.patch("/console/v1/agents/" + agent, owner,
+                          R"({"name":"Node name )" + std::to_string(i) + R"("})");
+      if (r.status == 200) ++ok;
+    });
+  }
+  for (auto& t : writers) t.join();
+  EXPECT_EQ(ok.load(), 12);
+  auto verdict = first->admin({"audit", "verify", "--account", account});
+  EXPECT_EQ(verdict["ok"], true) << verdict.dump();
+  auto updates = first->admin({"audit", "list", "--account", account, "--action", "agent.update",
+                               "--limit", "100"})["data"];
+  EXPECT_EQ(updates.size(), 12u);
+  // Each entry's old name is the name the one before it set: the changes were serialised.
+  for (size_t i = 0; i + 1 < updates.size(); ++i) {
+    EXPECT_EQ(updates[i]["changes"][0]["old"], updates[i + 1]["changes"][0]["new"]) << i;
+  }
+}
+
 TEST_F(AuditLogE2e, VerifyHoldsThenNamesATamperedEntry) {
   ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"Before"})").status,
             200);

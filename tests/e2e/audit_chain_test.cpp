@@ -1,7 +1,7 @@
 // The audit log's hash chain end to end, on SQLite or PostgreSQL: concurrent writers (on one node
 // and on three nodes sharing PostgreSQL) keep one contiguous chain with exact old values;
-// `parley admin audit verify` holds on an untouched chain and names an edited and a deleted
-// entry; entries a year old are purged at a node's start and the chain still verifies.
+// `parley admin audit verify` holds on an untouched chain and names an edited, a deleted and a
+// moved entry; entries a year old are purged at a node's start and the chain still verifies.
 #include <thread>
 
 #include "audit_support.h"
@@ -79,6 +79,25 @@ TEST_F(AuditChainE2e, VerifyNamesADeletedEntry) {
   EXPECT_NE(std::string(body["error"]["message"]).find(std::string(updates[0]["id"])),
             std::string::npos)
       << body.dump();
+}
+
+TEST_F(AuditChainE2e, VerifyNamesReorderedEntries) {
+  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"First"})").status,
+            200);
+  ASSERT_EQ(server_->patch("/console/v1/agents/" + agent_, owner_, R"({"name":"Second"})").status,
+            200);
+  auto updates = entries("?action=agent.update");
+  int64_t a = updates[1]["seq"], b = updates[0]["seq"];
+  // The two entries swap places: each keeps its hash, but seq is part of what it covers.
+  server_->sql("UPDATE audit_entries SET seq = 0 - seq WHERE account_id = '" + account_ +
+               "' AND seq IN (" + std::to_string(a) + ", " + std::to_string(b) + ")");
+  server_->sql("UPDATE audit_entries SET seq = " + std::to_string(a + b) +
+               " + seq WHERE account_id = '" + account_ + "' AND seq < 0");
+  auto bad = server_->admin({"audit", "verify"}, true);
+  auto body = Json::parse(std::string(bad["stderr"]));
+  EXPECT_EQ(body["error"]["code"], "audit_chain_broken");
+  EXPECT_EQ(body["error"]["verdict"]["seq"], a);
+  EXPECT_EQ(body["error"]["verdict"]["entryId"], updates[0]["id"]);
 }
 
 TEST(AuditLogRetention, EntriesAYearOldArePurgedAndTheChainStillHolds) {

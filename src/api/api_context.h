@@ -11,8 +11,10 @@
 #include "core/clock.h"
 #include "core/random.h"
 #include "core/thread_pool.h"
+#include "domain/audit_step.h"
 #include "domain/chat.h"
 #include "engine/reply_engine.h"
+#include "http/client_address.h"
 #include "http/router.h"
 #include "knowledge/retriever.h"
 #include "knowledge/source_listener.h"
@@ -35,14 +37,19 @@ struct ApiContext {
   ChatServices chat;       // engine, knowledge, limits and hand-off mailer for chat turns
   WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions
   AgentCache* agent_cache = nullptr;        // GET /api/v1/agents/{agentId}
+  const ClientAddress* client_address = nullptr;  // who a request comes from (the audit log)
 };
 
 struct ApiCall {
   Request& req;
   const KeyEntry& key;
   ApiContext& app;
+  // The audit step's database on a route whose changes are recorded (api/audited_call.h).
+  Database* audited_db = nullptr;
 
   std::string_view param(size_t i) const { return req.params.at(i); }
+  // The database a handler writes through: the audited one on an audited route.
+  Database& db() const { return audited_db != nullptr ? *audited_db : app.db; }
   const std::string& account_id() const { return key.account_id; }
 };
 
@@ -57,5 +64,9 @@ using ApiHandler = std::function<Result<Response>(ApiCall&)>;
 // insufficient_scope) → handler.
 void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
                    Scope scope, Execution execution, ApiHandler handler);
+// The same for a route whose changes the audit log records, as the key that made them; the
+// handler writes through ApiCall::db().
+void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
+                   Scope scope, Execution execution, ApiHandler handler, RouteAudit audit);
 
 }  // namespace parley

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "api/api_context.h"
+#include "api/audited_call.h"
 #include "api/idempotency.h"
 #include "http/responses.h"
 
@@ -27,10 +28,10 @@ Result<std::string_view> bearer_key(const Request& req) {
 // needs the database, the whole chain starts again on the blocking pool, so that a slow or
 // locked database never stalls a thread that serves every connection (/healthz included).
 Response run_chain(ApiContext& app, Scope scope, const ApiHandler& handler, Request& req,
-                   bool may_wait) {
-  auto again_on_pool = [&app, scope, &handler, &req] {
-    return Response::on_pool([&app, scope, &handler, &req] {
-      Response r = run_chain(app, scope, handler, req, /*may_wait=*/true);
+                   bool may_wait, const RouteAudit* audit) {
+  auto again_on_pool = [&app, scope, &handler, &req, audit] {
+    return Response::on_pool([&app, scope, &handler, &req, audit] {
+      Response r = run_chain(app, scope, handler, req, /*may_wait=*/true, audit);
       // A handler that would move to the pool from the I/O thread is already there.
       if (r.finish_on_pool) {
         Response rest = r.finish_on_pool();
@@ -87,27 +88,43 @@ Response run_chain(ApiContext& app, Scope scope, const ApiHandler& handler, Requ
                started.answer) {
       r = std::move(*started.answer);
     } else {
-      ApiCall call{req, *entry, app};
-      auto result = handler(call);
-      r = result.ok() ? std::move(result).value() : error_response(result.error());
+      if (audit != nullptr) {
+        r = run_audited_api_call(app, req, *entry, *audit, handler);
+      } else {
+        ApiCall call{req, *entry, app};
+        auto result = handler(call);
+        r = result.ok() ? std::move(result).value() : error_response(result.error());
+      }
       if (started.ticket) r = idempotency_finish(std::move(started.ticket), std::move(r));
     }
   }
   add_rate_headers(r, rate);
   return r;
 }
-}  // namespace
 
-void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
-                   Scope scope, Execution execution, ApiHandler handler) {
+void add_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
+               Scope scope, Execution execution, ApiHandler handler,
+               std::shared_ptr<const RouteAudit> audit) {
   // The handler lives as long as the router (the request's chain may finish on the pool).
   auto shared = std::make_shared<const ApiHandler>(std::move(handler));
   const bool may_wait = execution != Execution::kInline;
   router.add(method, pattern,
-             {[&app, scope, shared, may_wait](Request& req) -> Response {
-                return run_chain(app, scope, *shared, req, may_wait);
+             {[&app, scope, shared, may_wait, audit](Request& req) -> Response {
+                return run_chain(app, scope, *shared, req, may_wait, audit.get());
               },
               execution});
+}
+}  // namespace
+
+void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
+                   Scope scope, Execution execution, ApiHandler handler) {
+  add_route(router, app, method, pattern, scope, execution, std::move(handler), nullptr);
+}
+
+void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
+                   Scope scope, Execution execution, ApiHandler handler, RouteAudit audit) {
+  add_route(router, app, method, pattern, scope, execution, std::move(handler),
+            std::make_shared<const RouteAudit>(std::move(audit)));
 }
 
 Result<void> require_scope(const ApiCall& call, Scope scope) {

@@ -4,6 +4,7 @@
 // the API. Subscribing also needs the scope that lists each chosen event's data (leads:read for
 // lead.created, conversations:read for handoff.requested, …): a webhook hands over the same data
 // as the event list, so it is guarded by the same scope (docs/security.md).
+#include "domain/audit_snapshots.h"
 #include "api/routes.h"
 #include "events/event_catalog.h"
 #include "http/responses.h"
@@ -17,7 +18,7 @@ namespace parley {
 namespace {
 constexpr WebhookReach kReach = WebhookReach::kSubscribedThroughApi;
 
-Services services(ApiCall& call) { return Services{call.app.db, call.app.clock, call.app.random}; }
+Services services(ApiCall& call) { return Services{call.db(), call.app.clock, call.app.random}; }
 
 Response webhook_data(int status, const WebhookRecord& h) {
   JsonWriter w;
@@ -99,17 +100,22 @@ Result<Response> enable(ApiCall& call) {
 
 void register_webhook_routes(Router& router, ApiContext& app) {
   add_api_route(router, app, "POST", "/api/v1/agents/{agentId}/webhooks", Scope::kWebhooksWrite,
-                Execution::kPool, subscribe);
+                Execution::kPool, subscribe,
+                {.rule = {"webhook.create", "webhook", audit_webhook_snapshot},
+                 .target = RouteAudit::Target::kCreated});
   add_api_route(router, app, "GET", "/api/v1/webhooks/{webhookId}", Scope::kWebhooksWrite,
                 Execution::kPool, get);
   add_api_route(router, app, "DELETE", "/api/v1/webhooks/{webhookId}", Scope::kWebhooksWrite,
-                Execution::kPool, unsubscribe);
+                Execution::kPool, unsubscribe,
+                {.rule = {"webhook.delete", "webhook", audit_webhook_snapshot}});
   add_api_route(router, app, "GET", "/api/v1/webhooks/{webhookId}/deliveries",
                 Scope::kWebhooksWrite, Execution::kPool, deliveries);
   add_api_route(router, app, "POST", "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry",
-                Scope::kWebhooksWrite, Execution::kPool, retry);
+                Scope::kWebhooksWrite, Execution::kPool, retry,
+                {.rule = {"webhook.retry_delivery", "webhook", nullptr}});
   add_api_route(router, app, "POST", "/api/v1/webhooks/{webhookId}/enable", Scope::kWebhooksWrite,
-                Execution::kPool, enable);
+                Execution::kPool, enable,
+                {.rule = {"webhook.enable", "webhook", audit_webhook_snapshot}});
 }
 
 }  // namespace parley

@@ -1,5 +1,7 @@
 // parley admin agent create | update | list | get
 #include "cli/admin_json.h"
+#include "cli/admin_audited.h"
+#include "domain/audit_snapshots.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/agents.h"
@@ -37,7 +39,7 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
   create->add_option("--settings", a->settings, settings_help);
   create->callback([&, a] {
     run = [&, a] {
-      return run_admin(global, [&](Services& s) -> Result<std::string> {
+      return run_admin_audited(global, {.rule = {"agent.create", "agent", audit_agent_snapshot}, .account_id = a->account}, [&](Services& s) -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(auto agent, create_agent(s, a->account, a->name, a->make_private, a->settings));
         return agent_json(agent);
       });
@@ -52,7 +54,7 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
   update->add_option("--settings", a->settings, settings_help);
   update->callback([&, a, update] {
     run = [&, a, update] {
-      return run_admin(global, [&](Services& s) -> Result<std::string> {
+      return run_admin_audited(global, {.rule = {"agent.update", "agent", audit_agent_snapshot}, .target_id = a->id, .account_of = account_of_agent}, [&](Services& s) -> Result<std::string> {
         AgentChanges changes;
         if (update->count("--name")) changes.name = a->name;
         if (a->make_private) changes.is_private = true;

@@ -1,5 +1,7 @@
 // parley admin key create | list | revoke
 #include "cli/admin_json.h"
+#include "cli/admin_audited.h"
+#include "domain/audit_snapshots.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/keys.h"
@@ -26,7 +28,7 @@ void add_admin_key_commands(CLI::App& admin, GlobalOptions& global, CommandRun& 
   create->add_option("--scopes", k->scopes, "Comma-separated scopes; omitted: every scope, future ones included");
   create->callback([&, k, create] {
     run = [&, k, create] {
-      return run_admin(global, [&](Services& s) -> Result<std::string> {
+      return run_admin_audited(global, {.rule = {"key.create", "key", audit_key_snapshot}, .account_id = k->account}, [&](Services& s) -> Result<std::string> {
         std::optional<ScopeMask> scopes;
         if (create->count("--scopes")) {
           std::string unknown;
@@ -64,7 +66,7 @@ void add_admin_key_commands(CLI::App& admin, GlobalOptions& global, CommandRun& 
   revoke->add_option("id", k->id, "Key id")->required();
   revoke->callback([&, k] {
     run = [&, k] {
-      return run_admin(global, [&](Services& s) -> Result<std::string> {
+      return run_admin_audited(global, {.rule = {"key.revoke", "key", audit_key_snapshot}, .target_id = k->id, .account_of = account_of_key}, [&](Services& s) -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(auto key, revoke_api_key(s, k->id));
         JsonWriter w;
         write_key_admin_json(w, key);

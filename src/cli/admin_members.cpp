@@ -1,4 +1,6 @@
 // parley admin member create | list | remove
+#include "cli/admin_audited.h"
+#include "domain/audit_snapshots.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/members.h"
@@ -43,7 +45,7 @@ void add_admin_member_commands(CLI::App& admin, GlobalOptions& global, CommandRu
       ->envname("PARLEY_MEMBER_PASSWORD");
   create->callback([&, m, create] {
     run = [&, m, create] {
-      return run_admin(global, [&](Services& s) -> Result<std::string> {
+      return run_admin_audited(global, {.rule = {"member.create", "member", audit_member_snapshot}, .account_id = m->account}, [&](Services& s) -> Result<std::string> {
         NewMember in;
         in.account_id = m->account;
         in.email = m->email;
@@ -77,7 +79,7 @@ void add_admin_member_commands(CLI::App& admin, GlobalOptions& global, CommandRu
   remove->add_option("id", m->id, "Member id")->required();
   remove->callback([&, m] {
     run = [&, m] {
-      return run_admin(global, [&](Services& s) -> Result<std::string> {
+      return run_admin_audited(global, {.rule = {"member.remove", "member", audit_member_snapshot}, .target_id = m->id, .account_of = account_of_member}, [&](Services& s) -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(auto removed, remove_member(s, m->id));
         JsonWriter w;
         w.begin_object();

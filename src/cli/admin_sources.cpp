@@ -2,6 +2,8 @@
 // (website pages, files, workspace pages), and list an agent's sources with their training state.
 // (crawl and refresh are in admin_crawls.cpp.)
 // A running server's trainer picks up added sources within its poll interval.
+#include "cli/admin_audited.h"
+#include "domain/audit_snapshots.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/sources.h"
@@ -39,7 +41,8 @@ void add_admin_source_commands(CLI::App& admin, GlobalOptions& global, CommandRu
   add->add_option("--answer", a->answer, "Answer of a qa pair");
   add->callback([&, a, add] {
     run = [&, a, add] {
-      return run_admin(global, [&](Services& s) -> Result<std::string> {
+      return run_admin_audited(global, {.rule = {"source.create", "source", audit_source_snapshot}, .parent_id = a->agent,
+                                                .account_of = [a](Connection& c, std::string_view) { return account_of_agent(c, a->agent); }}, [&](Services& s) -> Result<std::string> {
         NewSource n = a->source;
         n.title = given(add, "--title", a->title);
         n.url = given(add, "--url", a->url);

@@ -1,5 +1,7 @@
 // parley admin webhook add | list | deliveries | pause | resume | enable | remove: dashboard
 // webhooks, the delivery history of any webhook, and enabling one disabled after failing.
+#include "cli/admin_audited.h"
+#include "domain/audit_snapshots.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "store/webhook_repo.h"
@@ -93,7 +95,7 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
       ->envname("PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS");
   add->callback([&, a] {
     run = [&, a] {
-      return run_admin(global, [&](Services& s) -> Result<std::string> {
+      return run_admin_audited(global, {.rule = {"webhook.create", "webhook", audit_webhook_snapshot}, .account_of = account_of_webhook}, [&](Services& s) -> Result<std::string> {
         SystemResolver resolver;
         NewWebhook in{a->agent,  a->url,      split_list(a->events),
                       a->source, "dashboard", std::nullopt};
@@ -149,7 +151,7 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
   remove->add_option("id", a->id, "Webhook id")->required();
   remove->callback([&, a] {
     run = [&, a] {
-      return run_admin(global, [&](Services& s) -> Result<std::string> {
+      return run_admin_audited(global, {.rule = {"webhook.delete", "webhook", audit_webhook_snapshot}, .target_id = a->id, .account_of = account_of_webhook}, [&](Services& s) -> Result<std::string> {
         PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
           PARLEY_ASSIGN_OR_RETURN(bool removed, WebhookRepo::remove(c, a->id));
           if (!removed) return ApiError::not_found("No webhook " + a->id + ".");

@@ -3,6 +3,7 @@
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "domain/audit_snapshots.h"
 #include "core/time_format.h"
 #include "domain/accounts.h"
 #include "domain/usage.h"
@@ -80,10 +81,14 @@ Result<Response> change_plan(ConsoleCall& call) {
 }  // namespace
 
 void register_console_account_routes(Router& router, ConsoleContext& app) {
+  const ConsoleAudit account_audit{.rule = {"account.update", "account", audit_account_snapshot},
+                                   .target = ConsoleAudit::Target::kAccount};
   add_console_route(router, app, "GET", "/console/v1/account", Role::kViewer, Execution::kPool, get);
   add_console_route(router, app, "GET", "/console/v1/account/usage", Role::kViewer, Execution::kPool, usage);
-  add_console_route(router, app, "PUT", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan);
-  add_console_route(router, app, "PATCH", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan);
+  add_console_route(router, app, "PUT", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan,
+                    account_audit);
+  add_console_route(router, app, "PATCH", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan,
+                    account_audit);
 }
 
 }  // namespace parley

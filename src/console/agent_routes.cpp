@@ -5,6 +5,7 @@
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "domain/audit_snapshots.h"
 #include "domain/agents.h"
 
 namespace parley {
@@ -67,9 +68,11 @@ Result<Response> update(ConsoleCall& call) {
 
 void register_console_agent_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/agents", Role::kViewer, Execution::kPool, list);
-  add_console_route(router, app, "POST", "/console/v1/agents", Role::kEditor, Execution::kPool, create);
+  add_console_route(router, app, "POST", "/console/v1/agents", Role::kEditor, Execution::kPool, create,
+                    {.rule = {"agent.create", "agent", audit_agent_snapshot}, .target = ConsoleAudit::Target::kCreated});
   add_console_route(router, app, "GET", "/console/v1/agents/{agentId}", Role::kViewer, Execution::kPool, get);
-  add_console_route(router, app, "PATCH", "/console/v1/agents/{agentId}", Role::kEditor, Execution::kPool, update);
+  add_console_route(router, app, "PATCH", "/console/v1/agents/{agentId}", Role::kEditor, Execution::kPool, update,
+                    {.rule = {"agent.update", "agent", audit_agent_snapshot}});
 }
 
 }  // namespace parley

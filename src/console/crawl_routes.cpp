@@ -4,6 +4,7 @@
 // (workers/crawler.h); the dashboard polls its progress.
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "domain/audit_snapshots.h"
 #include "domain/crawls.h"
 #include "http/responses.h"
 #include "views/crawl_json.h"
@@ -105,15 +106,15 @@ Result<Response> cancel(ConsoleCall& call) {
 
 void register_console_crawl_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/crawls", Role::kEditor,
-                    Execution::kPool, start);
+                    Execution::kPool, start, {.rule = {"crawl.start", "agent", nullptr}});
   add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/crawls", Role::kViewer,
                     Execution::kPool, list);
   add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/refresh", Role::kEditor,
-                    Execution::kPool, refresh);
+                    Execution::kPool, refresh, {.rule = {"source.refresh", "agent", nullptr}});
   add_console_route(router, app, "GET", "/console/v1/crawls/{crawlId}", Role::kViewer,
                     Execution::kPool, get);
   add_console_route(router, app, "POST", "/console/v1/crawls/{crawlId}/cancel", Role::kEditor,
-                    Execution::kPool, cancel);
+                    Execution::kPool, cancel, {.rule = {"crawl.cancel", "crawl", nullptr}});
 }
 
 }  // namespace parley

@@ -9,6 +9,7 @@
 #include "console/console_context.h"
 #include "http/router.h"
 #include "store/services.h"
+#include "domain/audit_step.h"
 #include "domain/members.h"
 
 namespace parley {
@@ -26,11 +27,19 @@ struct ConsoleCall {
 
 using ConsoleHandler = std::function<Result<Response>(ConsoleCall&)>;
 
+// How a route that changes something is recorded in the audit log (domain/audit_step.h,
+// docs/decisions/audit.md).
+using ConsoleAudit = RouteAudit;
+
 // Registers a console route that needs a team member of at least `min_role`. `body_limit`: the
 // largest body the route takes; 0: the server's (RouteTarget::body_limit).
 void add_console_route(Router& router, ConsoleContext& app, std::string_view method,
                        std::string_view pattern, Role min_role, Execution execution,
                        ConsoleHandler handler, size_t body_limit = 0);
+// The same for a route whose changes the audit log records.
+void add_console_route(Router& router, ConsoleContext& app, std::string_view method,
+                       std::string_view pattern, Role min_role, Execution execution,
+                       ConsoleHandler handler, ConsoleAudit audit, size_t body_limit = 0);
 
 // The bearer token of the request, or the 401 saying why there is none.
 Result<std::string_view> console_bearer_token(const Request& req);

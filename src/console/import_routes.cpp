@@ -4,6 +4,7 @@
 // operator's contact_import_max_bytes.
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "domain/audit_snapshots.h"
 #include "domain/agents.h"
 #include "domain/contact_import.h"
 #include "http/multipart.h"
@@ -32,6 +33,7 @@ Result<Response> import_contacts(ConsoleCall& call) {
 void register_console_import_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/contacts/import",
                     Role::kEditor, Execution::kPool, import_contacts,
+                    {.rule = {"contact.import", "agent", nullptr}},
                     app.console.options.contact_import_max_bytes);
 }
 

@@ -5,6 +5,7 @@
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "domain/audit_snapshots.h"
 #include "domain/keys.h"
 
 namespace parley {
@@ -78,8 +79,10 @@ Result<Response> revoke(ConsoleCall& call) {
 
 void register_console_key_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/keys", Role::kViewer, Execution::kPool, list);
-  add_console_route(router, app, "POST", "/console/v1/keys", Role::kAdmin, Execution::kPool, create);
-  add_console_route(router, app, "DELETE", "/console/v1/keys/{keyId}", Role::kAdmin, Execution::kPool, revoke);
+  add_console_route(router, app, "POST", "/console/v1/keys", Role::kAdmin, Execution::kPool, create,
+                    {.rule = {"key.create", "key", audit_key_snapshot}, .target = ConsoleAudit::Target::kCreated});
+  add_console_route(router, app, "DELETE", "/console/v1/keys/{keyId}", Role::kAdmin, Execution::kPool, revoke,
+                    {.rule = {"key.revoke", "key", audit_key_snapshot}});
 }
 
 }  // namespace parley

@@ -4,6 +4,7 @@
 // Viewers read; editors change.
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "domain/audit_snapshots.h"
 #include "domain/file_sources.h"
 #include "http/multipart.h"
 #include "http/responses.h"
@@ -49,12 +50,17 @@ Result<Response> remove(ConsoleCall& call) {
 
 void register_console_knowledge_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/sources", Role::kViewer, Execution::kPool, list);
-  add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/sources", Role::kEditor, Execution::kPool, add);
+  add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/sources", Role::kEditor, Execution::kPool, add,
+                    {.rule = {"source.create", "source", audit_source_snapshot}, .target = ConsoleAudit::Target::kCreated,
+                     .parent_param = 0});
   add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/sources/files",
                     Role::kEditor, Execution::kPool, add_file,
+                    {.rule = {"source.create", "source", audit_source_snapshot}, .target = ConsoleAudit::Target::kCreated,
+                     .parent_param = 0},
                     app.console.options.file_upload_max_bytes);
   add_console_route(router, app, "DELETE", "/console/v1/agents/{agentId}/sources/{sourceId}", Role::kEditor,
-                    Execution::kPool, remove);
+                    Execution::kPool, remove,
+                    {.rule = {"source.delete", "source", audit_source_snapshot}, .param = 1, .parent_param = 0});
 }
 
 }  // namespace parley

@@ -5,6 +5,7 @@
 #include "http/responses.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "domain/audit_snapshots.h"
 #include "domain/chat.h"
 #include "domain/conversations.h"
 #include "domain/team_takeover.h"
@@ -81,11 +82,13 @@ void register_console_live_chat_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/conversations/{conversationId}", Role::kViewer,
                     Execution::kPool, get);
   add_console_route(router, app, "POST", "/console/v1/conversations/{conversationId}/takeover",
-                    Role::kEditor, Execution::kPool, take_over);
+                    Role::kEditor, Execution::kPool, take_over,
+                    {.rule = {"conversation.takeover", "conversation", audit_conversation_snapshot}});
   add_console_route(router, app, "POST", "/console/v1/conversations/{conversationId}/reply",
                     Role::kEditor, Execution::kPool, reply);
   add_console_route(router, app, "POST", "/console/v1/conversations/{conversationId}/end",
-                    Role::kEditor, Execution::kPool, end);
+                    Role::kEditor, Execution::kPool, end,
+                    {.rule = {"conversation.end_live_chat", "conversation", audit_conversation_snapshot}});
 }
 
 }  // namespace parley

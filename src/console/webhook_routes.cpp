@@ -7,6 +7,7 @@
 // every member lists them and their deliveries.
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "domain/audit_snapshots.h"
 #include "domain/agents.h"
 #include "http/responses.h"
 #include "views/delivery_json.h"
@@ -101,18 +102,19 @@ void register_console_webhook_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/webhooks", Role::kViewer,
                     Execution::kPool, list);
   add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/webhooks", Role::kAdmin,
-                    Execution::kPool, add);
+                    Execution::kPool, add,
+                    {.rule = {"webhook.create", "webhook", audit_webhook_snapshot}, .target = ConsoleAudit::Target::kCreated});
   add_console_route(router, app, "PATCH", "/console/v1/webhooks/{webhookId}", Role::kAdmin,
-                    Execution::kPool, change);
+                    Execution::kPool, change, {.rule = {"webhook.update", "webhook", audit_webhook_snapshot}});
   add_console_route(router, app, "DELETE", "/console/v1/webhooks/{webhookId}", Role::kAdmin,
-                    Execution::kPool, remove);
+                    Execution::kPool, remove, {.rule = {"webhook.delete", "webhook", audit_webhook_snapshot}});
   add_console_route(router, app, "GET", "/console/v1/webhooks/{webhookId}/deliveries",
                     Role::kViewer, Execution::kPool, deliveries);
   add_console_route(router, app, "POST",
                     "/console/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry", Role::kAdmin,
-                    Execution::kPool, retry);
+                    Execution::kPool, retry, {.rule = {"webhook.retry_delivery", "webhook", nullptr}});
   add_console_route(router, app, "POST", "/console/v1/webhooks/{webhookId}/enable", Role::kAdmin,
-                    Execution::kPool, enable);
+                    Execution::kPool, enable, {.rule = {"webhook.enable", "webhook", audit_webhook_snapshot}});
 }
 
 }  // namespace parley

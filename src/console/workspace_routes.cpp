@@ -5,6 +5,7 @@
 // progress (every member).
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "domain/audit_snapshots.h"
 #include "domain/workspace.h"
 #include "http/responses.h"
 
@@ -144,15 +145,17 @@ Result<Response> refresh(ConsoleCall& call) {
 void register_console_workspace_routes(Router& router, ConsoleContext& app) {
   const std::string base = "/console/v1/agents/{agentId}/workspace";
   add_console_route(router, app, "GET", base, Role::kViewer, Execution::kPool, status);
-  add_console_route(router, app, "PUT", base, Role::kAdmin, Execution::kPool, connect);
-  add_console_route(router, app, "DELETE", base, Role::kAdmin, Execution::kPool, disconnect);
+  add_console_route(router, app, "PUT", base, Role::kAdmin, Execution::kPool, connect,
+                    {.rule = {"workspace.connect", "workspace", audit_workspace_snapshot}});
+  add_console_route(router, app, "DELETE", base, Role::kAdmin, Execution::kPool, disconnect,
+                    {.rule = {"workspace.disconnect", "workspace", audit_workspace_snapshot}});
   add_console_route(router, app, "GET", base + "/pages", Role::kEditor, Execution::kPool, pages);
   add_console_route(router, app, "GET", base + "/imports", Role::kViewer, Execution::kPool,
                     imports);
   add_console_route(router, app, "POST", base + "/imports", Role::kEditor, Execution::kPool,
-                    import);
+                    import, {.rule = {"workspace.import", "agent", nullptr}});
   add_console_route(router, app, "POST", base + "/refresh", Role::kEditor, Execution::kPool,
-                    refresh);
+                    refresh, {.rule = {"workspace.refresh", "agent", nullptr}});
 }
 
 }  // namespace parley

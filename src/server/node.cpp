@@ -24,6 +24,7 @@
 #include "views/change_feed.h"
 #include "store/rate_window_repo.h"
 #include "widget/widget_limits.h"
+#include "workers/audit_purger.h"
 #include "workers/idempotency_purger.h"
 #include "workers/rate_window_writer.h"
 #include "workers/workspace_importer.h"
@@ -155,7 +156,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   feed_options.changes = [&database] { return database.data_epoch(); };
   ChangeFeed feed(std::move(feed_options));
   Fronts fronts{
-      ApiContext{database, clock, random, keys, limiter, trainer, reply_pool, chat, policy, &agent_cache},
+      ApiContext{database, clock, random, keys, limiter, trainer, reply_pool, chat, policy, &agent_cache,
+                 &console.client_address},
       ConsoleContext{database, clock, random, console, policy, &trainer, &chat, &reply_pool, &feed,
                      &workspace, &crawl_desk},
       WidgetContext{database, clock, random, reply_pool, chat, o.widget, &widget_limits, &feed}};
@@ -182,6 +184,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     };
     // Purges once before the node says it is listening, then every ten minutes.
     IdempotencyPurger idempotency_purger(database, clock);
+    // Audit entries older than a year: once before listening, then every six hours.
+    AuditPurger audit_purger(database, clock);
     // Open event streams end when shutdown begins instead of holding it for its grace period.
     hooks.on_draining = [&feed] { feed.request_stop(); };
     HttpServer server(so, router, std::move(hooks));

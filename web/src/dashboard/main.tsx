@@ -11,6 +11,7 @@ import { AgentPage } from "./pages/agent";
 import { KeysPage } from "./pages/keys";
 import { TeamPage } from "./pages/team";
 import { UsagePage } from "./pages/usage";
+import { AuditPage } from "./pages/audit";
 import { messageOf } from "./components";
 import type { Account, Member } from "./types";
 
@@ -73,6 +74,8 @@ function Page({ route }: { route: Route }) {
       return <TeamPage />;
     case "usage":
       return <UsagePage />;
+    case "audit":
+      return <AuditPage />;
     default:
       return (
         <>

@@ -7,6 +7,7 @@ export type Route =
   | { page: "keys" }
   | { page: "team" }
   | { page: "usage" }
+  | { page: "audit" }
   | { page: "notFound" };
 
 export const AGENT_TABS = [
@@ -39,7 +40,7 @@ export function parseRoute(hash: string): Route {
     if (!AGENT_TABS.some(([slug]) => slug === tab)) return { page: "notFound" };
     return { page: "agent", agentId: parts[1], tab, itemId: parts[3] };
   }
-  if (parts.length === 1 && (parts[0] === "keys" || parts[0] === "team" || parts[0] === "usage")) return { page: parts[0] };
+  if (parts.length === 1 && (parts[0] === "keys" || parts[0] === "team" || parts[0] === "usage" || parts[0] === "audit")) return { page: parts[0] };
   return { page: "notFound" };
 }
 

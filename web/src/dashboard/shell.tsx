@@ -2,6 +2,7 @@
 // the main navigation and the main landmark (focused on navigation for screen-reader users).
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
+import { atLeast } from "./api";
 import { useSession } from "./auth";
 import type { Route } from "./router";
 
@@ -10,6 +11,8 @@ const NAV = [
   ["#/keys", "API keys", (r: Route) => r.page === "keys"],
   ["#/team", "Team", (r: Route) => r.page === "team"],
   ["#/usage", "Usage", (r: Route) => r.page === "usage"],
+  // Owners and admins only: the link is not shown to others (the server refuses them anyway).
+  ["#/audit", "Audit log", (r: Route) => r.page === "audit"],
 ] as const;
 
 export function Shell(props: { route: Route; children: ComponentChildren }) {
@@ -27,7 +30,7 @@ export function Shell(props: { route: Route; children: ComponentChildren }) {
         <a class="brand" href="#/">Parley</a>
         <nav aria-label="Main">
           <ul>
-            {NAV.map(([to, label, active]) => (
+            {NAV.filter(([to]) => to !== "#/audit" || atLeast(member.role, "admin")).map(([to, label, active]) => (
               <li><a href={to} aria-current={active(props.route) ? "page" : undefined}>{label}</a></li>
             ))}
           </ul>

@@ -179,3 +179,18 @@ export interface Delivery {
   nextAttemptAt: string | null;
   createdAt: string;
 }
+
+// An entry of the account's audit log (GET /console/v1/audit).
+export interface AuditEntry {
+  id: string;
+  seq: number;
+  createdAt: string;
+  actor: { type: "member" | "key" | "cli"; id: string | null; name: string };
+  address: string | null;
+  action: string;
+  target: { type: string; id: string | null };
+  changes: { field: string; old: unknown; new: unknown }[];
+  details: Record<string, unknown> | null;
+  prevHash: string;
+  hash: string;
+}

@@ -24,6 +24,7 @@
 #include "views/change_feed.h"
 #include "store/rate_window_repo.h"
 #include "widget/widget_limits.h"
+#include "workers/figure_sweeper.h"
 #include "workers/idempotency_purger.h"
 #include "workers/rate_window_writer.h"
 #include "workers/workspace_importer.h"
@@ -202,6 +203,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     flush_logs();
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     RateWindowWriter window_writer(database, limiter);
+    FigureSweeper figure_sweeper(Services{database, clock, random});
     trainer.start();
     importer.start();
     crawler.start();

@@ -19,8 +19,8 @@ test.beforeAll(async () => {
   for (let d = 1; d <= 6; d += 1) {
     for (let i = 0; i < d; i += 1) {
       const conv = admin("conversation", "create", "--agent", agentId, "--created-at", daysAgo(d), "--messages", talk);
-      if (i === 0) admin("conversation", "csat", conv.id, "--score", String(1 + (d % 5)));
-      if (i === 1) admin("conversation", "handoff", conv.id);
+      if (i === 0) admin("conversation", "set-csat", conv.id, "--score", String(1 + (d % 5)));
+      if (i === 1) admin("conversation", "set-handoff", conv.id);
     }
   }
 });
@@ -62,8 +62,10 @@ test("charts are found by their names and their tables match the API", async ({ 
   }
   await checkPage(page, "agent-analytics");
 
-  // Another period: the last 7 days list 7 rows.
+  // Another period: the charts are drawn again, and the table lists the last 7 days.
   await page.getByRole("button", { name: "Last 7 days" }).click();
+  await expect(page.getByText(`${days[days.length - 7].date} to ${days[days.length - 1].date}`)).toBeVisible();
+  await page.getByText("Conversations per day: table").click();
   await expect(table.getByRole("row")).toHaveCount(8);
   await expect(page.getByLabel("From", { exact: true })).toHaveValue(days[days.length - 7].date);
 });

@@ -193,9 +193,10 @@ TEST_F(Analytics, ContributionFollowsTheConversation) {
   EXPECT_EQ(t["thumbs"]["up"], 0);
 
   // A request for a person (live chat) counts the conversation as handed off.
-  ASSERT_EQ(chat(s(), c_, {{"message", "Can I talk to a human, please?"}, {"conversationId", second}})
-                .status,
-            200);
+  // (The agent offers a live chat; the visitor's "yes" requests it.)
+  for (const char* text : {"Can I talk to a human, please?", "Yes please"}) {
+    ASSERT_EQ(chat(s(), c_, {{"message", text}, {"conversationId", second}}).status, 200);
+  }
   t = totals();
   EXPECT_EQ(t["handoffs"], 1);
   EXPECT_EQ(t["handoffRate"], 0.5);
@@ -252,6 +253,7 @@ TEST_F(Analytics, StormRollUpsEqualARecount) {
         switch ((t + i) % 4) {
           case 0:
             widget_chat(visitor, "Can I talk to a human, please?", conv);
+            widget_chat(visitor, "Yes please", conv);
             break;
           case 1:
             if (csat(conv, visitor, 1 + (i % 5)) != 200) ++failures;

@@ -56,16 +56,21 @@ void write_figures(JsonWriter& w, const Figures& f, size_t topics) {
     if (n > 0) w.key(name).integer(n);
   }
   w.end_object();
-  std::vector<std::pair<std::string, int64_t>> ranked;
-  for (const auto& [name, n] : f.topics) {
-    if (n > 0) ranked.emplace_back(name, n);
+  // Most conversations first, ties in name order (the map's).
+  std::vector<const std::pair<const std::string, int64_t>*> ranked;
+  ranked.reserve(f.topics.size());
+  for (const auto& entry : f.topics) {
+    if (entry.second > 0) ranked.push_back(&entry);
   }
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
-  if (ranked.size() > topics) ranked.resize(topics);
+  const size_t shown = std::min(topics, ranked.size());
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(),
+                    [](const auto* a, const auto* b) {
+                      return a->second != b->second ? a->second > b->second : a->first < b->first;
+                    });
   w.key("topics").begin_array();
-  for (const auto& [name, n] : ranked) {
-    w.begin_object().key("topic").string(name).key("conversations").integer(n).end_object();
+  for (size_t i = 0; i < shown; ++i) {
+    w.begin_object().key("topic").string(ranked[i]->first).key("conversations").integer(ranked[i]->second);
+    w.end_object();
   }
   w.end_array();
 }

@@ -16,9 +16,9 @@ struct Account {
   Plan plan = Plan::kFree;
   std::string limits;         // JSON overrides as an operator set them, empty when none
   LimitOverrides overrides;   // the same, read once when the account is read
-  std::string time_zone = "UTC";  // IANA name: the account's days for figures
   int64_t created_at = 0;
   int64_t updated_at = 0;
+  std::string time_zone = "UTC";  // IANA name: the account's days for figures
 };
 
 class AccountRepo {

@@ -10,10 +10,12 @@ namespace {
 int64_t at(const char* iso) { return *parse_timestamp(iso); }
 
 TEST(TimeZone, KnowsTheTzDatabaseNamesOnly) {
-  for (const char* name : {"UTC", "Europe/Paris", "America/Argentina/Salta", "Asia/Kolkata", "Etc/GMT+2"}) {
+  for (const char* name :
+       {"UTC", "Europe/Paris", "America/Argentina/Salta", "Asia/Kolkata", "Etc/GMT+2"}) {
     EXPECT_TRUE(is_time_zone(name)) << name;
   }
-  for (const char* name : {"", "Mars/Olympus", "GMT+2", "+02:00", "europe/paris ", "Europe/Paris\n"}) {
+  for (const char* name :
+       {"", "Mars/Olympus", "GMT+2", "+02:00", "europe/paris ", "Europe/Paris\n"}) {
     EXPECT_FALSE(is_time_zone(name)) << name;
   }
   EXPECT_FALSE(is_time_zone(std::string(100, 'A')));
@@ -40,8 +42,8 @@ TEST(TimeZone, DaysAreWrittenAndReadAsDates) {
   ASSERT_TRUE(parse_day("2024-02-29", day));
   EXPECT_EQ(format_day(day), "2024-02-29");
   EXPECT_EQ(format_day(0), "1970-01-01");
-  for (const char* bad : {"2026-02-29", "2026-13-01", "2026-00-10", "2026-1-01", "2026-01-1", "20260101",
-                          "2026-01-01T00:00", "abcd-ef-gh", ""}) {
+  for (const char* bad : {"2026-02-29", "2026-13-01", "2026-00-10", "2026-1-01", "2026-01-1",
+                          "20260101", "2026-01-01T00:00", "abcd-ef-gh", ""}) {
     EXPECT_FALSE(parse_day(bad, day)) << bad;
   }
 }

@@ -25,7 +25,7 @@ void add_admin_analytics_commands(CLI::App& admin, GlobalOptions& global, Comman
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         std::string account_id;
         {
-          PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+          PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
           PARLEY_ASSIGN_OR_RETURN(auto found, AgentRepo::find_any(c, *agent));
           if (!found) return ApiError::not_found("No agent " + *agent + ".");
           account_id = found->account_id;
@@ -33,8 +33,9 @@ void add_admin_analytics_commands(CLI::App& admin, GlobalOptions& global, Comman
         auto given = [&](const std::string& option, const std::string& value) {
           return analytics->count(option) ? std::optional<std::string>(value) : std::nullopt;
         };
-        PARLEY_ASSIGN_OR_RETURN(auto figures, agent_analytics(s, account_id, *agent,
-                                                              given("--from", *from), given("--to", *to)));
+        PARLEY_ASSIGN_OR_RETURN(
+            auto figures,
+            agent_analytics(s, account_id, *agent, given("--from", *from), given("--to", *to)));
         JsonWriter w;
         write_analytics_json(w, figures);
         return w.str();

@@ -17,9 +17,9 @@ std::optional<std::string> query_value(const Request& req, std::string_view name
 }
 
 Result<Response> analytics(ConsoleCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto figures,
-                          agent_analytics(call.services, call.account_id(), call.param(0),
-                                          query_value(call.req, "from"), query_value(call.req, "to")));
+  PARLEY_ASSIGN_OR_RETURN(
+      auto figures, agent_analytics(call.services, call.account_id(), call.param(0),
+                                    query_value(call.req, "from"), query_value(call.req, "to")));
   return data_response(200, [&](JsonWriter& w) { write_analytics_json(w, figures); });
 }
 }  // namespace

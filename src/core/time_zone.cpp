@@ -24,8 +24,8 @@ const icu::TimeZone* zone_of(std::string_view name) {
   if (it == zones.end()) {
     std::unique_ptr<icu::TimeZone> tz;
     if (is_time_zone(name) && name != "UTC") {
-      tz.reset(icu::TimeZone::createTimeZone(
-          icu::UnicodeString::fromUTF8(icu::StringPiece(name.data(), static_cast<int32_t>(name.size())))));
+      tz.reset(icu::TimeZone::createTimeZone(icu::UnicodeString::fromUTF8(
+          icu::StringPiece(name.data(), static_cast<int32_t>(name.size())))));
     }
     if (zones.size() > 1000) zones.clear();  // a bound; accounts use a few zones
     it = zones.emplace(std::string(name), std::move(tz)).first;
@@ -39,9 +39,9 @@ bool is_time_zone(std::string_view name) {
   UErrorCode status = U_ZERO_ERROR;
   icu::UnicodeString canonical;
   UBool system = false;
-  icu::TimeZone::getCanonicalID(
-      icu::UnicodeString::fromUTF8(icu::StringPiece(name.data(), static_cast<int32_t>(name.size()))),
-      canonical, system, status);
+  icu::TimeZone::getCanonicalID(icu::UnicodeString::fromUTF8(icu::StringPiece(
+                                    name.data(), static_cast<int32_t>(name.size()))),
+                                canonical, system, status);
   return U_SUCCESS(status) && system;
 }
 

@@ -7,7 +7,8 @@
 namespace parley {
 
 namespace {
-Result<std::optional<int64_t>> day_param(const std::optional<std::string>& text, std::string_view field) {
+Result<std::optional<int64_t>> day_param(const std::optional<std::string>& text,
+                                         std::string_view field) {
   if (!text) return std::optional<int64_t>{};
   int64_t day = 0;
   if (!parse_day(*text, day)) {
@@ -23,12 +24,13 @@ Result<AgentAnalytics> agent_analytics(Services& s, std::string_view account_id,
                                        const std::optional<std::string>& to) {
   PARLEY_ASSIGN_OR_RETURN(auto first, day_param(from, "from"));
   PARLEY_ASSIGN_OR_RETURN(auto last, day_param(to, "to"));
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, account_id));
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
   PARLEY_TRY(get_agent(c, account_id, agent_id));
   if (!last) {
-    last = first ? *first + kDefaultAnalyticsDays - 1 : local_day(s.clock.now_ms(), account->time_zone);
+    last = first ? *first + kDefaultAnalyticsDays - 1
+                 : local_day(s.clock.now_ms(), account->time_zone);
   }
   if (!first) first = *last - kDefaultAnalyticsDays + 1;
   if (*first > *last) return ApiError::invalid("'from' must not be after 'to'.");
@@ -57,12 +59,14 @@ Result<AgentAnalytics> agent_analytics(Services& s, std::string_view account_id,
 Result<void> set_account_time_zone(Services& s, std::string_view account_id, std::string_view zone,
                                    std::string_view field) {
   if (!is_time_zone(zone)) {
-    return ApiError::invalid("'" + std::string(field) +
-                             "' must be a time zone of the IANA database, such as Europe/Paris or UTC.");
+    return ApiError::invalid(
+        "'" + std::string(field) +
+        "' must be a time zone of the IANA database, such as Europe/Paris or UTC.");
   }
   bool found = false;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
-    PARLEY_ASSIGN_OR_RETURN(found, AccountRepo::set_time_zone(c, account_id, zone, s.clock.now_ms()));
+    PARLEY_ASSIGN_OR_RETURN(found,
+                            AccountRepo::set_time_zone(c, account_id, zone, s.clock.now_ms()));
     return {};
   }));
   if (!found) return ApiError::not_found("No account " + std::string(account_id) + ".");
@@ -73,7 +77,7 @@ Result<int64_t> end_idle_conversations(Services& s, int64_t batch) {
   const int64_t now = s.clock.now_ms();
   std::vector<std::string> idle;
   {
-    PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+    PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
     PARLEY_ASSIGN_OR_RETURN(idle, FigureRepo::idle(c, now - kConversationIdleMs, batch));
   }
   for (const auto& id : idle) {

@@ -47,7 +47,9 @@ void ReplyMetrics::write(std::string& out) const {
              std::to_string(replies_[e][o].load(std::memory_order_relaxed)) + "\n";
     }
   }
-  out += "# HELP parley_reply_engine_duration_seconds Time an engine took to write a reply (openai: the provider's latency).\n";
+  out +=
+      "# HELP parley_reply_engine_duration_seconds Time an engine took to write a reply (openai: "
+      "the provider's latency).\n";
   out += "# TYPE parley_reply_engine_duration_seconds histogram\n";
   for (size_t e = 0; e < kEngines.size(); ++e) {
     const Histogram& h = durations_[e];
@@ -61,7 +63,8 @@ void ReplyMetrics::write(std::string& out) const {
     }
     out += "parley_reply_engine_duration_seconds_sum{" + label + "} " +
            number(static_cast<double>(h.sum_us.load(std::memory_order_relaxed)) / 1e6) + "\n";
-    out += "parley_reply_engine_duration_seconds_count{" + label + "} " + std::to_string(cumulative) + "\n";
+    out += "parley_reply_engine_duration_seconds_count{" + label + "} " +
+           std::to_string(cumulative) + "\n";
   }
 }
 

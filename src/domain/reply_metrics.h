@@ -22,9 +22,10 @@ class ReplyMetrics {
  public:
   static constexpr std::array<std::string_view, 2> kEngines = {"retrieval", "openai"};
   // `unrecorded`: a reply whose engine gave no outcome (docs/decisions/figures.md).
-  static constexpr std::array<std::string_view, 5> kOutcomes = {"answered", "low_confidence", "fallback",
-                                                                "failed", "unrecorded"};
-  static constexpr std::array<double, 12> kBuckets = {0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120};
+  static constexpr std::array<std::string_view, 5> kOutcomes = {"answered", "low_confidence",
+                                                                "fallback", "failed", "unrecorded"};
+  static constexpr std::array<double, 12> kBuckets = {0.05, 0.1, 0.25, 0.5, 1,  2,
+                                                      4,    8,   15,   30,  60, 120};
 
   // Unknown engines and outcomes are counted under the last of each list.
   void count_reply(std::string_view engine, std::string_view outcome);

@@ -112,24 +112,24 @@ Result<std::optional<Contribution>> counted(Connection& c, std::string_view conv
   std::optional<std::string> live_status;
   bool handoff = false;
   std::optional<int64_t> csat;
-  PARLEY_TRY(c.query(
-      "SELECT c.agent_id, c.created_at, c.channel, c.topics, c.last_activity_at,"
-      " c.handoff_requested_at, c.live_chat_requested_at, c.live_chat_status,"
-      " c.live_chat_started_at, c.csat_score, a.time_zone"
-      " FROM conversations c JOIN accounts a ON a.id = c.account_id WHERE c.id = $1",
-      {conversation_id}, [&](const Row& r) {
-        Contribution k;
-        k.agent_id = r.text(0);
-        k.day = before ? before->day : local_day(r.int64(1), r.text_view(10));
-        k.channel = r.text(2);
-        k.topics = topic_list(r.text_view(3));
-        k.last_activity_at = r.int64(4);
-        handoff = !r.is_null(5) || !r.is_null(6);
-        live_status = r.opt_text(7);
-        k.f.live_chats = r.is_null(8) ? 0 : 1;
-        csat = r.opt_int64(9);
-        out = std::move(k);
-      }));
+  PARLEY_TRY(
+      c.query("SELECT c.agent_id, c.created_at, c.channel, c.topics, c.last_activity_at,"
+              " c.handoff_requested_at, c.live_chat_requested_at, c.live_chat_status,"
+              " c.live_chat_started_at, c.csat_score, a.time_zone"
+              " FROM conversations c JOIN accounts a ON a.id = c.account_id WHERE c.id = $1",
+              {conversation_id}, [&](const Row& r) {
+                Contribution k;
+                k.agent_id = r.text(0);
+                k.day = before ? before->day : local_day(r.int64(1), r.text_view(10));
+                k.channel = r.text(2);
+                k.topics = topic_list(r.text_view(3));
+                k.last_activity_at = r.int64(4);
+                handoff = !r.is_null(5) || !r.is_null(6);
+                live_status = r.opt_text(7);
+                k.f.live_chats = r.is_null(8) ? 0 : 1;
+                csat = r.opt_int64(9);
+                out = std::move(k);
+              }));
   if (!out) return out;
   Contribution& k = *out;
   k.f.conversations = 1;
@@ -156,18 +156,18 @@ Result<std::optional<Contribution>> counted(Connection& c, std::string_view conv
         k.f.thumbs_down = r.int64(5);
       }));
   bool recent_fallback = false;
-  PARLEY_TRY(c.query(
-      "SELECT outcome FROM messages WHERE conversation_id = $1 AND role = 'assistant'"
-      " AND author_name IS NULL ORDER BY seq DESC LIMIT 2",
-      {conversation_id}, [&](const Row& r) {
-        if (!r.is_null(0) && r.text_view(0) == "fallback") recent_fallback = true;
-      }));
+  PARLEY_TRY(
+      c.query("SELECT outcome FROM messages WHERE conversation_id = $1 AND role = 'assistant'"
+              " AND author_name IS NULL ORDER BY seq DESC LIMIT 2",
+              {conversation_id}, [&](const Row& r) {
+                if (!r.is_null(0) && r.text_view(0) == "fallback") recent_fallback = true;
+              }));
   // Ended: the live chat ended, the visitor gave a CSAT, or the sweeper found it idle (and no
   // activity came since). A conversation waiting for or with a person is not idle.
   bool waiting = live_status == "requested" || live_status == "active";
-  k.idle_ended = !waiting && ((now && *now - k.last_activity_at >= kConversationIdleMs) ||
-                              (before && before->idle_ended &&
-                               before->last_activity_at == k.last_activity_at));
+  k.idle_ended = !waiting &&
+                 ((now && *now - k.last_activity_at >= kConversationIdleMs) ||
+                  (before && before->idle_ended && before->last_activity_at == k.last_activity_at));
   bool ended = live_status == "ended" || csat.has_value() || k.idle_ended;
   k.f.ended = ended ? 1 : 0;
   k.f.resolved = ended && !handoff && !recent_fallback ? 1 : 0;
@@ -205,19 +205,22 @@ Result<void> move_day(Connection& c, std::string_view agent_id, int64_t day, con
         " csat_5 = figure_days.csat_5 + excluded.csat_5,"
         " thumbs_up = figure_days.thumbs_up + excluded.thumbs_up,"
         " thumbs_down = figure_days.thumbs_down + excluded.thumbs_down",
-        {agent_id, day, d.conversations, d.visitor_messages, d.agent_replies, d.answered,
-         d.low_confidence, d.fallbacks, d.handoffs, d.live_chats, d.ended, d.resolved, d.csat_sum,
-         d.csat_count, d.csat[0], d.csat[1], d.csat[2], d.csat[3], d.csat[4], d.thumbs_up,
+        {agent_id,        day,          d.conversations,  d.visitor_messages,
+         d.agent_replies, d.answered,   d.low_confidence, d.fallbacks,
+         d.handoffs,      d.live_chats, d.ended,          d.resolved,
+         d.csat_sum,      d.csat_count, d.csat[0],        d.csat[1],
+         d.csat[2],       d.csat[3],    d.csat[4],        d.thumbs_up,
          d.thumbs_down}));
   }
   auto names = [&](std::string_view kind, const std::map<std::string, int64_t>& m) -> Result<void> {
     for (const auto& [name, n] : m) {
       if (n == 0) continue;
-      PARLEY_TRY(c.execute(
-          "INSERT INTO figure_day_names (agent_id, day, kind, name, count) VALUES ($1, $2, $3, $4, $5)"
-          " ON CONFLICT (agent_id, day, kind, name) DO UPDATE SET"
-          " count = figure_day_names.count + excluded.count",
-          {agent_id, day, kind, std::string_view(name), n}));
+      PARLEY_TRY(
+          c.execute("INSERT INTO figure_day_names (agent_id, day, kind, name, count) VALUES ($1, "
+                    "$2, $3, $4, $5)"
+                    " ON CONFLICT (agent_id, day, kind, name) DO UPDATE SET"
+                    " count = figure_day_names.count + excluded.count",
+                    {agent_id, day, kind, std::string_view(name), n}));
     }
     return {};
   };
@@ -243,10 +246,9 @@ Result<void> save(Connection& c, std::string_view conversation_id, const Contrib
       " resolved = excluded.resolved, csat = excluded.csat, thumbs_up = excluded.thumbs_up,"
       " thumbs_down = excluded.thumbs_down",
       {conversation_id, std::string_view(k.agent_id), k.day, std::string_view(k.channel),
-       topic_json(k.topics), k.last_activity_at, int64_t{k.idle_ended ? 1 : 0},
-       f.visitor_messages, f.agent_replies, f.answered, f.low_confidence, f.fallbacks,
-       f.handoffs, f.live_chats, f.ended, f.resolved, db_opt(csat), f.thumbs_up,
-       f.thumbs_down}));
+       topic_json(k.topics), k.last_activity_at, int64_t{k.idle_ended ? 1 : 0}, f.visitor_messages,
+       f.agent_replies, f.answered, f.low_confidence, f.fallbacks, f.handoffs, f.live_chats,
+       f.ended, f.resolved, db_opt(csat), f.thumbs_up, f.thumbs_down}));
   return {};
 }
 }  // namespace
@@ -279,15 +281,16 @@ Result<void> FigureRepo::refresh_for_message(Connection& c, std::string_view mes
   return refresh(c, *conversation_id);
 }
 
-Result<std::vector<std::string>> FigureRepo::idle(Connection& c, int64_t idle_before, int64_t limit) {
+Result<std::vector<std::string>> FigureRepo::idle(Connection& c, int64_t idle_before,
+                                                  int64_t limit) {
   std::vector<std::string> out;
-  PARLEY_TRY(c.query(
-      "SELECT f.conversation_id FROM conversation_figures f"
-      " JOIN conversations c ON c.id = f.conversation_id"
-      " WHERE f.ended = 0 AND f.last_activity_at <= $1"
-      " AND (c.live_chat_status IS NULL OR c.live_chat_status = 'ended')"
-      " ORDER BY f.last_activity_at LIMIT $2",
-      {idle_before, limit}, [&](const Row& r) { out.push_back(r.text(0)); }));
+  PARLEY_TRY(
+      c.query("SELECT f.conversation_id FROM conversation_figures f"
+              " JOIN conversations c ON c.id = f.conversation_id"
+              " WHERE f.ended = 0 AND f.last_activity_at <= $1"
+              " AND (c.live_chat_status IS NULL OR c.live_chat_status = 'ended')"
+              " ORDER BY f.last_activity_at LIMIT $2",
+              {idle_before, limit}, [&](const Row& r) { out.push_back(r.text(0)); }));
   return out;
 }
 

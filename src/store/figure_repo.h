@@ -27,10 +27,10 @@ struct Figures {
   int64_t answered = 0;        // agent replies that were not the fallback
   int64_t low_confidence = 0;  // of those answered, below the threshold's margin
   int64_t fallbacks = 0;
-  int64_t handoffs = 0;        // conversations with a hand-off or live-chat request
-  int64_t live_chats = 0;      // conversations a team member joined
+  int64_t handoffs = 0;    // conversations with a hand-off or live-chat request
+  int64_t live_chats = 0;  // conversations a team member joined
   int64_t ended = 0;
-  int64_t resolved = 0;        // ended, no hand-off request, no fallback in the last two replies
+  int64_t resolved = 0;  // ended, no hand-off request, no fallback in the last two replies
   int64_t csat_sum = 0;
   int64_t csat_count = 0;
   int64_t csat[5] = {0, 0, 0, 0, 0};  // scores 1 to 5

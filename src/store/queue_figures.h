@@ -11,10 +11,10 @@ namespace parley {
 
 struct QueueFigures {
   int64_t training_queued = 0;
-  std::optional<int64_t> training_oldest_at;   // when the longest-waiting source was queued
-  int64_t deliveries_due = 0;                  // pending deliveries whose attempt time has come
+  std::optional<int64_t> training_oldest_at;  // when the longest-waiting source was queued
+  int64_t deliveries_due = 0;                 // pending deliveries whose attempt time has come
   std::optional<int64_t> deliveries_oldest_due_at;
-  int64_t deliveries_failed = 0;               // deliveries that failed for good, still kept
+  int64_t deliveries_failed = 0;  // deliveries that failed for good, still kept
 };
 
 Result<QueueFigures> read_queue_figures(Connection& c, int64_t now);

@@ -63,13 +63,17 @@ void write_figures(JsonWriter& w, const Figures& f, size_t topics) {
     if (entry.second > 0) ranked.push_back(&entry);
   }
   const size_t shown = std::min(topics, ranked.size());
-  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown), ranked.end(),
-                    [](const auto* a, const auto* b) {
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(shown),
+                    ranked.end(), [](const auto* a, const auto* b) {
                       return a->second != b->second ? a->second > b->second : a->first < b->first;
                     });
   w.key("topics").begin_array();
   for (size_t i = 0; i < shown; ++i) {
-    w.begin_object().key("topic").string(ranked[i]->first).key("conversations").integer(ranked[i]->second);
+    w.begin_object()
+        .key("topic")
+        .string(ranked[i]->first)
+        .key("conversations")
+        .integer(ranked[i]->second);
     w.end_object();
   }
   w.end_array();

@@ -7,7 +7,8 @@ namespace parley {
 
 namespace {
 constexpr int64_t kBatch = 200;
-constexpr int kBatchesPerRun = 50;  // then the next run goes on, so a backlog never holds a thread long
+constexpr int kBatchesPerRun =
+    50;  // then the next run goes on, so a backlog never holds a thread long
 }  // namespace
 
 FigureSweeper::FigureSweeper(Services s)
@@ -17,7 +18,8 @@ void FigureSweeper::sweep() {
   for (int i = 0; i < kBatchesPerRun; ++i) {
     auto ended = end_idle_conversations(s_, kBatch);
     if (!ended.ok()) {
-      log_warn("idle conversations not ended", {{"error", std::string_view(ended.error().message)}});
+      log_warn("idle conversations not ended",
+               {{"error", std::string_view(ended.error().message)}});
       return;
     }
     if (*ended < kBatch) return;

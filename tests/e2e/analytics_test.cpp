@@ -32,9 +32,10 @@ class Analytics : public ::testing::Test {
       Json admin = create_member(a, c.account, "admin");
       std::string other = a.create_account();
       Json outsider = create_member(a, other, "owner");
-      return Json{{"account", c.account}, {"agent", c.agent},         {"key", c.key},
-                  {"owner", owner["token"]}, {"viewer", viewer["token"]}, {"admin", admin["token"]},
-                  {"outsider", outsider["token"]}};
+      return Json{
+          {"account", c.account},         {"agent", c.agent},          {"key", c.key},
+          {"owner", owner["token"]},      {"viewer", viewer["token"]}, {"admin", admin["token"]},
+          {"outsider", outsider["token"]}};
     });
     Env env = unlimited();
     env["PARLEY_WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS"] = "1000000";
@@ -62,14 +63,17 @@ class Analytics : public ::testing::Test {
                           const std::string& conversation = "") const {
     Json body{{"message", text}, {"visitorId", visitor}};
     if (!conversation.empty()) body["conversationId"] = conversation;
-    auto r = s().request({"POST", "/widget/v1/agents/" + c_.agent + "/messages", body.dump(),
+    auto r = s().request({"POST",
+                          "/widget/v1/agents/" + c_.agent + "/messages",
+                          body.dump(),
                           {"Origin: https://shop.example.com"}});
     EXPECT_EQ(r.status, 200) << r.body;
     return r.json().value("conversationId", "");
   }
   long csat(const std::string& conversation, const std::string& visitor, int score) const {
     return s()
-        .request({"POST", "/widget/v1/conversations/" + conversation + "/csat",
+        .request({"POST",
+                  "/widget/v1/conversations/" + conversation + "/csat",
                   Json{{"visitorId", visitor}, {"score", score}}.dump(),
                   {"Origin: https://shop.example.com"}})
         .status;
@@ -217,8 +221,10 @@ TEST_F(Analytics, IdleConversationEndsAfterThirtyMinutes) {
   std::string agent = timed.create_agent(account);
   std::string key = timed.create_key(account);
   std::string viewer = create_member(timed, account, "viewer")["token"];
-  ASSERT_EQ(timed.post("/api/v1/agents/" + agent + "/chat", key, R"({"message":"Hello"})").status, 200);
-  std::string p = "/console/v1/agents/" + agent + "/analytics?from=" + day_of(-2) + "&to=" + day_of(3);
+  ASSERT_EQ(timed.post("/api/v1/agents/" + agent + "/chat", key, R"({"message":"Hello"})").status,
+            200);
+  std::string p =
+      "/console/v1/agents/" + agent + "/analytics?from=" + day_of(-2) + "&to=" + day_of(3);
   EXPECT_EQ(timed.get(p, viewer).json()["data"]["totals"]["ended"], 0);
   clock.advance_ms(31 * 60 * 1000);
   // The sweeper looks every ten seconds.
@@ -260,7 +266,8 @@ TEST_F(Analytics, StormRollUpsEqualARecount) {
             if (csat(conv, visitor, 5 - (i % 5)) != 200) ++failures;
             break;
           case 2:
-            if (s().post("/console/v1/conversations/" + conv + "/takeover", editor, "{}").status != 200)
+            if (s().post("/console/v1/conversations/" + conv + "/takeover", editor, "{}").status !=
+                200)
               ++failures;
             if (s().post("/console/v1/conversations/" + conv + "/end", editor, "{}").status != 200)
               ++failures;
@@ -276,14 +283,17 @@ TEST_F(Analytics, StormRollUpsEqualARecount) {
 
   // The recount, from the raw rows.
   auto convs = s().sql(
-      "SELECT id, channel, CASE WHEN handoff_requested_at IS NOT NULL OR live_chat_requested_at IS NOT NULL"
+      "SELECT id, channel, CASE WHEN handoff_requested_at IS NOT NULL OR live_chat_requested_at IS "
+      "NOT NULL"
       " THEN 1 ELSE 0 END, CASE WHEN live_chat_started_at IS NOT NULL THEN 1 ELSE 0 END,"
-      " COALESCE(live_chat_status, ''), COALESCE(csat_score, 0) FROM conversations WHERE agent_id = '" +
+      " COALESCE(live_chat_status, ''), COALESCE(csat_score, 0) FROM conversations WHERE agent_id "
+      "= '" +
       c_.agent + "'");
   auto msgs = s().sql(
       "SELECT m.conversation_id, m.role, CASE WHEN m.author_name IS NULL THEN 0 ELSE 1 END,"
       " COALESCE(m.outcome, ''), COALESCE(m.rating, '') FROM messages m JOIN conversations c"
-      " ON c.id = m.conversation_id WHERE c.agent_id = '" + c_.agent + "' ORDER BY m.conversation_id, m.seq");
+      " ON c.id = m.conversation_id WHERE c.agent_id = '" +
+      c_.agent + "' ORDER BY m.conversation_id, m.seq");
   std::map<std::string, std::vector<std::string>> outcomes;  // agent replies' outcomes, in order
   int64_t visitor = 0, replies = 0, fallbacks = 0, up = 0, down = 0;
   for (const auto& m : msgs) {
@@ -313,7 +323,8 @@ TEST_F(Analytics, StormRollUpsEqualARecount) {
     bool is_ended = c[4] == "ended" || score > 0;
     const auto& o = outcomes[c[0]];
     bool recent_fallback = false;
-    for (size_t k = o.size() >= 2 ? o.size() - 2 : 0; k < o.size(); ++k) recent_fallback |= o[k] == "fallback";
+    for (size_t k = o.size() >= 2 ? o.size() - 2 : 0; k < o.size(); ++k)
+      recent_fallback |= o[k] == "fallback";
     ended += is_ended;
     resolved += is_ended && !handoff && !recent_fallback;
   }
@@ -330,7 +341,8 @@ TEST_F(Analytics, StormRollUpsEqualARecount) {
   EXPECT_EQ(t["ended"], ended);
   EXPECT_EQ(t["resolved"], resolved);
   EXPECT_EQ(t["csat"]["count"], csat_count);
-  for (int k = 1; k <= 5; ++k) EXPECT_EQ(t["csat"]["distribution"][std::to_string(k)], dist[k]) << k;
+  for (int k = 1; k <= 5; ++k)
+    EXPECT_EQ(t["csat"]["distribution"][std::to_string(k)], dist[k]) << k;
   EXPECT_EQ(t["thumbs"]["up"], up);
   EXPECT_EQ(t["thumbs"]["down"], down);
   for (const auto& [name, n] : channels) EXPECT_EQ(t["channels"][name], n) << name;
@@ -338,8 +350,10 @@ TEST_F(Analytics, StormRollUpsEqualARecount) {
   EXPECT_GT(live, 0);
   EXPECT_GT(csat_count, 0);
   // Every day's figures add up to the totals, and the stored per-conversation rows to both.
-  auto sums = s().sql("SELECT SUM(conversations), SUM(visitor_messages), SUM(resolved) FROM figure_days"
-                      " WHERE agent_id = '" + c_.agent + "'");
+  auto sums = s().sql(
+      "SELECT SUM(conversations), SUM(visitor_messages), SUM(resolved) FROM figure_days"
+      " WHERE agent_id = '" +
+      c_.agent + "'");
   ASSERT_EQ(sums.size(), 1u);
   EXPECT_EQ(sums[0][0], std::to_string(convs.size()));
   EXPECT_EQ(sums[0][1], std::to_string(visitor));

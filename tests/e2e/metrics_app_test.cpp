@@ -49,10 +49,13 @@ TEST(MetricsApp, RepliesQueuesAndPromtool) {
       << m;
   EXPECT_EQ(sample(m, "parley_replies_total{engine=\"openai\",outcome=\"failed\"}"), 0);
   EXPECT_EQ(sample(m, "parley_reply_engine_duration_seconds_count{engine=\"retrieval\"}"), 3);
-  EXPECT_EQ(sample(m, "parley_reply_engine_duration_seconds_bucket{engine=\"retrieval\",le=\"+Inf\"}"), 3);
-  for (const char* gauge : {"parley_training_queue_depth", "parley_training_queue_oldest_age_seconds",
-                            "parley_webhook_deliveries_due", "parley_webhook_delivery_lag_seconds",
-                            "parley_webhook_deliveries_failed", "parley_crawl_pages_fetched_total"}) {
+  EXPECT_EQ(
+      sample(m, "parley_reply_engine_duration_seconds_bucket{engine=\"retrieval\",le=\"+Inf\"}"),
+      3);
+  for (const char* gauge :
+       {"parley_training_queue_depth", "parley_training_queue_oldest_age_seconds",
+        "parley_webhook_deliveries_due", "parley_webhook_delivery_lag_seconds",
+        "parley_webhook_deliveries_failed", "parley_crawl_pages_fetched_total"}) {
     EXPECT_GE(sample(m, gauge), 0) << gauge;
   }
 

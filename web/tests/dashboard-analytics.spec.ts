@@ -69,3 +69,17 @@ test("charts are found by their names and their tables match the API", async ({ 
   await expect(table.getByRole("row")).toHaveCount(8);
   await expect(page.getByLabel("From", { exact: true })).toHaveValue(days[days.length - 7].date);
 });
+
+test("an admin sets the account's time zone; a name that is not one is refused", async ({ page }) => {
+  await signIn(page, parley, "/usage");
+  const zone = page.getByRole("combobox", { name: "Time zone" });
+  await zone.fill("Mars/Olympus");
+  await page.getByRole("button", { name: "Save time zone" }).click();
+  await expect(page.getByRole("alert")).toContainText("'timeZone'");
+  await zone.fill("Europe/Paris");
+  await page.getByRole("button", { name: "Save time zone" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Europe/Paris" })).toBeVisible();
+  expect(parley.admin("account", "get", parley.accountId).timeZone).toBe("Europe/Paris");
+  await page.goto(`${parley.url}/#/agents/${parley.agentId}/analytics`);
+  await expect(page.getByText("time zone (Europe/Paris)")).toBeVisible();
+});

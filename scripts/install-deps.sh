@@ -15,6 +15,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   curl python3 python3-yaml wrk nginx-light libnginx-mod-http-echo postgresql openssl
   chromium fonts-dejavu-core
+  prometheus  # promtool: the metrics test checks /metrics with `promtool check metrics`
 )
 
 # The machine image may ship its own Node.js and npm; Debian's are only a fallback.

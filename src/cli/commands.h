@@ -27,6 +27,7 @@ void add_admin_contact_commands(CLI::App& admin, GlobalOptions& global, CommandR
 void add_admin_record_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_usage_command(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_analytics_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_workspace_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_audit_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 // Parts of `admin source`.

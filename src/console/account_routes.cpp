@@ -1,11 +1,14 @@
-// GET /console/v1/account, and PUT or PATCH /console/v1/account {plan} (owners only).
+// GET /console/v1/account, PUT /console/v1/account {plan} (owners only), and PATCH
+// /console/v1/account {plan?, timeZone?} (the plan: owners; the time zone: admins and owners).
 #include "http/responses.h"
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
 #include "domain/audit_snapshots.h"
 #include "core/time_format.h"
+#include "core/time_zone.h"
 #include "domain/accounts.h"
+#include "domain/analytics.h"
 #include "domain/usage.h"
 #include "store/conversation_queries.h"
 
@@ -78,6 +81,32 @@ Result<Response> change_plan(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto account, set_account_plan(call.services, call.account_id(), plan));
   return account_response(account);
 }
+
+// Each field is checked before anything is written, so a bad one changes nothing.
+Result<Response> patch_account(ConsoleCall& call) {
+  PARLEY_ASSIGN_OR_RETURN(auto doc, json_body(call.req));
+  FieldReader f(doc);
+  const bool plan = f.has("plan");
+  const bool zone = f.has("timeZone");
+  if (!plan && !zone) return ApiError::invalid("Give 'plan' or 'timeZone'.");
+  if (plan && call.who.role != Role::kOwner) {
+    return ApiError{ErrorCode::kForbidden, "Changing 'plan' needs the owner role; you are " +
+                                               std::string(call.who.role == Role::kAdmin ? "an " : "a ") +
+                                               std::string(role_name(call.who.role)) + "."};
+  }
+  std::optional<std::string> time_zone;
+  if (zone) {
+    auto given = f.optional_string("timeZone");
+    if (!given.ok() || !*given || !is_time_zone(**given)) {
+      return ApiError::invalid("'timeZone' must be a time zone of the IANA database, such as Europe/Paris or UTC.");
+    }
+    time_zone = **given;
+  }
+  if (plan) PARLEY_TRY(change_plan(call));
+  if (time_zone) PARLEY_TRY(set_account_time_zone(call.services, call.account_id(), *time_zone));
+  PARLEY_ASSIGN_OR_RETURN(auto account, get_account(call.services, call.account_id()));
+  return account_response(account);
+}
 }  // namespace
 
 void register_console_account_routes(Router& router, ConsoleContext& app) {
@@ -87,7 +116,7 @@ void register_console_account_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/account/usage", Role::kViewer, Execution::kPool, usage);
   add_console_route(router, app, "PUT", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan,
                     account_audit);
-  add_console_route(router, app, "PATCH", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan,
+  add_console_route(router, app, "PATCH", "/console/v1/account", Role::kAdmin, Execution::kPool, patch_account,
                     account_audit);
 }
 

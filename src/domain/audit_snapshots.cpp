@@ -86,6 +86,7 @@ Result<std::optional<AuditSnapshot>> audit_account_snapshot(Connection& c,
   s["name"] = str(a->name);
   s["plan"] = str(plan_name(a->plan));
   s["limits"] = a->limits.empty() ? "null" : a->limits;
+  s["timeZone"] = str(a->time_zone);
   return std::optional<AuditSnapshot>(std::move(s));
 }
 

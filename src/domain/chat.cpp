@@ -3,6 +3,7 @@
 #include <unicode/timezone.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 
 #include "core/crypto.h"
@@ -260,8 +261,14 @@ void ChatTurn::start_engine(TextSink sink, std::shared_ptr<ReadPacer> pacer, Rep
         reply_.reply += piece;
         return sink(piece);
       },
-      [slot = std::move(slot), done = std::move(done)](Result<ReplyBlocks> blocks) mutable {
+      [slot = std::move(slot), done = std::move(done), metrics = s_.metrics,
+       engine = settings_->reply.engine, started = std::chrono::steady_clock::now()](Result<ReplyBlocks> blocks) mutable {
         slot.reset();
+        if (metrics) {
+          std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+          metrics->observe_duration(engine, took.count());
+          metrics->count_reply(engine, blocks.ok() ? reply_outcome(*blocks) : "failed");
+        }
         done(std::move(blocks));
       });
 }

@@ -14,6 +14,7 @@
 #include "domain/usage.h"
 #include "engine/mailer.h"
 #include "engine/reply_engine.h"
+#include "domain/reply_metrics.h"
 #include "knowledge/retriever.h"
 #include "store/agent_repo.h"
 #include "store/conversation_repo.h"
@@ -49,6 +50,7 @@ struct ChatServices {
   const Mailer* mailer = nullptr;  // hand-off mail; null: hand-offs by email fail with 500
   ChatSlots* slots = nullptr;      // engines in flight per agent and account; null: no caps
   AgentCache* agents = nullptr;    // agents with their settings read; null: loaded every turn
+  ReplyMetrics* metrics = nullptr; // replies by engine and outcome for /metrics; null: not counted
 };
 
 inline constexpr size_t kMaxMessageChars = 10'000;

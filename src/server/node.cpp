@@ -25,7 +25,9 @@
 #include "store/rate_window_repo.h"
 #include "widget/widget_limits.h"
 #include "workers/audit_purger.h"
+#include "workers/figure_sweeper.h"
 #include "workers/idempotency_purger.h"
+#include "workers/queue_gauges.h"
 #include "workers/rate_window_writer.h"
 #include "workers/workspace_importer.h"
 #include "workspace/notion_client.h"
@@ -150,6 +152,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   chat.mailer = &mailer;
   chat.slots = &chat_slots;
   chat.agents = &agent_cache;
+  ReplyMetrics reply_metrics;
+  chat.metrics = &reply_metrics;
   WebhookPolicy* policy = &(*webhooks)->policy();
   // The live-chat inbox and the widget's live chat: looked at when the data epoch moves.
   ChangeFeed::Options feed_options;
@@ -168,7 +172,11 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   FastRandom request_ids(random);
   try {
     ServerHooks hooks = server_hooks(request_ids);
-    hooks.more_metrics = [&chat_slots, &feed, &crawler](std::string& out) {
+    // Read before the node says it is listening, then every five seconds.
+    QueueGauges queue_gauges(database, clock);
+    hooks.more_metrics = [&chat_slots, &feed, &crawler, &reply_metrics, &queue_gauges](std::string& out) {
+      reply_metrics.write(out);
+      queue_gauges.write(out);
       out += "# HELP parley_event_streams_open Live-chat event streams open (the console's inbox, the widget's live chat).\n";
       out += "# TYPE parley_event_streams_open gauge\n";
       out += "parley_event_streams_open " + std::to_string(feed.open_streams()) + "\n";
@@ -206,6 +214,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     flush_logs();
     if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     RateWindowWriter window_writer(database, limiter);
+    FigureSweeper figure_sweeper(Services{database, clock, random});
     trainer.start();
     importer.start();
     crawler.start();

@@ -3,7 +3,7 @@
 namespace parley {
 
 namespace {
-constexpr std::string_view kColumns = "id, name, plan, COALESCE(limits, ''), created_at, updated_at";
+constexpr std::string_view kColumns = "id, name, plan, COALESCE(limits, ''), created_at, updated_at, time_zone";
 
 Account read_account(const Row& r) {
   Account a;
@@ -14,6 +14,7 @@ Account read_account(const Row& r) {
   a.overrides = parse_limit_overrides(a.limits);
   a.created_at = r.int64(4);
   a.updated_at = r.int64(5);
+  a.time_zone = r.text(6);
   return a;
 }
 }  // namespace
@@ -55,6 +56,13 @@ Result<bool> AccountRepo::set_limits(Connection& c, std::string_view id, std::st
                                      int64_t now) {
   PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE accounts SET limits = $2, updated_at = $3 WHERE id = $1",
                                                {id, limits.empty() ? db_null() : DbValue(limits), now}));
+  return n > 0;
+}
+
+Result<bool> AccountRepo::set_time_zone(Connection& c, std::string_view id, std::string_view zone,
+                                        int64_t now) {
+  PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE accounts SET time_zone = $2, updated_at = $3 WHERE id = $1",
+                                               {id, zone, now}));
   return n > 0;
 }
 

@@ -18,6 +18,7 @@ struct Account {
   LimitOverrides overrides;   // the same, read once when the account is read
   int64_t created_at = 0;
   int64_t updated_at = 0;
+  std::string time_zone = "UTC";  // IANA name: the account's days for figures
 };
 
 class AccountRepo {
@@ -32,6 +33,7 @@ class AccountRepo {
   // Returns false when no such account.
   static Result<bool> set_plan(Connection& c, std::string_view id, Plan plan, int64_t now);
   static Result<bool> set_limits(Connection& c, std::string_view id, std::string_view limits, int64_t now);
+  static Result<bool> set_time_zone(Connection& c, std::string_view id, std::string_view zone, int64_t now);
 };
 
 }  // namespace parley

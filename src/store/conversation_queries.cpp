@@ -1,5 +1,7 @@
 #include "store/conversation_queries.h"
 
+#include "store/figure_repo.h"
+
 namespace parley {
 
 namespace {
@@ -57,8 +59,12 @@ Result<std::vector<std::pair<int64_t, int64_t>>> ConversationQueries::user_messa
 Result<void> ConversationQueries::set_analysis(Connection& c, std::string_view id,
                                                std::string_view topics_json,
                                                const std::optional<std::string>& sentiment) {
-  PARLEY_TRY(c.execute("UPDATE conversations SET topics = $2, sentiment = $3 WHERE id = $1",
-                       {id, topics_json, db_opt(sentiment)}));
+  // The figures count topics, not sentiment: they are recounted only when the topics move.
+  PARLEY_ASSIGN_OR_RETURN(int64_t moved,
+                          c.execute("UPDATE conversations SET topics = $2 WHERE id = $1 AND topics <> $2",
+                                    {id, topics_json}));
+  PARLEY_TRY(c.execute("UPDATE conversations SET sentiment = $2 WHERE id = $1", {id, db_opt(sentiment)}));
+  if (moved > 0) PARLEY_TRY(FigureRepo::refresh(c, id));
   return {};
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "store/agent_repo.h"
+#include "store/figure_repo.h"
 
 namespace parley {
 
@@ -77,7 +78,8 @@ Result<void> ConversationRepo::insert(Connection& c, const ConversationRecord& v
        db_opt(v.live_chat_requested_at), db_opt(v.live_chat_started_at),
        db_opt(v.live_chat_ended_at), db_opt(v.taken_over_by), int64_t{v.live_chat_offered},
        db_opt(v.csat_score), db_opt(v.csat_comment), db_opt(v.csat_rated_at)}));
-  return AgentRepo::add_to_counter(c, v.agent_id, AgentCounter::kConversations, 1);
+  PARLEY_TRY(AgentRepo::add_to_counter(c, v.agent_id, AgentCounter::kConversations, 1));
+  return FigureRepo::refresh(c, v.id);
 }
 
 Result<std::optional<ConversationRecord>> ConversationRepo::find(Connection& c,
@@ -106,7 +108,7 @@ Result<void> ConversationRepo::update(Connection& c, const ConversationRecord& v
        db_opt(v.live_chat_started_at), db_opt(v.live_chat_ended_at), db_opt(v.taken_over_by),
        int64_t{v.live_chat_offered}, db_opt(v.csat_score), db_opt(v.csat_comment),
        db_opt(v.csat_rated_at)}));
-  return {};
+  return FigureRepo::refresh(c, v.id);
 }
 
 Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRecord m) {
@@ -128,6 +130,7 @@ Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRec
                        {m.id, m.conversation_id, m.seq, m.role, m.content, db_opt(m.author_name),
                         m.sources, m.created_at}));
   PARLEY_TRY(AgentRepo::add_to_counter(c, *agent_id, AgentCounter::kMessages, 1));
+  PARLEY_TRY(FigureRepo::refresh(c, m.conversation_id));
   return m;
 }
 

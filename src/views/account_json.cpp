@@ -15,6 +15,7 @@ void write_account_json(JsonWriter& w, const Account& a) {
   w.key("contactsPerAgent").integer(l.contacts_per_agent);
   w.key("crawlPages").integer(l.crawl_pages);
   w.end_object();
+  w.key("timeZone").string(a.time_zone);
   w.key("createdAt").timestamp(a.created_at);
   w.key("updatedAt").timestamp(a.updated_at);
   w.end_object();

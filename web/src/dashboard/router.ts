@@ -15,6 +15,7 @@ export const AGENT_TABS = [
   ["knowledge", "Knowledge"],
   ["conversations", "Conversations"],
   ["live-chat", "Live chat"],
+  ["analytics", "Analytics"],
   ["leads", "Leads"],
   ["contacts", "Contacts"],
   ["webhooks", "Webhooks"],

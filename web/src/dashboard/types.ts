@@ -15,6 +15,7 @@ export interface Account {
   name: string;
   plan: Plan;
   limits: { apiAccess: boolean; messagesPerMonth: number; trainingCharacters: number; contactsPerAgent: number };
+  timeZone?: string; // IANA name: the days of the account's figures
 }
 
 export interface Agent {

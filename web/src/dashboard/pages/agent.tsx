@@ -12,6 +12,7 @@ import { LiveChatTab } from "../tabs/livechat";
 import { LeadsTab, ContactsTab } from "../tabs/records";
 import { WebhooksTab } from "../tabs/webhooks";
 import { TryItTab } from "../tabs/tryit";
+import { AnalyticsTab } from "../tabs/analytics";
 
 export function AgentPage(props: { agentId: string; tab: string; itemId?: string }) {
   const { data: agent, error, setData, reload } = useLoad(
@@ -47,6 +48,7 @@ export function AgentPage(props: { agentId: string; tab: string; itemId?: string
         {props.tab === "conversations" && !props.itemId && <ConversationsTab agentId={id} />}
         {props.tab === "conversations" && props.itemId && <TranscriptView agentId={id} conversationId={props.itemId} />}
         {props.tab === "live-chat" && <LiveChatTab agentId={id} />}
+        {props.tab === "analytics" && <AnalyticsTab agentId={id} />}
         {props.tab === "leads" && <LeadsTab agentId={id} />}
         {props.tab === "contacts" && <ContactsTab agentId={id} />}
         {props.tab === "webhooks" && <WebhooksTab agentId={id} />}

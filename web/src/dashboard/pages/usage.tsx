@@ -61,6 +61,7 @@ export function UsagePage() {
         {data && <BarChart days={data.days} title="Messages per day, last 30 days" />}
         {data && <p class="muted small">Visitors' and API users' messages per UTC day.</p>}
       </section>
+      {atLeast(member.role, "admin") && <TimeZone />}
       {atLeast(member.role, "owner") ? <ChangePlan onChanged={reload} /> : <p class="muted">Only owners change the plan.</p>}
     </>
   );
@@ -96,6 +97,41 @@ function ChangePlan(props: { onChanged(): void }) {
         <span role="status" class="ok">{done}</span>
       </form>
       {plan === "free" && account.plan !== "free" && <p class="notice">On Free the API refuses every key until you upgrade again.</p>}
+      <ErrorText message={error} />
+    </section>
+  );
+}
+
+// The account's time zone (admins and owners): the days an agent's figures are counted in.
+function TimeZone() {
+  const { account, setAccount } = useSession();
+  const [zone, setZone] = useState(account.timeZone ?? "UTC");
+  const [error, setError] = useState("");
+  const [done, setDone] = useState("");
+  const zones: string[] = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.("timeZone") ?? [];
+  async function submit(e: Event) {
+    e.preventDefault();
+    setError("");
+    setDone("");
+    try {
+      const r = await api<{ data: Account }>("PATCH", "/console/v1/account", { timeZone: zone.trim() });
+      setAccount(r.data);
+      setDone(`Figures now count days in ${r.data.timeZone}.`);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  }
+  return (
+    <section aria-labelledby="zone-heading" class="card">
+      <h2 id="zone-heading">Time zone</h2>
+      <form class="inline" onSubmit={submit}>
+        <label for="zone-input">Time zone</label>
+        <input id="zone-input" list="zone-names" value={zone} maxLength={64} required aria-describedby="zone-note" onInput={(e) => setZone(e.currentTarget.value)} />
+        <datalist id="zone-names">{zones.map((z) => <option value={z} />)}</datalist>
+        <button type="submit" disabled={zone.trim() === (account.timeZone ?? "UTC")}>Save time zone</button>
+        <span role="status" class="ok">{done}</span>
+      </form>
+      <p id="zone-note" class="muted small">An IANA name such as Europe/Paris. Conversations started after a change count on days in the new zone.</p>
       <ErrorText message={error} />
     </section>
   );

@@ -1,0 +1,148 @@
+// Figures kept on write (store/figure_repo.h): a conversation counted on its day in the account's
+// time zone, its contribution following it (a fallback, a CSAT changed, a thumb, the day fixed),
+// idle conversations ended, and concurrent appends from two handles counted exactly once each.
+#include "core/time_zone.h"
+#include "store/conversation_repo.h"
+#include "store/figure_repo.h"
+#include "store_contract.h"
+
+namespace parley {
+namespace {
+
+ConversationRecord conversation(const std::string& id, const std::string& agent,
+                                const std::string& account, int64_t at) {
+  ConversationRecord c;
+  c.id = id;
+  c.agent_id = agent;
+  c.account_id = account;
+  c.session_id = "s_" + id;
+  c.channel = "widget";
+  c.created_at = c.last_activity_at = at;
+  return c;
+}
+
+MessageRecord message(const std::string& id, const std::string& conv, const std::string& role,
+                      int64_t at) {
+  return {id, conv, 0, role, "text", std::nullopt, "[]", at};
+}
+
+TEST_P(StoreContract, FiguresFollowAConversationOnItsDayInTheAccountsZone) {
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(c.execute("UPDATE accounts SET time_zone = 'Asia/Tokyo' WHERE id = $1", {account_}));
+    return ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_));
+  });
+  const int64_t day = local_day(now_, "Asia/Tokyo");
+  auto read = [&] {
+    auto days = FigureRepo::days(reader(), agent_, day - 1, day + 1);
+    EXPECT_TRUE(days.ok());
+    EXPECT_EQ(days->size(), 1u);
+    EXPECT_EQ((*days)[0].day, day);
+    return (*days)[0].figures;
+  };
+  Figures f = read();
+  EXPECT_EQ(f.conversations, 1);
+  EXPECT_EQ(f.channels["widget"], 1);
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::append_message(c, message("m1", "cnv_1", "user", now_ + 1)));
+    PARLEY_TRY(ConversationRepo::append_message(c, message("m2", "cnv_1", "assistant", now_ + 2)));
+    // A reply the engine recorded as the fallback, and the visitor's thumb down on it.
+    PARLEY_TRY(
+        c.execute("UPDATE messages SET outcome = 'fallback', rating = 'down' WHERE id = 'm2'", {}));
+    return FigureRepo::refresh_for_message(c, "m2");
+  });
+  f = read();
+  EXPECT_EQ(f.visitor_messages, 1);
+  EXPECT_EQ(f.agent_replies, 1);
+  EXPECT_EQ(f.answered, 0);
+  EXPECT_EQ(f.fallbacks, 1);
+  EXPECT_EQ(f.thumbs_down, 1);
+  EXPECT_EQ(f.ended, 0);
+  // A CSAT ends it; the fallback among its last two replies keeps it unresolved.
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationRepo::find(c, account_, "cnv_1"));
+    conv->csat_score = 2;
+    return ConversationRepo::update(c, *conv);
+  });
+  f = read();
+  EXPECT_EQ(f.ended, 1);
+  EXPECT_EQ(f.resolved, 0);
+  EXPECT_EQ(f.csat_count, 1);
+  EXPECT_EQ(f.csat[1], 1);
+  // The thumb taken back and the CSAT changed: old values out, new ones in; a zone change later
+  // leaves the day where it was.
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(c.execute("UPDATE messages SET rating = NULL WHERE id = 'm2'", {}));
+    PARLEY_TRY(c.execute("UPDATE accounts SET time_zone = 'America/Los_Angeles' WHERE id = $1",
+                         {account_}));
+    PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationRepo::find(c, account_, "cnv_1"));
+    conv->csat_score = 5;
+    return ConversationRepo::update(c, *conv);
+  });
+  f = read();
+  EXPECT_EQ(f.conversations, 1);
+  EXPECT_EQ(f.thumbs_down, 0);
+  EXPECT_EQ(f.csat_count, 1);
+  EXPECT_EQ(f.csat_sum, 5);
+  EXPECT_EQ(f.csat[1], 0);
+  EXPECT_EQ(f.csat[4], 1);
+}
+
+TEST_P(StoreContract, FiguresEndIdleConversationsAndReopenThemOnANewMessage) {
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, message("m1", "cnv_1", "user", now_)));
+    return ConversationRepo::append_message(c, message("m2", "cnv_1", "assistant", now_)).ok()
+               ? Result<void>{}
+               : Result<void>{ApiError::internal("append")};
+  });
+  const int64_t day = local_day(now_, "UTC");
+  auto figures = [&] { return (*FigureRepo::days(reader(), agent_, day, day))[0].figures; };
+  // idle() takes the latest last activity that counts as idle: now less the idle time.
+  EXPECT_TRUE(FigureRepo::idle(reader(), now_ - 1, 10)->empty());
+  auto idle = FigureRepo::idle(reader(), now_, 10);
+  ASSERT_EQ(idle->size(), 1u);
+  write([&](Connection& c) { return FigureRepo::refresh(c, "cnv_1", now_ + kConversationIdleMs); });
+  EXPECT_EQ(figures().ended, 1);
+  EXPECT_EQ(figures().resolved, 1);
+  EXPECT_TRUE(FigureRepo::idle(reader(), now_, 10)->empty());
+  // The visitor comes back: open again, then ended again by the next sweep.
+  write([&](Connection& c) -> Result<void> {
+    return ConversationRepo::append_message(
+               c, message("m3", "cnv_1", "user", now_ + kConversationIdleMs + 5))
+                   .ok()
+               ? Result<void>{}
+               : Result<void>{ApiError::internal("append")};
+  });
+  EXPECT_EQ(figures().ended, 0);
+  EXPECT_EQ(figures().resolved, 0);
+  EXPECT_EQ(figures().conversations, 1);
+}
+
+TEST_P(StoreContract, FiguresCountConcurrentWritersExactlyOnce) {
+  constexpr int kConversationsPerThread = 5;
+  concurrently([&](int t, Database& db) {
+    for (int i = 0; i < kConversationsPerThread; ++i) {
+      std::string id = "cnv_" + std::to_string(t) + "_" + std::to_string(i);
+      auto done = db.write([&](Connection& c) -> Result<void> {
+        PARLEY_TRY(ConversationRepo::insert(c, conversation(id, agent_, account_, now_)));
+        PARLEY_TRY(ConversationRepo::append_message(c, message(id + "u", id, "user", now_ + 1)));
+        PARLEY_TRY(
+            ConversationRepo::append_message(c, message(id + "a", id, "assistant", now_ + 1)));
+        return {};
+      });
+      EXPECT_TRUE(done.ok()) << done.error().message;
+    }
+  });
+  const int64_t day = local_day(now_, "UTC");
+  auto days = FigureRepo::days(reader(), agent_, day, day);
+  ASSERT_EQ(days->size(), 1u);
+  const Figures& f = (*days)[0].figures;
+  EXPECT_EQ(f.conversations, kThreads * kConversationsPerThread);
+  EXPECT_EQ(f.visitor_messages, kThreads * kConversationsPerThread);
+  EXPECT_EQ(f.agent_replies, kThreads * kConversationsPerThread);
+  EXPECT_EQ(f.answered, kThreads * kConversationsPerThread);
+  EXPECT_EQ(f.channels.at("widget"), kThreads * kConversationsPerThread);
+}
+
+}  // namespace
+}  // namespace parley

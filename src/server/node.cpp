@@ -159,6 +159,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
       ConsoleContext{database, clock, random, console, policy, &trainer, &chat, &reply_pool, &feed,
                      &workspace, &crawl_desk},
       WidgetContext{database, clock, random, reply_pool, chat, o.widget, &widget_limits, &feed}};
+  fronts.console.secret_box = o.workspace.secret_key.get();
+  fronts.widget.secret_box = o.workspace.secret_key.get();
   Router router;
   register_routes(router, fronts, o.web_dir);
 

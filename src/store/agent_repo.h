@@ -26,6 +26,10 @@ struct AgentRecord {
   int64_t sources_count = 0;
   int64_t created_at = 0;
   int64_t updated_at = 0;
+  // The widget identity secret, sealed with the server's key (core/secret_box.h, bound to the
+  // agent's id), and when it was made; nothing while the agent has none.
+  std::optional<std::string> identity_secret_sealed;
+  std::optional<int64_t> identity_secret_at;
 };
 
 // Which counter of an agent to move.
@@ -45,6 +49,9 @@ class AgentRepo {
   // there is no such agent.
   static Result<bool> lock(Connection& c, std::string_view id);
   static Result<void> update(Connection& c, const AgentRecord& a);
+  // Replaces the agent's sealed identity secret (and its time); nothing else of the agent moves.
+  static Result<void> set_identity_secret(Connection& c, std::string_view id,
+                                          std::string_view sealed, int64_t at);
   static Result<void> add_to_counter(Connection& c, std::string_view id, AgentCounter counter,
                                      int64_t delta);
 };

@@ -99,6 +99,25 @@ Result<ConversationRecord> identify_visitor(Services& s, const AgentRecord& agen
   return std::move(*out);
 }
 
+Result<void> check_identity_secrets(Database& db, const SecretBox* box) {
+  constexpr int64_t kNamed = 10;
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto others, AgentRepo::identity_secrets_sealed_by_others(
+                                           c, box ? box->key_id() : "", kNamed + 1));
+  if (others.empty()) return {};
+  std::string listed;
+  for (size_t i = 0; i < others.size() && i < kNamed; ++i)
+    listed += (listed.empty() ? "" : ", ") + others[i].first + " (key " + others[i].second + ")";
+  if (others.size() > kNamed) listed += " and more";
+  std::string mine = box ? "this node's key is " + box->key_id() : "this node has no secret key";
+  return ApiError::invalid(
+      "Widget identity secrets were sealed with another secret key: agents " + listed + "; " +
+      mine +
+      ". Start every node with the key they were sealed with (--secret-key-file, "
+      "PARLEY_SECRET_KEY_FILE or PARLEY_SECRET_KEY), or give those agents new secrets with "
+      "`parley admin agent identity-secret AGENT --rotate`.");
+}
+
 Result<NewIdentitySecret> make_identity_secret(Services& s, const SecretBox* box,
                                                std::string_view account_id,
                                                std::string_view agent_id, IdentitySecretMode mode) {

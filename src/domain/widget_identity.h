@@ -68,6 +68,11 @@ Result<ConversationRecord> identify_visitor(Services& s, const AgentRecord& agen
                                             std::string_view conversation_id,
                                             const IdentityCheck& check);
 
+// At a node's start: an error naming the agents (the first ten) whose identity secret this node's
+// key cannot open (sealed by another key, or the node has none), and the two ways out, so that a
+// misconfigured node refuses to start instead of treating every signed visitor as anonymous.
+Result<void> check_identity_secrets(Database& db, const SecretBox* box);
+
 // Making the secret: kCreateOrRotate always makes a new one (the console's button); kCreateOnly
 // refuses with 409 conflict when the agent has one (the CLI without --rotate), so a secret in
 // use is not replaced by accident.

@@ -11,6 +11,7 @@
 #include "core/random.h"
 #include "domain/agent_cache.h"
 #include "domain/rate_limiter.h"
+#include "domain/widget_identity.h"
 #include "domain/workspace.h"
 #include "engine/engine_router.h"
 #include "engine/openai_engine.h"
@@ -102,6 +103,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   PARLEY_TRY(check_node_options(o));
   // Refuses to start rather than fail at the first import when tokens cannot be opened here.
   PARLEY_TRY(check_workspace_secrets(database, o.workspace.secret_key.get()));
+  PARLEY_TRY(check_identity_secrets(database, o.workspace.secret_key.get()));
   PARLEY_ASSIGN_OR_RETURN(auto chosen_clock, serve_clock(o.test_clock_file, o.host));
   const Clock& clock = *chosen_clock;
   SecureRandom random;

@@ -81,6 +81,19 @@ Result<void> AgentRepo::set_identity_secret(Connection& c, std::string_view id,
   return {};
 }
 
+Result<std::vector<std::pair<std::string, std::string>>>
+AgentRepo::identity_secrets_sealed_by_others(Connection& c, std::string_view key_id,
+                                             int64_t limit) {
+  // "v1.<16 hex digits of the key id>.<...>"
+  std::vector<std::pair<std::string, std::string>> out;
+  PARLEY_TRY(c.query("SELECT id, substr(identity_secret, 4, 16) FROM agents"
+                     " WHERE identity_secret IS NOT NULL AND substr(identity_secret, 4, 16) <> $1"
+                     " ORDER BY id LIMIT $2",
+                     {key_id, limit},
+                     [&](const Row& r) { out.emplace_back(r.text(0), r.text(1)); }));
+  return out;
+}
+
 Result<void> AgentRepo::add_to_counter(Connection& c, std::string_view id, AgentCounter counter,
                                        int64_t delta) {
   std::string_view sql;

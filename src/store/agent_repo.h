@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/db.h"
@@ -52,6 +53,10 @@ class AgentRepo {
   // Replaces the agent's sealed identity secret (and its time); nothing else of the agent moves.
   static Result<void> set_identity_secret(Connection& c, std::string_view id,
                                           std::string_view sealed, int64_t at);
+  // Agents (at most `limit`, by id) whose identity secret was sealed by another key than
+  // `key_id` (the key id is part of the sealed text, core/secret_box.h): id and key id.
+  static Result<std::vector<std::pair<std::string, std::string>>> identity_secrets_sealed_by_others(
+      Connection& c, std::string_view key_id, int64_t limit);
   static Result<void> add_to_counter(Connection& c, std::string_view id, AgentCounter counter,
                                      int64_t delta);
 };

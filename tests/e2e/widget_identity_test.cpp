@@ -306,5 +306,33 @@ TEST_F(WidgetIdentity, TheAdminCommandPrintsTheSecretOnceAndRotatesOnlyWhenAsked
   EXPECT_NE(missing["stderr"].get<std::string>().find("not_found"), std::string::npos);
 }
 
+TEST_F(WidgetIdentity, ANodeWhoseKeyCannotOpenTheSecretsRefusesToStart) {
+  std::string secret = secret_of(agent_);
+  server_->stop();
+  const std::string other_key = "b3RoZXIta2V5LW90aGVyLWtleS1vdGhlci1rZXktMTI=";
+  Env env = server_->database_env();
+  env["PARLEY_SECRET_KEY"] = other_key;
+  auto refused = run_process(
+      {"/usr/bin/timeout", "30", PARLEY_BINARY, "serve", "--listen", "127.0.0.1:0"}, env);
+  EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("identity secrets were sealed with another secret key"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find(agent_), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("--rotate"), std::string::npos) << refused.err;
+  EXPECT_EQ(refused.err.find(secret), std::string::npos);
+  // The operator's way out without the server: a new secret sealed with the node's key.
+  auto rotated =
+      run_process({PARLEY_BINARY, "admin", "agent", "identity-secret", agent_, "--rotate"}, env);
+  EXPECT_EQ(rotated.exit_code, 0) << rotated.err;
+  // Started again with that key, the node gets past the check (stopped by the time limit, not
+  // refused: a refusal exits 1 at once).
+  auto started = run_process({"/usr/bin/timeout", "--preserve-status", "-s", "TERM", "10",
+                              PARLEY_BINARY, "serve", "--listen", "127.0.0.1:0"},
+                             env);
+  EXPECT_EQ(started.err.find("sealed with another secret key"), std::string::npos) << started.err;
+  EXPECT_NE(started.exit_code, 1) << started.err;
+}
+
 }  // namespace
 }  // namespace parley::e2e

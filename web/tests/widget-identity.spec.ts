@@ -2,7 +2,7 @@
 // (shown once, with a copy button) and rotates it after a confirmation; a shop page whose script
 // tag carries data-user-id and a data-user-hash signed with it chats, and the dashboard's
 // conversation shows the verified contact; a single-page site identifies its visitor later with
-// Parley.identify and the open conversation is bound.
+// Parley.identify and the open conversation is bound, and Parley.reset starts afresh.
 import { test, expect, type Page } from "@playwright/test";
 import { createHmac } from "node:crypto";
 import { checkPage } from "./axe";
@@ -113,4 +113,16 @@ test("Parley.identify binds the conversation a visitor already started", async (
   expect(stored.status).toBe("verified");
   expect(stored.externalId).toBe("user-77");
   expect(stored.contactId).toMatch(/^ctc_/);
+
+  // Signed out: the widget forgets the conversation, and the next message starts a new one.
+  await page.evaluate(() => (window as any).Parley.reset());
+  await expect(page.getByRole("log", { name: "Messages" }).getByText("Hello, anyone there?")).toHaveCount(0);
+  expect(await conversationOf(page)).toBeNull();
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Is this a new chat?");
+  await box.press("Enter");
+  await expect.poll(() => conversationOf(page)).toMatch(/^cnv_/);
+  const next = (await conversationOf(page))!;
+  expect(next).not.toBe(conversation);
+  expect(parley.admin("conversation", "get", next).identity.status).toBe("anonymous");
 });

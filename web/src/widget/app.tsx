@@ -96,18 +96,24 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
   };
 
   // Parley.identify() while a conversation is open: a new user starts afresh; the same visitor
-  // signing in binds the conversation they have.
+  // signing in binds the conversation they have. Parley.reset() after a signed-in conversation
+  // forgets it.
   useEffect(
     () =>
       onIdentity((identity) => {
         const id = conv.current;
-        if (!identity || !id) return;
-        if (userChanged()) {
+        if (!id) return;
+        // Signed out (Parley.reset), or another user signed in: the next person starts afresh.
+        if (!identity ? storage.conversationUser.get(agentId) !== null : userChanged()) {
           setConversation(null);
           seen.current.clear();
           setMessages([]);
+          liveRef.current = null;
+          setLiveState(null);
+          setRated("no");
           return;
         }
+        if (!identity) return;
         storage.conversationUser.set(agentId, identity.userId);
         api.identify(id, visitorId, identity).catch(() => {});
       }),

@@ -12,7 +12,7 @@ import { identityOf, setIdentity } from "./identity";
 
 declare global {
   interface Window {
-    Parley?: { identify?: (identity: { userId: string; userHash: string }) => void };
+    Parley?: { identify?: (identity: { userId: string; userHash: string }) => void; reset?: () => void };
   }
 }
 
@@ -46,12 +46,16 @@ function start(script: HTMLScriptElement) {
 }
 
 const script = findScript();
-// Parley.identify for single-page sites; "parley:ready" tells a page that loads the script
+// Parley.identify and Parley.reset for single-page sites; "parley:ready" tells a page that loads the script
 // asynchronously when it may call it.
 window.Parley = Object.assign(window.Parley ?? {}, {
   identify(identity: { userId: string; userHash: string }) {
     const checked = identityOf(identity);
     if (checked) setIdentity(checked);
+  },
+  // The visitor signed out: forget who they were and the conversation they had.
+  reset() {
+    setIdentity(null);
   },
 });
 window.dispatchEvent(new Event("parley:ready"));

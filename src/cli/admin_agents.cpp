@@ -1,11 +1,13 @@
-// parley admin agent create | update | list | get
+// parley admin agent create | update | list | get | identity-secret
 #include "cli/admin_json.h"
 #include "cli/admin_audited.h"
 #include "domain/audit_snapshots.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
+#include "cli/workspace_options.h"
 #include "domain/agents.h"
 #include "domain/agent_settings.h"
+#include "domain/widget_identity.h"
 
 namespace parley {
 
@@ -23,7 +25,35 @@ struct AgentArgs {
   bool make_private = false;
   bool make_public = false;
   std::string settings;
+  bool rotate = false;
+  std::string secret_key_file;
 };
+
+// The agent's new identity secret, printed this once. Without --rotate an agent that has one is
+// refused (409 conflict, saying how to rotate), so a secret in use is not replaced by accident.
+Result<std::string> identity_secret(Services& s, const GlobalOptions& global, const AgentArgs& a) {
+  std::optional<AgentRecord> agent;
+  {
+    PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
+    PARLEY_ASSIGN_OR_RETURN(agent, AgentRepo::find_any(c, a.id));
+  }
+  if (!agent) return ApiError::not_found("No agent " + a.id + ".");
+  WorkspaceServeOptions keys;
+  keys.secret_key_file = a.secret_key_file;
+  PARLEY_ASSIGN_OR_RETURN(auto box, load_secret_key(keys, global, s.db.backend(), s.random));
+  PARLEY_ASSIGN_OR_RETURN(auto made,
+                          make_identity_secret(s, box.get(), agent->account_id, agent->id,
+                                               a.rotate ? IdentitySecretMode::kCreateOrRotate
+                                                        : IdentitySecretMode::kCreateOnly));
+  JsonWriter w;
+  w.begin_object();
+  w.key("agentId").string(made.agent_id);
+  w.key("secret").string(made.secret);
+  w.key("createdAt").timestamp(made.created_at);
+  w.key("rotated").boolean(made.rotated);
+  w.end_object();
+  return w.str();
+}
 }  // namespace
 
 void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run) {
@@ -78,6 +108,28 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
         for (const auto& x : all) write_agent_admin_json(w, x);
         w.end_array().end_object();
         return w.str();
+      });
+    };
+  });
+
+  auto* identity = agent->add_subcommand(
+      "identity-secret",
+      "Make the agent's widget identity secret and print it once (--rotate replaces one)");
+  identity->add_option("id", a->id, "Agent id")->required();
+  identity->add_flag("--rotate", a->rotate,
+                     "Replace the agent's secret; signatures made with the old one stop verifying");
+  identity
+      ->add_option("--secret-key-file", a->secret_key_file,
+                   "The server's secret key file that seals the secret (as `serve`; the key "
+                   "itself: PARLEY_SECRET_KEY; on SQLite, secret.key beside the database)")
+      ->envname("PARLEY_SECRET_KEY_FILE");
+  identity->callback([&, a] {
+    run = [&, a] {
+      const CliAudit audit{.rule = {"agent.identity_secret", "agent", audit_agent_snapshot},
+                           .target_id = a->id,
+                           .account_of = account_of_agent};
+      return run_admin_audited(global, audit, [&](Services& s) -> Result<std::string> {
+        return identity_secret(s, global, *a);
       });
     };
   });

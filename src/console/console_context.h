@@ -14,6 +14,7 @@ struct CrawlDesk;
 struct WebhookPolicy;
 struct ChatServices;
 class ChangeFeed;
+class SecretBox;
 class SourceListener;
 class ThreadPool;
 struct WorkspaceServices;
@@ -30,6 +31,7 @@ struct ConsoleContext {
   ChangeFeed* feed = nullptr;                 // the live-chat inbox stream (views/change_feed.h)
   WorkspaceServices* workspace = nullptr;     // Notion connections and page imports
   CrawlDesk* crawls = nullptr;                // website crawls: settings, guard, the crawler
+  const SecretBox* secret_box = nullptr;      // seals agents' identity secrets; null: refused
 };
 
 }  // namespace parley

@@ -72,6 +72,8 @@ Result<std::optional<AuditSnapshot>> audit_agent_snapshot(Connection& c, const A
   AuditSnapshot s;
   s["name"] = str(a->name);
   s["private"] = boolean(a->is_private);
+  // When the identity secret was made: a rotation is a change, the value never read.
+  s["identitySecret"] = stamp(a->identity_secret_at);
   auto raw = parse_json_value(a->settings);
   auto shown = parse_json_value(redact_agent_settings(a->settings));
   if (raw.ok()) flatten("settings", *raw, shown.ok() ? &*shown : nullptr, s);

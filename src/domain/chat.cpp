@@ -339,6 +339,10 @@ WriteFn ChatTurn::commit_work() {
       PARLEY_TRY(ConversationRepo::insert(c, fresh));
       conv = fresh;
     }
+    if (request_.widget && request_.widget->identity) {
+      PARLEY_TRY(apply_identity(c, s_.random, received_at_, agent_->record, *conv,
+                                *request_.widget->identity));
+    }
     bool paused =
         paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
     if (!paused) {

@@ -19,6 +19,7 @@
 #include "store/agent_repo.h"
 #include "store/conversation_repo.h"
 #include "domain/conversations.h"
+#include "domain/widget_identity.h"
 #include "store/db.h"
 
 namespace parley {
@@ -65,6 +66,9 @@ struct WidgetVisitor {
   // A team member trying the agent in the dashboard: private agents answer, and the widget's
   // country and per-visitor rules do not apply (the conversation is a widget one all the same).
   bool in_dashboard = false;
+  // The page's signed user id, already checked against the agent's secret: stored with the
+  // conversation (and bound to a contact when verified) in the turn's transaction.
+  std::optional<IdentityCheck> identity;
 };
 
 inline constexpr size_t kMaxVisitorIdChars = 100;

@@ -11,6 +11,7 @@
 #include "core/random.h"
 #include "domain/agent_cache.h"
 #include "domain/rate_limiter.h"
+#include "domain/widget_identity.h"
 #include "domain/workspace.h"
 #include "engine/engine_router.h"
 #include "engine/openai_engine.h"
@@ -105,6 +106,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   PARLEY_TRY(check_node_options(o));
   // Refuses to start rather than fail at the first import when tokens cannot be opened here.
   PARLEY_TRY(check_workspace_secrets(database, o.workspace.secret_key.get()));
+  PARLEY_TRY(check_identity_secrets(database, o.workspace.secret_key.get()));
   PARLEY_ASSIGN_OR_RETURN(auto chosen_clock, serve_clock(o.test_clock_file, o.host));
   const Clock& clock = *chosen_clock;
   SecureRandom random;
@@ -165,6 +167,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
       ConsoleContext{database, clock, random, console, policy, &trainer, &chat, &reply_pool, &feed,
                      &workspace, &crawl_desk},
       WidgetContext{database, clock, random, reply_pool, chat, o.widget, &widget_limits, &feed}};
+  fronts.console.secret_box = o.workspace.secret_key.get();
+  fronts.widget.secret_box = o.workspace.secret_key.get();
   Router router;
   register_routes(router, fronts, o.web_dir);
 

@@ -6,6 +6,8 @@ namespace {
 #define AGENT_COLUMNS                                                                     \
   "id, account_id, name, private, settings, status, trained_at, characters, conversations_count, " \
   "messages_count, leads_count, sources_count, created_at, updated_at"
+// What is read: the columns an insert writes, then the identity secret (written on its own).
+#define AGENT_READ_COLUMNS AGENT_COLUMNS ", identity_secret, identity_secret_at"
 
 AgentRecord read_agent(const Row& r) {
   AgentRecord a;
@@ -23,6 +25,8 @@ AgentRecord read_agent(const Row& r) {
   a.sources_count = r.int64(11);
   a.created_at = r.int64(12);
   a.updated_at = r.int64(13);
+  a.identity_secret_sealed = r.opt_text(14);
+  a.identity_secret_at = r.opt_int64(15);
   return a;
 }
 }  // namespace
@@ -39,21 +43,22 @@ Result<void> AgentRepo::insert(Connection& c, const AgentRecord& a) {
 Result<std::optional<AgentRecord>> AgentRepo::find(Connection& c, std::string_view account_id,
                                                    std::string_view id) {
   std::optional<AgentRecord> out;
-  PARLEY_TRY(c.query("SELECT " AGENT_COLUMNS " FROM agents WHERE id = $1 AND account_id = $2",
+  PARLEY_TRY(c.query("SELECT " AGENT_READ_COLUMNS " FROM agents WHERE id = $1 AND account_id = $2",
                      {id, account_id}, [&](const Row& r) { out = read_agent(r); }));
   return out;
 }
 
 Result<std::optional<AgentRecord>> AgentRepo::find_any(Connection& c, std::string_view id) {
   std::optional<AgentRecord> out;
-  PARLEY_TRY(c.query("SELECT " AGENT_COLUMNS " FROM agents WHERE id = $1", {id},
+  PARLEY_TRY(c.query("SELECT " AGENT_READ_COLUMNS " FROM agents WHERE id = $1", {id},
                      [&](const Row& r) { out = read_agent(r); }));
   return out;
 }
 
 Result<std::vector<AgentRecord>> AgentRepo::list(Connection& c, std::string_view account_id) {
   std::vector<AgentRecord> out;
-  PARLEY_TRY(c.query("SELECT " AGENT_COLUMNS " FROM agents WHERE account_id = $1 ORDER BY created_at DESC, id DESC",
+  PARLEY_TRY(c.query("SELECT " AGENT_READ_COLUMNS
+                     " FROM agents WHERE account_id = $1 ORDER BY created_at DESC, id DESC",
                      {account_id}, [&](const Row& r) { out.push_back(read_agent(r)); }));
   return out;
 }
@@ -66,6 +71,27 @@ Result<void> AgentRepo::update(Connection& c, const AgentRecord& a) {
                        {a.id, a.name, int64_t{a.is_private}, a.settings, a.status, db_opt(a.trained_at),
                         a.characters, a.updated_at}));
   return {};
+}
+
+Result<void> AgentRepo::set_identity_secret(Connection& c, std::string_view id,
+                                            std::string_view sealed, int64_t at) {
+  PARLEY_TRY(
+      c.execute("UPDATE agents SET identity_secret = $2, identity_secret_at = $3 WHERE id = $1",
+                {id, sealed, at}));
+  return {};
+}
+
+Result<std::vector<std::pair<std::string, std::string>>>
+AgentRepo::identity_secrets_sealed_by_others(Connection& c, std::string_view key_id,
+                                             int64_t limit) {
+  // "v1.<16 hex digits of the key id>.<...>"
+  std::vector<std::pair<std::string, std::string>> out;
+  PARLEY_TRY(c.query("SELECT id, substr(identity_secret, 4, 16) FROM agents"
+                     " WHERE identity_secret IS NOT NULL AND substr(identity_secret, 4, 16) <> $1"
+                     " ORDER BY id LIMIT $2",
+                     {key_id, limit},
+                     [&](const Row& r) { out.emplace_back(r.text(0), r.text(1)); }));
+  return out;
 }
 
 Result<void> AgentRepo::add_to_counter(Connection& c, std::string_view id, AgentCounter counter,

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/db.h"
@@ -26,6 +27,10 @@ struct AgentRecord {
   int64_t sources_count = 0;
   int64_t created_at = 0;
   int64_t updated_at = 0;
+  // The widget identity secret, sealed with the server's key (core/secret_box.h, bound to the
+  // agent's id), and when it was made; nothing while the agent has none.
+  std::optional<std::string> identity_secret_sealed;
+  std::optional<int64_t> identity_secret_at;
 };
 
 // Which counter of an agent to move.
@@ -45,6 +50,13 @@ class AgentRepo {
   // there is no such agent.
   static Result<bool> lock(Connection& c, std::string_view id);
   static Result<void> update(Connection& c, const AgentRecord& a);
+  // Replaces the agent's sealed identity secret (and its time); nothing else of the agent moves.
+  static Result<void> set_identity_secret(Connection& c, std::string_view id,
+                                          std::string_view sealed, int64_t at);
+  // Agents (at most `limit`, by id) whose identity secret was sealed by another key than
+  // `key_id` (the key id is part of the sealed text, core/secret_box.h): id and key id.
+  static Result<std::vector<std::pair<std::string, std::string>>> identity_secrets_sealed_by_others(
+      Connection& c, std::string_view key_id, int64_t limit);
   static Result<void> add_to_counter(Connection& c, std::string_view id, AgentCounter counter,
                                      int64_t delta);
 };

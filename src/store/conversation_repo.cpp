@@ -12,7 +12,8 @@ namespace {
   "id, agent_id, account_id, session_id, channel, country, page, visitor_id, created_at,          \
    last_activity_at, message_count, topics, sentiment, handoff_requested_at, live_chat_status,     \
    live_chat_requested_at, live_chat_started_at, live_chat_ended_at, taken_over_by,                \
-   live_chat_offered, csat_score, csat_comment, csat_rated_at"
+   live_chat_offered, csat_score, csat_comment, csat_rated_at, contact_id, identity_status,     \
+   identity_external_id"
 
 ConversationRecord read_conversation(const Row& r) {
   ConversationRecord c;
@@ -39,6 +40,9 @@ ConversationRecord read_conversation(const Row& r) {
   c.csat_score = r.opt_int64(20);
   c.csat_comment = r.opt_text(21);
   c.csat_rated_at = r.opt_int64(22);
+  c.contact_id = r.opt_text(23);
+  c.identity_status = r.opt_text(24);
+  c.identity_external_id = r.opt_text(25);
   return c;
 }
 
@@ -71,13 +75,14 @@ Result<void> ConversationRepo::insert(Connection& c, const ConversationRecord& v
   PARLEY_TRY(c.execute(
       "INSERT INTO conversations (" CONVERSATION_COLUMNS
       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, "
-      "$19, $20, $21, $22, $23)",
+      "$19, $20, $21, $22, $23, $24, $25, $26)",
       {v.id, v.agent_id, v.account_id, v.session_id, v.channel, db_opt(v.country), db_opt(v.page),
        db_opt(v.visitor_id), v.created_at, v.last_activity_at, v.message_count, v.topics,
        db_opt(v.sentiment), db_opt(v.handoff_requested_at), db_opt(v.live_chat_status),
        db_opt(v.live_chat_requested_at), db_opt(v.live_chat_started_at),
        db_opt(v.live_chat_ended_at), db_opt(v.taken_over_by), int64_t{v.live_chat_offered},
-       db_opt(v.csat_score), db_opt(v.csat_comment), db_opt(v.csat_rated_at)}));
+       db_opt(v.csat_score), db_opt(v.csat_comment), db_opt(v.csat_rated_at),
+       db_opt(v.contact_id), db_opt(v.identity_status), db_opt(v.identity_external_id)}));
   PARLEY_TRY(AgentRepo::add_to_counter(c, v.agent_id, AgentCounter::kConversations, 1));
   return FigureRepo::refresh(c, v.id);
 }
@@ -91,6 +96,14 @@ Result<std::optional<ConversationRecord>> ConversationRepo::find(Connection& c,
 Result<std::optional<ConversationRecord>> ConversationRepo::find_by_session(
     Connection& c, std::string_view agent_id, std::string_view session_id) {
   return find_where(c, "agent_id = $1 AND session_id = $2", {agent_id, session_id});
+}
+
+Result<void> ConversationRepo::set_identity(Connection& c, const ConversationRecord& v) {
+  PARLEY_TRY(c.execute(
+      "UPDATE conversations SET contact_id = $2, identity_status = $3, identity_external_id = $4 "
+      "WHERE id = $1",
+      {v.id, db_opt(v.contact_id), db_opt(v.identity_status), db_opt(v.identity_external_id)}));
+  return {};
 }
 
 Result<void> ConversationRepo::update(Connection& c, const ConversationRecord& v) {

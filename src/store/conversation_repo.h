@@ -35,6 +35,13 @@ struct ConversationRecord {
   std::optional<int64_t> csat_score;
   std::optional<std::string> csat_comment;
   std::optional<int64_t> csat_rated_at;
+  // The contact the conversation is bound to (a verified widget identity), and what the widget
+  // said of the visitor: identity_status "verified" | "invalid_signature" | "missing_signature" |
+  // "no_secret" | "contact_limit_reached", nothing while anonymous; identity_external_id the
+  // user id the page claimed (domain/widget_identity.h).
+  std::optional<std::string> contact_id;
+  std::optional<std::string> identity_status;
+  std::optional<std::string> identity_external_id;
 };
 
 struct MessageRecord {
@@ -64,6 +71,8 @@ class ConversationRepo {
   // Writes the mutable columns of the conversation (live chat, hand-off, topics, csat, ...) but
   // the message count, which only append_message moves; the last activity never moves back.
   static Result<void> update(Connection& c, const ConversationRecord& conv);
+  // Writes the conversation's contact and identity (domain/widget_identity.h binds them).
+  static Result<void> set_identity(Connection& c, const ConversationRecord& conv);
   // Appends the message (its seq follows the last one, taken by one atomic increment of the
   // conversation's message count), moves the last activity to the message's time, and counts
   // the message on the agent.

@@ -22,6 +22,13 @@ void write_agent_json(JsonWriter& w, const AgentRecord& a, AgentAudience audienc
   w.key("updatedAt").timestamp(a.updated_at);
   if (audience == AgentAudience::kOperator) w.key("accountId").string(a.account_id);
   if (audience != AgentAudience::kApi) w.key("settings").raw(redact_agent_settings(a.settings));
+  if (audience != AgentAudience::kApi) {
+    // Whether the widget identity secret is set and since when; never the secret.
+    w.key("identitySecret").begin_object();
+    w.key("set").boolean(a.identity_secret_sealed.has_value());
+    w.key("createdAt").timestamp_or_null(a.identity_secret_at);
+    w.end_object();
+  }
   w.end_object();
 }
 

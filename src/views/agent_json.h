@@ -10,8 +10,8 @@ namespace parley {
 
 enum class AgentAudience {
   kApi,       // the Agent resource
-  kConsole,   // the resource, then "settings"
-  kOperator,  // the resource, then "accountId" and "settings"
+  kConsole,   // the resource, then "settings" and "identitySecret" {set, createdAt}
+  kOperator,  // the resource, then "accountId", "settings" and "identitySecret"
 };
 
 void write_agent_json(JsonWriter& w, const AgentRecord& a, AgentAudience audience = AgentAudience::kApi);

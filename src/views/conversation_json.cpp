@@ -2,6 +2,8 @@
 
 #include <rapidjson/document.h>
 
+#include "domain/widget_identity.h"
+
 namespace parley {
 
 namespace {
@@ -56,6 +58,14 @@ void write_message_json(JsonWriter& w, const MessageRecord& m) {
   w.end_object();
 }
 
+void write_identity_json(JsonWriter& w, const ConversationRecord& c) {
+  w.begin_object();
+  w.key("status").string(c.identity_status.value_or(std::string(kIdentityAnonymous)));
+  w.key("externalId").string_or_null(c.identity_external_id);
+  w.key("contactId").string_or_null(c.contact_id);
+  w.end_object();
+}
+
 void write_conversation_json(JsonWriter& w, const ConversationWithMessages& cm) {
   const ConversationRecord& c = cm.conversation;
   w.begin_object();
@@ -86,6 +96,8 @@ void write_conversation_json(JsonWriter& w, const ConversationWithMessages& cm) 
   } else {
     w.null();
   }
+  w.key("identity");
+  write_identity_json(w, c);
   w.key("messages").begin_array();
   for (const auto& m : cm.messages) write_message_json(w, m);
   w.end_array();

@@ -13,4 +13,8 @@ void write_message_json(JsonWriter& w, const MessageRecord& m);
 
 void write_conversation_json(JsonWriter& w, const ConversationWithMessages& c);
 
+// The visitor's widget identity: {status, externalId, contactId}; status "anonymous" when none
+// was given (domain/widget_identity.h lists the others).
+void write_identity_json(JsonWriter& w, const ConversationRecord& c);
+
 }  // namespace parley

@@ -14,6 +14,7 @@
 namespace parley {
 
 class ChangeFeed;
+class SecretBox;
 class WidgetLimits;
 
 struct WidgetContext {
@@ -25,6 +26,7 @@ struct WidgetContext {
   WidgetOptions widget = {};
   WidgetLimits* widget_limits = nullptr;  // limits of the anonymous endpoints; null: none
   ChangeFeed* feed = nullptr;             // the conversation's live stream (views/change_feed.h)
+  const SecretBox* secret_box = nullptr;  // opens agents' identity secrets; null: none verify
 };
 
 }  // namespace parley

@@ -11,6 +11,7 @@
 #include "domain/leads.h"
 #include "domain/records.h"
 #include "domain/widget_actions.h"
+#include "domain/widget_identity.h"
 #include "widget/widget_gate.h"
 #include "widget/widget_limits.h"
 #include "views/conversation_json.h"
@@ -48,6 +49,20 @@ Response created(std::string_view id, int64_t at, std::string_view kind) {
   return json_response(201, w);
 }
 
+// The page's `userId` and `userHash`, checked against the agent's identity secret; nothing when
+// the page sent no userId. 400 naming the field when either is malformed.
+Result<std::optional<IdentityCheck>> identity_of(WidgetCall& call, const FieldReader& f) {
+  PARLEY_ASSIGN_OR_RETURN(auto user_id, f.optional_string("userId"));
+  PARLEY_ASSIGN_OR_RETURN(auto user_hash, f.optional_string("userHash"));
+  if (!user_id) {
+    if (user_hash) return ApiError::invalid("'userHash' needs the 'userId' it signs.");
+    return std::optional<IdentityCheck>();
+  }
+  IdentityClaim claim{std::move(*user_id), std::move(user_hash)};
+  PARLEY_TRY(validate_identity_claim(claim));
+  return std::optional<IdentityCheck>(check_identity(call.app.secret_box, call.agent, claim));
+}
+
 Result<Response> send_message(WidgetCall& call) {
   FieldReader f(call.body);
   ChatRequest r;
@@ -62,6 +77,7 @@ Result<Response> send_message(WidgetCall& call) {
     return ApiError::invalid("'visitorId' may not begin with dashboard_ (the dashboard's own).");
   PARLEY_ASSIGN_OR_RETURN(visitor.page, f.optional_string("page"));
   visitor.country = call.country;
+  PARLEY_ASSIGN_OR_RETURN(visitor.identity, identity_of(call, f));
   r.widget = std::move(visitor);
   if (call.app.widget_limits) {
     PARLEY_TRY(call.app.widget_limits->check_message(call.address, call.agent.id,
@@ -126,6 +142,23 @@ Result<Response> watch_transcript(WidgetCall& call) {
         return std::optional<std::string>(w.str());
       },
       std::move(shares));
+}
+
+// Parley.identify() after the conversation started: the identity is checked and recorded as it
+// is with a message; the answer says what the conversation now holds.
+Result<Response> identify(WidgetCall& call) {
+  FieldReader f(call.body);
+  PARLEY_ASSIGN_OR_RETURN(auto check, identity_of(call, f));
+  if (!check) return ApiError::invalid("'userId' is required.");
+  PARLEY_ASSIGN_OR_RETURN(
+      auto conv, identify_visitor(call.services, call.agent, call.conversation->id, *check));
+  return data_response(200, [&](JsonWriter& w) {
+    w.begin_object();
+    w.key("conversationId").string(conv.id);
+    w.key("identity");
+    write_identity_json(w, conv);
+    w.end_object();
+  });
 }
 
 Result<Response> submit_form(WidgetCall& call) {
@@ -253,6 +286,8 @@ void register_widget_routes(Router& router, WidgetContext& app) {
                    Execution::kPool, get_transcript);
   add_widget_route(router, app, "GET", "/widget/v1/conversations/{conversationId}/events", kConversation,
                    Execution::kPool, watch_transcript);
+  add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/identify",
+                   kConversation, Execution::kPool, identify);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/form",
                    kConversation, Execution::kPool, submit_form);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/booking",

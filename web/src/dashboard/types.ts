@@ -28,6 +28,7 @@ export interface Agent {
   counts: { conversations: number; messages: number; leads: number; sources: number };
   createdAt: string;
   settings: Record<string, any>;
+  identitySecret?: { set: boolean; createdAt: string | null };
 }
 
 export interface Page<T> {
@@ -136,6 +137,7 @@ export interface Conversation {
   handoffRequestedAt: string | null;
   liveChat: { status: string; startedAt: string | null; endedAt: string | null } | null;
   csat: { score: number; comment: string | null; ratedAt: string | null } | null;
+  identity?: { status: string; externalId: string | null; contactId: string | null };
   messages: Message[];
 }
 

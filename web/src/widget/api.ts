@@ -47,8 +47,17 @@ export interface ServerMessage {
   authorName: string | null;
   sources: SourceCitation[];
 }
+export type IdentityStatus =
+  | "anonymous"
+  | "verified"
+  | "invalid_signature"
+  | "missing_signature"
+  | "no_secret"
+  | "contact_limit_reached";
+export interface ConversationIdentity { status: IdentityStatus; externalId: string | null; contactId: string | null }
 export interface Conversation {
   id: string;
+  identity?: ConversationIdentity;
   liveChat: { status: LiveChatStatus; startedAt: string | null; endedAt: string | null } | null;
   csat: { score: number; comment: string | null } | null;
   messages: ServerMessage[];
@@ -112,6 +121,14 @@ export class WidgetApi {
     return this.request("POST", `/conversations/${enc(conversationId)}/${kind}`, body);
   }
 
+  // Parley.identify() after the conversation started: the server checks the signature and binds
+  // the conversation to the visitor's contact when it holds.
+  async identify(conversationId: string, visitorId: string, identity: { userId: string; userHash: string }) {
+    type Answer = { data: { conversationId: string; identity: ConversationIdentity } };
+    const body = { visitorId, userId: identity.userId, userHash: identity.userHash };
+    return (await this.request<Answer>("POST", `/conversations/${enc(conversationId)}/identify`, body)).data;
+  }
+
   eventsUrl(conversationId: string, visitorId: string): string {
     return this.url(`/conversations/${enc(conversationId)}/events?visitorId=${enc(visitorId)}`);
   }
@@ -119,7 +136,15 @@ export class WidgetApi {
   // Sends a message and reports the reply as it arrives: meta, then text pieces, then blocks.
   // Resolves once the reply is complete; rejects with an ApiError (before or during the reply).
   async send(
-    body: { message: string; visitorId: string; conversationId?: string; page: string; timeZone?: string },
+    body: {
+      message: string;
+      visitorId: string;
+      conversationId?: string;
+      page: string;
+      timeZone?: string;
+      userId?: string;
+      userHash?: string;
+    },
     on: { meta(m: Meta): void; text(delta: string): void; blocks(b: Blocks): void },
   ): Promise<void> {
     let res: Response;

@@ -6,6 +6,7 @@ import type { AgentConfig, Blocks, Conversation, LiveChatStatus, SourceCitation,
 import { ReplyBlocks, type BlockActions } from "./blocks";
 import { RichText } from "./text";
 import * as storage from "./storage";
+import { getIdentity, onIdentity } from "./identity";
 
 interface Msg {
   key: string;
@@ -61,7 +62,14 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState("");
   const [draft, setDraft] = useState("");
-  const [conversationId, setConversationIdState] = useState<string | null>(() => storage.conversation.get(agentId));
+  // A remembered conversation of another signed-in user is not continued: the page now shows
+  // someone else.
+  const [conversationId, setConversationIdState] = useState<string | null>(() => {
+    const id = storage.conversation.get(agentId);
+    const was = storage.conversationUser.get(agentId);
+    const now = getIdentity()?.userId ?? null;
+    return id && was !== null && now !== null && was !== now ? null : id;
+  });
   const [live, setLiveState] = useState<LiveChatStatus | null>(null);
   const [rated, setRated] = useState<"no" | "sending" | "yes">("no");
   const conv = useRef(conversationId);
@@ -76,8 +84,41 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
   const setConversation = (id: string | null) => {
     conv.current = id;
     storage.conversation.set(agentId, id);
+    storage.conversationUser.set(agentId, id ? (getIdentity()?.userId ?? null) : null);
     setConversationIdState(id);
   };
+
+  // The page identified another user than the one the conversation was started for.
+  const userChanged = () => {
+    const was = storage.conversationUser.get(agentId);
+    const now = getIdentity()?.userId ?? null;
+    return was !== null && now !== null && was !== now;
+  };
+
+  // Parley.identify() while a conversation is open: a new user starts afresh; the same visitor
+  // signing in binds the conversation they have. Parley.reset() after a signed-in conversation
+  // forgets it.
+  useEffect(
+    () =>
+      onIdentity((identity) => {
+        const id = conv.current;
+        if (!id) return;
+        // Signed out (Parley.reset), or another user signed in: the next person starts afresh.
+        if (!identity ? storage.conversationUser.get(agentId) !== null : userChanged()) {
+          setConversation(null);
+          seen.current.clear();
+          setMessages([]);
+          liveRef.current = null;
+          setLiveState(null);
+          setRated("no");
+          return;
+        }
+        if (!identity) return;
+        storage.conversationUser.set(agentId, identity.userId);
+        api.identify(id, visitorId, identity).catch(() => {});
+      }),
+    [],
+  );
 
   // A change of the conversation's live chat adds a line to the transcript.
   const setLive = (status: LiveChatStatus | null, announce = true) => {
@@ -204,7 +245,14 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
     const update = (f: (m: Msg) => Msg) => setMessages((list) => list.map((m) => (m.key === replyKey ? f(m) : m)));
     const attempt = (conversationId: string | null) =>
       api.send(
-        { message: text, visitorId, conversationId: conversationId ?? undefined, page: location.href.slice(0, 2000), timeZone: timeZone() },
+        {
+          message: text,
+          visitorId,
+          conversationId: conversationId ?? undefined,
+          page: location.href.slice(0, 2000),
+          timeZone: timeZone(),
+          ...(getIdentity() ?? {}),
+        },
         {
           meta(m) {
             if (m.conversationId && m.conversationId !== conv.current) setConversation(m.conversationId);

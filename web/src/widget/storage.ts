@@ -45,3 +45,10 @@ export const conversation = {
   get: (agentId: string) => get(`parley:${agentId}:conversation`),
   set: (agentId: string, id: string | null) => set(`parley:${agentId}:conversation`, id),
 };
+
+// The user id the remembered conversation was identified as (Parley.identify with another user
+// starts a new conversation, so one person's transcript is not shown to the next).
+export const conversationUser = {
+  get: (agentId: string) => get(`parley:${agentId}:user`),
+  set: (agentId: string, userId: string | null) => set(`parley:${agentId}:user`, userId),
+};

@@ -6,6 +6,7 @@ import { api, atLeast } from "../api";
 import { useSession } from "../auth";
 import { ErrorText, Field, messageOf } from "../components";
 import type { Agent } from "../types";
+import { IdentitySecretSection } from "./identity";
 
 const LANGUAGES = "ar bg bn ca cs da de el en es eu fa fi fr ga he hi hr hu hy id it ja ko lt ms ne nl no pl pt ro ru sk sl sr sv ta th tr uk ur vi yi zh".split(" ");
 
@@ -250,6 +251,7 @@ export function SettingsTab(props: { agent: Agent; onSaved(agent: Agent): void }
         )}
         <ErrorText id="settings-error" message={error.message} />
       </form>
+      <IdentitySecretSection agent={props.agent} />
     </>
   );
 }

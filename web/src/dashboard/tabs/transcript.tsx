@@ -35,6 +35,7 @@ export function ConversationFacts({ c }: { c: Conversation }) {
       <div><dt>Last activity</dt><dd><Time at={c.lastActivityAt} /></dd></div>
       {c.country && <div><dt>Country</dt><dd>{c.country}</dd></div>}
       {c.page && <div><dt>Page</dt><dd class="break">{c.page}</dd></div>}
+      {c.identity && <div><dt>Visitor</dt><dd><VisitorIdentity identity={c.identity} /></dd></div>}
       <div><dt>Live chat</dt><dd>{c.liveChat ? <Badge kind={c.liveChat.status}>{c.liveChat.status}</Badge> : "none"}</dd></div>
       <div><dt>CSAT</dt><dd>{c.csat ? `${c.csat.score} / 5${c.csat.comment ? ` — “${c.csat.comment}”` : ""}` : "not rated"}</dd></div>
       {c.handoffRequestedAt && <div><dt>Handed off</dt><dd><Time at={c.handoffRequestedAt} /></dd></div>}
@@ -42,6 +43,28 @@ export function ConversationFacts({ c }: { c: Conversation }) {
       {c.topics.length > 0 && <div><dt>Topics</dt><dd>{c.topics.join(", ")}</dd></div>}
     </dl>
   );
+}
+
+// The widget identity the conversation holds (docs/decisions/widget-identity.md): a verified
+// contact, or why the visitor is anonymous.
+const IDENTITY_NOTES: Record<string, string> = {
+  anonymous: "anonymous",
+  invalid_signature: "anonymous: the signature did not verify",
+  missing_signature: "anonymous: the user id came without a signature",
+  no_secret: "anonymous: the agent has no identity secret",
+  contact_limit_reached: "anonymous: the plan's contacts are all taken",
+};
+
+function VisitorIdentity({ identity }: { identity: NonNullable<Conversation["identity"]> }) {
+  if (identity.status === "verified")
+    return (
+      <>
+        <Badge kind="verified">verified</Badge> {identity.externalId}
+        {identity.contactId && <span class="muted"> (contact {identity.contactId})</span>}
+      </>
+    );
+  const note = IDENTITY_NOTES[identity.status] ?? identity.status;
+  return <>{note}{identity.externalId && identity.status !== "anonymous" ? ` (claimed ${identity.externalId})` : ""}</>;
 }
 
 export function Transcript(props: { messages: Message[] }) {

@@ -28,6 +28,7 @@ void add_admin_record_commands(CLI::App& admin, GlobalOptions& global, CommandRu
 void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_usage_command(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_workspace_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+void add_admin_gap_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 // Parts of `admin source`.
 void add_admin_source_upload_command(CLI::App& source, GlobalOptions& global, CommandRun& run);
 void add_admin_crawl_commands(CLI::App& source, GlobalOptions& global, CommandRun& run);

@@ -22,6 +22,7 @@ void register_console_import_routes(Router& router, ConsoleContext& app);     //
 void register_console_inbox_routes(Router& router, ConsoleContext& app);      // live chats, as a list and a stream
 void register_console_try_routes(Router& router, ConsoleContext& app);        // the "try it" chat
 void register_console_workspace_routes(Router& router, ConsoleContext& app);  // Notion pages as knowledge
+void register_console_gap_routes(Router& router, ConsoleContext& app);        // knowledge gaps, answers
 
 // Every /console/v1 route.
 void register_console_routes(Router& router, ConsoleContext& app);

@@ -13,6 +13,7 @@ export const AGENT_TABS = [
   ["settings", "Settings"],
   ["knowledge", "Knowledge"],
   ["conversations", "Conversations"],
+  ["gaps", "Gaps"],
   ["live-chat", "Live chat"],
   ["leads", "Leads"],
   ["contacts", "Contacts"],

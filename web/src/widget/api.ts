@@ -46,7 +46,9 @@ export interface ServerMessage {
   createdAt: string;
   authorName: string | null;
   sources: SourceCitation[];
+  rating?: Rating; // the visitor's thumbs on an agent reply
 }
+export type Rating = "up" | "down" | null;
 export interface Conversation {
   id: string;
   liveChat: { status: LiveChatStatus; startedAt: string | null; endedAt: string | null } | null;
@@ -110,6 +112,12 @@ export class WidgetApi {
 
   record(conversationId: string, kind: "form" | "contact" | "booking" | "csat", body: object): Promise<unknown> {
     return this.request("POST", `/conversations/${enc(conversationId)}/${kind}`, body);
+  }
+
+  // The visitor's thumbs on one agent reply; null takes them back.
+  async rate(conversationId: string, messageId: string, visitorId: string, rating: Rating): Promise<Rating> {
+    const path = `/conversations/${enc(conversationId)}/messages/${enc(messageId)}/rating`;
+    return (await this.request<{ data: { rating: Rating } }>("POST", path, { visitorId, rating })).data.rating;
   }
 
   eventsUrl(conversationId: string, visitorId: string): string {

@@ -46,31 +46,62 @@ bool spelling_slip(std::string_view a, std::string_view b) {
   return limit > 0 && edit_distance(a, b, limit) <= limit;
 }
 
-bool synonyms(std::string_view a, std::string_view b, const KnowledgeSettings& settings,
-              const Analyzer& analyzer) {
-  if (analyzer.language() == "en") {
-    if (const auto* list = Thesaurus::english().synonyms(a))
-      if (std::find(list->begin(), list->end(), b) != list->end()) return true;
-  }
-  for (const auto& group : settings.synonyms) {
-    bool has_a = false, has_b = false;
-    for (const auto& entry : group) {
-      auto lemmas = analyzer.lemmas(entry);
-      if (lemmas.size() != 1) continue;  // phrases are the index's; a key holds single words
-      has_a = has_a || lemmas[0] == a;
-      has_b = has_b || lemmas[0] == b;
+// Compares the words of two keys for one agent: its analyser, thesaurus and synonym groups (read
+// once, as single-word lemmas, however many keys are compared).
+class WordMatcher {
+ public:
+  explicit WordMatcher(const KnowledgeSettings& settings)
+      : analyzer_(Analyzer::for_language_or_english(settings.language)) {
+    for (const auto& group : settings.synonyms) {
+      std::vector<std::string> words;
+      for (const auto& entry : group) {
+        auto lemmas = analyzer_.lemmas(entry);
+        if (lemmas.size() == 1) words.push_back(std::move(lemmas[0]));  // phrases are the index's
+      }
+      if (words.size() > 1) groups_.push_back(std::move(words));
     }
-    if (has_a && has_b) return true;
   }
-  return false;
-}
 
-bool same_word(std::string_view a, std::string_view b, const KnowledgeSettings& settings,
-               const Analyzer& analyzer) {
-  if (a == b) return true;
-  std::string buf_a, buf_b;
-  if (analyzer.stem(a, buf_a) == analyzer.stem(b, buf_b)) return true;
-  return spelling_slip(a, b) || synonyms(a, b, settings, analyzer);
+  bool same(std::string_view a, std::string_view b) const {
+    if (a == b) return true;
+    std::string buf_a, buf_b;
+    if (analyzer_.stem(a, buf_a) == analyzer_.stem(b, buf_b)) return true;
+    return spelling_slip(a, b) || synonyms(a, b);
+  }
+
+ private:
+  bool synonyms(std::string_view a, std::string_view b) const {
+    if (analyzer_.language() == "en") {
+      if (const auto* list = Thesaurus::english().synonyms(a))
+        if (std::find(list->begin(), list->end(), b) != list->end()) return true;
+    }
+    for (const auto& g : groups_) {
+      if (std::find(g.begin(), g.end(), a) != g.end() &&
+          std::find(g.begin(), g.end(), b) != g.end())
+        return true;
+    }
+    return false;
+  }
+
+  const Analyzer& analyzer_;
+  std::vector<std::vector<std::string>> groups_;
+};
+
+bool same_meaning_with(const WordMatcher& matcher, const std::vector<std::string>& a,
+                       const std::vector<std::string>& b) {
+  if (a.empty() || b.empty()) return a.empty() && b.empty();
+  std::vector<bool> used(b.size(), false);
+  size_t matched = 0;
+  for (const auto& word : a) {
+    for (size_t i = 0; i < b.size(); ++i) {
+      if (used[i] || !matcher.same(word, b[i])) continue;
+      used[i] = true;
+      ++matched;
+      break;
+    }
+  }
+  return 2.0 * static_cast<double>(matched) / static_cast<double>(a.size() + b.size()) >=
+         kGapSameMeaning;
 }
 
 Result<KnowledgeSettings> knowledge_of(Connection& c, std::string_view agent_id) {
@@ -137,20 +168,7 @@ std::vector<std::string> gap_terms(std::string_view question, const KnowledgeSet
 
 bool same_meaning(const std::vector<std::string>& a, const std::vector<std::string>& b,
                   const KnowledgeSettings& settings) {
-  if (a.empty() || b.empty()) return a.empty() && b.empty();
-  const Analyzer& analyzer = Analyzer::for_language_or_english(settings.language);
-  std::vector<bool> used(b.size(), false);
-  size_t matched = 0;
-  for (const auto& word : a) {
-    for (size_t i = 0; i < b.size(); ++i) {
-      if (used[i] || !same_word(word, b[i], settings, analyzer)) continue;
-      used[i] = true;
-      ++matched;
-      break;
-    }
-  }
-  return 2.0 * static_cast<double>(matched) / static_cast<double>(a.size() + b.size()) >=
-         kGapSameMeaning;
+  return same_meaning_with(WordMatcher(settings), a, b);
 }
 
 Result<void> record_gap(Connection& c, Random& random, const GapInput& in,
@@ -160,8 +178,9 @@ Result<void> record_gap(Connection& c, Random& random, const GapInput& in,
   auto terms = gap_terms(in.question, settings);
   PARLEY_ASSIGN_OR_RETURN(auto groups, GapRepo::recent_groups(c, in.agent_id, kGapGroupsCompared));
   std::optional<std::string> group_id;
+  const WordMatcher matcher(settings);
   for (const auto& g : groups) {
-    if (!same_meaning(terms, split_terms(g.terms), settings)) continue;
+    if (!same_meaning_with(matcher, terms, split_terms(g.terms))) continue;
     group_id = g.id;
     break;
   }

@@ -343,7 +343,11 @@ TEST_F(Gaps, TheInboxShowsVisitorPreviewAndBadgesWithAFilterForEach) {
 }
 
 TEST_F(Gaps, RolesAndAccountsAreChecked) {
-  ASSERT_EQ(chat(s(), c_, {{"message", "Can I bring my dog?"}}).json()["reply"], kDefaultFallback);
+  auto asked = chat(s(), c_, {{"message", "Can I bring my dog?"}});
+  ASSERT_EQ(asked.json()["reply"], kDefaultFallback);
+  std::string conv = asked.json()["conversationId"];
+  std::string reply = transcript(conv)["messages"][1]["id"];
+  std::string improve = "/console/v1/conversations/" + conv + "/messages/" + reply + "/improve";
   std::string id = gaps()[0]["id"];
   std::string base = "/console/v1/agents/" + c_.agent + "/gaps";
   Json answer{{"answer", "Dogs are welcome."}};
@@ -354,12 +358,18 @@ TEST_F(Gaps, RolesAndAccountsAreChecked) {
   auto refused = s().post(base + "/" + id + "/answer", viewer, answer.dump());
   EXPECT_EQ(refused.status, 403);
   EXPECT_EQ(refused.error_code(), "forbidden");
+  EXPECT_EQ(s().post(improve, viewer, answer.dump()).status, 403);
 
   auto other = chat_setup(s());
   auto outsider = create_member(s(), other.account, "owner")["token"].get<std::string>();
   EXPECT_EQ(s().get(base, outsider).status, 404);
   EXPECT_EQ(s().get(base + "/" + id, outsider).status, 404);
   EXPECT_EQ(s().post(base + "/" + id + "/answer", outsider, answer.dump()).status, 404);
+  EXPECT_EQ(s().post(improve, outsider, answer.dump()).status, 404);
+  EXPECT_EQ(s().post("/console/v1/conversations/" + conv + "/messages/msg_missing/improve", owner_,
+                     answer.dump())
+                .status,
+            404);
   EXPECT_EQ(s().get("/console/v1/agents/" + c_.agent + "/conversations", outsider).status, 404);
   // Another agent's gap through one's own agent is not found either.
   auto mine = s().get("/console/v1/agents/" + other.agent + "/gaps/" + id, outsider);

@@ -324,7 +324,8 @@ TEST_F(Gaps, TheInboxShowsVisitorPreviewAndBadgesWithAFilterForEach) {
     auto r = inbox("?filter=" + filter);
     EXPECT_EQ(r.status, 200) << r.body;
     std::vector<std::string> ids;
-    for (const auto& row : r.json()["data"]) ids.push_back(row["id"]);
+    Json page = r.json();  // kept: the rows are read from it
+    for (const auto& row : page["data"]) ids.push_back(row["id"]);
     return ids;
   };
   EXPECT_EQ(only("unanswered"), std::vector<std::string>{unanswered});

@@ -213,7 +213,9 @@ Result<void> record_reply_gap(Connection& c, Random& random, const ConversationR
 
 Result<void> note_csat_gap(Connection& c, Random& random, const ConversationRecord& conv) {
   if (!conv.csat_score || *conv.csat_score > 2) {
-    PARLEY_TRY(GapRepo::remove_conversation_gaps(c, conv.id, "low_csat"));
+    PARLEY_ASSIGN_OR_RETURN(int64_t removed,
+                            GapRepo::remove_conversation_gaps(c, conv.id, "low_csat"));
+    if (removed > 0) PARLEY_TRY(GapRepo::remove_empty_groups(c, conv.agent_id));
     return {};
   }
   PARLEY_ASSIGN_OR_RETURN(auto messages, ConversationRepo::messages(c, conv.id));
@@ -256,7 +258,8 @@ Result<MessageRecord> rate_reply(Services& s, const ConversationRecord& conv,
     auto question = question_before(messages, out.seq);
     if (!question) return {};
     if (rating != "down") {
-      PARLEY_TRY(GapRepo::remove_gap(c, question->id, "rated_down"));
+      PARLEY_ASSIGN_OR_RETURN(bool removed, GapRepo::remove_gap(c, question->id, "rated_down"));
+      if (removed) PARLEY_TRY(GapRepo::remove_empty_groups(c, conv.agent_id));
       return {};
     }
     PARLEY_ASSIGN_OR_RETURN(auto settings, knowledge_of(c, conv.agent_id));

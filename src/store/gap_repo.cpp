@@ -154,6 +154,23 @@ Result<std::vector<GapQuestion>> GapRepo::questions(Connection& c, std::string_v
   return out;
 }
 
+Result<void> GapRepo::remove_if_empty(Connection& c, std::string_view group_id) {
+  PARLEY_TRY(
+      c.execute("DELETE FROM gap_groups WHERE id = $1 AND NOT EXISTS "
+                "(SELECT 1 FROM gaps g WHERE g.group_id = gap_groups.id)",
+                {group_id}));
+  return {};
+}
+
+Result<int64_t> GapRepo::remove_empty_groups(Connection& c, std::string_view agent_id) {
+  int64_t removed = 0;
+  PARLEY_TRY(
+      c.query("DELETE FROM gap_groups WHERE agent_id = $1 AND NOT EXISTS "
+              "(SELECT 1 FROM gaps g WHERE g.group_id = gap_groups.id) RETURNING id",
+              {agent_id}, [&](const Row&) { ++removed; }));
+  return removed;
+}
+
 Result<void> GapRepo::resolve(Connection& c, std::string_view group_id, int64_t at,
                               std::string_view answer_source_id) {
   PARLEY_TRY(

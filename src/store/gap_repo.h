@@ -85,6 +85,12 @@ class GapRepo {
   // The group's questions, most recent first, at most `limit`.
   static Result<std::vector<GapQuestion>> questions(Connection& c, std::string_view group_id,
                                                     size_t limit);
+  // Deletes the group when no gap is left in it (its questions were taken back or deleted with
+  // their conversations), so that nothing derived from them stays.
+  static Result<void> remove_if_empty(Connection& c, std::string_view group_id);
+  // The same for every group of the agent: for whoever deletes conversations in bulk (retention,
+  // erasure), after the deletion, in its transaction.
+  static Result<int64_t> remove_empty_groups(Connection& c, std::string_view agent_id);
   static Result<void> resolve(Connection& c, std::string_view group_id, int64_t at,
                               std::string_view answer_source_id);
 };

@@ -21,6 +21,7 @@ void register_console_routes(Router& router, ConsoleContext& app) {
   register_console_audit_routes(router, app);
   register_console_analytics_routes(router, app);
   register_console_identity_routes(router, app);
+  register_console_gap_routes(router, app);
 }
 
 }  // namespace parley

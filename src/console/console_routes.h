@@ -25,6 +25,7 @@ void register_console_workspace_routes(Router& router, ConsoleContext& app);  //
 void register_console_audit_routes(Router& router, ConsoleContext& app);      // the audit log
 void register_console_analytics_routes(Router& router, ConsoleContext& app);  // an agent's figures per day
 void register_console_identity_routes(Router& router, ConsoleContext& app);   // widget identity secret
+void register_console_gap_routes(Router& router, ConsoleContext& app);        // knowledge gaps, answers
 
 // Every /console/v1 route.
 void register_console_routes(Router& router, ConsoleContext& app);

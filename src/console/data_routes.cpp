@@ -1,5 +1,6 @@
-// An agent's conversations (with search by a word in them), leads and contacts in the console:
-// the same pages as the public API's lists (views/list_answers.h), for any team member.
+// An agent's conversations (an inbox: visitor, preview and badges, with search by a word in them
+// and a filter per badge), leads and contacts in the console: the same pages as the public API's
+// lists (views/list_answers.h), for any team member.
 #include "console/console_routes.h"
 #include "console/gate.h"
 #include "views/list_answers.h"
@@ -8,7 +9,7 @@ namespace parley {
 
 namespace {
 Result<Response> conversations(ConsoleCall& call) {
-  return conversations_page(call.app.db, call.account_id(), call.param(0), call.req, ConversationSearch::kOn);
+  return inbox_page(call.app.db, call.account_id(), call.param(0), call.req);
 }
 Result<Response> leads(ConsoleCall& call) { return leads_page(call.app.db, call.account_id(), call.param(0), call.req); }
 Result<Response> contacts(ConsoleCall& call) {

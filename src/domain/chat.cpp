@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "domain/agent_cache.h"
 #include "domain/agents.h"
+#include "domain/gaps.h"
 #include "domain/leads.h"
 #include "domain/topic_analysis.h"
 #include "domain/widget_rules.h"
@@ -350,7 +351,7 @@ WriteFn ChatTurn::commit_work() {
     }
     MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
                        request_.message,          std::nullopt,        "[]", received_at_};
-    PARLEY_TRY(ConversationRepo::append_message(c, std::move(user)));
+    PARLEY_ASSIGN_OR_RETURN(MessageRecord asked, ConversationRepo::append_message(c, std::move(user)));
     if (!paused) {
       MessageRecord reply{new_id(s_.random, "msg_"),
                           out.conversation_id,
@@ -359,8 +360,11 @@ WriteFn ChatTurn::commit_work() {
                           out.reply,
                           std::nullopt,
                           sources_json(out.blocks.sources),
-                          replied_at};
-      PARLEY_TRY(ConversationRepo::append_message(c, std::move(reply)));
+                          replied_at,
+                          out.blocks.outcome,
+                          out.blocks.confidence};
+      PARLEY_ASSIGN_OR_RETURN(MessageRecord replied, ConversationRepo::append_message(c, std::move(reply)));
+      PARLEY_TRY(record_reply_gap(c, s_.random, *conv, asked, replied, settings_->knowledge));
       PARLEY_TRY(record_reply_handoff(c, s_.random, account_id_, out.conversation_id, out.blocks,
                                       existing_ && existing_->live_chat_offered, replied_at));
     }

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "core/time_format.h"
+#include "domain/gaps.h"
 #include "domain/topic_analysis.h"
 #include "store/agent_repo.h"
 #include "store/conversation_queries.h"
@@ -158,7 +159,8 @@ Result<ConversationWithMessages> admin_set_csat(Services& s, std::string_view id
     conv.csat_score = score;
     conv.csat_comment = comment;
     conv.csat_rated_at = when;
-    return ConversationRepo::update(c, conv);
+    PARLEY_TRY(ConversationRepo::update(c, conv));
+    return note_csat_gap(c, s.random, conv);
   });
 }
 

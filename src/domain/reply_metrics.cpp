@@ -22,7 +22,9 @@ std::string number(double v) {
 }
 }  // namespace
 
-std::string_view reply_outcome(const ReplyBlocks&) { return "unrecorded"; }
+std::string_view reply_outcome(const ReplyBlocks& blocks) {
+  return blocks.outcome ? std::string_view(*blocks.outcome) : std::string_view("unrecorded");
+}
 
 void ReplyMetrics::count_reply(std::string_view engine, std::string_view outcome) {
   size_t e = engine == "openai" ? 1 : 0;

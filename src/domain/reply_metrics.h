@@ -14,8 +14,8 @@ namespace parley {
 
 struct ReplyBlocks;
 
-// The outcome label of a reply for parley_replies_total: what the engine recorded in its blocks.
-// Engines do not record one yet (issue 28 §1 adds it to ReplyBlocks): "unrecorded" until then.
+// The outcome label of a reply for parley_replies_total: what the engine recorded in its blocks
+// (a view into them), "unrecorded" when it recorded none.
 std::string_view reply_outcome(const ReplyBlocks& blocks);
 
 class ReplyMetrics {

@@ -91,81 +91,93 @@ Result<void> validate_new_source(const NewSource& n) {
   return check_text(n.content, "content", kMaxContentChars);
 }
 
-Result<SourceAdded> add_source(Services& s, std::string_view account_id, std::string_view agent_id,
-                               const NewSource& n, SourceListener* listener) {
+Result<SourceAdded> add_source_in(Connection& c, Services& s, std::string_view account_id,
+                                  std::string_view agent_id, const NewSource& n, int64_t& removed_version) {
   PARLEY_TRY(validate_new_source(n));
   const int64_t characters = characters_of(n);
   const int64_t now = s.clock.now_ms();
   std::optional<std::string> key;
   if (n.type == "qa") key = fold_case(*n.question);
   SourceAdded out;
-  int64_t removed_version = 0;
-  PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
-    removed_version = 0;
-    // The agent's row is rewritten below and the training characters it owns are checked.
-    PARLEY_TRY(AgentRepo::lock(c, agent_id));
-    PARLEY_ASSIGN_OR_RETURN(auto agent, find_agent(c, account_id, agent_id));
-    std::optional<SourceRecord> existing;
-    if (key) {
-      PARLEY_ASSIGN_OR_RETURN(existing, SourceRepo::find_question(c, agent.id, *key));
+  removed_version = 0;
+  // The agent's row is rewritten below and the training characters it owns are checked.
+  PARLEY_TRY(AgentRepo::lock(c, agent_id));
+  PARLEY_ASSIGN_OR_RETURN(auto agent, find_agent(c, account_id, agent_id));
+  std::optional<SourceRecord> existing;
+  if (key) {
+    PARLEY_ASSIGN_OR_RETURN(existing, SourceRepo::find_question(c, agent.id, *key));
+  }
+  if (existing && existing->answer == n.answer) {
+    out.outcome = AddOutcome::kUnchanged;
+    out.source = std::move(*existing);
+    PARLEY_ASSIGN_OR_RETURN(out.training, SourceRepo::counts(c, agent.id));
+    return out;
+  }
+  if (existing) {
+    SourceRecord& src = *existing;
+    PARLEY_TRY(check_character_limit(c, account_id, agent.id,
+                                     src.status == "failed" ? 0 : src.characters, characters));
+    if (src.status == "trained") {
+      agent.characters -= src.characters;
+      PARLEY_ASSIGN_OR_RETURN(removed_version, SourceRepo::bump_version(c, agent.id));
     }
-    if (existing && existing->answer == n.answer) {
-      out.outcome = AddOutcome::kUnchanged;
-      out.source = std::move(*existing);
-      PARLEY_ASSIGN_OR_RETURN(out.training, SourceRepo::counts(c, agent.id));
-      return {};
-    }
-    if (existing) {
-      SourceRecord& src = *existing;
-      PARLEY_TRY(check_character_limit(c, account_id, agent.id,
-                                       src.status == "failed" ? 0 : src.characters, characters));
-      if (src.status == "trained") {
-        agent.characters -= src.characters;
-        PARLEY_ASSIGN_OR_RETURN(removed_version, SourceRepo::bump_version(c, agent.id));
-      }
+    src.question = n.question;
+    src.question_key = key;
+    src.answer = n.answer;
+    src.characters = characters;
+    src.status = "pending";
+    src.error.reset();
+    src.lease_until.reset();
+    src.updated_at = now;
+    PARLEY_TRY(SourceRepo::update(c, src));
+    out.outcome = AddOutcome::kUpdated;
+    out.source = src;
+  } else {
+    PARLEY_TRY(check_character_limit(c, account_id, agent.id, 0, characters));
+    SourceRecord src;
+    src.id = new_id(s.random, "src_");
+    src.agent_id = agent.id;
+    src.account_id = agent.account_id;
+    src.type = n.type;
+    if (n.type == "qa") {
       src.question = n.question;
       src.question_key = key;
       src.answer = n.answer;
-      src.characters = characters;
-      src.status = "pending";
-      src.error.reset();
-      src.lease_until.reset();
-      src.updated_at = now;
-      PARLEY_TRY(SourceRepo::update(c, src));
-      out.outcome = AddOutcome::kUpdated;
-      out.source = src;
     } else {
-      PARLEY_TRY(check_character_limit(c, account_id, agent.id, 0, characters));
-      SourceRecord src;
-      src.id = new_id(s.random, "src_");
-      src.agent_id = agent.id;
-      src.account_id = agent.account_id;
-      src.type = n.type;
-      if (n.type == "qa") {
-        src.question = n.question;
-        src.question_key = key;
-        src.answer = n.answer;
-      } else {
-        src.title = non_empty(n.title);
-        src.url = non_empty(n.url);
-        src.filename = non_empty(n.filename);
-        src.content = n.content;
-      }
-      src.characters = characters;
-      src.status = "pending";
-      src.created_at = src.updated_at = now;
-      PARLEY_TRY(SourceRepo::insert(c, src));
-      PARLEY_TRY(AgentRepo::add_to_counter(c, agent.id, AgentCounter::kSources, 1));
-      out.outcome = AddOutcome::kCreated;
-      out.source = std::move(src);
+      src.title = non_empty(n.title);
+      src.url = non_empty(n.url);
+      src.filename = non_empty(n.filename);
+      src.content = n.content;
     }
-    PARLEY_ASSIGN_OR_RETURN(out.training, settle_agent_status(c, agent));
+    src.characters = characters;
+    src.status = "pending";
+    src.created_at = src.updated_at = now;
+    PARLEY_TRY(SourceRepo::insert(c, src));
+    PARLEY_TRY(AgentRepo::add_to_counter(c, agent.id, AgentCounter::kSources, 1));
+    out.outcome = AddOutcome::kCreated;
+    out.source = std::move(src);
+  }
+  PARLEY_ASSIGN_OR_RETURN(out.training, settle_agent_status(c, agent));
+  return out;
+}
+
+void announce_source(SourceListener* listener, std::string_view agent_id, const SourceAdded& added,
+                     int64_t removed_version) {
+  if (!listener || added.outcome == AddOutcome::kUnchanged) return;
+  if (removed_version) listener->source_removed(agent_id, added.source.id, removed_version);
+  listener->sources_queued();
+}
+
+Result<SourceAdded> add_source(Services& s, std::string_view account_id, std::string_view agent_id,
+                               const NewSource& n, SourceListener* listener) {
+  PARLEY_TRY(validate_new_source(n));
+  SourceAdded out;
+  int64_t removed_version = 0;
+  PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(out, add_source_in(c, s, account_id, agent_id, n, removed_version));
     return {};
   }));
-  if (listener && out.outcome != AddOutcome::kUnchanged) {
-    if (removed_version) listener->source_removed(agent_id, out.source.id, removed_version);
-    listener->sources_queued();
-  }
+  announce_source(listener, agent_id, out, removed_version);
   return out;
 }
 

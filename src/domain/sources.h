@@ -51,6 +51,13 @@ Result<void> validate_new_source(const NewSource& source);
 
 Result<SourceAdded> add_source(Services& s, std::string_view account_id, std::string_view agent_id,
                                const NewSource& source, SourceListener* listener);
+// add_source()'s steps for a caller that adds a source inside its own write transaction (a gap
+// answered): the addition, then, once that transaction committed, the trainer told.
+// `removed_version` is set when a trained pair was replaced.
+Result<SourceAdded> add_source_in(Connection& c, Services& s, std::string_view account_id,
+                                  std::string_view agent_id, const NewSource& source, int64_t& removed_version);
+void announce_source(SourceListener* listener, std::string_view agent_id, const SourceAdded& added,
+                     int64_t removed_version);
 Result<SourceListing> list_sources(Connection& c, std::string_view account_id, std::string_view agent_id);
 // The agent's training progress after the deletion.
 Result<SourceCounts> delete_source(Services& s, std::string_view account_id, std::string_view agent_id,

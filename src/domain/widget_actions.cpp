@@ -2,6 +2,7 @@
 
 #include "core/json.h"
 #include "domain/contacts.h"
+#include "domain/gaps.h"
 #include "domain/leads.h"
 
 namespace parley {
@@ -64,7 +65,8 @@ Result<ConversationRecord> rate_conversation(Services& s, std::string_view conve
     out.csat_score = score;
     out.csat_comment = std::move(comment);
     out.csat_rated_at = s.clock.now_ms();
-    return ConversationRepo::update(c, out);
+    PARLEY_TRY(ConversationRepo::update(c, out));
+    return note_csat_gap(c, s.random, out);
   }));
   return out;
 }

@@ -12,6 +12,7 @@
 #include "engine/semantic_search.h"
 #include "knowledge/rank_fusion.h"
 #include "net/outbound.h"
+#include "text/normalizer.h"
 
 namespace parley {
 
@@ -64,6 +65,14 @@ std::vector<std::string> chosen(std::string_view arguments) {
   return out;
 }
 
+
+// Whether the model gave the agent's fallback message (as the prompt asks when the knowledge does
+// not answer): the reply is that message, or holds it whole, case and punctuation aside.
+bool is_fallback(std::string_view text, std::string_view fallback) {
+  std::string reply = normalize_for_match(text), expected = normalize_for_match(fallback);
+  if (expected.empty()) return false;
+  return reply == expected || reply.find(expected) != std::string::npos;
+}
 
 // Which numbered knowledge items ("[1]", "[2]") the reply cites.
 std::set<size_t> citations(std::string_view text, size_t count) {
@@ -272,6 +281,10 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
     const AgentSettings& settings = *request.settings;
     const ApiActionCaller* actions = tools_.caller;
     call_.messages = build_prompt(request, settings.instructions, knowledge_, semantic);
+    // How surely the knowledge answers, by the same measure as the built-in engine's, so that a
+    // reply's outcome means the same whichever engine wrote it.
+    if (request.knowledge != nullptr)
+      confidence_ = request.knowledge->answer(request.agent_id, settings.knowledge, request.message, 3).confidence;
     tools_.has_booking = settings.booking.has_value();
     tools_.forms = form_names(settings);
     tools_.lead = lead_form(settings);
@@ -324,6 +337,10 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
 
   void finish_ok() {
     for (size_t n : citations(text_, knowledge_.size())) blocks_.sources.push_back(knowledge_[n - 1]);
+    const AgentSettings& settings = *request_->settings;
+    blocks_.confidence = confidence_;
+    blocks_.outcome = reply_outcome(is_fallback(text_, settings.reply.fallback_message), confidence_,
+                                    settings.knowledge.answer_threshold);
     finish(std::move(blocks_));
   }
 
@@ -343,6 +360,7 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
   std::vector<SourceRef> knowledge_;
   ReplyBlocks blocks_;
   std::string text_;
+  std::optional<double> confidence_;
   bool listening_ = true;
   int round_ = 0;
 };

@@ -92,7 +92,25 @@ struct ReplyBlocks {
   std::optional<BookingBlock> booking;
   std::optional<std::string> live_chat;  // "offered" | "requested"
   bool handoff = false;  // the conversation is to be mailed to the agent's hand-off address
+  // How the reply came about (stored with it: messages.outcome): "answered", "low_confidence"
+  // (answered, but below the agent's threshold plus kLowConfidenceMargin) or "fallback" (the
+  // agent's fallback message); none for a reply no engine wrote. `confidence` is the knowledge's
+  // (0..1) when the engine computed one.
+  std::optional<std::string> outcome;
+  std::optional<double> confidence;
 };
+
+// An answer whose confidence is below the agent's `answerThreshold` plus this is answered but
+// marked "low_confidence" (docs/decisions/gaps.md).
+inline constexpr double kLowConfidenceMargin = 0.1;
+
+// The outcome of a reply: "fallback" when the engine gave the fallback message, else
+// "low_confidence" when the confidence is known and below threshold + margin, else "answered".
+inline std::string reply_outcome(bool fallback, std::optional<double> confidence, double threshold) {
+  if (fallback) return "fallback";
+  if (confidence && *confidence < threshold + kLowConfidenceMargin) return "low_confidence";
+  return "answered";
+}
 
 // One earlier message of the conversation, oldest first.
 struct HistoryMessage {

@@ -52,13 +52,16 @@ Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request,
   if (request.knowledge != nullptr) {
     KnowledgeAnswer answer =
         request.knowledge->answer(request.agent_id, settings.knowledge, request.message, options_.max_sentences);
+    blocks.confidence = answer.confidence;
     if (!answer.text.empty() && answer.confidence >= settings.knowledge.answer_threshold) {
       text = std::move(answer.text);
       answered_question = std::move(answer.qa_question);
       blocks.sources.push_back({answer.source_id, citation_title(answer.title, answer.url), answer.url});
     }
   }
-  if (text.empty()) text = settings.reply.fallback_message;
+  const bool fallback = text.empty();
+  if (fallback) text = settings.reply.fallback_message;
+  blocks.outcome = reply_outcome(fallback, blocks.confidence, settings.knowledge.answer_threshold);
   if (deadline_passed(request.deadline_ms))
     return ApiError{ErrorCode::kTimeout, "The reply took longer than the chat timeout."};
   emit(sink, text);

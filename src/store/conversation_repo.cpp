@@ -46,7 +46,8 @@ ConversationRecord read_conversation(const Row& r) {
   return c;
 }
 
-#define MESSAGE_COLUMNS "id, conversation_id, seq, role, content, author_name, sources, created_at"
+#define MESSAGE_COLUMNS \
+  "id, conversation_id, seq, role, content, author_name, sources, created_at, outcome, confidence, rating, rated_at"
 
 MessageRecord read_message(const Row& r) {
   MessageRecord m;
@@ -58,6 +59,10 @@ MessageRecord read_message(const Row& r) {
   m.author_name = r.opt_text(5);
   m.sources = r.text(6);
   m.created_at = r.int64(7);
+  m.outcome = r.opt_text(8);
+  if (!r.is_null(9)) m.confidence = r.real(9);
+  m.rating = r.opt_text(10);
+  m.rated_at = r.opt_int64(11);
   return m;
 }
 
@@ -139,12 +144,30 @@ Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRec
       }));
   if (!agent_id) return ApiError::not_found("No conversation " + m.conversation_id + ".");
   PARLEY_TRY(c.execute("INSERT INTO messages (" MESSAGE_COLUMNS
-                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
                        {m.id, m.conversation_id, m.seq, m.role, m.content, db_opt(m.author_name),
-                        m.sources, m.created_at}));
+                        m.sources, m.created_at, db_opt(m.outcome), db_opt(m.confidence),
+                        db_opt(m.rating), db_opt(m.rated_at)}));
   PARLEY_TRY(AgentRepo::add_to_counter(c, *agent_id, AgentCounter::kMessages, 1));
   PARLEY_TRY(FigureRepo::refresh(c, m.conversation_id));
   return m;
+}
+
+Result<std::optional<MessageRecord>> ConversationRepo::find_message(Connection& c,
+                                                                    std::string_view conversation_id,
+                                                                    std::string_view message_id) {
+  std::optional<MessageRecord> out;
+  PARLEY_TRY(c.query("SELECT " MESSAGE_COLUMNS " FROM messages WHERE id = $1 AND conversation_id = $2",
+                     {message_id, conversation_id}, [&](const Row& r) { out = read_message(r); }));
+  return out;
+}
+
+Result<void> ConversationRepo::set_rating(Connection& c, std::string_view message_id,
+                                          const std::optional<std::string>& rating,
+                                          std::optional<int64_t> rated_at) {
+  PARLEY_TRY(c.execute("UPDATE messages SET rating = $2, rated_at = $3 WHERE id = $1",
+                       {message_id, db_opt(rating), db_opt(rated_at)}));
+  return {};
 }
 
 Result<bool> ConversationRepo::lock(Connection& c, std::string_view id) {

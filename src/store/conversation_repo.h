@@ -53,6 +53,13 @@ struct MessageRecord {
   std::optional<std::string> author_name;
   std::string sources = "[]";  // JSON array of {title, url}
   int64_t created_at = 0;
+  // An agent reply's: "answered" | "low_confidence" | "fallback", and the knowledge's confidence
+  // (0..1). None on visitor messages and team members' replies.
+  std::optional<std::string> outcome = std::nullopt;
+  std::optional<double> confidence = std::nullopt;
+  // The visitor's thumbs on an agent reply, "up" | "down", and when it was last given.
+  std::optional<std::string> rating = std::nullopt;
+  std::optional<int64_t> rated_at = std::nullopt;
 };
 
 class ConversationRepo {
@@ -86,6 +93,12 @@ class ConversationRepo {
   // The last `n` messages, oldest first.
   static Result<std::vector<MessageRecord>> last_messages(Connection& c,
                                                           std::string_view conversation_id, size_t n);
+  // The message of the conversation, or none.
+  static Result<std::optional<MessageRecord>> find_message(Connection& c, std::string_view conversation_id,
+                                                           std::string_view message_id);
+  // Sets (or with none, clears) the message's rating and when it was given.
+  static Result<void> set_rating(Connection& c, std::string_view message_id,
+                                 const std::optional<std::string>& rating, std::optional<int64_t> rated_at);
   // Deletes the conversation and its messages; its leads keep existing with no conversation.
   static Result<bool> remove(Connection& c, std::string_view account_id, std::string_view id);
   // The column list read_row expects, for queries kept in other files (list pages).

@@ -58,6 +58,9 @@ inline DbValue db_opt(const std::optional<std::string>& v) {
 inline DbValue db_opt(const std::optional<int64_t>& v) {
   return v ? DbValue(*v) : DbValue(std::monostate{});
 }
+inline DbValue db_opt(const std::optional<double>& v) {
+  return v ? DbValue(*v) : DbValue(std::monostate{});
+}
 
 // What a column of a row holds, for code that copies rows it knows nothing about.
 enum class ColumnKind { kNull, kInteger, kReal, kText, kBlob };

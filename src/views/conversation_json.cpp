@@ -1,5 +1,7 @@
 #include "views/conversation_json.h"
 
+#include <cmath>
+
 #include <rapidjson/document.h>
 
 #include "domain/widget_identity.h"
@@ -29,8 +31,8 @@ void write_common(JsonWriter& w, const ConversationRecord& c) {
 }
 }  // namespace
 
-void write_conversation_summary_json(JsonWriter& w, const ConversationRecord& c) {
-  w.begin_object();
+namespace {
+void write_summary_fields(JsonWriter& w, const ConversationRecord& c) {
   w.key("id").string(c.id);
   write_common(w, c);
   w.key("messageCount").integer(c.message_count);
@@ -43,6 +45,33 @@ void write_conversation_summary_json(JsonWriter& w, const ConversationRecord& c)
     w.integer(*c.csat_score);
   else
     w.null();
+}
+}  // namespace
+
+void write_conversation_summary_json(JsonWriter& w, const ConversationRecord& c) {
+  w.begin_object();
+  write_summary_fields(w, c);
+  w.end_object();
+}
+
+void write_inbox_row_json(JsonWriter& w, const InboxRow& row) {
+  w.begin_object();
+  write_summary_fields(w, row.conversation);
+  w.key("visitor");
+  if (row.visitor_name || row.visitor_email) {
+    w.begin_object();
+    w.key("name").string_or_null(row.visitor_name);
+    w.key("email").string_or_null(row.visitor_email);
+    w.end_object();
+  } else {
+    w.null();
+  }
+  w.key("preview").string_or_null(row.preview);
+  w.key("badges").begin_object();
+  w.key("unanswered").boolean(row.unanswered);
+  w.key("handedOff").boolean(row.handed_off);
+  w.key("ratedLow").boolean(row.rated_low);
+  w.end_object();
   w.end_object();
 }
 
@@ -55,6 +84,15 @@ void write_message_json(JsonWriter& w, const MessageRecord& m) {
   w.key("authorName").string_or_null(m.author_name);
   w.key("sources");
   write_array(w, m.sources);
+  // The support loop's: how an agent reply came about and the visitor's thumbs on it.
+  w.key("outcome").string_or_null(m.outcome);
+  w.key("confidence");
+  if (m.confidence)
+    w.number(std::round(*m.confidence * 1000) / 1000);
+  else
+    w.null();
+  w.key("rating").string_or_null(m.rating);
+  w.key("ratedAt").timestamp_or_null(m.rated_at);
   w.end_object();
 }
 

@@ -60,6 +60,27 @@ Result<Response> conversations_page(Database& db, std::string_view account_id, s
                                                            }));
 }
 
+Result<Response> inbox_page(Database& db, std::string_view account_id, std::string_view agent_id,
+                            const Request& req) {
+  PARLEY_ASSIGN_OR_RETURN(auto q, parse_page_query(req, kConversationList, agent_id));
+  PARLEY_ASSIGN_OR_RETURN(std::string containing, parse_search(req));
+  bool found = false;
+  std::string name = req.query_param("filter", &found);
+  InboxFilter filter = InboxFilter::kAll;
+  if (name == "unanswered") filter = InboxFilter::kUnanswered;
+  else if (name == "handed_off") filter = InboxFilter::kHandedOff;
+  else if (name == "rated_low") filter = InboxFilter::kRatedLow;
+  else if (found) return ApiError::invalid("'filter' must be unanswered, handed_off or rated_low.");
+  PARLEY_ASSIGN_OR_RETURN(Connection& c, db.read());
+  PARLEY_TRY(get_agent(c, account_id, agent_id));
+  PARLEY_ASSIGN_OR_RETURN(auto page, InboxQueries::list(c, agent_id, q, containing, filter));
+  return Response::json(200, page_json<InboxRow>(page, kConversationList, agent_id, write_inbox_row_json,
+                                                 [](const InboxRow& r) {
+                                                   return KeysetPosition{r.conversation.created_at,
+                                                                         r.conversation.id};
+                                                 }));
+}
+
 Result<Response> leads_page(Database& db, std::string_view account_id, std::string_view agent_id,
                             const Request& req) {
   PARLEY_ASSIGN_OR_RETURN(auto q, parse_page_query(req, kLeadList, agent_id));

@@ -17,6 +17,10 @@ enum class ConversationSearch { kOff, kOn };
 
 Result<Response> conversations_page(Database& db, std::string_view account_id, std::string_view agent_id,
                                     const Request& req, ConversationSearch search = ConversationSearch::kOff);
+// The console's conversation list as an inbox (store/inbox_queries.h): `q`, and `filter`
+// (unanswered, handed_off or rated_low; 400 naming it otherwise).
+Result<Response> inbox_page(Database& db, std::string_view account_id, std::string_view agent_id,
+                            const Request& req);
 Result<Response> leads_page(Database& db, std::string_view account_id, std::string_view agent_id,
                             const Request& req);
 // With the API's exact-match filters `email` and `external_id`.

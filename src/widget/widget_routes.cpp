@@ -8,6 +8,7 @@
 #include "core/time_format.h"
 #include "domain/chat.h"
 #include "domain/conversations.h"
+#include "domain/gaps.h"
 #include "domain/leads.h"
 #include "domain/records.h"
 #include "domain/widget_actions.h"
@@ -275,6 +276,29 @@ Result<Response> rate(WidgetCall& call) {
   w.end_object().end_object().end_object();
   return json_response(200, w);
 }
+// The visitor's thumbs on one agent reply: {"rating": "up" | "down" | null}; null takes it back.
+Result<Response> rate_reply_route(WidgetCall& call) {
+  FieldReader f(call.body);
+  const rapidjson::Value* given = f.get("rating");
+  if (given == nullptr) return ApiError::invalid("'rating' is required: \"up\", \"down\" or null.");
+  std::optional<std::string> rating;
+  if (!given->IsNull()) {
+    if (!given->IsString()) return ApiError::invalid("'rating' must be \"up\", \"down\" or null.");
+    rating = std::string(given->GetString(), given->GetStringLength());
+    if (*rating != "up" && *rating != "down")
+      return ApiError::invalid("'rating' must be \"up\", \"down\" or null.");
+  }
+  PARLEY_ASSIGN_OR_RETURN(auto message,
+                          rate_reply(call.services, *call.conversation, call.req.params.at(1), rating));
+  JsonWriter w;
+  w.begin_object().key("data").begin_object();
+  w.key("messageId").string(message.id);
+  w.key("conversationId").string(message.conversation_id);
+  w.key("rating").string_or_null(message.rating);
+  w.key("ratedAt").timestamp_or_null(message.rated_at);
+  w.end_object().end_object();
+  return json_response(200, w);
+}
 }  // namespace
 
 void register_widget_routes(Router& router, WidgetContext& app) {
@@ -298,6 +322,8 @@ void register_widget_routes(Router& router, WidgetContext& app) {
                    kConversation, Execution::kPool, give_contact);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/csat",
                    kConversation, Execution::kPool, rate);
+  add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/messages/{messageId}/rating",
+                   kConversation, Execution::kPool, rate_reply_route);
 }
 
 }  // namespace parley

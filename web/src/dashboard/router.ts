@@ -14,6 +14,7 @@ export const AGENT_TABS = [
   ["settings", "Settings"],
   ["knowledge", "Knowledge"],
   ["conversations", "Conversations"],
+  ["gaps", "Gaps"],
   ["live-chat", "Live chat"],
   ["analytics", "Analytics"],
   ["leads", "Leads"],

@@ -122,6 +122,34 @@ export interface Message {
   authorName: string | null;
   sources: Citation[];
   blocks?: Blocks;
+  outcome?: "answered" | "low_confidence" | "fallback" | null;
+  confidence?: number | null;
+  rating?: "up" | "down" | null;
+  ratedAt?: string | null;
+}
+
+// A row of the conversations inbox.
+export interface InboxConversation extends ConversationSummary {
+  visitor: { name: string | null; email: string | null } | null;
+  preview: string | null;
+  badges: { unanswered: boolean; handedOff: boolean; ratedLow: boolean };
+}
+
+export interface GapGroup {
+  id: string;
+  agentId: string;
+  question: string;
+  count: number;
+  channels: string[];
+  firstAskedAt: string;
+  lastAskedAt: string;
+  resolved: boolean;
+  resolvedAt: string | null;
+  answerSourceId: string | null;
+}
+
+export interface GapDetail extends GapGroup {
+  conversations: { conversationId: string; messageId: string; question: string; channel: string; reason: string; askedAt: string }[];
 }
 
 export interface Conversation {

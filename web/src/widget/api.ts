@@ -46,6 +46,7 @@ export interface ServerMessage {
   createdAt: string;
   authorName: string | null;
   sources: SourceCitation[];
+  rating?: Rating; // the visitor's thumbs on an agent reply
 }
 export type IdentityStatus =
   | "anonymous"
@@ -55,6 +56,7 @@ export type IdentityStatus =
   | "no_secret"
   | "contact_limit_reached";
 export interface ConversationIdentity { status: IdentityStatus; externalId: string | null; contactId: string | null }
+export type Rating = "up" | "down" | null;
 export interface Conversation {
   id: string;
   identity?: ConversationIdentity;
@@ -127,6 +129,12 @@ export class WidgetApi {
     type Answer = { data: { conversationId: string; identity: ConversationIdentity } };
     const body = { visitorId, userId: identity.userId, userHash: identity.userHash };
     return (await this.request<Answer>("POST", `/conversations/${enc(conversationId)}/identify`, body)).data;
+  }
+
+  // The visitor's thumbs on one agent reply; null takes them back.
+  async rate(conversationId: string, messageId: string, visitorId: string, rating: Rating): Promise<Rating> {
+    const path = `/conversations/${enc(conversationId)}/messages/${enc(messageId)}/rating`;
+    return (await this.request<{ data: { rating: Rating } }>("POST", path, { visitorId, rating })).data.rating;
   }
 
   eventsUrl(conversationId: string, visitorId: string): string {

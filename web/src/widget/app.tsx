@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { JSX } from "preact";
 import { ApiError, describeError, refusalOf } from "./api";
-import type { AgentConfig, Blocks, Conversation, LiveChatStatus, SourceCitation, WidgetApi } from "./api";
+import type { AgentConfig, Blocks, Conversation, LiveChatStatus, Rating, SourceCitation, WidgetApi } from "./api";
 import { ReplyBlocks, type BlockActions } from "./blocks";
 import { RichText } from "./text";
 import * as storage from "./storage";
@@ -17,6 +17,8 @@ interface Msg {
   sources?: SourceCitation[];
   streaming?: boolean;
   csat?: boolean; // a notice that asks for a rating
+  id?: string; // the stored message's, once known: an agent reply can then be rated
+  rating?: Rating;
 }
 
 const rank: Record<LiveChatStatus, number> = { requested: 1, active: 2, ended: 3 };
@@ -49,7 +51,27 @@ function fromServer(c: Conversation): Msg[] {
       text: m.content,
       author: m.authorName,
       sources: m.sources,
+      id: m.id,
+      rating: m.rating ?? null,
     }));
+}
+
+// Thumbs up or down under an agent reply; pressing the one already given takes it back.
+function Thumbs({ rating, onRate }: { rating: Rating; onRate(r: Rating): void }) {
+  return (
+    <div class="thumbs" role="group" aria-label="Rate this answer">
+      <button type="button" aria-label="Helpful" aria-pressed={rating === "up"} onClick={() => onRate(rating === "up" ? null : "up")}>
+        <svg viewBox="0 0 24 24" aria-hidden="true">
+          <path d="M7 10v10H4V10h3zm2 10h8.3a2 2 0 0 0 2-1.6l1.2-6A2 2 0 0 0 18.5 10H14V6a2 2 0 0 0-2-2l-3 6v10z" />
+        </svg>
+      </button>
+      <button type="button" aria-label="Not helpful" aria-pressed={rating === "down"} onClick={() => onRate(rating === "down" ? null : "down")}>
+        <svg viewBox="0 0 24 24" aria-hidden="true">
+          <path d="M17 14V4h3v10h-3zm-2-10H6.7a2 2 0 0 0-2 1.6l-1.2 6A2 2 0 0 0 5.5 14H10v4a2 2 0 0 0 2 2l3-6V4z" />
+        </svg>
+      </button>
+    </div>
+  );
 }
 
 export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
@@ -280,6 +302,16 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
           await attempt(null);
         } else throw err;
       }
+      // The stored reply's id, so that the visitor can rate it.
+      const id = conv.current;
+      if (id) {
+        api.conversation(id, visitorId).then((c) => {
+          const stored = [...c.messages].reverse().find((m) => m.role === "assistant" && !m.authorName);
+          if (!stored) return;
+          for (const m of c.messages) seen.current.add(m.id);
+          update((m) => ({ ...m, id: stored.id, rating: stored.rating ?? null }));
+        }, () => {});
+      }
     } catch (err) {
       if (!refuse(err)) setError(describeError(err));
     } finally {
@@ -299,6 +331,19 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
       if (!conv.current) throw new ApiError(404, "not_found", "");
       await api.record(conv.current, kind, { ...body, visitorId });
     },
+  };
+
+  const rateReply = async (key: string, messageId: string, rating: Rating) => {
+    if (!conv.current) return;
+    const set = (r: Rating) => setMessages((list) => list.map((m) => (m.key === key ? { ...m, rating: r } : m)));
+    const before = messages.find((m) => m.key === key)?.rating ?? null;
+    set(rating);
+    try {
+      set(await api.rate(conv.current, messageId, visitorId, rating));
+    } catch (err) {
+      set(before);
+      setError(describeError(err));
+    }
   };
 
   const rate = async (score: number) => {
@@ -407,6 +452,9 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
                 {m.role === "assistant" && m.blocks && !m.streaming && <ReplyBlocks blocks={m.blocks} actions={actions} last={m === lastReply} />}
                 {m.role === "assistant" && !m.blocks && m.sources && m.sources.length > 0 && (
                   <ReplyBlocks blocks={{ ...emptyBlocks, sources: m.sources }} actions={actions} last={false} />
+                )}
+                {m.role === "assistant" && m.id && !m.streaming && (
+                  <Thumbs rating={m.rating ?? null} onRate={(r) => void rateReply(m.key, m.id!, r)} />
                 )}
               </div>
             );

@@ -70,6 +70,11 @@ ul{margin:0;padding:0;list-style:none}
 .form-error,.alert{color:#991b1b;background:#fef2f2;border:1px solid #fecaca;border-radius:8px;padding:8px 10px;font-size:13px}
 .form-done{color:#065f46;background:#ecfdf5;border-radius:8px;padding:8px 10px;font-size:13px}
 .alert{margin:0 16px 8px}
+.thumbs{display:flex;gap:4px;margin-top:2px}
+.thumbs button{width:28px;height:28px;padding:4px;border:1px solid transparent;border-radius:6px;background:transparent;color:#64748b;cursor:pointer}
+.thumbs button:hover,.thumbs button:focus-visible{border-color:#cbd5e1}
+.thumbs button[aria-pressed="true"]{color:#1d4ed8;border-color:#1d4ed8;background:#eff6ff}
+.thumbs svg{width:18px;height:18px;fill:currentColor}
 .rating{display:flex;gap:6px;justify-content:center}
 .rating button{width:36px;height:36px;border-radius:50%;border:1px solid #1d4ed8;background:#fff;color:#1d4ed8;font-weight:600}
 .composer{display:flex;gap:8px;padding:10px 12px;border-top:1px solid #e2e8f0;align-items:flex-end;background:#fff}

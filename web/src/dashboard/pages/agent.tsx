@@ -8,6 +8,7 @@ import { SettingsTab } from "../tabs/settings";
 import { KnowledgeTab } from "../tabs/knowledge";
 import { ConversationsTab } from "../tabs/conversations";
 import { TranscriptView } from "../tabs/transcript";
+import { GapsTab } from "../tabs/gaps";
 import { LiveChatTab } from "../tabs/livechat";
 import { LeadsTab, ContactsTab } from "../tabs/records";
 import { WebhooksTab } from "../tabs/webhooks";
@@ -47,6 +48,7 @@ export function AgentPage(props: { agentId: string; tab: string; itemId?: string
         {props.tab === "knowledge" && <KnowledgeTab agentId={id} onTrained={reload} />}
         {props.tab === "conversations" && !props.itemId && <ConversationsTab agentId={id} />}
         {props.tab === "conversations" && props.itemId && <TranscriptView agentId={id} conversationId={props.itemId} />}
+        {props.tab === "gaps" && <GapsTab agentId={id} />}
         {props.tab === "live-chat" && <LiveChatTab agentId={id} />}
         {props.tab === "analytics" && <AnalyticsTab agentId={id} />}
         {props.tab === "leads" && <LeadsTab agentId={id} />}

@@ -1,7 +1,10 @@
 // One conversation: its facts (channel, live chat, CSAT, …) and its messages with their sources.
 import { safeImageUrl, safeUrl } from "../../shared/url";
-import { get } from "../api";
+import { useState } from "preact/hooks";
+import { api, atLeast, get } from "../api";
+import { useSession } from "../auth";
 import { Badge, ErrorText, Loading, Time, useLoad } from "../components";
+import { AnswerDialog } from "./gaps";
 import { href } from "../router";
 import type { Blocks, Citation, Conversation, Message } from "../types";
 
@@ -20,7 +23,7 @@ export function TranscriptView(props: { agentId: string; conversationId: string 
         <>
           <ConversationFacts c={data} />
           <h3>Transcript</h3>
-          <Transcript messages={data.messages} />
+          <Transcript messages={data.messages} conversationId={data.id} />
         </>
       )}
     </>
@@ -67,22 +70,63 @@ function VisitorIdentity({ identity }: { identity: NonNullable<Conversation["ide
   return <>{note}{identity.externalId && identity.status !== "anonymous" ? ` (claimed ${identity.externalId})` : ""}</>;
 }
 
-export function Transcript(props: { messages: Message[] }) {
+const outcomeLabels = { answered: "answered", low_confidence: "low confidence", fallback: "fallback" } as const;
+
+// The messages; with `conversationId`, an agent reply shows its outcome and the visitor's thumbs,
+// and editors can "Improve answer" (a Q&A pair for the question it answered).
+export function Transcript(props: { messages: Message[]; conversationId?: string }) {
+  const { member } = useSession();
+  const canEdit = atLeast(member.role, "editor") && !!props.conversationId;
+  const [improving, setImproving] = useState<{ message: Message; question: string } | null>(null);
+  const [done, setDone] = useState("");
   if (props.messages.length === 0) return <p class="empty">No messages.</p>;
+  const questionBefore = (i: number) => {
+    for (let j = i - 1; j >= 0; j--) if (props.messages[j].role === "user") return props.messages[j].content;
+    return "";
+  };
   return (
-    <ol class="transcript">
-      {props.messages.map((m) => (
-        <li key={m.id} class={"msg " + (m.role === "user" ? "from-user" : m.authorName ? "from-team" : "from-agent")}>
-          <div class="msg-head">
-            <span class="who">{m.role === "user" ? "Visitor" : m.authorName ? `${m.authorName} (team)` : "Agent"}</span>
-            <Time at={m.createdAt} />
-          </div>
-          <div class="msg-body">{m.content}</div>
-          <SourceList sources={m.sources} />
-          {m.blocks && <BlockList blocks={m.blocks} />}
-        </li>
-      ))}
-    </ol>
+    <>
+      {done && <p role="status" class="ok">{done}</p>}
+      <ol class="transcript">
+        {props.messages.map((m, i) => {
+          const agentReply = m.role === "assistant" && !m.authorName;
+          return (
+            <li key={m.id} class={"msg " + (m.role === "user" ? "from-user" : m.authorName ? "from-team" : "from-agent")}>
+              <div class="msg-head">
+                <span class="who">{m.role === "user" ? "Visitor" : m.authorName ? `${m.authorName} (team)` : "Agent"}</span>
+                <Time at={m.createdAt} />
+              </div>
+              <div class="msg-body">{m.content}</div>
+              <SourceList sources={m.sources} />
+              {m.blocks && <BlockList blocks={m.blocks} />}
+              {agentReply && props.conversationId && (m.outcome || m.rating || canEdit) && (
+                <div class="msg-actions">
+                  {m.outcome && m.outcome !== "answered" && <Badge kind={m.outcome === "fallback" ? "unanswered" : "handed-off"}>{outcomeLabels[m.outcome]}</Badge>}
+                  {m.rating === "up" && <Badge kind="trained">Rated helpful</Badge>}
+                  {m.rating === "down" && <Badge kind="rated-low">Rated not helpful</Badge>}
+                  {canEdit && (
+                    <button type="button" class="link" onClick={() => setImproving({ message: m, question: questionBefore(i) })}>
+                      Improve answer
+                    </button>
+                  )}
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      {improving && (
+        <AnswerDialog
+          title="Improve answer"
+          question={improving.question}
+          onClose={() => setImproving(null)}
+          onSave={async (question, answer) => {
+            await api("POST", `/console/v1/conversations/${props.conversationId}/messages/${improving.message.id}/improve`, { question, answer });
+            setDone(`Answer saved for “${question}”; the agent is being trained on it.`);
+          }}
+        />
+      )}
+    </>
   );
 }
 

@@ -1,0 +1,353 @@
+#include "domain/gaps.h"
+
+#include <algorithm>
+
+#include "core/random.h"
+#include "domain/agents.h"
+#include "knowledge/term_vocabulary.h"
+#include "store/agent_repo.h"
+#include "store/figure_repo.h"
+#include "text/analyzer.h"
+#include "text/thesaurus.h"
+
+namespace parley {
+
+namespace {
+std::vector<std::string> split_terms(std::string_view joined) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < joined.size()) {
+    size_t end = joined.find(' ', start);
+    if (end == std::string_view::npos) end = joined.size();
+    if (end > start) out.emplace_back(joined.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string join_terms(const std::vector<std::string>& terms) {
+  std::string out;
+  for (const auto& t : terms) {
+    if (!out.empty()) out += ' ';
+    out += t;
+  }
+  return out;
+}
+
+bool latin_word(std::string_view w) {
+  return !w.empty() &&
+         std::all_of(w.begin(), w.end(), [](char ch) { return ch >= 'a' && ch <= 'z'; });
+}
+
+// Retrieval's spelling tolerance (knowledge/term_vocabulary.h): 1 edit from 4 letters, 2 from 8.
+bool spelling_slip(std::string_view a, std::string_view b) {
+  if (!latin_word(a) || !latin_word(b)) return false;
+  size_t shorter = std::min(a.size(), b.size());
+  int limit = shorter >= 8 ? 2 : shorter >= 4 ? 1 : 0;
+  return limit > 0 && edit_distance(a, b, limit) <= limit;
+}
+
+// Compares the words of two keys for one agent: its analyser, thesaurus and synonym groups (read
+// once, as single-word lemmas, however many keys are compared).
+class WordMatcher {
+ public:
+  explicit WordMatcher(const KnowledgeSettings& settings)
+      : analyzer_(Analyzer::for_language_or_english(settings.language)) {
+    for (const auto& group : settings.synonyms) {
+      std::vector<std::string> words;
+      for (const auto& entry : group) {
+        auto lemmas = analyzer_.lemmas(entry);
+        if (lemmas.size() == 1) words.push_back(std::move(lemmas[0]));  // phrases are the index's
+      }
+      if (words.size() > 1) groups_.push_back(std::move(words));
+    }
+  }
+
+  bool same(std::string_view a, std::string_view b) const {
+    if (a == b) return true;
+    std::string buf_a, buf_b;
+    if (analyzer_.stem(a, buf_a) == analyzer_.stem(b, buf_b)) return true;
+    return spelling_slip(a, b) || synonyms(a, b);
+  }
+
+ private:
+  bool synonyms(std::string_view a, std::string_view b) const {
+    if (analyzer_.language() == "en") {
+      if (const auto* list = Thesaurus::english().synonyms(a))
+        if (std::find(list->begin(), list->end(), b) != list->end()) return true;
+    }
+    for (const auto& g : groups_) {
+      if (std::find(g.begin(), g.end(), a) != g.end() &&
+          std::find(g.begin(), g.end(), b) != g.end())
+        return true;
+    }
+    return false;
+  }
+
+  const Analyzer& analyzer_;
+  std::vector<std::vector<std::string>> groups_;
+};
+
+bool same_meaning_with(const WordMatcher& matcher, const std::vector<std::string>& a,
+                       const std::vector<std::string>& b) {
+  if (a.empty() || b.empty()) return a.empty() && b.empty();
+  std::vector<bool> used(b.size(), false);
+  size_t matched = 0;
+  for (const auto& word : a) {
+    for (size_t i = 0; i < b.size(); ++i) {
+      if (used[i] || !matcher.same(word, b[i])) continue;
+      used[i] = true;
+      ++matched;
+      break;
+    }
+  }
+  return 2.0 * static_cast<double>(matched) / static_cast<double>(a.size() + b.size()) >=
+         kGapSameMeaning;
+}
+
+Result<KnowledgeSettings> knowledge_of(Connection& c, std::string_view agent_id) {
+  PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, agent_id));
+  if (!agent) return ApiError::not_found("No agent " + std::string(agent_id) + ".");
+  return parse_agent_settings(agent->settings).knowledge;
+}
+
+// The visitor question a reply answered: the last visitor message before it.
+std::optional<MessageRecord> question_before(const std::vector<MessageRecord>& messages,
+                                             int64_t seq) {
+  std::optional<MessageRecord> out;
+  for (const auto& m : messages) {
+    if (m.seq >= seq) break;
+    if (m.role == "user") out = m;
+  }
+  return out;
+}
+
+bool agent_reply(const MessageRecord& m) { return m.role == "assistant" && !m.author_name; }
+
+Result<GapDetail> detail_of(Connection& c, const GapGroupRecord& g) {
+  PARLEY_ASSIGN_OR_RETURN(auto view, GapRepo::view(c, g));
+  if (!view) return ApiError::not_found("No gap '" + g.id + "'.");
+  GapDetail out{std::move(*view), {}};
+  PARLEY_ASSIGN_OR_RETURN(out.questions, GapRepo::questions(c, g.id, kGapQuestionsShown));
+  return out;
+}
+
+// The pair added and, when its question is a gap (`group_id`), the group resolved: in `c`.
+Result<GapAnswered> answer_in(Connection& c, Services& s, std::string_view account_id,
+                              std::string_view agent_id, const std::optional<std::string>& group_id,
+                              const NewSource& pair, int64_t& removed_version) {
+  GapAnswered out;
+  PARLEY_ASSIGN_OR_RETURN(out.added,
+                          add_source_in(c, s, account_id, agent_id, pair, removed_version));
+  if (group_id) {
+    PARLEY_TRY(GapRepo::resolve(c, *group_id, s.clock.now_ms(), out.added.source.id));
+    PARLEY_ASSIGN_OR_RETURN(auto group, GapRepo::find_group(c, agent_id, *group_id));
+    if (group) {
+      auto detail = detail_of(c, *group);
+      if (detail.ok()) out.gap = std::move(detail).value();
+    }
+  }
+  return out;
+}
+
+Result<void> check_answer(const std::string& answer) {
+  if (answer.find_first_not_of(" \t\r\n") == std::string::npos)
+    return ApiError::invalid("'answer' is required: the reply the agent should give.");
+  return {};
+}
+}  // namespace
+
+std::vector<std::string> gap_terms(std::string_view question, const KnowledgeSettings& settings) {
+  const Analyzer& analyzer = Analyzer::for_language_or_english(settings.language);
+  auto lemmas = analyzer.lemmas(question, true);
+  if (lemmas.empty()) lemmas = analyzer.lemmas(question, false);
+  std::vector<std::string> out;
+  for (auto& l : lemmas)
+    if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(std::move(l));
+  return out;
+}
+
+bool same_meaning(const std::vector<std::string>& a, const std::vector<std::string>& b,
+                  const KnowledgeSettings& settings) {
+  return same_meaning_with(WordMatcher(settings), a, b);
+}
+
+Result<void> record_gap(Connection& c, Random& random, const GapInput& in,
+                        const KnowledgeSettings& settings) {
+  PARLEY_ASSIGN_OR_RETURN(auto existing, GapRepo::find_gap(c, in.message_id));
+  if (existing) return {};
+  auto terms = gap_terms(in.question, settings);
+  PARLEY_ASSIGN_OR_RETURN(auto groups, GapRepo::recent_groups(c, in.agent_id, kGapGroupsCompared));
+  std::optional<std::string> group_id;
+  const WordMatcher matcher(settings);
+  for (const auto& g : groups) {
+    if (!same_meaning_with(matcher, terms, split_terms(g.terms))) continue;
+    group_id = g.id;
+    break;
+  }
+  if (!group_id) {
+    GapGroupRecord g;
+    g.id = new_id(random, "gap_");
+    g.agent_id = in.agent_id;
+    g.account_id = in.account_id;
+    g.terms = join_terms(terms);
+    g.created_at = g.last_asked_at = in.asked_at;
+    PARLEY_TRY(GapRepo::insert_group(c, g));
+    group_id = g.id;
+  }
+  GapRecord gap{in.message_id, *group_id, in.agent_id, in.conversation_id,
+                in.reply_id,   in.reason, in.channel,  in.asked_at};
+  PARLEY_ASSIGN_OR_RETURN(bool added, GapRepo::insert_gap(c, gap));
+  if (added) PARLEY_TRY(GapRepo::touch_group(c, *group_id, in.asked_at));
+  return {};
+}
+
+Result<void> record_reply_gap(Connection& c, Random& random, const ConversationRecord& conv,
+                              const MessageRecord& question, const MessageRecord& reply,
+                              const KnowledgeSettings& settings) {
+  if (!reply.outcome || (*reply.outcome != "fallback" && *reply.outcome != "low_confidence"))
+    return {};
+  GapInput in{conv.account_id,  conv.agent_id, conv.id,        conv.channel,       question.id,
+              question.content, reply.id,      *reply.outcome, question.created_at};
+  return record_gap(c, random, in, settings);
+}
+
+Result<void> note_csat_gap(Connection& c, Random& random, const ConversationRecord& conv) {
+  if (!conv.csat_score || *conv.csat_score > 2) {
+    PARLEY_ASSIGN_OR_RETURN(int64_t removed,
+                            GapRepo::remove_conversation_gaps(c, conv.id, "low_csat"));
+    if (removed > 0) PARLEY_TRY(GapRepo::remove_empty_groups(c, conv.agent_id));
+    return {};
+  }
+  PARLEY_ASSIGN_OR_RETURN(auto messages, ConversationRepo::messages(c, conv.id));
+  auto first = std::find_if(messages.begin(), messages.end(),
+                            [](const MessageRecord& m) { return m.role == "user"; });
+  if (first == messages.end()) return {};
+  auto reply = std::find_if(first, messages.end(), agent_reply);
+  PARLEY_ASSIGN_OR_RETURN(auto settings, knowledge_of(c, conv.agent_id));
+  GapInput in{conv.account_id,
+              conv.agent_id,
+              conv.id,
+              conv.channel,
+              first->id,
+              first->content,
+              reply == messages.end() ? std::nullopt : std::optional<std::string>(reply->id),
+              "low_csat",
+              first->created_at};
+  return record_gap(c, random, in, settings);
+}
+
+Result<MessageRecord> rate_reply(Services& s, const ConversationRecord& conv,
+                                 std::string_view message_id,
+                                 const std::optional<std::string>& rating) {
+  if (rating && *rating != "up" && *rating != "down")
+    return ApiError::invalid("'rating' must be \"up\", \"down\" or null.");
+  MessageRecord out;
+  PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(auto message, ConversationRepo::find_message(c, conv.id, message_id));
+    if (!message)
+      return ApiError::not_found("No message '" + std::string(message_id) +
+                                 "' in this conversation.");
+    if (!agent_reply(*message))
+      return ApiError::invalid(
+          "'messageId' must name one of the agent's replies; only those can be rated.");
+    out = std::move(*message);
+    out.rating = rating;
+    out.rated_at = rating ? std::optional<int64_t>(s.clock.now_ms()) : std::nullopt;
+    PARLEY_TRY(ConversationRepo::set_rating(c, out.id, out.rating, out.rated_at));
+    PARLEY_TRY(FigureRepo::refresh_for_message(c, out.id));
+    PARLEY_ASSIGN_OR_RETURN(auto messages, ConversationRepo::messages(c, conv.id));
+    auto question = question_before(messages, out.seq);
+    if (!question) return {};
+    if (rating != "down") {
+      PARLEY_ASSIGN_OR_RETURN(bool removed, GapRepo::remove_gap(c, question->id, "rated_down"));
+      if (removed) PARLEY_TRY(GapRepo::remove_empty_groups(c, conv.agent_id));
+      return {};
+    }
+    PARLEY_ASSIGN_OR_RETURN(auto settings, knowledge_of(c, conv.agent_id));
+    GapInput in{conv.account_id,   conv.agent_id, conv.id,      conv.channel,        question->id,
+                question->content, out.id,        "rated_down", question->created_at};
+    return record_gap(c, s.random, in, settings);
+  }));
+  return out;
+}
+
+Result<Page<GapGroupView>> list_gap_groups(Connection& c, std::string_view account_id,
+                                           std::string_view agent_id, GapStatus status,
+                                           const PageQuery& q) {
+  PARLEY_TRY(get_agent(c, account_id, agent_id));
+  PARLEY_ASSIGN_OR_RETURN(auto page, GapRepo::list(c, agent_id, status, q));
+  Page<GapGroupView> out;
+  out.has_more = page.has_more;
+  for (const auto& g : page.items) {
+    PARLEY_ASSIGN_OR_RETURN(auto view, GapRepo::view(c, g));
+    if (view) out.items.push_back(std::move(*view));
+  }
+  return out;
+}
+
+Result<GapDetail> get_gap_group(Connection& c, std::string_view account_id,
+                                std::string_view agent_id, std::string_view group_id) {
+  PARLEY_TRY(get_agent(c, account_id, agent_id));
+  PARLEY_ASSIGN_OR_RETURN(auto group, GapRepo::find_group(c, agent_id, group_id));
+  if (!group) return ApiError::not_found("No gap '" + std::string(group_id) + "' for this agent.");
+  return detail_of(c, *group);
+}
+
+Result<GapAnswered> answer_gap(Services& s, SourceListener* listener, std::string_view account_id,
+                               std::string_view agent_id, std::string_view group_id,
+                               const std::optional<std::string>& question,
+                               const std::string& answer) {
+  PARLEY_TRY(check_answer(answer));
+  GapAnswered out;
+  int64_t removed_version = 0;
+  PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(auto detail, get_gap_group(c, account_id, agent_id, group_id));
+    NewSource pair{"qa", {}, {}, {}, {}, question.value_or(detail.group.question), answer};
+    PARLEY_ASSIGN_OR_RETURN(
+        out, answer_in(c, s, account_id, agent_id, std::string(group_id), pair, removed_version));
+    return {};
+  }));
+  announce_source(listener, agent_id, out.added, removed_version);
+  return out;
+}
+
+Result<GapAnswered> improve_answer(Services& s, SourceListener* listener,
+                                   std::string_view account_id, std::string_view conversation_id,
+                                   std::string_view message_id,
+                                   const std::optional<std::string>& question,
+                                   const std::string& answer) {
+  PARLEY_TRY(check_answer(answer));
+  GapAnswered out;
+  int64_t removed_version = 0;
+  std::string agent_id;
+  PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationRepo::find(c, account_id, conversation_id));
+    if (!conv)
+      return ApiError::not_found("No conversation '" + std::string(conversation_id) + "'.");
+    agent_id = conv->agent_id;
+    PARLEY_ASSIGN_OR_RETURN(auto reply, ConversationRepo::find_message(c, conv->id, message_id));
+    if (!reply)
+      return ApiError::not_found("No message '" + std::string(message_id) +
+                                 "' in this conversation.");
+    if (!agent_reply(*reply))
+      return ApiError::invalid("'messageId' must name one of the agent's replies to improve it.");
+    PARLEY_ASSIGN_OR_RETURN(auto messages, ConversationRepo::messages(c, conv->id));
+    auto asked = question_before(messages, reply->seq);
+    if (!question && !asked)
+      return ApiError::invalid("'question' is required: no visitor question precedes this reply.");
+    std::optional<std::string> group_id;
+    if (asked) {
+      PARLEY_ASSIGN_OR_RETURN(auto gap, GapRepo::find_gap(c, asked->id));
+      if (gap) group_id = gap->group_id;
+    }
+    NewSource pair{"qa", {}, {}, {}, {}, question ? *question : asked->content, answer};
+    PARLEY_ASSIGN_OR_RETURN(out,
+                            answer_in(c, s, account_id, agent_id, group_id, pair, removed_version));
+    return {};
+  }));
+  announce_source(listener, agent_id, out.added, removed_version);
+  return out;
+}
+
+}  // namespace parley

@@ -1,10 +1,12 @@
-// GET /console/v1/account, and PUT or PATCH /console/v1/account {plan} (owners only).
+// GET /console/v1/account, and PUT or PATCH /console/v1/account {plan?, retentionDays?} (owners
+// only).
 #include "http/responses.h"
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
 #include "core/time_format.h"
 #include "domain/accounts.h"
+#include "domain/retention.h"
 #include "domain/usage.h"
 #include "store/conversation_queries.h"
 
@@ -65,16 +67,44 @@ Result<Response> usage(ConsoleCall& call) {
 
 // Keys stay listed on Free; the public API refuses them with plan_required until an upgrade.
 // set_account_plan bumps the auth epoch, so the key cache sees the new plan on its next request.
-Result<Response> change_plan(ConsoleCall& call) {
+Result<void> change_plan(ConsoleCall& call, const std::string& plan) {
   if (!call.app.console.options.self_service_plans) {
     return ApiError{
         ErrorCode::kForbidden,
         "Plan changes are made by this server's operator; ask them to change the plan."};
   }
+  PARLEY_TRY(set_account_plan(call.services, call.account_id(), plan));
+  return {};
+}
+
+// `retentionDays`: a whole number of days (domain/retention.h), or null for for ever.
+Result<std::optional<int64_t>> retention_field(const FieldReader& f) {
+  if (f.is_null("retentionDays")) return std::optional<int64_t>();
+  const rapidjson::Value* v = f.get("retentionDays");
+  if (v == nullptr || !v->IsInt64())
+    return ApiError::invalid(
+        "'retentionDays' must be a whole number of days, or null to keep conversations for ever.");
+  return std::optional<int64_t>(v->GetInt64());
+}
+
+// {plan?, retentionDays?}: each given field changes; at least one.
+Result<Response> change_account(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto doc, json_body(call.req));
   FieldReader f(doc);
-  PARLEY_ASSIGN_OR_RETURN(std::string plan, f.required_string("plan"));
-  PARLEY_ASSIGN_OR_RETURN(auto account, set_account_plan(call.services, call.account_id(), plan));
+  if (!f.has("plan") && !f.has("retentionDays"))
+    return ApiError::invalid("Give 'plan' or 'retentionDays'.");
+  std::optional<std::optional<int64_t>> retention;
+  if (f.has("retentionDays")) {
+    PARLEY_ASSIGN_OR_RETURN(retention, retention_field(f));
+  }
+  std::optional<std::string> plan;
+  if (f.has("plan")) {
+    PARLEY_ASSIGN_OR_RETURN(plan, f.required_string("plan"));
+  }
+  if (retention) PARLEY_TRY(check_retention_days(*retention));  // before the plan changes
+  if (plan) PARLEY_TRY(change_plan(call, *plan));
+  if (retention) PARLEY_TRY(set_account_retention(call.services, call.account_id(), *retention));
+  PARLEY_ASSIGN_OR_RETURN(auto account, get_account(call.services, call.account_id()));
   return account_response(account);
 }
 }  // namespace
@@ -82,8 +112,8 @@ Result<Response> change_plan(ConsoleCall& call) {
 void register_console_account_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/account", Role::kViewer, Execution::kPool, get);
   add_console_route(router, app, "GET", "/console/v1/account/usage", Role::kViewer, Execution::kPool, usage);
-  add_console_route(router, app, "PUT", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan);
-  add_console_route(router, app, "PATCH", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan);
+  add_console_route(router, app, "PUT", "/console/v1/account", Role::kOwner, Execution::kPool, change_account);
+  add_console_route(router, app, "PATCH", "/console/v1/account", Role::kOwner, Execution::kPool, change_account);
 }
 
 }  // namespace parley

@@ -26,6 +26,7 @@
 #include "widget/widget_limits.h"
 #include "workers/idempotency_purger.h"
 #include "workers/rate_window_writer.h"
+#include "workers/retention_worker.h"
 #include "workers/workspace_importer.h"
 #include "workspace/notion_client.h"
 #include "workers/refresh_scheduler.h"
@@ -182,6 +183,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     };
     // Purges once before the node says it is listening, then every ten minutes.
     IdempotencyPurger idempotency_purger(database, clock);
+    // Conversations past their account's retention, one node at a time (a lease row).
+    RetentionWorker retention_worker(Services{database, clock, random}, o.retention);
     // Open event streams end when shutdown begins instead of holding it for its grace period.
     hooks.on_draining = [&feed] { feed.request_stop(); };
     HttpServer server(so, router, std::move(hooks));

@@ -3,7 +3,7 @@
 namespace parley {
 
 namespace {
-constexpr std::string_view kColumns = "id, name, plan, COALESCE(limits, ''), created_at, updated_at";
+constexpr std::string_view kColumns = "id, name, plan, COALESCE(limits, ''), created_at, updated_at, retention_days";
 
 Account read_account(const Row& r) {
   Account a;
@@ -14,6 +14,7 @@ Account read_account(const Row& r) {
   a.overrides = parse_limit_overrides(a.limits);
   a.created_at = r.int64(4);
   a.updated_at = r.int64(5);
+  a.retention_days = r.opt_int64(6);
   return a;
 }
 }  // namespace
@@ -56,6 +57,22 @@ Result<bool> AccountRepo::set_limits(Connection& c, std::string_view id, std::st
   PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE accounts SET limits = $2, updated_at = $3 WHERE id = $1",
                                                {id, limits.empty() ? db_null() : DbValue(limits), now}));
   return n > 0;
+}
+
+Result<bool> AccountRepo::set_retention(Connection& c, std::string_view id,
+                                        std::optional<int64_t> days, int64_t now) {
+  PARLEY_ASSIGN_OR_RETURN(
+      int64_t n, c.execute("UPDATE accounts SET retention_days = $2, updated_at = $3 WHERE id = $1",
+                           {id, db_opt(days), now}));
+  return n > 0;
+}
+
+Result<std::vector<std::pair<std::string, int64_t>>> AccountRepo::with_retention(Connection& c) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  PARLEY_TRY(c.query(
+      "SELECT id, retention_days FROM accounts WHERE retention_days IS NOT NULL ORDER BY id", {},
+      [&](const Row& r) { out.emplace_back(r.text(0), r.int64(1)); }));
+  return out;
 }
 
 }  // namespace parley

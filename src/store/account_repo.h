@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/plans.h"
@@ -18,6 +19,7 @@ struct Account {
   LimitOverrides overrides;   // the same, read once when the account is read
   int64_t created_at = 0;
   int64_t updated_at = 0;
+  std::optional<int64_t> retention_days;  // conversations older than this are deleted; none: kept
 };
 
 class AccountRepo {
@@ -32,6 +34,11 @@ class AccountRepo {
   // Returns false when no such account.
   static Result<bool> set_plan(Connection& c, std::string_view id, Plan plan, int64_t now);
   static Result<bool> set_limits(Connection& c, std::string_view id, std::string_view limits, int64_t now);
+  // Sets or clears (nothing) the retention; false when no such account.
+  static Result<bool> set_retention(Connection& c, std::string_view id, std::optional<int64_t> days,
+                                    int64_t now);
+  // The accounts that keep conversations for a limited time: {id, retention_days}.
+  static Result<std::vector<std::pair<std::string, int64_t>>> with_retention(Connection& c);
 };
 
 }  // namespace parley

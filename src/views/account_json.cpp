@@ -15,6 +15,11 @@ void write_account_json(JsonWriter& w, const Account& a) {
   w.key("contactsPerAgent").integer(l.contacts_per_agent);
   w.key("crawlPages").integer(l.crawl_pages);
   w.end_object();
+  w.key("retentionDays");
+  if (a.retention_days)
+    w.integer(*a.retention_days);
+  else
+    w.null();
   w.key("createdAt").timestamp(a.created_at);
   w.key("updatedAt").timestamp(a.updated_at);
   w.end_object();

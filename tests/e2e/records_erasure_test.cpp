@@ -17,6 +17,12 @@
 namespace parley::e2e {
 namespace {
 
+// A write through the database's own client beside the running server: on SQLite the client
+// waits for the server's writer instead of failing at once with "database is locked".
+inline void write_sql(const Admin& db, const std::string& statement) {
+  db.sql(on_postgres() ? statement : "PRAGMA busy_timeout = 10000; " + statement);
+}
+
 constexpr const char* kEmail = "erin.erase+1@example.org";
 constexpr const char* kKept = "kim.kept@example.org";
 
@@ -93,8 +99,8 @@ class RecordsErasure : public ::testing::Test {
     server_->admin({"record", "booking", "--agent", agent_, "--email", email, "--name", name});
     server_->admin({"record", "return", "--agent", agent_, "--email", email, "--order", "A-1"});
     p.bound_conversation = conversation("Where is my parcel?");
-    server_->sql("UPDATE conversations SET contact_id = '" + p.contact + "' WHERE id = '" +
-                 p.bound_conversation + "'");
+    write_sql(*server_, "UPDATE conversations SET contact_id = '" + p.contact + "' WHERE id = '" +
+                            p.bound_conversation + "'");
     return p;
   }
 

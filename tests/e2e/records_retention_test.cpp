@@ -10,6 +10,12 @@
 namespace parley::e2e {
 namespace {
 
+// A write through the database's own client beside the running server: on SQLite the client
+// waits for the server's writer instead of failing at once with "database is locked".
+inline void write_sql(const Admin& db, const std::string& statement) {
+  db.sql(on_postgres() ? statement : "PRAGMA busy_timeout = 10000; " + statement);
+}
+
 constexpr int64_t kDayMs = 86'400'000;
 
 int64_t count(const Admin& db, const std::string& query) {
@@ -28,18 +34,19 @@ std::string conversation(const Admin& db, const std::string& agent) {
 void handoff_event_delivered(const Admin& db, const std::string& account, const std::string& agent,
                              const std::string& conversation, const std::string& webhook) {
   std::string event_id = conversation + ":1700000000000";
-  db.sql(
-      "INSERT INTO event_outbox (id, account_id, agent_id, event, event_id, created_at, "
-      "dispatched_at) VALUES "
-      "('obx_" +
-      conversation + "', '" + account + "', '" + agent + "', 'handoff.requested', '" + event_id +
-      "', 1700000000000, 1700000000000)");
-  db.sql(
-      "INSERT INTO webhook_deliveries (id, webhook_id, outbox_id, event, event_id, payload, "
-      "status, attempts, "
-      "event_created_at, created_at) VALUES ('dlv_" +
-      conversation + "', '" + webhook + "', 'obx_" + conversation + "', 'handoff.requested', '" +
-      event_id + "', '{}', 'succeeded', 1, 1700000000000, 1700000000000)");
+  write_sql(db,
+            "INSERT INTO event_outbox (id, account_id, agent_id, event, event_id, created_at, "
+            "dispatched_at) VALUES "
+            "('obx_" +
+                conversation + "', '" + account + "', '" + agent + "', 'handoff.requested', '" +
+                event_id + "', 1700000000000, 1700000000000)");
+  write_sql(db,
+            "INSERT INTO webhook_deliveries (id, webhook_id, outbox_id, event, event_id, payload, "
+            "status, attempts, "
+            "event_created_at, created_at) VALUES ('dlv_" +
+                conversation + "', '" + webhook + "', 'obx_" + conversation +
+                "', 'handoff.requested', '" + event_id +
+                "', '{}', 'succeeded', 1, 1700000000000, 1700000000000)");
 }
 
 TEST(RecordsRetention, TheSettingIsValidatedShownAndClearedByOwnersAndTheAdminCommand) {

@@ -87,10 +87,11 @@ Result<std::optional<int64_t>> retention_field(const FieldReader& f) {
   return std::optional<int64_t>(v->GetInt64());
 }
 
-// {plan?, retentionDays?}: each given field changes; at least one.
+// PATCH {plan?, retentionDays?}: each given field changes; at least one. PUT: `plan` is required.
 Result<Response> change_account(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto doc, json_body(call.req));
   FieldReader f(doc);
+  if (call.req.method == "PUT" && !f.has("plan")) return ApiError::invalid("'plan' is required.");
   if (!f.has("plan") && !f.has("retentionDays"))
     return ApiError::invalid("Give 'plan' or 'retentionDays'.");
   std::optional<std::optional<int64_t>> retention;

@@ -15,6 +15,7 @@ export interface Account {
   name: string;
   plan: Plan;
   limits: { apiAccess: boolean; messagesPerMonth: number; trainingCharacters: number; contactsPerAgent: number };
+  retentionDays?: number | null;
 }
 
 export interface Agent {

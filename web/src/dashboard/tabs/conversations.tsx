@@ -1,15 +1,19 @@
-// An agent's conversations, newest first, a page at a time, with a search over their messages.
+// An agent's conversations, newest first, a page at a time, with a search over their messages, and
+// (owners and admins) their export.
 import { useState } from "preact/hooks";
-import { get, query } from "../api";
+import { atLeast, get, query } from "../api";
+import { useSession } from "../auth";
 import { Badge, ErrorText, Loading, Pager, Time, usePaged } from "../components";
 import { href } from "../router";
 import type { ConversationSummary, Page } from "../types";
+import { ExportConversations } from "./conversation_export";
 
 const PAGE_SIZE = 20;
 // The last search per agent, kept while the dashboard is open so "All conversations" returns to it.
 const lastSearch = new Map<string, string>();
 
 export function ConversationsTab(props: { agentId: string }) {
+  const { member } = useSession();
   const [typed, setTyped] = useState(() => lastSearch.get(props.agentId) ?? "");
   const [q, setQuery] = useState(typed);
   const setQ = (value: string) => {
@@ -26,6 +30,7 @@ export function ConversationsTab(props: { agentId: string }) {
   return (
     <>
       <h2 id="tab-heading">Conversations</h2>
+      {atLeast(member.role, "admin") && <ExportConversations agentId={props.agentId} />}
       <form role="search" class="inline" onSubmit={(e) => { e.preventDefault(); setQ(typed.trim()); }}>
         <label for="conv-search">Search conversations</label>
         <input id="conv-search" type="search" value={typed} maxLength={200} onInput={(e) => setTyped(e.currentTarget.value)} />

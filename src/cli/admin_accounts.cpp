@@ -1,10 +1,11 @@
-// parley admin account create | set-plan | set-limits | list | get
+// parley admin account create | set-plan | set-limits | set-retention | list | get
 #include "cli/admin_json.h"
 #include "cli/admin_audited.h"
 #include "domain/audit_snapshots.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/accounts.h"
+#include "domain/retention.h"
 
 namespace parley {
 
@@ -58,6 +59,35 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
     run = [&, id, limits] {
       return run_admin_audited(global, {.rule = {"account.update", "account", audit_account_snapshot}, .target_id = *id, .account_id = *id}, [&](Services& s) -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(auto a, set_account_limits(s, *id, *limits));
+        return account_json(a);
+      });
+    };
+  });
+
+  auto days = std::make_shared<int64_t>(0);
+  auto forever_flag = std::make_shared<bool>(false);
+  auto* set_retention = account->add_subcommand("set-retention",
+                                                "Keep conversations for N days after their last "
+                                                "activity (--days N), or for ever (--forever)");
+  set_retention->add_option("id", *id, "Account id")->required();
+  auto* days_opt = set_retention->add_option("--days", *days, "Days, 1 to 36500");
+  auto* forever = set_retention->add_flag("--forever", *forever_flag,
+                                          "Keep conversations for ever (the default)");
+  days_opt->excludes(forever);
+  set_retention->callback([&, id, days, days_opt, forever, forever_flag] {
+    run = [&, id, days, days_opt, forever, forever_flag] {
+      const CliAudit audit{.rule = {"account.update", "account", audit_account_snapshot},
+                           .target_id = *id,
+                           .account_id = *id};
+      return run_admin_audited(global, audit, [&](Services& s) -> Result<std::string> {
+        if (days_opt->count() == 0 && forever->count() == 0)
+          return ApiError::invalid("Give --days N, or --forever to keep conversations for ever.");
+        std::optional<int64_t> kept =
+            days_opt->count() ? std::optional<int64_t>(*days) : std::nullopt;
+        if (kept && (*kept < 1 || *kept > kMaxRetentionDays))
+          return ApiError::invalid("--days must be a whole number from 1 to " +
+                                   std::to_string(kMaxRetentionDays) + ".");
+        PARLEY_ASSIGN_OR_RETURN(auto a, set_account_retention(s, *id, kept));
         return account_json(a);
       });
     };

@@ -7,6 +7,7 @@
 
 #include "domain/audit_step.h"
 #include "store/agent_repo.h"
+#include "store/erasure_repo.h"
 #include "store/key_repo.h"
 #include "store/member_repo.h"
 #include "store/webhook_repo.h"
@@ -46,6 +47,11 @@ Result<std::string> account_of_webhook(Connection& c, std::string_view webhook_i
   PARLEY_ASSIGN_OR_RETURN(auto w, WebhookRepo::find_any(c, webhook_id));
   if (!w) return unknown("webhook", webhook_id);
   return w->account_id;
+}
+Result<std::string> account_of_contact(Connection& c, std::string_view contact_id) {
+  PARLEY_ASSIGN_OR_RETURN(auto account, ErasureRepo::account_of(c, contact_id));
+  if (!account) return unknown("contact", contact_id);
+  return *account;
 }
 
 int run_admin_audited(const GlobalOptions& global, CliAudit audit,

@@ -31,6 +31,7 @@ Result<std::string> account_of_agent(Connection& c, std::string_view agent_id);
 Result<std::string> account_of_key(Connection& c, std::string_view key_id);
 Result<std::string> account_of_member(Connection& c, std::string_view member_id);
 Result<std::string> account_of_webhook(Connection& c, std::string_view webhook_id);
+Result<std::string> account_of_contact(Connection& c, std::string_view contact_id);
 inline Result<std::string> account_itself(Connection&, std::string_view account_id) {
   return std::string(account_id);
 }

@@ -23,6 +23,7 @@ void add_admin_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   add_admin_audit_commands(*admin, global, run);
   add_admin_gap_commands(*admin, global, run);
   add_admin_takeover_commands(*admin->get_subcommand("conversation"), global, run);
+  add_admin_export_command(*admin->get_subcommand("conversation"), global, run);
 }
 
 }  // namespace parley

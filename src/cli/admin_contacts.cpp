@@ -1,23 +1,28 @@
-// parley admin contact import | identify. import: contacts in bulk (source `import`), either
-// from a CSV file, as the dashboard imports one (domain/contact_import.h: each row on its own,
-// a report of what each did), or from a JSON array of objects with the API's fields (external_id,
-// email, phone, name, attributes), where the whole import is one transaction, so an invalid
-// item, a conflict or the plan's allowance stops it with nothing saved and names the item.
+// parley admin contact import | identify | erase. erase: the contact and everything of that person
+// (domain/erasure.h), with a report of what went. import: contacts in bulk (source `import`),
+// either from a CSV file, as the dashboard imports one (domain/contact_import.h: each row on its
+// own, a report of what each did), or from a JSON array of objects with the API's fields
+// (external_id, email, phone, name, attributes), where the whole import is one transaction, so an
+// invalid item, a conflict or the plan's allowance stops it with nothing saved and names the item.
 #include <fstream>
 #include <sstream>
 
+#include "cli/admin_audited.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/contact_import.h"
 #include "domain/contacts.h"
+#include "domain/erasure.h"
 #include "views/contact_import_json.h"
 #include "views/contact_json.h"
+#include "views/erasure_json.h"
 
 namespace parley {
 
 namespace {
 struct ContactArgs {
   std::string agent;
+  std::string contact;
   std::string file;
   std::string json;
   std::string mapping;
@@ -129,6 +134,27 @@ void add_admin_contact_commands(CLI::App& admin, GlobalOptions& global, CommandR
         if (!a->mapping.empty()) return ApiError::invalid("--mapping applies to a CSV file only.");
         if (json.empty()) return ApiError::invalid("Give the contacts with --file or --json.");
         return import_contacts(s, a->agent, json);
+      });
+    };
+  });
+
+  auto* erase = contact->add_subcommand(
+      "erase",
+      "Erase a contact and everything of that person: leads, conversations, records, events");
+  erase->add_option("id", a->contact, "Contact id")->required();
+  erase->callback([&, a] {
+    run = [&, a] {
+      // Recorded with the contact's id and no field: nothing of the person enters the log.
+      const CliAudit audit{.rule = {"contact.erase", "contact", nullptr},
+                           .target_id = a->contact,
+                           .account_of = account_of_contact};
+      return run_admin_audited(global, audit, [&](Services& s) -> Result<std::string> {
+        PARLEY_ASSIGN_OR_RETURN(auto report, erase_contact(s, std::nullopt, a->contact));
+        JsonWriter w;
+        w.begin_object().key("data");
+        write_erasure_json(w, report);
+        w.end_object();
+        return w.str();
       });
     };
   });

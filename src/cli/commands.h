@@ -36,5 +36,6 @@ void add_admin_source_upload_command(CLI::App& source, GlobalOptions& global, Co
 void add_admin_crawl_commands(CLI::App& source, GlobalOptions& global, CommandRun& run);
 // Parts of `admin conversation`.
 void add_admin_takeover_commands(CLI::App& conversation, GlobalOptions& global, CommandRun& run);
+void add_admin_export_command(CLI::App& conversation, GlobalOptions& global, CommandRun& run);
 
 }  // namespace parley

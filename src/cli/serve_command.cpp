@@ -279,6 +279,17 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
             &o->node.widget.contacts_per_hour_per_agent, "Widget contact details per agent per hour"}}) {
     cmd->add_option(w.flag, *w.value, w.help)->envname(w.env)->check(CLI::PositiveNumber)->capture_default_str();
   }
+  cmd->add_option("--retention-interval-ms", o->node.retention.interval_ms,
+                  "How often the node deletes conversations past their account's retention "
+                  "(one node at a time)")
+      ->envname("PARLEY_RETENTION_INTERVAL_MS")
+      ->check(CLI::Range(int64_t{100}, int64_t{86'400'000}))
+      ->capture_default_str();
+  cmd->add_option("--retention-batch", o->node.retention.batch,
+                  "Conversations the retention purge deletes per transaction")
+      ->envname("PARLEY_RETENTION_BATCH")
+      ->check(CLI::Range(int64_t{1}, int64_t{10'000}))
+      ->capture_default_str();
   cmd->add_option("--reply-threads", o->node.reply_threads,
                   "Threads running the built-in engine, prompts and the steps of replies that block")
       ->envname("PARLEY_REPLY_THREADS")

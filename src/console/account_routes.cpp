@@ -1,5 +1,6 @@
-// GET /console/v1/account, PUT /console/v1/account {plan} (owners only), and PATCH
-// /console/v1/account {plan?, timeZone?} (the plan: owners; the time zone: admins and owners).
+// GET /console/v1/account, PUT /console/v1/account {plan, retentionDays?} (owners only), and PATCH
+// /console/v1/account {plan?, timeZone?, retentionDays?} (the plan and the retention: owners; the
+// time zone: admins and owners).
 #include "http/responses.h"
 #include "console/console_json.h"
 #include "console/console_routes.h"
@@ -9,6 +10,7 @@
 #include "core/time_zone.h"
 #include "domain/accounts.h"
 #include "domain/analytics.h"
+#include "domain/retention.h"
 #include "domain/usage.h"
 #include "store/conversation_queries.h"
 
@@ -69,40 +71,66 @@ Result<Response> usage(ConsoleCall& call) {
 
 // Keys stay listed on Free; the public API refuses them with plan_required until an upgrade.
 // set_account_plan bumps the auth epoch, so the key cache sees the new plan on its next request.
-Result<Response> change_plan(ConsoleCall& call) {
+Result<void> change_plan(ConsoleCall& call, const std::string& plan) {
   if (!call.app.console.options.self_service_plans) {
     return ApiError{
         ErrorCode::kForbidden,
         "Plan changes are made by this server's operator; ask them to change the plan."};
   }
-  PARLEY_ASSIGN_OR_RETURN(auto doc, json_body(call.req));
-  FieldReader f(doc);
-  PARLEY_ASSIGN_OR_RETURN(std::string plan, f.required_string("plan"));
-  PARLEY_ASSIGN_OR_RETURN(auto account, set_account_plan(call.services, call.account_id(), plan));
-  return account_response(account);
+  PARLEY_TRY(set_account_plan(call.services, call.account_id(), plan));
+  return {};
 }
 
-// Each field is checked before anything is written, so a bad one changes nothing.
-Result<Response> patch_account(ConsoleCall& call) {
+// `retentionDays`: a whole number of days (domain/retention.h), or null for for ever.
+Result<std::optional<int64_t>> retention_field(const FieldReader& f) {
+  if (f.is_null("retentionDays")) return std::optional<int64_t>();
+  const rapidjson::Value* v = f.get("retentionDays");
+  if (v == nullptr || !v->IsInt64())
+    return ApiError::invalid(
+        "'retentionDays' must be a whole number of days, or null to keep conversations for ever.");
+  return std::optional<int64_t>(v->GetInt64());
+}
+
+// The owner's fields: an admin who gives one is refused (403) before anything changes.
+Result<void> owner_only(const ConsoleCall& call, std::string_view field) {
+  if (call.who.role == Role::kOwner) return {};
+  return ApiError{ErrorCode::kForbidden,
+                  "Changing '" + std::string(field) + "' needs the owner role; you are " +
+                      std::string(call.who.role == Role::kAdmin ? "an " : "a ") +
+                      std::string(role_name(call.who.role)) + "."};
+}
+
+// PATCH {plan?, timeZone?, retentionDays?}: each given field changes; at least one. The plan and
+// the retention are the owner's, the time zone an admin's too. PUT: `plan` is required. Each field
+// is checked before anything is written, so a bad one changes nothing.
+Result<Response> change_account(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto doc, json_body(call.req));
   FieldReader f(doc);
-  const bool plan = f.has("plan");
-  const bool zone = f.has("timeZone");
-  if (!plan && !zone) return ApiError::invalid("Give 'plan' or 'timeZone'.");
-  if (plan && call.who.role != Role::kOwner) {
-    return ApiError{ErrorCode::kForbidden, "Changing 'plan' needs the owner role; you are " +
-                                               std::string(call.who.role == Role::kAdmin ? "an " : "a ") +
-                                               std::string(role_name(call.who.role)) + "."};
-  }
+  if (call.req.method == "PUT" && !f.has("plan")) return ApiError::invalid("'plan' is required.");
+  if (!f.has("plan") && !f.has("retentionDays") && !f.has("timeZone"))
+    return ApiError::invalid("Give 'plan', 'timeZone' or 'retentionDays'.");
+  if (f.has("plan")) PARLEY_TRY(owner_only(call, "plan"));
+  if (f.has("retentionDays")) PARLEY_TRY(owner_only(call, "retentionDays"));
   std::optional<std::string> time_zone;
-  if (zone) {
+  if (f.has("timeZone")) {
     auto given = f.optional_string("timeZone");
     if (!given.ok() || !*given || !is_time_zone(**given)) {
-      return ApiError::invalid("'timeZone' must be a time zone of the IANA database, such as Europe/Paris or UTC.");
+      return ApiError::invalid(
+          "'timeZone' must be a time zone of the IANA database, such as Europe/Paris or UTC.");
     }
     time_zone = **given;
   }
-  if (plan) PARLEY_TRY(change_plan(call));
+  std::optional<std::optional<int64_t>> retention;
+  if (f.has("retentionDays")) {
+    PARLEY_ASSIGN_OR_RETURN(retention, retention_field(f));
+  }
+  std::optional<std::string> plan;
+  if (f.has("plan")) {
+    PARLEY_ASSIGN_OR_RETURN(plan, f.required_string("plan"));
+  }
+  if (retention) PARLEY_TRY(check_retention_days(*retention));  // before the plan changes
+  if (plan) PARLEY_TRY(change_plan(call, *plan));
+  if (retention) PARLEY_TRY(set_account_retention(call.services, call.account_id(), *retention));
   if (time_zone) PARLEY_TRY(set_account_time_zone(call.services, call.account_id(), *time_zone));
   PARLEY_ASSIGN_OR_RETURN(auto account, get_account(call.services, call.account_id()));
   return account_response(account);
@@ -114,9 +142,9 @@ void register_console_account_routes(Router& router, ConsoleContext& app) {
                                    .target = ConsoleAudit::Target::kAccount};
   add_console_route(router, app, "GET", "/console/v1/account", Role::kViewer, Execution::kPool, get);
   add_console_route(router, app, "GET", "/console/v1/account/usage", Role::kViewer, Execution::kPool, usage);
-  add_console_route(router, app, "PUT", "/console/v1/account", Role::kOwner, Execution::kPool, change_plan,
+  add_console_route(router, app, "PUT", "/console/v1/account", Role::kOwner, Execution::kPool, change_account,
                     account_audit);
-  add_console_route(router, app, "PATCH", "/console/v1/account", Role::kAdmin, Execution::kPool, patch_account,
+  add_console_route(router, app, "PATCH", "/console/v1/account", Role::kAdmin, Execution::kPool, change_account,
                     account_audit);
 }
 

@@ -13,6 +13,7 @@ void register_console_routes(Router& router, ConsoleContext& app) {
   register_console_webhook_routes(router, app);
   register_console_knowledge_routes(router, app);
   register_console_crawl_routes(router, app);
+  register_console_records_routes(router, app);  // before data: .../conversations/export
   register_console_data_routes(router, app);
   register_console_import_routes(router, app);
   register_console_inbox_routes(router, app);

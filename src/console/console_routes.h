@@ -30,4 +30,5 @@ void register_console_gap_routes(Router& router, ConsoleContext& app);        //
 // Every /console/v1 route.
 void register_console_routes(Router& router, ConsoleContext& app);
 
+void register_console_records_routes(Router& router, ConsoleContext& app);  // export, erasure
 }  // namespace parley

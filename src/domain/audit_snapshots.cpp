@@ -89,6 +89,7 @@ Result<std::optional<AuditSnapshot>> audit_account_snapshot(Connection& c,
   s["plan"] = str(plan_name(a->plan));
   s["limits"] = a->limits.empty() ? "null" : a->limits;
   s["timeZone"] = str(a->time_zone);
+  s["retentionDays"] = a->retention_days ? std::to_string(*a->retention_days) : "null";
   return std::optional<AuditSnapshot>(std::move(s));
 }
 

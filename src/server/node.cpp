@@ -30,6 +30,7 @@
 #include "workers/idempotency_purger.h"
 #include "workers/queue_gauges.h"
 #include "workers/rate_window_writer.h"
+#include "workers/retention_worker.h"
 #include "workers/workspace_importer.h"
 #include "workspace/notion_client.h"
 #include "workers/refresh_scheduler.h"
@@ -198,6 +199,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     IdempotencyPurger idempotency_purger(database, clock);
     // Audit entries older than a year: once before listening, then every six hours.
     AuditPurger audit_purger(database, clock);
+    // Conversations past their account's retention, one node at a time (a lease row).
+    RetentionWorker retention_worker(Services{database, clock, random}, o.retention);
     // Open event streams end when shutdown begins instead of holding it for its grace period.
     hooks.on_draining = [&feed] { feed.request_stop(); };
     HttpServer server(so, router, std::move(hooks));

@@ -17,6 +17,7 @@
 #include "store/db.h"
 #include "widget/widget_options.h"
 #include "workers/crawler.h"
+#include "workers/retention_worker.h"
 #include "workers/trainer.h"
 #include "workers/webhook_service.h"
 #include "workers/workspace_importer.h"
@@ -62,6 +63,7 @@ struct NodeOptions {
   size_t reply_threads = 32;
   ChatSlotLimits chat_slots;
   WorkspaceNodeOptions workspace;
+  RetentionOptions retention;  // the purge of conversations past their account's retention
   size_t max_connections = 0;  // 0: from the descriptor limit
   size_t blocking_threads = 64;
   size_t blocking_queue = 16384;

@@ -3,7 +3,8 @@
 namespace parley {
 
 namespace {
-constexpr std::string_view kColumns = "id, name, plan, COALESCE(limits, ''), created_at, updated_at, time_zone";
+constexpr std::string_view kColumns =
+    "id, name, plan, COALESCE(limits, ''), created_at, updated_at, time_zone, retention_days";
 
 Account read_account(const Row& r) {
   Account a;
@@ -15,6 +16,7 @@ Account read_account(const Row& r) {
   a.created_at = r.int64(4);
   a.updated_at = r.int64(5);
   a.time_zone = r.text(6);
+  a.retention_days = r.opt_int64(7);
   return a;
 }
 }  // namespace
@@ -64,6 +66,22 @@ Result<bool> AccountRepo::set_time_zone(Connection& c, std::string_view id, std:
   PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE accounts SET time_zone = $2, updated_at = $3 WHERE id = $1",
                                                {id, zone, now}));
   return n > 0;
+}
+
+Result<bool> AccountRepo::set_retention(Connection& c, std::string_view id,
+                                        std::optional<int64_t> days, int64_t now) {
+  PARLEY_ASSIGN_OR_RETURN(
+      int64_t n, c.execute("UPDATE accounts SET retention_days = $2, updated_at = $3 WHERE id = $1",
+                           {id, db_opt(days), now}));
+  return n > 0;
+}
+
+Result<std::vector<std::pair<std::string, int64_t>>> AccountRepo::with_retention(Connection& c) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  PARLEY_TRY(c.query(
+      "SELECT id, retention_days FROM accounts WHERE retention_days IS NOT NULL ORDER BY id", {},
+      [&](const Row& r) { out.emplace_back(r.text(0), r.int64(1)); }));
+  return out;
 }
 
 }  // namespace parley

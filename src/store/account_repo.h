@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/plans.h"
@@ -19,6 +20,7 @@ struct Account {
   int64_t created_at = 0;
   int64_t updated_at = 0;
   std::string time_zone = "UTC";  // IANA name: the account's days for figures
+  std::optional<int64_t> retention_days;  // conversations older than this are deleted; none: kept
 };
 
 class AccountRepo {
@@ -34,6 +36,11 @@ class AccountRepo {
   static Result<bool> set_plan(Connection& c, std::string_view id, Plan plan, int64_t now);
   static Result<bool> set_limits(Connection& c, std::string_view id, std::string_view limits, int64_t now);
   static Result<bool> set_time_zone(Connection& c, std::string_view id, std::string_view zone, int64_t now);
+  // Sets or clears (nothing) the retention; false when no such account.
+  static Result<bool> set_retention(Connection& c, std::string_view id, std::optional<int64_t> days,
+                                    int64_t now);
+  // The accounts that keep conversations for a limited time: {id, retention_days}.
+  static Result<std::vector<std::pair<std::string, int64_t>>> with_retention(Connection& c);
 };
 
 }  // namespace parley

@@ -16,6 +16,11 @@ void write_account_json(JsonWriter& w, const Account& a) {
   w.key("crawlPages").integer(l.crawl_pages);
   w.end_object();
   w.key("timeZone").string(a.time_zone);
+  w.key("retentionDays");
+  if (a.retention_days)
+    w.integer(*a.retention_days);
+  else
+    w.null();
   w.key("createdAt").timestamp(a.created_at);
   w.key("updatedAt").timestamp(a.updated_at);
   w.end_object();

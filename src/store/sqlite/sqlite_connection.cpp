@@ -56,6 +56,9 @@ Result<std::unique_ptr<SqliteConnection>> SqliteConnection::open(const std::stri
   sqlite3_busy_timeout(db, 10000);
   PARLEY_TRY(conn->execute_script("PRAGMA journal_mode=WAL"));
   PARLEY_TRY(conn->execute_script("PRAGMA foreign_keys=ON"));
+  // Deleted rows are overwritten with zeros as they are deleted, so an erased person's bytes do
+  // not stay in free pages of the file (docs/decisions/records.md).
+  PARLEY_TRY(conn->execute_script("PRAGMA secure_delete=ON"));
   PARLEY_TRY(conn->execute_script(durability == Durability::kFull ? "PRAGMA synchronous=FULL"
                                                                    : "PRAGMA synchronous=NORMAL"));
   return conn;

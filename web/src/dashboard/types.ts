@@ -16,6 +16,7 @@ export interface Account {
   plan: Plan;
   limits: { apiAccess: boolean; messagesPerMonth: number; trainingCharacters: number; contactsPerAgent: number };
   timeZone?: string; // IANA name: the days of the account's figures
+  retentionDays?: number | null;
 }
 
 export interface Agent {

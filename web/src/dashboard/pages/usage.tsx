@@ -1,4 +1,5 @@
-// The plan, this month's messages against its limit, messages per day, and (owners) the plan change.
+// The plan, this month's messages against its limit, messages per day, and (owners) the plan change
+// and the conversation retention.
 import { useEffect, useState } from "preact/hooks";
 import { api, atLeast, get } from "../api";
 import { useSession } from "../auth";
@@ -63,6 +64,7 @@ export function UsagePage() {
       </section>
       {atLeast(member.role, "admin") && <TimeZone />}
       {atLeast(member.role, "owner") ? <ChangePlan onChanged={reload} /> : <p class="muted">Only owners change the plan.</p>}
+      {atLeast(member.role, "owner") && <Retention />}
     </>
   );
 }
@@ -132,6 +134,43 @@ function TimeZone() {
         <span role="status" class="ok">{done}</span>
       </form>
       <p id="zone-note" class="muted small">An IANA name such as Europe/Paris. Conversations started after a change count on days in the new zone.</p>
+      <ErrorText message={error} />
+    </section>
+  );
+}
+
+// How long the account keeps conversations after their last activity (owners): a number of days,
+// or for ever (docs/decisions/records.md).
+function Retention() {
+  const { account, setAccount } = useSession();
+  const [days, setDays] = useState(account.retentionDays ? String(account.retentionDays) : "");
+  const [error, setError] = useState("");
+  const [done, setDone] = useState("");
+  async function save(retentionDays: number | null) {
+    setError("");
+    setDone("");
+    try {
+      const r = await api<{ data: Account }>("PATCH", "/console/v1/account", { retentionDays });
+      setAccount(r.data);
+      setDays(r.data.retentionDays ? String(r.data.retentionDays) : "");
+      setDone(r.data.retentionDays ? `Conversations are kept ${r.data.retentionDays} days after their last activity.` : "Conversations are kept for ever.");
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  }
+  return (
+    <section aria-labelledby="retention-heading" class="card">
+      <h2 id="retention-heading">Conversation retention</h2>
+      <p class="muted">
+        {account.retentionDays ? `Conversations older than ${account.retentionDays} days (since their last message) are deleted with their messages, events and webhook deliveries.` : "Conversations are kept for ever."}
+      </p>
+      <form class="inline" onSubmit={(e) => { e.preventDefault(); void save(days.trim() === "" ? null : Number(days)); }}>
+        <label for="retention-days">Keep conversations for (days)</label>
+        <input id="retention-days" type="number" min={1} max={36500} step={1} value={days} onInput={(e) => setDays(e.currentTarget.value)} />
+        <button type="submit" class="primary">Save retention</button>
+        <button type="button" onClick={() => void save(null)}>Keep for ever</button>
+        <span role="status" class="ok">{done}</span>
+      </form>
       <ErrorText message={error} />
     </section>
   );

@@ -1,11 +1,13 @@
 // An agent's conversations as an inbox, newest first, a page at a time: who the visitor is, their
-// first question, and badges (unanswered, handed off, rated low) with a filter for each, and a
-// search over the messages.
+// first question, and badges (unanswered, handed off, rated low) with a filter for each, a search
+// over the messages, and (owners and admins) their export.
 import { useState } from "preact/hooks";
-import { get, query } from "../api";
+import { atLeast, get, query } from "../api";
+import { useSession } from "../auth";
 import { Badge, ErrorText, Loading, Pager, Time, usePaged } from "../components";
 import { href } from "../router";
 import type { InboxConversation, Page } from "../types";
+import { ExportConversations } from "./conversation_export";
 
 const FILTERS = [
   ["", "All conversations"],
@@ -19,6 +21,7 @@ const PAGE_SIZE = 20;
 const lastSearch = new Map<string, string>();
 
 export function ConversationsTab(props: { agentId: string }) {
+  const { member } = useSession();
   const [typed, setTyped] = useState(() => lastSearch.get(props.agentId) ?? "");
   const [q, setQuery] = useState(typed);
   const setQ = (value: string) => {
@@ -36,6 +39,7 @@ export function ConversationsTab(props: { agentId: string }) {
   return (
     <>
       <h2 id="tab-heading">Conversations</h2>
+      {atLeast(member.role, "admin") && <ExportConversations agentId={props.agentId} />}
       <form role="search" class="inline" onSubmit={(e) => { e.preventDefault(); setQ(typed.trim()); }}>
         <label for="conv-search">Search conversations</label>
         <input id="conv-search" type="search" value={typed} maxLength={200} onInput={(e) => setTyped(e.currentTarget.value)} />

@@ -2,9 +2,9 @@
 // imported from a CSV file.
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import { atLeast, get, query } from "../api";
+import { api, atLeast, get, query } from "../api";
 import { useSession } from "../auth";
-import { ErrorText, Loading, messageOf, Pager, Time, usePaged } from "../components";
+import { Confirm, ErrorText, Loading, messageOf, Pager, Time, usePaged } from "../components";
 import { downloadCsv, fetchAll, toCsv } from "../csv";
 import type { Page } from "../types";
 import { ImportContacts } from "./contact_import";
@@ -75,17 +75,45 @@ const fmt = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 export const LeadsTab = (props: { agentId: string }) => (
   <RecordList<Lead> agentId={props.agentId} kind="leads" title="Leads" columns={LEAD_COLUMNS} csvExtra={LEAD_CSV_EXTRA} empty="No leads yet." />
 );
-// Contacts, and for editors "Import contacts"; the list is read again after an import.
+interface ErasureReport {
+  contactId: string;
+  removed: Record<string, number>;
+}
+
+const ERASED_KINDS: [string, string][] = [["contacts", "contact"], ["leads", "leads"], ["conversations", "conversations"], ["messages", "messages"],
+  ["events", "events"], ["webhookDeliveries", "webhook deliveries"], ["formSubmissions", "form submissions"], ["bookings", "bookings"],
+  ["returnRequests", "return requests"], ["idempotencyKeys", "stored API answers"]];
+
+const erasedText = (r: ErasureReport) =>
+  "Erased: " + ERASED_KINDS.map(([k, label]) => `${r.removed[k] ?? 0} ${label}`).join(", ") + ".";
+
+// Contacts, for editors "Import contacts", and for owners and admins "Erase" on each contact (with
+// a confirmation, then the report of what went); the list is read again after an import or erasure.
 export function ContactsTab(props: { agentId: string }) {
   const { member } = useSession();
   const [importing, setImporting] = useState(false);
   const [version, setVersion] = useState(0);
+  const [erasing, setErasing] = useState<Contact | null>(null);
+  const [report, setReport] = useState("");
   const actions = atLeast(member.role, "editor") && <button type="button" onClick={() => setImporting(true)}>Import contacts</button>;
+  const columns = atLeast(member.role, "admin")
+    ? [...CONTACT_COLUMNS, { title: "Erase", cell: (c: Contact) => <button type="button" class="link danger" aria-label={`Erase contact ${c.email ?? c.name ?? c.id}`} onClick={() => setErasing(c)}>Erase contact</button>, csv: () => undefined }]
+    : CONTACT_COLUMNS;
+  async function erase(c: Contact) {
+    const r = await api<{ data: ErasureReport }>("POST", `/console/v1/contacts/${c.id}/erase`);
+    setReport(erasedText(r.data));
+    setVersion((v) => v + 1);
+  }
   return (
     <>
-      <RecordList<Contact> version={version} agentId={props.agentId} kind="contacts" title="Contacts" columns={CONTACT_COLUMNS} csvExtra={CONTACT_CSV_EXTRA}
+      <RecordList<Contact> version={version} agentId={props.agentId} kind="contacts" title="Contacts" columns={columns} csvExtra={CONTACT_CSV_EXTRA}
         empty="No contacts yet." actions={actions} />
+      <p role="status" class="ok" aria-label="Erasure report">{report}</p>
       {importing && <ImportContacts agentId={props.agentId} onClose={() => setImporting(false)} onImported={() => setVersion((v) => v + 1)} />}
+      {erasing && (
+        <Confirm title="Erase contact" action="Erase for good" onClose={() => setErasing(null)} onConfirm={() => erase(erasing)}
+          body={`Erase ${erasing.email ?? erasing.name ?? erasing.id} and everything of this person: their leads, conversations and messages, form submissions, bookings, return requests and webhook deliveries. This cannot be undone.`} />
+      )}
     </>
   );
 }
@@ -101,7 +129,7 @@ function RecordList<T extends { id: string }>(props: { agentId: string; kind: st
     setCsvState({ busy: true, error: "", done: "" });
     try {
       const rows = await fetchAll<T>(path);
-      const cols = [...props.csvExtra, ...props.columns];
+      const cols = [...props.csvExtra, ...props.columns.filter((c) => c.title !== "Erase")];
       const day = new Date().toISOString().slice(0, 10);
       downloadCsv(`${props.kind}-${props.agentId}-${day}.csv`, toCsv(cols.map((c) => c.title), rows.map((r) => cols.map((c) => c.csv(r)))));
       setCsvState({ busy: false, error: "", done: `Downloaded ${rows.length} ${rows.length === 1 ? props.kind.slice(0, -1) : props.kind}.` });

@@ -1,0 +1,69 @@
+#include "store/conversation_purge.h"
+
+#include "store/agent_repo.h"
+#include "store/gap_repo.h"
+
+namespace parley {
+
+namespace {
+// Deletes the events whose id satisfies `where` (on event_id, parameters $1.. as given) and every
+// delivery of them, deliveries first (they name the event by the same id).
+Result<PurgeCounts> purge_events_where(Connection& c, std::string_view where, Params params) {
+  PurgeCounts n;
+  PARLEY_ASSIGN_OR_RETURN(
+      n.deliveries,
+      c.execute("DELETE FROM webhook_deliveries WHERE " + std::string(where), params));
+  PARLEY_ASSIGN_OR_RETURN(
+      n.events, c.execute("DELETE FROM event_outbox WHERE " + std::string(where), params));
+  return n;
+}
+}  // namespace
+
+Result<PurgeCounts> purge_events_of(Connection& c, std::string_view event_id) {
+  return purge_events_where(c, "event_id = $1", {event_id});
+}
+
+Result<PurgeCounts> purge_conversation(Connection& c, std::string_view id) {
+  PurgeCounts n;
+  std::string agent_id;
+  int64_t messages = 0;
+  bool found = false;
+  PARLEY_TRY(c.query("SELECT agent_id, message_count FROM conversations WHERE id = $1", {id},
+                     [&](const Row& r) {
+                       agent_id = r.text(0);
+                       messages = r.int64(1);
+                       found = true;
+                     }));
+  if (!found) return n;
+  PARLEY_ASSIGN_OR_RETURN(n, purge_events_of(c, id));
+  // Hand-offs and live chats: "<conversation id>:<ms>", a range of the event_id index.
+  std::string first = std::string(id) + ":";
+  std::string past = std::string(id) + ";";
+  PARLEY_ASSIGN_OR_RETURN(auto timed,
+                          purge_events_where(c, "event_id >= $1 AND event_id < $2", {first, past}));
+  n += timed;
+  PARLEY_ASSIGN_OR_RETURN(n.conversations,
+                          c.execute("DELETE FROM conversations WHERE id = $1", {id}));
+  n.messages = n.conversations > 0 ? messages : 0;
+  if (n.conversations > 0) {
+    PARLEY_TRY(AgentRepo::add_to_counter(c, agent_id, AgentCounter::kConversations, -1));
+    PARLEY_TRY(AgentRepo::add_to_counter(c, agent_id, AgentCounter::kMessages, -messages));
+    // Its gaps went with its messages; a group left without a question goes too (its analysed
+    // terms came from a question of this conversation).
+    PARLEY_TRY(GapRepo::remove_empty_groups(c, agent_id));
+  }
+  return n;
+}
+
+Result<std::vector<std::string>> conversations_inactive_since(Connection& c,
+                                                              std::string_view agent_id,
+                                                              int64_t before_ms, int64_t limit) {
+  std::vector<std::string> ids;
+  PARLEY_TRY(
+      c.query("SELECT id FROM conversations WHERE agent_id = $1 AND last_activity_at < $2 "
+              "ORDER BY last_activity_at, created_at, id LIMIT $3",
+              {agent_id, before_ms, limit}, [&](const Row& r) { ids.push_back(r.text(0)); }));
+  return ids;
+}
+
+}  // namespace parley

@@ -1,7 +1,11 @@
 // The Responder (http/message.h) of a deferred answer, for one connection's Session
 // (http/session.h): every call hands its work to the connection's own thread, which checks that
-// the exchange is still this responder's before touching the connection. Counts the bytes of a
-// streamed body not yet written, for back-pressure. Internal to src/http. Thread-safe.
+// the exchange is still this responder's before touching the connection. The calls run there in
+// the order they were made, from whichever threads: they join one queue, drained by one posted
+// task (Asio alone would not keep that order: what the connection's own thread posts waits in a
+// private queue until its handler returns, behind what other threads post meanwhile, so a head
+// begun there could arrive after the body a pool thread wrote). Counts the bytes of a streamed
+// body not yet written, for back-pressure. Internal to src/http. Thread-safe.
 #pragma once
 
 #include <utility>  // must precede Asio under C++20 with Boost 1.74
@@ -90,11 +94,36 @@ class DeferredResponder final : public Responder,
   std::vector<std::pair<std::string_view, std::string>>& headers() { return headers_; }
 
  private:
+  using Op = std::function<void(Session&, Deferred&)>;
+
+  // Queues `fn` behind the calls made before it; the first of a run posts the task that drains.
   template <typename Fn>
   void post(Fn fn) {
-    boost::asio::post(session_->socket_().get_executor(), [self = this->shared_from_this(), fn = std::move(fn)]() mutable {
-      fn(*self->session_, *self);
-    });
+    {
+      std::lock_guard lock(ops_mu_);
+      ops_.emplace_back(std::move(fn));
+      if (drain_posted_) return;
+      drain_posted_ = true;
+    }
+    boost::asio::post(session_->socket_().get_executor(),
+                      [self = this->shared_from_this()] { self->drain(); });
+  }
+
+  // On the connection's thread: runs the queued calls in order, and any queued while they ran.
+  void drain() {
+    std::vector<Op> ops;
+    for (;;) {
+      {
+        std::lock_guard lock(ops_mu_);
+        if (ops_.empty()) {
+          drain_posted_ = false;
+          return;
+        }
+        ops.swap(ops_);
+      }
+      for (Op& op : ops) op(*session_, *this);
+      ops.clear();
+    }
   }
 
   std::shared_ptr<Session> session_;
@@ -104,6 +133,9 @@ class DeferredResponder final : public Responder,
   std::mutex mu_;
   size_t pending_ = 0;  // bytes handed to write() and not yet written
   std::function<void()> resume_;
+  std::mutex ops_mu_;
+  std::vector<Op> ops_;        // calls not yet run on the connection's thread, oldest first
+  bool drain_posted_ = false;  // a drain() is posted and has not yet found the queue empty
 };
 
 }  // namespace parley::http_session

@@ -211,6 +211,14 @@ Result<bool> ConversationRepo::remove(Connection& c, std::string_view account_id
 }
 
 std::string_view ConversationRepo::columns() { return CONVERSATION_COLUMNS; }
+
+int ConversationRepo::column_count() {
+  static const int n = [] {
+    std::string_view list = CONVERSATION_COLUMNS;
+    return 1 + static_cast<int>(std::count(list.begin(), list.end(), ','));
+  }();
+  return n;
+}
 ConversationRecord ConversationRepo::read_row(const Row& r) { return read_conversation(r); }
 
 }  // namespace parley

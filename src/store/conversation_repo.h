@@ -103,6 +103,8 @@ class ConversationRepo {
   static Result<bool> remove(Connection& c, std::string_view account_id, std::string_view id);
   // The column list read_row expects, for queries kept in other files (list pages).
   static std::string_view columns();
+  // How many columns that is: a query reading more after them starts at this index.
+  static int column_count();
   static ConversationRecord read_row(const Row& r);
 };
 

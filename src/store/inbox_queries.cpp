@@ -43,7 +43,7 @@ std::string like_anywhere(std::string_view text) {
 InboxRow read_inbox_row(const Row& r) {
   InboxRow out;
   out.conversation = ConversationRepo::read_row(r);
-  const int at = 23;  // the conversation's columns come first
+  const int at = ConversationRepo::column_count();  // the conversation's columns come first
   auto contact_name = r.opt_text(at), contact_email = r.opt_text(at + 1);
   auto lead_name = r.opt_text(at + 2), lead_email = r.opt_text(at + 3);
   // The bound contact when there is one, else the conversation's lead.

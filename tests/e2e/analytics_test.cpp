@@ -159,18 +159,20 @@ TEST_F(Analytics, ContributionFollowsTheConversation) {
   EXPECT_EQ(t["conversations"], 2);
   EXPECT_EQ(t["visitorMessages"], 3);
   EXPECT_EQ(t["agentReplies"], 3);
-  EXPECT_EQ(t["answered"], 3);  // no outcome recorded yet counts as answered
+  // The agent knows none of this: each reply is its fallback message.
+  EXPECT_EQ(t["fallbacks"], 3);
+  EXPECT_EQ(t["answered"], 0);
   EXPECT_EQ(t["channels"]["widget"], 1);
   EXPECT_EQ(t["channels"]["api"], 1);
   EXPECT_EQ(t["ended"], 0);
   EXPECT_TRUE(t["resolutionRate"].is_null());
 
-  // A CSAT ends the conversation; it is resolved (no hand-off, no fallback).
+  // A CSAT ends the conversation; a fallback in its last two replies leaves it unresolved.
   ASSERT_EQ(csat(first, "v-1", 2), 200);
   t = totals();
   EXPECT_EQ(t["ended"], 1);
-  EXPECT_EQ(t["resolved"], 1);
-  EXPECT_EQ(t["resolutionRate"], 1.0);
+  EXPECT_EQ(t["resolved"], 0);
+  EXPECT_EQ(t["resolutionRate"], 0.0);
   EXPECT_EQ(t["csat"]["count"], 1);
   EXPECT_EQ(t["csat"]["distribution"]["2"], 1);
   // A changed CSAT: the old score out, the new one in.
@@ -181,18 +183,18 @@ TEST_F(Analytics, ContributionFollowsTheConversation) {
   EXPECT_EQ(t["csat"]["distribution"]["2"], 0);
   EXPECT_EQ(t["csat"]["distribution"]["5"], 1);
 
-  // The reply's outcome and the visitor's thumb as the engines and the widget record them
-  // (messages.outcome, messages.rating): the conversation's next write recounts it.
-  s().sql("UPDATE messages SET outcome = 'fallback' WHERE conversation_id = '" + first +
-          "' AND seq = 4");
+  // The replies' outcomes and a thumb changed underneath (messages.outcome, messages.rating):
+  // the conversation's next write recounts what it contributes.
+  s().sql("UPDATE messages SET outcome = 'answered' WHERE conversation_id = '" + first +
+          "' AND role = 'assistant'");
   s().sql("UPDATE messages SET rating = 'down', rated_at = 1 WHERE conversation_id = '" + first +
           "' AND seq = 2");
   ASSERT_EQ(csat(first, "v-1", 4), 200);
   t = totals();
   EXPECT_EQ(t["fallbacks"], 1);
   EXPECT_EQ(t["answered"], 2);
-  EXPECT_EQ(t["resolved"], 0);
-  EXPECT_EQ(t["resolutionRate"], 0.0);
+  EXPECT_EQ(t["resolved"], 1);
+  EXPECT_EQ(t["resolutionRate"], 1.0);
   EXPECT_EQ(t["thumbs"]["down"], 1);
   EXPECT_EQ(t["thumbs"]["up"], 0);
 
@@ -235,8 +237,9 @@ TEST_F(Analytics, IdleConversationEndsAfterThirtyMinutes) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   EXPECT_EQ(t["ended"], 1);
-  EXPECT_EQ(t["resolved"], 1);
-  EXPECT_EQ(t["resolutionRate"], 1.0);
+  // Its one reply was the fallback (the agent knows nothing): ended, not resolved.
+  EXPECT_EQ(t["resolved"], 0);
+  EXPECT_EQ(t["resolutionRate"], 0.0);
 }
 
 // Many conversations, follow-ups, hand-offs, CSATs (given and changed), takeovers and ends at

@@ -7,12 +7,12 @@
 #include <string_view>
 
 #include "api/key_cache.h"
-#include "domain/rate_limiter.h"
 #include "core/clock.h"
 #include "core/random.h"
 #include "core/thread_pool.h"
 #include "domain/audit_step.h"
 #include "domain/chat.h"
+#include "domain/rate_limiter.h"
 #include "engine/reply_engine.h"
 #include "http/client_address.h"
 #include "http/router.h"
@@ -33,10 +33,10 @@ struct ApiContext {
   KeyCache& keys;
   RateLimiter& limiter;
   SourceListener& source_listener;  // the trainer and the index hear of source changes
-  ThreadPool& reply_pool;  // computes replies; nothing waits on it (domain/chat_runner.h)
-  ChatServices chat;       // engine, knowledge, limits and hand-off mailer for chat turns
-  WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions
-  AgentCache* agent_cache = nullptr;        // GET /api/v1/agents/{agentId}
+  ThreadPool& reply_pool;           // computes replies; nothing waits on it (domain/chat_runner.h)
+  ChatServices chat;                // engine, knowledge, limits and hand-off mailer for chat turns
+  WebhookPolicy* webhook_policy = nullptr;        // URL checks for subscriptions
+  AgentCache* agent_cache = nullptr;              // GET /api/v1/agents/{agentId}
   const ClientAddress* client_address = nullptr;  // who a request comes from (the audit log)
 };
 
@@ -62,11 +62,12 @@ using ApiHandler = std::function<Result<Response>(ApiCall&)>;
 // Registers a route of the public API behind the gate chain: key (401) → rate limit (429, and
 // the X-RateLimit-* headers on every later response) → plan (403 plan_required) → scope (403
 // insufficient_scope) → handler.
-void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
-                   Scope scope, Execution execution, ApiHandler handler);
+void add_api_route(Router& router, ApiContext& app, std::string_view method,
+                   std::string_view pattern, Scope scope, Execution execution, ApiHandler handler);
 // The same for a route whose changes the audit log records, as the key that made them; the
 // handler writes through ApiCall::db().
-void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
-                   Scope scope, Execution execution, ApiHandler handler, RouteAudit audit);
+void add_api_route(Router& router, ApiContext& app, std::string_view method,
+                   std::string_view pattern, Scope scope, Execution execution, ApiHandler handler,
+                   RouteAudit audit);
 
 }  // namespace parley

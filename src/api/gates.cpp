@@ -19,7 +19,8 @@ void add_rate_headers(Response& r, const RateDecision& d) {
 // The presented key, or the 401 explaining why there is none.
 Result<std::string_view> bearer_key(const Request& req) {
   PARLEY_ASSIGN_OR_RETURN(std::string_view key, bearer_credentials(req, "API key"));
-  if (!is_well_formed_key(key)) return ApiError{ErrorCode::kUnauthorized, "The API key is malformed."};
+  if (!is_well_formed_key(key))
+    return ApiError{ErrorCode::kUnauthorized, "The API key is malformed."};
   return key;
 }
 
@@ -116,21 +117,23 @@ void add_route(Router& router, ApiContext& app, std::string_view method, std::st
 }
 }  // namespace
 
-void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
-                   Scope scope, Execution execution, ApiHandler handler) {
+void add_api_route(Router& router, ApiContext& app, std::string_view method,
+                   std::string_view pattern, Scope scope, Execution execution, ApiHandler handler) {
   add_route(router, app, method, pattern, scope, execution, std::move(handler), nullptr);
 }
 
-void add_api_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
-                   Scope scope, Execution execution, ApiHandler handler, RouteAudit audit) {
+void add_api_route(Router& router, ApiContext& app, std::string_view method,
+                   std::string_view pattern, Scope scope, Execution execution, ApiHandler handler,
+                   RouteAudit audit) {
   add_route(router, app, method, pattern, scope, execution, std::move(handler),
             std::make_shared<const RouteAudit>(std::move(audit)));
 }
 
 Result<void> require_scope(const ApiCall& call, Scope scope) {
   if (call.key.allows(scope)) return {};
-  return ApiError{ErrorCode::kInsufficientScope,
-                  "This API key lacks the '" + std::string(scope_name(scope)) + "' scope needed by this endpoint."};
+  return ApiError{ErrorCode::kInsufficientScope, "This API key lacks the '" +
+                                                     std::string(scope_name(scope)) +
+                                                     "' scope needed by this endpoint."};
 }
 
 }  // namespace parley

@@ -4,8 +4,8 @@
 // the API. Subscribing also needs the scope that lists each chosen event's data (leads:read for
 // lead.created, conversations:read for handoff.requested, …): a webhook hands over the same data
 // as the event list, so it is guarded by the same scope (docs/security.md).
-#include "domain/audit_snapshots.h"
 #include "api/routes.h"
+#include "domain/audit_snapshots.h"
 #include "events/event_catalog.h"
 #include "http/responses.h"
 #include "views/delivery_json.h"

@@ -1,10 +1,10 @@
 // parley admin account create | set-plan | set-limits | set-retention | list | get
-#include "cli/admin_json.h"
 #include "cli/admin_audited.h"
-#include "domain/audit_snapshots.h"
+#include "cli/admin_json.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "domain/accounts.h"
+#include "domain/audit_snapshots.h"
 #include "domain/retention.h"
 
 namespace parley {
@@ -28,10 +28,13 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
   create->add_option("--plan", *plan, "free, starter, pro or enterprise")->capture_default_str();
   create->callback([&, name, plan] {
     run = [&, name, plan] {
-      return run_admin_audited(global, {.rule = {"account.create", "account", audit_account_snapshot}, .account_of = account_itself}, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto a, create_account(s, *name, *plan));
-        return account_json(a);
-      });
+      return run_admin_audited(global,
+                               {.rule = {"account.create", "account", audit_account_snapshot},
+                                .account_of = account_itself},
+                               [&](Services& s) -> Result<std::string> {
+                                 PARLEY_ASSIGN_OR_RETURN(auto a, create_account(s, *name, *plan));
+                                 return account_json(a);
+                               });
     };
   });
 
@@ -42,10 +45,15 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
   set_plan->add_option("plan", *new_plan, "free, starter, pro or enterprise")->required();
   set_plan->callback([&, id, new_plan] {
     run = [&, id, new_plan] {
-      return run_admin_audited(global, {.rule = {"account.update", "account", audit_account_snapshot}, .target_id = *id, .account_id = *id}, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto a, set_account_plan(s, *id, *new_plan));
-        return account_json(a);
-      });
+      return run_admin_audited(global,
+                               {.rule = {"account.update", "account", audit_account_snapshot},
+                                .target_id = *id,
+                                .account_id = *id},
+                               [&](Services& s) -> Result<std::string> {
+                                 PARLEY_ASSIGN_OR_RETURN(auto a,
+                                                         set_account_plan(s, *id, *new_plan));
+                                 return account_json(a);
+                               });
     };
   });
 
@@ -54,13 +62,19 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
                                              "Override plan limits: JSON with messagesPerMonth, "
                                              "trainingCharacters, contactsPerAgent, crawlPages");
   set_limits->add_option("id", *id, "Account id")->required();
-  set_limits->add_option("limits", *limits, "JSON object; {} restores the plan's limits")->required();
+  set_limits->add_option("limits", *limits, "JSON object; {} restores the plan's limits")
+      ->required();
   set_limits->callback([&, id, limits] {
     run = [&, id, limits] {
-      return run_admin_audited(global, {.rule = {"account.update", "account", audit_account_snapshot}, .target_id = *id, .account_id = *id}, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto a, set_account_limits(s, *id, *limits));
-        return account_json(a);
-      });
+      return run_admin_audited(global,
+                               {.rule = {"account.update", "account", audit_account_snapshot},
+                                .target_id = *id,
+                                .account_id = *id},
+                               [&](Services& s) -> Result<std::string> {
+                                 PARLEY_ASSIGN_OR_RETURN(auto a,
+                                                         set_account_limits(s, *id, *limits));
+                                 return account_json(a);
+                               });
     };
   });
 
@@ -108,7 +122,7 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
   list->callback([&] {
     run = [&] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
         PARLEY_ASSIGN_OR_RETURN(auto all, AccountRepo::list(c));
         JsonWriter w;
         w.begin_object().key("data").begin_array();

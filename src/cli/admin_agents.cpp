@@ -1,12 +1,12 @@
 // parley admin agent create | update | list | get | identity-secret
-#include "cli/admin_json.h"
 #include "cli/admin_audited.h"
-#include "domain/audit_snapshots.h"
+#include "cli/admin_json.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
 #include "cli/workspace_options.h"
-#include "domain/agents.h"
 #include "domain/agent_settings.h"
+#include "domain/agents.h"
+#include "domain/audit_snapshots.h"
 #include "domain/widget_identity.h"
 
 namespace parley {
@@ -60,7 +60,8 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
   auto* agent = admin.add_subcommand("agent", "Agents and their settings");
   agent->require_subcommand(1);
   auto a = std::make_shared<AgentArgs>();
-  const std::string settings_help = "JSON object of settings (" + known_agent_settings() + "); null removes one";
+  const std::string settings_help =
+      "JSON object of settings (" + known_agent_settings() + "); null removes one";
 
   auto* create = agent->add_subcommand("create", "Create an agent");
   create->add_option("--account", a->account, "Account id")->required();
@@ -69,10 +70,14 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
   create->add_option("--settings", a->settings, settings_help);
   create->callback([&, a] {
     run = [&, a] {
-      return run_admin_audited(global, {.rule = {"agent.create", "agent", audit_agent_snapshot}, .account_id = a->account}, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto agent, create_agent(s, a->account, a->name, a->make_private, a->settings));
-        return agent_json(agent);
-      });
+      return run_admin_audited(
+          global,
+          {.rule = {"agent.create", "agent", audit_agent_snapshot}, .account_id = a->account},
+          [&](Services& s) -> Result<std::string> {
+            PARLEY_ASSIGN_OR_RETURN(
+                auto agent, create_agent(s, a->account, a->name, a->make_private, a->settings));
+            return agent_json(agent);
+          });
     };
   });
 
@@ -84,15 +89,21 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
   update->add_option("--settings", a->settings, settings_help);
   update->callback([&, a, update] {
     run = [&, a, update] {
-      return run_admin_audited(global, {.rule = {"agent.update", "agent", audit_agent_snapshot}, .target_id = a->id, .account_of = account_of_agent}, [&](Services& s) -> Result<std::string> {
-        AgentChanges changes;
-        if (update->count("--name")) changes.name = a->name;
-        if (a->make_private) changes.is_private = true;
-        if (a->make_public) changes.is_private = false;
-        if (update->count("--settings")) changes.settings_update = a->settings;
-        PARLEY_ASSIGN_OR_RETURN(auto agent, update_agent(s, a->id, changes));
-        return agent_json(agent);
-      });
+      return run_admin_audited(global,
+                               {.rule = {"agent.update", "agent", audit_agent_snapshot},
+                                .target_id = a->id,
+                                .account_of = account_of_agent},
+                               [&](Services& s) -> Result<std::string> {
+                                 AgentChanges changes;
+                                 if (update->count("--name")) changes.name = a->name;
+                                 if (a->make_private) changes.is_private = true;
+                                 if (a->make_public) changes.is_private = false;
+                                 if (update->count("--settings"))
+                                   changes.settings_update = a->settings;
+                                 PARLEY_ASSIGN_OR_RETURN(auto agent,
+                                                         update_agent(s, a->id, changes));
+                                 return agent_json(agent);
+                               });
     };
   });
 
@@ -101,7 +112,7 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
   list->callback([&, a] {
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
         PARLEY_ASSIGN_OR_RETURN(auto all, AgentRepo::list(c, a->account));
         JsonWriter w;
         w.begin_object().key("data").begin_array();
@@ -139,7 +150,7 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
   get->callback([&, a] {
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
         PARLEY_ASSIGN_OR_RETURN(auto x, AgentRepo::find_any(c, a->id));
         if (!x) return ApiError::not_found("No agent " + a->id + ".");
         return agent_json(*x);

@@ -54,8 +54,8 @@ void add_admin_analytics_commands(CLI::App& admin, GlobalOptions& global, Comman
   set_zone->callback([&, id, zone] {
     run = [&, id, zone] {
       const CliAudit audit{.rule = {"account.update", "account", audit_account_snapshot},
-                             .target_id = *id,
-                             .account_id = *id};
+                           .target_id = *id,
+                           .account_id = *id};
       return run_admin_audited(global, audit, [&](Services& s) -> Result<std::string> {
         PARLEY_TRY(set_account_time_zone(s, *id, *zone, "zone"));
         PARLEY_ASSIGN_OR_RETURN(auto a, get_account(s, *id));

@@ -88,7 +88,7 @@ bool holds_json(const std::string& path, std::string_view text) {
 }
 
 Result<std::string> import_csv(Services& s, const ContactArgs& a, std::string_view text) {
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, a.agent));
   if (!agent) return ApiError::not_found("No agent " + a.agent + ".");
   ImportLimits limits;
@@ -170,7 +170,7 @@ void add_admin_contact_commands(CLI::App& admin, GlobalOptions& global, CommandR
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(auto body, parse_json_object(a->json));
         PARLEY_ASSIGN_OR_RETURN(auto input, parse_contact_input(body));
-        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
         PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, a->agent));
         if (!agent) return ApiError::not_found("No agent " + a->agent + ".");
         PARLEY_ASSIGN_OR_RETURN(auto saved, upsert_contact(s, *agent, input, "identity"));

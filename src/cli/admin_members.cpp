@@ -1,8 +1,8 @@
 // parley admin member create | list | remove
 #include "cli/admin_audited.h"
-#include "domain/audit_snapshots.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
+#include "domain/audit_snapshots.h"
 #include "domain/members.h"
 
 namespace parley {
@@ -36,7 +36,8 @@ void add_admin_member_commands(CLI::App& admin, GlobalOptions& global, CommandRu
   member->require_subcommand(1);
   auto m = std::make_shared<MemberArgs>();
 
-  auto* create = member->add_subcommand("create", "Add a team member; prints its member token once");
+  auto* create =
+      member->add_subcommand("create", "Add a team member; prints its member token once");
   create->add_option("--account", m->account, "Account id")->required();
   create->add_option("--email", m->email, "Email (the login name)")->required();
   create->add_option("--role", m->role, "owner, admin, editor or viewer")->required();
@@ -45,18 +46,21 @@ void add_admin_member_commands(CLI::App& admin, GlobalOptions& global, CommandRu
       ->envname("PARLEY_MEMBER_PASSWORD");
   create->callback([&, m, create] {
     run = [&, m, create] {
-      return run_admin_audited(global, {.rule = {"member.create", "member", audit_member_snapshot}, .account_id = m->account}, [&](Services& s) -> Result<std::string> {
-        NewMember in;
-        in.account_id = m->account;
-        in.email = m->email;
-        in.role = m->role;
-        if (create->count("--name")) in.name = m->name;
-        if (!m->password.empty()) in.password = m->password;
-        PARLEY_ASSIGN_OR_RETURN(auto created, create_member(s, in));
-        JsonWriter w;
-        write_member_admin_json(w, created.record, created.token);
-        return w.str();
-      });
+      return run_admin_audited(
+          global,
+          {.rule = {"member.create", "member", audit_member_snapshot}, .account_id = m->account},
+          [&](Services& s) -> Result<std::string> {
+            NewMember in;
+            in.account_id = m->account;
+            in.email = m->email;
+            in.role = m->role;
+            if (create->count("--name")) in.name = m->name;
+            if (!m->password.empty()) in.password = m->password;
+            PARLEY_ASSIGN_OR_RETURN(auto created, create_member(s, in));
+            JsonWriter w;
+            write_member_admin_json(w, created.record, created.token);
+            return w.str();
+          });
     };
   });
 
@@ -75,19 +79,24 @@ void add_admin_member_commands(CLI::App& admin, GlobalOptions& global, CommandRu
     };
   });
 
-  auto* remove = member->add_subcommand("remove", "Remove a team member; ends its sessions, keeps its API keys");
+  auto* remove = member->add_subcommand(
+      "remove", "Remove a team member; ends its sessions, keeps its API keys");
   remove->add_option("id", m->id, "Member id")->required();
   remove->callback([&, m] {
     run = [&, m] {
-      return run_admin_audited(global, {.rule = {"member.remove", "member", audit_member_snapshot}, .target_id = m->id, .account_of = account_of_member}, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(auto removed, remove_member(s, m->id));
-        JsonWriter w;
-        w.begin_object();
-        w.key("id").string(removed.id);
-        w.key("removed").boolean(true);
-        w.end_object();
-        return w.str();
-      });
+      return run_admin_audited(global,
+                               {.rule = {"member.remove", "member", audit_member_snapshot},
+                                .target_id = m->id,
+                                .account_of = account_of_member},
+                               [&](Services& s) -> Result<std::string> {
+                                 PARLEY_ASSIGN_OR_RETURN(auto removed, remove_member(s, m->id));
+                                 JsonWriter w;
+                                 w.begin_object();
+                                 w.key("id").string(removed.id);
+                                 w.key("removed").boolean(true);
+                                 w.end_object();
+                                 return w.str();
+                               });
     };
   });
 }

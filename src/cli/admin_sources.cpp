@@ -3,9 +3,9 @@
 // (crawl and refresh are in admin_crawls.cpp.)
 // A running server's trainer picks up added sources within its poll interval.
 #include "cli/admin_audited.h"
-#include "domain/audit_snapshots.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
+#include "domain/audit_snapshots.h"
 #include "domain/sources.h"
 #include "store/agent_repo.h"
 #include "views/source_json.h"
@@ -19,7 +19,8 @@ struct SourceArgs {
   std::string title, url, filename, content, question, answer;
 };
 
-std::optional<std::string> given(const CLI::App* cmd, const char* option, const std::string& value) {
+std::optional<std::string> given(const CLI::App* cmd, const char* option,
+                                 const std::string& value) {
   return cmd->count(option) ? std::optional<std::string>(value) : std::nullopt;
 }
 }  // namespace
@@ -41,23 +42,29 @@ void add_admin_source_commands(CLI::App& admin, GlobalOptions& global, CommandRu
   add->add_option("--answer", a->answer, "Answer of a qa pair");
   add->callback([&, a, add] {
     run = [&, a, add] {
-      return run_admin_audited(global, {.rule = {"source.create", "source", audit_source_snapshot}, .parent_id = a->agent,
-                                                .account_of = [a](Connection& c, std::string_view) { return account_of_agent(c, a->agent); }}, [&](Services& s) -> Result<std::string> {
-        NewSource n = a->source;
-        n.title = given(add, "--title", a->title);
-        n.url = given(add, "--url", a->url);
-        n.filename = given(add, "--filename", a->filename);
-        n.content = given(add, "--content", a->content);
-        n.question = given(add, "--question", a->question);
-        n.answer = given(add, "--answer", a->answer);
-        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
-        PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, a->agent));
-        if (!agent) return ApiError::not_found("No agent " + a->agent + ".");
-        PARLEY_ASSIGN_OR_RETURN(auto added, add_source(s, agent->account_id, agent->id, n, nullptr));
-        JsonWriter w;
-        write_added_source_json(w, added);
-        return w.str();
-      });
+      return run_admin_audited(
+          global,
+          {.rule = {"source.create", "source", audit_source_snapshot},
+           .parent_id = a->agent,
+           .account_of = [a](Connection& c,
+                             std::string_view) { return account_of_agent(c, a->agent); }},
+          [&](Services& s) -> Result<std::string> {
+            NewSource n = a->source;
+            n.title = given(add, "--title", a->title);
+            n.url = given(add, "--url", a->url);
+            n.filename = given(add, "--filename", a->filename);
+            n.content = given(add, "--content", a->content);
+            n.question = given(add, "--question", a->question);
+            n.answer = given(add, "--answer", a->answer);
+            PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
+            PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, a->agent));
+            if (!agent) return ApiError::not_found("No agent " + a->agent + ".");
+            PARLEY_ASSIGN_OR_RETURN(auto added,
+                                    add_source(s, agent->account_id, agent->id, n, nullptr));
+            JsonWriter w;
+            write_added_source_json(w, added);
+            return w.str();
+          });
     };
   });
 
@@ -68,7 +75,7 @@ void add_admin_source_commands(CLI::App& admin, GlobalOptions& global, CommandRu
   list->callback([&, a] {
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
         PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, a->agent));
         if (!agent) return ApiError::not_found("No agent " + a->agent + ".");
         PARLEY_ASSIGN_OR_RETURN(auto listing, list_sources(c, agent->account_id, agent->id));

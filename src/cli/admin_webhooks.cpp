@@ -1,9 +1,9 @@
 // parley admin webhook add | list | deliveries | pause | resume | enable | remove: dashboard
 // webhooks, the delivery history of any webhook, and enabling one disabled after failing.
 #include "cli/admin_audited.h"
-#include "domain/audit_snapshots.h"
 #include "cli/admin_support.h"
 #include "cli/commands.h"
+#include "domain/audit_snapshots.h"
 #include "store/webhook_repo.h"
 #include "webhooks/delivery_operations.h"
 #include "webhooks/subscriptions.h"
@@ -95,16 +95,20 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
       ->envname("PARLEY_WEBHOOK_ALLOW_PRIVATE_TARGETS");
   add->callback([&, a] {
     run = [&, a] {
-      return run_admin_audited(global, {.rule = {"webhook.create", "webhook", audit_webhook_snapshot}, .account_of = account_of_webhook}, [&](Services& s) -> Result<std::string> {
-        SystemResolver resolver;
-        NewWebhook in{a->agent,  a->url,      split_list(a->events),
-                      a->source, "dashboard", std::nullopt};
-        PARLEY_ASSIGN_OR_RETURN(
-            auto h, subscribe_webhook(s, {resolver, a->allow_private}, {}, std::move(in)));
-        JsonWriter w;
-        write_webhook_json(w, h, /*with_secret=*/true);
-        return w.str();
-      });
+      return run_admin_audited(
+          global,
+          {.rule = {"webhook.create", "webhook", audit_webhook_snapshot},
+           .account_of = account_of_webhook},
+          [&](Services& s) -> Result<std::string> {
+            SystemResolver resolver;
+            NewWebhook in{a->agent,  a->url,      split_list(a->events),
+                          a->source, "dashboard", std::nullopt};
+            PARLEY_ASSIGN_OR_RETURN(
+                auto h, subscribe_webhook(s, {resolver, a->allow_private}, {}, std::move(in)));
+            JsonWriter w;
+            write_webhook_json(w, h, /*with_secret=*/true);
+            return w.str();
+          });
     };
   });
 
@@ -113,7 +117,7 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
   list->callback([&, a] {
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
         PARLEY_ASSIGN_OR_RETURN(auto hooks, WebhookRepo::list_for_agent(c, a->agent));
         JsonWriter w;
         w.begin_object().key("data").begin_array();
@@ -131,7 +135,7 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
   deliveries->callback([&, a] {
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
-        PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+        PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
         PARLEY_ASSIGN_OR_RETURN(auto hook, WebhookRepo::find_any(c, a->id));
         if (!hook) return ApiError::not_found("No webhook " + a->id + ".");
         PARLEY_ASSIGN_OR_RETURN(auto list, WebhookRepo::list_deliveries(c, a->id, a->limit));
@@ -151,16 +155,21 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
   remove->add_option("id", a->id, "Webhook id")->required();
   remove->callback([&, a] {
     run = [&, a] {
-      return run_admin_audited(global, {.rule = {"webhook.delete", "webhook", audit_webhook_snapshot}, .target_id = a->id, .account_of = account_of_webhook}, [&](Services& s) -> Result<std::string> {
-        PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
-          PARLEY_ASSIGN_OR_RETURN(bool removed, WebhookRepo::remove(c, a->id));
-          if (!removed) return ApiError::not_found("No webhook " + a->id + ".");
-          return {};
-        }));
-        JsonWriter w;
-        w.begin_object().key("id").string(a->id).key("deleted").boolean(true).end_object();
-        return w.str();
-      });
+      return run_admin_audited(
+          global,
+          {.rule = {"webhook.delete", "webhook", audit_webhook_snapshot},
+           .target_id = a->id,
+           .account_of = account_of_webhook},
+          [&](Services& s) -> Result<std::string> {
+            PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+              PARLEY_ASSIGN_OR_RETURN(bool removed, WebhookRepo::remove(c, a->id));
+              if (!removed) return ApiError::not_found("No webhook " + a->id + ".");
+              return {};
+            }));
+            JsonWriter w;
+            w.begin_object().key("id").string(a->id).key("deleted").boolean(true).end_object();
+            return w.str();
+          });
     };
   });
 
@@ -171,7 +180,7 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
     run = [&, a] {
       return run_admin(global, [&](Services& s) -> Result<std::string> {
         PARLEY_ASSIGN_OR_RETURN(auto any, [&]() -> Result<std::optional<WebhookRecord>> {
-          PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+          PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
           return WebhookRepo::find_any(c, a->id);
         }());
         if (!any) return ApiError::not_found("No webhook " + a->id + ".");

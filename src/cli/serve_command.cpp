@@ -10,8 +10,8 @@
 #include "cli/llm_options.h"
 #include "cli/webhook_options.h"
 #include "cli/workspace_options.h"
-#include "core/log.h"
 #include "core/json.h"
+#include "core/log.h"
 #include "server/node.h"
 #include "store/copy_installation.h"
 
@@ -31,7 +31,8 @@ Result<std::pair<std::string, uint16_t>> split_listen(const std::string& listen)
   size_t colon = listen.rfind(':');
   if (colon == std::string::npos) return ApiError::invalid("--listen must be HOST:PORT");
   std::string host = listen.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
   try {
     int port = std::stoi(listen.substr(colon + 1));
     if (port < 0 || port > 65535) throw std::out_of_range("port");
@@ -62,7 +63,8 @@ int serve(const GlobalOptions& global, ServeOptions o) {
   if (const char* token = std::getenv("PARLEY_METRICS_TOKEN")) node.metrics_token = token;
   node.llm = o.llm.llm;
   node.mail = o.llm.mail;
-  node.actions = action_options(o.llm, node.webhooks.allow_private_targets, node.webhooks.extra_ca_file);
+  node.actions =
+      action_options(o.llm, node.webhooks.allow_private_targets, node.webhooks.extra_ca_file);
   // The webhooks' switch for private targets covers crawling too (tests, local development).
   finish_crawl_options(o.crawl, node.webhooks.allow_private_targets);
   node.crawl = o.crawl.settings;
@@ -90,12 +92,14 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_LISTEN")
       ->capture_default_str();
   cmd->add_option("--log-flush-ms", o->log_flush_ms,
-                  "Write buffered log lines this often (warnings and errors at once); 0 writes every line at once")
+                  "Write buffered log lines this often (warnings and errors at once); 0 writes "
+                  "every line at once")
       ->envname("PARLEY_LOG_FLUSH_MS")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--threads", o->node.threads,
-                  "I/O threads (default: one per CPU the process may use: affinity mask and cgroup CPU quota)")
+                  "I/O threads (default: one per CPU the process may use: affinity mask and cgroup "
+                  "CPU quota)")
       ->envname("PARLEY_THREADS");
   cmd->add_option("--max-connections", o->node.max_connections,
                   "Open connections before new ones get 503 (default: from the descriptor limit)")
@@ -110,15 +114,18 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_BLOCKING_QUEUE")
       ->capture_default_str();
   cmd->add_option("--linger-ms", o->node.linger_ms,
-                  "After an early error reply, read and drop the rest of the request this long at most (0: off)")
+                  "After an early error reply, read and drop the rest of the request this long at "
+                  "most (0: off)")
       ->envname("PARLEY_LINGER_MS")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd->add_option("--linger-bytes", o->node.linger_bytes,
-                  "After an early error reply, read and drop this many bytes at most before closing")
+  cmd->add_option(
+         "--linger-bytes", o->node.linger_bytes,
+         "After an early error reply, read and drop this many bytes at most before closing")
       ->envname("PARLEY_LINGER_BYTES")
       ->capture_default_str();
-  cmd->add_option("--idle-timeout-s", o->node.idle_timeout_s, "Close a kept-alive connection idle this long")
+  cmd->add_option("--idle-timeout-s", o->node.idle_timeout_s,
+                  "Close a kept-alive connection idle this long")
       ->envname("PARLEY_IDLE_TIMEOUT_S")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -127,10 +134,12 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_READ_TIMEOUT_S")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--tls-cert", o->node.tls_cert, "PEM certificate chain; serves HTTPS with --tls-key")
+  cmd->add_option("--tls-cert", o->node.tls_cert,
+                  "PEM certificate chain; serves HTTPS with --tls-key")
       ->envname("PARLEY_TLS_CERT");
   cmd->add_option("--tls-key", o->node.tls_key, "PEM private key")->envname("PARLEY_TLS_KEY");
-  cmd->add_option("--rate-limit-per-minute", o->node.rate_limit_per_minute, "Requests per API key per minute")
+  cmd->add_option("--rate-limit-per-minute", o->node.rate_limit_per_minute,
+                  "Requests per API key per minute")
       ->envname("PARLEY_RATE_LIMIT_PER_MINUTE")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -143,13 +152,15 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_TRAINING_DELAY_MS")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd->add_option("--training-lease-ms", o->node.training.lease_ms,
-                  "How long a node's claim on a source being trained lasts unless it renews it; a source "
-                  "whose node died is trained by another once its claim ends")
+  cmd->add_option(
+         "--training-lease-ms", o->node.training.lease_ms,
+         "How long a node's claim on a source being trained lasts unless it renews it; a source "
+         "whose node died is trained by another once its claim ends")
       ->envname("PARLEY_TRAINING_LEASE_MS")
       ->check(CLI::Range(int64_t{1000}, int64_t{3'600'000}))
       ->capture_default_str();
-  cmd->add_option("--console-session-hours", o->node.console_session_hours, "Lifetime of a console login session")
+  cmd->add_option("--console-session-hours", o->node.console_session_hours,
+                  "Lifetime of a console login session")
       ->envname("PARLEY_CONSOLE_SESSION_HOURS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -179,8 +190,9 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
          "Owners may not change their account's plan in the console (403); the operator sets "
          "plans with `parley admin account set-plan`")
       ->envname("PARLEY_NO_SELF_SERVICE_PLANS");
-  cmd->add_option("--console-login-tracked-max", o->node.console_login_tracked_max,
-                  "Emails (and, apart, addresses) the login throttle tracks at once; oldest evicted first")
+  cmd->add_option(
+         "--console-login-tracked-max", o->node.console_login_tracked_max,
+         "Emails (and, apart, addresses) the login throttle tracks at once; oldest evicted first")
       ->envname("PARLEY_CONSOLE_LOGIN_TRACKED_MAX")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -210,7 +222,8 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   add_crawl_serve_options(*cmd, o->crawl);
   add_llm_serve_options(*cmd, o->llm);
   add_workspace_serve_options(*cmd, o->workspace);
-  cmd->add_option("--chat-timeout-ms", o->node.chat.timeout_ms, "A chat reply taking longer ends with 504 timeout")
+  cmd->add_option("--chat-timeout-ms", o->node.chat.timeout_ms,
+                  "A chat reply taking longer ends with 504 timeout")
       ->envname("PARLEY_CHAT_TIMEOUT_MS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -229,12 +242,14 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_MAX_MESSAGES_PER_CONVERSATION")
       ->check(CLI::Range(int64_t{2}, int64_t{1'000'000}))
       ->capture_default_str();
-  cmd->add_option("--web-dir", o->node.web_dir,
-                  "Serve the dashboard and widget from this folder (web/build.mjs's output) instead of the "
-                  "copy built into the binary; for working on them")
+  cmd->add_option(
+         "--web-dir", o->node.web_dir,
+         "Serve the dashboard and widget from this folder (web/build.mjs's output) instead of the "
+         "copy built into the binary; for working on them")
       ->envname("PARLEY_WEB_DIR");
-  cmd->add_option("--country-header", o->node.widget.country_header,
-                  "Trusted request header holding the widget visitor's country code (off when empty)")
+  cmd->add_option(
+         "--country-header", o->node.widget.country_header,
+         "Trusted request header holding the widget visitor's country code (off when empty)")
       ->envname("PARLEY_COUNTRY_HEADER");
   cmd->add_option(
          "--client-address-header", o->node.widget.client_address.header,
@@ -261,23 +276,35 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
     const char* help;
   };
   for (const auto& w : std::initializer_list<WidgetLimitOption>{
-           {"--widget-requests-per-minute-per-address", "PARLEY_WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS",
-            &o->node.widget.requests_per_minute_per_address, "Widget requests per client address per minute"},
-           {"--widget-messages-per-minute-per-address", "PARLEY_WIDGET_MESSAGES_PER_MINUTE_PER_ADDRESS",
-            &o->node.widget.messages_per_minute_per_address, "Widget chat messages per client address per minute"},
+           {"--widget-requests-per-minute-per-address",
+            "PARLEY_WIDGET_REQUESTS_PER_MINUTE_PER_ADDRESS",
+            &o->node.widget.requests_per_minute_per_address,
+            "Widget requests per client address per minute"},
+           {"--widget-messages-per-minute-per-address",
+            "PARLEY_WIDGET_MESSAGES_PER_MINUTE_PER_ADDRESS",
+            &o->node.widget.messages_per_minute_per_address,
+            "Widget chat messages per client address per minute"},
            {"--widget-visitors-per-address", "PARLEY_WIDGET_VISITORS_PER_ADDRESS",
             &o->node.widget.visitors_per_address,
             "How many times an agent's messagesPerVisitor one client address may use in a day"},
-           {"--widget-records-per-conversation-per-hour", "PARLEY_WIDGET_RECORDS_PER_CONVERSATION_PER_HOUR",
+           {"--widget-records-per-conversation-per-hour",
+            "PARLEY_WIDGET_RECORDS_PER_CONVERSATION_PER_HOUR",
             &o->node.widget.records_per_conversation_per_hour,
-            "Forms, bookings, return requests and contact details per widget conversation per hour"},
-           {"--widget-record-max-bytes", "PARLEY_WIDGET_RECORD_MAX_BYTES", &o->node.widget.record_max_bytes,
+            "Forms, bookings, return requests and contact details per widget conversation per "
+            "hour"},
+           {"--widget-record-max-bytes", "PARLEY_WIDGET_RECORD_MAX_BYTES",
+            &o->node.widget.record_max_bytes,
             "Bytes of JSON in a widget form's fields or a contact's customFields"},
            {"--widget-contacts-per-hour-per-address", "PARLEY_WIDGET_CONTACTS_PER_HOUR_PER_ADDRESS",
-            &o->node.widget.contacts_per_hour_per_address, "Widget contact details per client address per hour"},
+            &o->node.widget.contacts_per_hour_per_address,
+            "Widget contact details per client address per hour"},
            {"--widget-contacts-per-hour-per-agent", "PARLEY_WIDGET_CONTACTS_PER_HOUR_PER_AGENT",
-            &o->node.widget.contacts_per_hour_per_agent, "Widget contact details per agent per hour"}}) {
-    cmd->add_option(w.flag, *w.value, w.help)->envname(w.env)->check(CLI::PositiveNumber)->capture_default_str();
+            &o->node.widget.contacts_per_hour_per_agent,
+            "Widget contact details per agent per hour"}}) {
+    cmd->add_option(w.flag, *w.value, w.help)
+        ->envname(w.env)
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
   }
   cmd->add_option("--retention-interval-ms", o->node.retention.interval_ms,
                   "How often the node deletes conversations past their account's retention "
@@ -290,8 +317,9 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_RETENTION_BATCH")
       ->check(CLI::Range(int64_t{1}, int64_t{10'000}))
       ->capture_default_str();
-  cmd->add_option("--reply-threads", o->node.reply_threads,
-                  "Threads running the built-in engine, prompts and the steps of replies that block")
+  cmd->add_option(
+         "--reply-threads", o->node.reply_threads,
+         "Threads running the built-in engine, prompts and the steps of replies that block")
       ->envname("PARLEY_REPLY_THREADS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -315,8 +343,9 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_ENGINE_DELAY_MS")
       ->check(CLI::NonNegativeNumber);
   // Left out of --help (an empty group): it exists only for the end-to-end tests.
-  cmd->add_option("--test-clock-file", o->node.test_clock_file,
-                  "Tests only: a file holding milliseconds added to the clock (loopback --listen only)")
+  cmd->add_option(
+         "--test-clock-file", o->node.test_clock_file,
+         "Tests only: a file holding milliseconds added to the clock (loopback --listen only)")
       ->envname("PARLEY_TEST_CLOCK_FILE")
       ->group("");
   cmd->callback([&global, &run, o] { run = [&global, o] { return serve(global, *o); }; });
@@ -332,7 +361,8 @@ struct CopyOptions {
 // copied and counted on both sides.
 int copy_between(const GlobalOptions& global, const CopyOptions& o) {
   auto open_url = [&](const std::string& url) {
-    return open_database({.url = url, .durability = Durability::kFull, .pool_size = global.database_pool});
+    return open_database(
+        {.url = url, .durability = Durability::kFull, .pool_size = global.database_pool});
   };
   auto from = open_url(o.from);
   if (!from.ok()) return print_error(from.error());
@@ -356,10 +386,13 @@ int copy_between(const GlobalOptions& global, const CopyOptions& o) {
 
 void add_migrate_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   auto* cmd = app.add_subcommand(
-      "migrate", "Apply pending schema migrations and exit; with --from and --to, copy a whole installation");
+      "migrate",
+      "Apply pending schema migrations and exit; with --from and --to, copy a whole installation");
   auto copy = std::make_shared<CopyOptions>();
-  auto* from = cmd->add_option("--from", copy->from, "Database to copy from (sqlite:PATH or postgresql://...)");
-  auto* to = cmd->add_option("--to", copy->to, "Empty database to copy into (postgresql://... or sqlite:PATH)");
+  auto* from = cmd->add_option("--from", copy->from,
+                               "Database to copy from (sqlite:PATH or postgresql://...)");
+  auto* to = cmd->add_option("--to", copy->to,
+                             "Empty database to copy into (postgresql://... or sqlite:PATH)");
   from->needs(to);
   to->needs(from);
   cmd->callback([&global, &run, copy] {

@@ -1,17 +1,17 @@
 // GET /console/v1/account, PUT /console/v1/account {plan, retentionDays?} (owners only), and PATCH
 // /console/v1/account {plan?, timeZone?, retentionDays?} (the plan and the retention: owners; the
 // time zone: admins and owners).
-#include "http/responses.h"
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
-#include "domain/audit_snapshots.h"
 #include "core/time_format.h"
 #include "core/time_zone.h"
 #include "domain/accounts.h"
 #include "domain/analytics.h"
+#include "domain/audit_snapshots.h"
 #include "domain/retention.h"
 #include "domain/usage.h"
+#include "http/responses.h"
 #include "store/conversation_queries.h"
 
 #include <cstdlib>
@@ -37,7 +37,8 @@ Result<Response> usage(ConsoleCall& call) {
   if (found) {
     char* end = nullptr;
     long long n = std::strtoll(given.c_str(), &end, 10);
-    if (given.empty() || *end != '\0' || n < 1 || n > 90) return ApiError::invalid("'days' must be a whole number from 1 to 90.");
+    if (given.empty() || *end != '\0' || n < 1 || n > 90)
+      return ApiError::invalid("'days' must be a whole number from 1 to 90.");
     days = n;
   }
   constexpr int64_t kDay = 86'400'000;
@@ -45,15 +46,17 @@ Result<Response> usage(ConsoleCall& call) {
   const int64_t today = now / kDay;
   const int64_t first = today - days + 1;
   PARLEY_ASSIGN_OR_RETURN(auto account, get_account(call.services, call.account_id()));
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.services.db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.services.db.read());
   std::string month = month_period(now);
   PARLEY_ASSIGN_OR_RETURN(int64_t used, usage_count(c, account.id, month));
-  PARLEY_ASSIGN_OR_RETURN(auto counted, ConversationQueries::user_messages_per_day(c, account.id, first * kDay));
+  PARLEY_ASSIGN_OR_RETURN(auto counted,
+                          ConversationQueries::user_messages_per_day(c, account.id, first * kDay));
   return data_response(200, [&](JsonWriter& w) {
     w.begin_object();
     w.key("period").string(month.substr(2));
     w.key("messagesUsed").integer(used);
-    w.key("messagesPerMonth").integer(effective_limits(account.plan, account.overrides).messages_per_month);
+    w.key("messagesPerMonth")
+        .integer(effective_limits(account.plan, account.overrides).messages_per_month);
     w.key("days").begin_array();
     size_t at = 0;
     for (int64_t day = first; day <= today; ++day) {
@@ -140,12 +143,14 @@ Result<Response> change_account(ConsoleCall& call) {
 void register_console_account_routes(Router& router, ConsoleContext& app) {
   const ConsoleAudit account_audit{.rule = {"account.update", "account", audit_account_snapshot},
                                    .target = ConsoleAudit::Target::kAccount};
-  add_console_route(router, app, "GET", "/console/v1/account", Role::kViewer, Execution::kPool, get);
-  add_console_route(router, app, "GET", "/console/v1/account/usage", Role::kViewer, Execution::kPool, usage);
-  add_console_route(router, app, "PUT", "/console/v1/account", Role::kOwner, Execution::kPool, change_account,
-                    account_audit);
-  add_console_route(router, app, "PATCH", "/console/v1/account", Role::kAdmin, Execution::kPool, change_account,
-                    account_audit);
+  add_console_route(router, app, "GET", "/console/v1/account", Role::kViewer, Execution::kPool,
+                    get);
+  add_console_route(router, app, "GET", "/console/v1/account/usage", Role::kViewer,
+                    Execution::kPool, usage);
+  add_console_route(router, app, "PUT", "/console/v1/account", Role::kOwner, Execution::kPool,
+                    change_account, account_audit);
+  add_console_route(router, app, "PATCH", "/console/v1/account", Role::kAdmin, Execution::kPool,
+                    change_account, account_audit);
 }
 
 }  // namespace parley

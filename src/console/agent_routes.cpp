@@ -1,12 +1,12 @@
 // GET, POST /console/v1/agents and GET, PATCH /console/v1/agents/{agentId}: agents with their
 // settings. Creation and changes go through domain/agents.h; settings merge through
 // merge_agent_settings (null removes a setting).
-#include "http/responses.h"
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
-#include "domain/audit_snapshots.h"
 #include "domain/agents.h"
+#include "domain/audit_snapshots.h"
+#include "http/responses.h"
 
 namespace parley {
 
@@ -24,7 +24,7 @@ Result<std::optional<std::string>> settings_of(const FieldReader& f) {
 }
 
 Result<Response> list(ConsoleCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agents, AgentRepo::list(c, call.account_id()));
   JsonWriter w;
   w.begin_object().key("data").begin_array();
@@ -34,7 +34,7 @@ Result<Response> list(ConsoleCall& call) {
 }
 
 Result<Response> get(ConsoleCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
   return agent_response(200, agent);
 }
@@ -45,8 +45,9 @@ Result<Response> create(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(std::string name, f.required_string("name"));
   PARLEY_ASSIGN_OR_RETURN(auto is_private, f.optional_bool("private"));
   PARLEY_ASSIGN_OR_RETURN(auto settings, settings_of(f));
-  PARLEY_ASSIGN_OR_RETURN(auto agent, create_agent(call.services, call.account_id(), name, is_private.value_or(false),
-                                                   settings.value_or("{}")));
+  PARLEY_ASSIGN_OR_RETURN(
+      auto agent, create_agent(call.services, call.account_id(), name, is_private.value_or(false),
+                               settings.value_or("{}")));
   return agent_response(201, agent);
 }
 
@@ -59,7 +60,7 @@ Result<Response> update(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(changes.is_private, f.optional_bool("private"));
   PARLEY_ASSIGN_OR_RETURN(changes.settings_update, settings_of(f));
   // Another account's agent is a 404 before anything is written.
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
   PARLEY_TRY(get_agent(c, call.account_id(), call.param(0)));
   PARLEY_ASSIGN_OR_RETURN(auto agent, update_agent(call.services, call.param(0), changes));
   return agent_response(200, agent);
@@ -67,11 +68,16 @@ Result<Response> update(ConsoleCall& call) {
 }  // namespace
 
 void register_console_agent_routes(Router& router, ConsoleContext& app) {
-  add_console_route(router, app, "GET", "/console/v1/agents", Role::kViewer, Execution::kPool, list);
-  add_console_route(router, app, "POST", "/console/v1/agents", Role::kEditor, Execution::kPool, create,
-                    {.rule = {"agent.create", "agent", audit_agent_snapshot}, .target = ConsoleAudit::Target::kCreated});
-  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}", Role::kViewer, Execution::kPool, get);
-  add_console_route(router, app, "PATCH", "/console/v1/agents/{agentId}", Role::kEditor, Execution::kPool, update,
+  add_console_route(router, app, "GET", "/console/v1/agents", Role::kViewer, Execution::kPool,
+                    list);
+  add_console_route(router, app, "POST", "/console/v1/agents", Role::kEditor, Execution::kPool,
+                    create,
+                    {.rule = {"agent.create", "agent", audit_agent_snapshot},
+                     .target = ConsoleAudit::Target::kCreated});
+  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}", Role::kViewer,
+                    Execution::kPool, get);
+  add_console_route(router, app, "PATCH", "/console/v1/agents/{agentId}", Role::kEditor,
+                    Execution::kPool, update,
                     {.rule = {"agent.update", "agent", audit_agent_snapshot}});
 }
 

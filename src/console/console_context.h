@@ -24,14 +24,14 @@ struct ConsoleContext {
   const Clock& clock;
   Random& random;
   ConsoleServices& console;
-  WebhookPolicy* webhook_policy = nullptr;  // URL checks for subscriptions
+  WebhookPolicy* webhook_policy = nullptr;    // URL checks for subscriptions
   SourceListener* source_listener = nullptr;  // the trainer hears of source changes
   ChatServices* chat = nullptr;               // the "try it" chat: the same flow as the widget's
   ThreadPool* reply_pool = nullptr;
-  ChangeFeed* feed = nullptr;                 // the live-chat inbox stream (views/change_feed.h)
-  WorkspaceServices* workspace = nullptr;     // Notion connections and page imports
-  CrawlDesk* crawls = nullptr;                // website crawls: settings, guard, the crawler
-  const SecretBox* secret_box = nullptr;      // seals agents' identity secrets; null: refused
+  ChangeFeed* feed = nullptr;              // the live-chat inbox stream (views/change_feed.h)
+  WorkspaceServices* workspace = nullptr;  // Notion connections and page imports
+  CrawlDesk* crawls = nullptr;             // website crawls: settings, guard, the crawler
+  const SecretBox* secret_box = nullptr;   // seals agents' identity secrets; null: refused
 };
 
 }  // namespace parley

@@ -11,7 +11,9 @@ namespace {
 Result<Response> conversations(ConsoleCall& call) {
   return inbox_page(call.app.db, call.account_id(), call.param(0), call.req);
 }
-Result<Response> leads(ConsoleCall& call) { return leads_page(call.app.db, call.account_id(), call.param(0), call.req); }
+Result<Response> leads(ConsoleCall& call) {
+  return leads_page(call.app.db, call.account_id(), call.param(0), call.req);
+}
 Result<Response> contacts(ConsoleCall& call) {
   return contacts_page(call.app.db, call.account_id(), call.param(0), call.req);
 }
@@ -20,9 +22,10 @@ Result<Response> contacts(ConsoleCall& call) {
 void register_console_data_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/conversations", Role::kViewer,
                     Execution::kPool, conversations);
-  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/leads", Role::kViewer, Execution::kPool, leads);
-  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/contacts", Role::kViewer, Execution::kPool,
-                    contacts);
+  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/leads", Role::kViewer,
+                    Execution::kPool, leads);
+  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/contacts", Role::kViewer,
+                    Execution::kPool, contacts);
 }
 
 }  // namespace parley

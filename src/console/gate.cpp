@@ -13,9 +13,8 @@ std::string article(Role r) { return r == Role::kAdmin || r == Role::kOwner ? "a
 
 // `audit` null: a route that changes nothing worth recording.
 void add_route(Router& router, ConsoleContext& app, std::string_view method,
-               std::string_view pattern, Role min_role, Execution execution,
-               ConsoleHandler handler, std::shared_ptr<const ConsoleAudit> audit,
-               size_t body_limit) {
+               std::string_view pattern, Role min_role, Execution execution, ConsoleHandler handler,
+               std::shared_ptr<const ConsoleAudit> audit, size_t body_limit) {
   router.add(method, pattern,
              {[&app, min_role, handler = std::move(handler), audit](Request& req) -> Response {
                 auto token = console_bearer_token(req);
@@ -24,9 +23,10 @@ void add_route(Router& router, ConsoleContext& app, std::string_view method,
                 auto who = authenticate_member_token(services, *token);
                 if (!who.ok()) return error_response(who.error());
                 if (!role_at_least(who->role, min_role)) {
-                  return error_response({ErrorCode::kForbidden, "This needs the " + std::string(role_name(min_role)) +
-                                                                    " role or higher; you are " + article(who->role) +
-                                                                    std::string(role_name(who->role)) + "."});
+                  return error_response(
+                      {ErrorCode::kForbidden, "This needs the " + std::string(role_name(min_role)) +
+                                                  " role or higher; you are " + article(who->role) +
+                                                  std::string(role_name(who->role)) + "."});
                 }
                 if (audit) return run_audited_call(app, req, *who, *token, *audit, handler);
                 ConsoleCall call{req, *who, *token, app, services};

@@ -7,10 +7,10 @@
 #include <string_view>
 
 #include "console/console_context.h"
-#include "http/router.h"
-#include "store/services.h"
 #include "domain/audit_step.h"
 #include "domain/members.h"
+#include "http/router.h"
+#include "store/services.h"
 
 namespace parley {
 

@@ -2,9 +2,9 @@
 // replaces it (every signature made with the old one then fails). The secret is in this answer
 // only (Cache-Control: no-store); the agent's JSON says only whether one is set. Admins and
 // owners, like API keys and webhook secrets. domain/widget_identity.h holds the rules.
-#include "domain/audit_snapshots.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
+#include "domain/audit_snapshots.h"
 #include "domain/widget_identity.h"
 #include "http/responses.h"
 

@@ -4,8 +4,8 @@
 // operator's contact_import_max_bytes.
 #include "console/console_routes.h"
 #include "console/gate.h"
-#include "domain/audit_snapshots.h"
 #include "domain/agents.h"
+#include "domain/audit_snapshots.h"
 #include "domain/contact_import.h"
 #include "http/multipart.h"
 #include "http/responses.h"
@@ -19,7 +19,7 @@ Result<Response> import_contacts(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto parts, parse_multipart(call.req.body, boundary));
   PARLEY_ASSIGN_OR_RETURN(const MultipartPart* file, single_part(parts, "file"));
   PARLEY_ASSIGN_OR_RETURN(const MultipartPart* mapping, optional_part(parts, "mapping"));
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
   ImportLimits limits;
   limits.max_rows = call.app.console.options.contact_import_max_rows;

@@ -1,12 +1,12 @@
 // GET, POST /console/v1/keys and DELETE /console/v1/keys/{keyId}: the account's API keys. The
 // life cycle is domain/keys.h's (shared with the admin CLI); this file only checks input and
 // shapes what each role may see.
-#include "http/responses.h"
 #include "console/console_json.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
 #include "domain/audit_snapshots.h"
 #include "domain/keys.h"
+#include "http/responses.h"
 
 namespace parley {
 
@@ -32,7 +32,8 @@ Result<std::optional<ScopeMask>> requested_scopes(const FieldReader& f) {
     if (!scope) {
       std::string known;
       for (auto n : all_scope_names()) known += (known.empty() ? "" : ", ") + std::string(n);
-      return ApiError::invalid("Unknown scope '" + std::string(name) + "' in 'scopes'. Scopes: " + known + ".");
+      return ApiError::invalid("Unknown scope '" + std::string(name) +
+                               "' in 'scopes'. Scopes: " + known + ".");
     }
     m |= mask(*scope);
   }
@@ -54,8 +55,8 @@ Result<Response> create(ConsoleCall& call) {
   FieldReader f(doc);
   PARLEY_ASSIGN_OR_RETURN(std::string name, f.required_string("name"));
   PARLEY_ASSIGN_OR_RETURN(auto scopes, requested_scopes(f));
-  PARLEY_ASSIGN_OR_RETURN(auto created,
-                          create_api_key(call.services, call.account_id(), name, scopes, call.who.member.id));
+  PARLEY_ASSIGN_OR_RETURN(auto created, create_api_key(call.services, call.account_id(), name,
+                                                       scopes, call.who.member.id));
   JsonWriter w;
   w.begin_object().key("data");
   write_console_key_json(w, created.record, call.who.role, created.plaintext);
@@ -66,7 +67,8 @@ Result<Response> create(ConsoleCall& call) {
 }
 
 Result<Response> revoke(ConsoleCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(auto key, revoke_api_key(call.services, call.param(0), call.account_id()));
+  PARLEY_ASSIGN_OR_RETURN(auto key,
+                          revoke_api_key(call.services, call.param(0), call.account_id()));
   JsonWriter w;
   w.begin_object().key("data").begin_object();
   w.key("id").string(key.id);
@@ -80,9 +82,10 @@ Result<Response> revoke(ConsoleCall& call) {
 void register_console_key_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/keys", Role::kViewer, Execution::kPool, list);
   add_console_route(router, app, "POST", "/console/v1/keys", Role::kAdmin, Execution::kPool, create,
-                    {.rule = {"key.create", "key", audit_key_snapshot}, .target = ConsoleAudit::Target::kCreated});
-  add_console_route(router, app, "DELETE", "/console/v1/keys/{keyId}", Role::kAdmin, Execution::kPool, revoke,
-                    {.rule = {"key.revoke", "key", audit_key_snapshot}});
+                    {.rule = {"key.create", "key", audit_key_snapshot},
+                     .target = ConsoleAudit::Target::kCreated});
+  add_console_route(router, app, "DELETE", "/console/v1/keys/{keyId}", Role::kAdmin,
+                    Execution::kPool, revoke, {.rule = {"key.revoke", "key", audit_key_snapshot}});
 }
 
 }  // namespace parley

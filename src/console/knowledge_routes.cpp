@@ -14,10 +14,13 @@
 namespace parley {
 
 namespace {
-Result<Response> list(ConsoleCall& call) { return sources_listing(call.app.db, call.account_id(), call.param(0)); }
+Result<Response> list(ConsoleCall& call) {
+  return sources_listing(call.app.db, call.account_id(), call.param(0));
+}
 
 Result<Response> add(ConsoleCall& call) {
-  return add_source_from(call.services, call.app.source_listener, call.account_id(), call.param(0), call.req);
+  return add_source_from(call.services, call.app.source_listener, call.account_id(), call.param(0),
+                         call.req);
 }
 
 // Exactly one part, named `file`, with a file name (the dashboard sends one request per file, so
@@ -43,24 +46,29 @@ Result<Response> add_file(ConsoleCall& call) {
 }
 
 Result<Response> remove(ConsoleCall& call) {
-  return delete_source_answer(call.services, call.app.source_listener, call.account_id(), call.param(0),
-                              call.param(1));
+  return delete_source_answer(call.services, call.app.source_listener, call.account_id(),
+                              call.param(0), call.param(1));
 }
 }  // namespace
 
 void register_console_knowledge_routes(Router& router, ConsoleContext& app) {
-  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/sources", Role::kViewer, Execution::kPool, list);
-  add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/sources", Role::kEditor, Execution::kPool, add,
-                    {.rule = {"source.create", "source", audit_source_snapshot}, .target = ConsoleAudit::Target::kCreated,
+  add_console_route(router, app, "GET", "/console/v1/agents/{agentId}/sources", Role::kViewer,
+                    Execution::kPool, list);
+  add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/sources", Role::kEditor,
+                    Execution::kPool, add,
+                    {.rule = {"source.create", "source", audit_source_snapshot},
+                     .target = ConsoleAudit::Target::kCreated,
                      .parent_param = 0});
   add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/sources/files",
                     Role::kEditor, Execution::kPool, add_file,
-                    {.rule = {"source.create", "source", audit_source_snapshot}, .target = ConsoleAudit::Target::kCreated,
+                    {.rule = {"source.create", "source", audit_source_snapshot},
+                     .target = ConsoleAudit::Target::kCreated,
                      .parent_param = 0},
                     app.console.options.file_upload_max_bytes);
-  add_console_route(router, app, "DELETE", "/console/v1/agents/{agentId}/sources/{sourceId}", Role::kEditor,
-                    Execution::kPool, remove,
-                    {.rule = {"source.delete", "source", audit_source_snapshot}, .param = 1, .parent_param = 0});
+  add_console_route(
+      router, app, "DELETE", "/console/v1/agents/{agentId}/sources/{sourceId}", Role::kEditor,
+      Execution::kPool, remove,
+      {.rule = {"source.delete", "source", audit_source_snapshot}, .param = 1, .parent_param = 0});
 }
 
 }  // namespace parley

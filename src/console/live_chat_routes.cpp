@@ -2,13 +2,13 @@
 // reply's authorName is the member's first name), end the live chat. The flow is
 // domain/team_takeover.h; while taken over, chat messages from the API or the widget are saved
 // without a reply (liveChat `paused`). Editors and above act; viewers read.
-#include "http/responses.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
 #include "domain/audit_snapshots.h"
 #include "domain/chat.h"
 #include "domain/conversations.h"
 #include "domain/team_takeover.h"
+#include "http/responses.h"
 #include "views/conversation_json.h"
 
 namespace parley {
@@ -27,17 +27,15 @@ std::string author_name(const MemberRecord& m) {
 }
 
 Result<Response> conversation_response(ConsoleCall& call, int status) {
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
-  PARLEY_ASSIGN_OR_RETURN(auto conv,
-                          get_conversation(c, call.account_id(), call.param(0)));
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(c, call.account_id(), call.param(0)));
   return data_response(status, [&](JsonWriter& w) { write_conversation_json(w, conv); });
 }
 
 // 404 unless the conversation belongs to the member's account.
 Result<ConversationRecord> own_conversation(ConsoleCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
-  PARLEY_ASSIGN_OR_RETURN(auto conv,
-                          ConversationRepo::find(c, call.account_id(), call.param(0)));
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto conv, ConversationRepo::find(c, call.account_id(), call.param(0)));
   if (!conv) return ApiError::not_found("No conversation '" + std::string(call.param(0)) + "'.");
   return std::move(*conv);
 }
@@ -61,11 +59,11 @@ Result<Response> reply(ConsoleCall& call) {
     return ApiError::invalid("Conversation " + conv.id +
                              " is not taken over; take it over before replying.");
   }
-  PARLEY_ASSIGN_OR_RETURN(auto m,
-                          team_reply(call.services, conv.id, author_name(call.who.member), text,
-                                     call.app.chat != nullptr
-                                         ? call.app.chat->config.max_messages_per_conversation
-                                         : kDefaultMaxMessagesPerConversation));
+  PARLEY_ASSIGN_OR_RETURN(
+      auto m,
+      team_reply(call.services, conv.id, author_name(call.who.member), text,
+                 call.app.chat != nullptr ? call.app.chat->config.max_messages_per_conversation
+                                          : kDefaultMaxMessagesPerConversation));
   return data_response(201, [&](JsonWriter& w) { write_message_json(w, m); });
 }
 
@@ -81,14 +79,16 @@ Result<Response> end(ConsoleCall& call) {
 void register_console_live_chat_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", "/console/v1/conversations/{conversationId}", Role::kViewer,
                     Execution::kPool, get);
-  add_console_route(router, app, "POST", "/console/v1/conversations/{conversationId}/takeover",
-                    Role::kEditor, Execution::kPool, take_over,
-                    {.rule = {"conversation.takeover", "conversation", audit_conversation_snapshot}});
+  add_console_route(
+      router, app, "POST", "/console/v1/conversations/{conversationId}/takeover", Role::kEditor,
+      Execution::kPool, take_over,
+      {.rule = {"conversation.takeover", "conversation", audit_conversation_snapshot}});
   add_console_route(router, app, "POST", "/console/v1/conversations/{conversationId}/reply",
                     Role::kEditor, Execution::kPool, reply);
-  add_console_route(router, app, "POST", "/console/v1/conversations/{conversationId}/end",
-                    Role::kEditor, Execution::kPool, end,
-                    {.rule = {"conversation.end_live_chat", "conversation", audit_conversation_snapshot}});
+  add_console_route(
+      router, app, "POST", "/console/v1/conversations/{conversationId}/end", Role::kEditor,
+      Execution::kPool, end,
+      {.rule = {"conversation.end_live_chat", "conversation", audit_conversation_snapshot}});
 }
 
 }  // namespace parley

@@ -1,8 +1,8 @@
 // GET /console/v1/members and DELETE /console/v1/members/{memberId}.
-#include "http/responses.h"
 #include "console/console_routes.h"
 #include "console/gate.h"
 #include "domain/audit_snapshots.h"
+#include "http/responses.h"
 #include "views/member_json.h"
 
 namespace parley {
@@ -29,8 +29,10 @@ Result<Response> remove(ConsoleCall& call) {
 }  // namespace
 
 void register_console_member_routes(Router& router, ConsoleContext& app) {
-  add_console_route(router, app, "GET", "/console/v1/members", Role::kViewer, Execution::kPool, list);
-  add_console_route(router, app, "DELETE", "/console/v1/members/{memberId}", Role::kAdmin, Execution::kPool, remove,
+  add_console_route(router, app, "GET", "/console/v1/members", Role::kViewer, Execution::kPool,
+                    list);
+  add_console_route(router, app, "DELETE", "/console/v1/members/{memberId}", Role::kAdmin,
+                    Execution::kPool, remove,
                     {.rule = {"member.remove", "member", audit_member_snapshot}});
 }
 

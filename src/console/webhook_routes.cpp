@@ -7,8 +7,8 @@
 // every member lists them and their deliveries.
 #include "console/console_routes.h"
 #include "console/gate.h"
-#include "domain/audit_snapshots.h"
 #include "domain/agents.h"
+#include "domain/audit_snapshots.h"
 #include "http/responses.h"
 #include "views/delivery_json.h"
 #include "views/pagination.h"
@@ -31,13 +31,14 @@ Response webhook_response(int status, const WebhookRecord& h, bool with_secret) 
 }
 
 Result<Response> list(ConsoleCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
   PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
   PARLEY_ASSIGN_OR_RETURN(auto hooks, WebhookRepo::list_for_agent(c, agent.id));
   JsonWriter w;
   w.begin_object().key("data").begin_array();
   // Newest first, like every list.
-  for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) write_webhook_json(w, *it, false, WebhookView::kConsole);
+  for (auto it = hooks.rbegin(); it != hooks.rend(); ++it)
+    write_webhook_json(w, *it, false, WebhookView::kConsole);
   w.end_array().end_object();
   return json_response(200, w);
 }
@@ -62,8 +63,8 @@ Result<Response> change(ConsoleCall& call) {
   FieldReader f(doc);
   PARLEY_ASSIGN_OR_RETURN(auto paused, f.optional_bool("paused"));
   if (!paused) return ApiError::invalid("'paused' is required (true or false).");
-  PARLEY_ASSIGN_OR_RETURN(auto h, set_account_webhook_paused(call.services, call.account_id(),
-                                                             call.param(0), *paused));
+  PARLEY_ASSIGN_OR_RETURN(
+      auto h, set_account_webhook_paused(call.services, call.account_id(), call.param(0), *paused));
   return webhook_response(200, h, false);
 }
 
@@ -103,18 +104,23 @@ void register_console_webhook_routes(Router& router, ConsoleContext& app) {
                     Execution::kPool, list);
   add_console_route(router, app, "POST", "/console/v1/agents/{agentId}/webhooks", Role::kAdmin,
                     Execution::kPool, add,
-                    {.rule = {"webhook.create", "webhook", audit_webhook_snapshot}, .target = ConsoleAudit::Target::kCreated});
+                    {.rule = {"webhook.create", "webhook", audit_webhook_snapshot},
+                     .target = ConsoleAudit::Target::kCreated});
   add_console_route(router, app, "PATCH", "/console/v1/webhooks/{webhookId}", Role::kAdmin,
-                    Execution::kPool, change, {.rule = {"webhook.update", "webhook", audit_webhook_snapshot}});
+                    Execution::kPool, change,
+                    {.rule = {"webhook.update", "webhook", audit_webhook_snapshot}});
   add_console_route(router, app, "DELETE", "/console/v1/webhooks/{webhookId}", Role::kAdmin,
-                    Execution::kPool, remove, {.rule = {"webhook.delete", "webhook", audit_webhook_snapshot}});
+                    Execution::kPool, remove,
+                    {.rule = {"webhook.delete", "webhook", audit_webhook_snapshot}});
   add_console_route(router, app, "GET", "/console/v1/webhooks/{webhookId}/deliveries",
                     Role::kViewer, Execution::kPool, deliveries);
   add_console_route(router, app, "POST",
                     "/console/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry", Role::kAdmin,
-                    Execution::kPool, retry, {.rule = {"webhook.retry_delivery", "webhook", nullptr}});
+                    Execution::kPool, retry,
+                    {.rule = {"webhook.retry_delivery", "webhook", nullptr}});
   add_console_route(router, app, "POST", "/console/v1/webhooks/{webhookId}/enable", Role::kAdmin,
-                    Execution::kPool, enable, {.rule = {"webhook.enable", "webhook", audit_webhook_snapshot}});
+                    Execution::kPool, enable,
+                    {.rule = {"webhook.enable", "webhook", audit_webhook_snapshot}});
 }
 
 }  // namespace parley

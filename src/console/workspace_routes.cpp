@@ -152,8 +152,8 @@ void register_console_workspace_routes(Router& router, ConsoleContext& app) {
   add_console_route(router, app, "GET", base + "/pages", Role::kEditor, Execution::kPool, pages);
   add_console_route(router, app, "GET", base + "/imports", Role::kViewer, Execution::kPool,
                     imports);
-  add_console_route(router, app, "POST", base + "/imports", Role::kEditor, Execution::kPool,
-                    import, {.rule = {"workspace.import", "agent", nullptr}});
+  add_console_route(router, app, "POST", base + "/imports", Role::kEditor, Execution::kPool, import,
+                    {.rule = {"workspace.import", "agent", nullptr}});
   add_console_route(router, app, "POST", base + "/refresh", Role::kEditor, Execution::kPool,
                     refresh, {.rule = {"workspace.refresh", "agent", nullptr}});
 }

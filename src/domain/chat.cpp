@@ -3,19 +3,19 @@
 #include <unicode/timezone.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 
 #include "core/crypto.h"
 #include "core/json.h"
 #include "domain/agent_cache.h"
 #include "domain/agents.h"
 #include "domain/gaps.h"
+#include "domain/handoff.h"
 #include "domain/leads.h"
 #include "domain/topic_analysis.h"
 #include "domain/widget_rules.h"
 #include "engine/contact_details.h"
-#include "domain/handoff.h"
 #include "engine/handoff_intent.h"
 #include "store/account_repo.h"
 #include "store/conversation_repo.h"
@@ -34,7 +34,12 @@ std::string sources_json(const std::vector<SourceRef>& sources) {
   JsonWriter w;
   w.begin_array();
   for (const auto& s : sources) {
-    w.begin_object().key("title").string_or_null(s.title).key("url").string_or_null(s.url).end_object();
+    w.begin_object()
+        .key("title")
+        .string_or_null(s.title)
+        .key("url")
+        .string_or_null(s.url)
+        .end_object();
   }
   w.end_array();
   return w.str();
@@ -156,7 +161,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   ChatTurn t(s);
   t.account_id_ = std::string(account_id);
   t.request_ = r;
-  PARLEY_ASSIGN_OR_RETURN(Connection& read, s.db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & read, s.db.read());
   if (s.agents != nullptr) {
     PARLEY_ASSIGN_OR_RETURN(t.agent_, s.agents->get(account_id, r.agent_id));
   } else {
@@ -176,8 +181,8 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
     widget_rules = read_widget_rules(*t.settings_);
     PARLEY_TRY(check_country(widget_rules, r.widget->country));
   }
-  t.limits_ = ReplyLimits{effective_limits(account->plan, account->overrides).messages_per_month, t.settings_->reply.monthly_message_cap,
-                          s.config.replies_per_agent_hour};
+  t.limits_ = ReplyLimits{effective_limits(account->plan, account->overrides).messages_per_month,
+                          t.settings_->reply.monthly_message_cap, s.config.replies_per_agent_hour};
   PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, agent, r));
   t.existing_ = std::move(target.existing);
   if (t.existing_) {
@@ -187,17 +192,16 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   t.reply_.session_id = std::move(target.session_id);
   t.paused_ = t.existing_ && t.existing_->taken_over_by.has_value();
   if (t.paused_) t.reply_.live_chat = "paused";
-  t.known_live_chat_ = t.paused_ ? std::optional<std::string>("paused")
-                                 : parley::known_live_chat(t.settings_->handoff,
-                                                   t.settings_->reply.engine,
-                                                   t.existing_ && t.existing_->live_chat_offered,
-                                                   r.message);
+  t.known_live_chat_ =
+      t.paused_ ? std::optional<std::string>("paused")
+                : parley::known_live_chat(t.settings_->handoff, t.settings_->reply.engine,
+                                          t.existing_ && t.existing_->live_chat_offered, r.message);
   t.received_at_ = s.clock.now_ms();
   t.deadline_ms_ = t.received_at_ - r.waited_ms + s.config.timeout_ms;
   // A visitor talking with a team member is not held to the agent's per-visitor allowance.
   if (r.widget && !r.widget->in_dashboard && !t.paused_) {
-    PARLEY_TRY(check_visitor_messages(read, widget_rules, agent.id, r.widget->visitor_id,
-                                      t.received_at_));
+    PARLEY_TRY(
+        check_visitor_messages(read, widget_rules, agent.id, r.widget->visitor_id, t.received_at_));
   }
   // Refuse before running the engine; commit() checks the plan's messages again under the
   // writer's lock. The hour is not checked again there: it counts engine runs, this one included,
@@ -263,7 +267,8 @@ void ChatTurn::start_engine(TextSink sink, std::shared_ptr<ReadPacer> pacer, Rep
         return sink(piece);
       },
       [slot = std::move(slot), done = std::move(done), metrics = s_.metrics,
-       engine = settings_->reply.engine, started = std::chrono::steady_clock::now()](Result<ReplyBlocks> blocks) mutable {
+       engine = settings_->reply.engine,
+       started = std::chrono::steady_clock::now()](Result<ReplyBlocks> blocks) mutable {
         slot.reset();
         if (metrics) {
           std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
@@ -278,7 +283,8 @@ Result<void> ChatTurn::finish_run(Result<ReplyBlocks> outcome) {
   if (paused_) return {};
   // However the engine noticed its deadline (its own check, the provider call's timeout), the
   // client is told the same thing.
-  if (!outcome.ok() && outcome.error().code == ErrorCode::kTimeout) return reply_timeout(s_.config.timeout_ms);
+  if (!outcome.ok() && outcome.error().code == ErrorCode::kTimeout)
+    return reply_timeout(s_.config.timeout_ms);
   PARLEY_TRY(outcome);
   reply_.blocks = std::move(outcome).value();
   if (s_.clock.now_ms() > deadline_ms_) return reply_timeout(s_.config.timeout_ms);
@@ -286,8 +292,9 @@ Result<void> ChatTurn::finish_run(Result<ReplyBlocks> outcome) {
   reply_.live_chat = reply_.blocks.live_chat;
   // Mailed before anything is stored: a mail that cannot be sent fails the turn.
   if (reply_.blocks.handoff) {
-    PARLEY_TRY(send_handoff_mail(s_.mailer, agent_->record, settings_->handoff, reply_.conversation_id, history_, request_.message,
-                                 reply_.reply, s_.clock.now_ms()));
+    PARLEY_TRY(send_handoff_mail(s_.mailer, agent_->record, settings_->handoff,
+                                 reply_.conversation_id, history_, request_.message, reply_.reply,
+                                 s_.clock.now_ms()));
   }
   return {};
 }
@@ -351,7 +358,8 @@ WriteFn ChatTurn::commit_work() {
     }
     MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
                        request_.message,          std::nullopt,        "[]", received_at_};
-    PARLEY_ASSIGN_OR_RETURN(MessageRecord asked, ConversationRepo::append_message(c, std::move(user)));
+    PARLEY_ASSIGN_OR_RETURN(MessageRecord asked,
+                            ConversationRepo::append_message(c, std::move(user)));
     if (!paused) {
       MessageRecord reply{new_id(s_.random, "msg_"),
                           out.conversation_id,
@@ -363,7 +371,8 @@ WriteFn ChatTurn::commit_work() {
                           replied_at,
                           out.blocks.outcome,
                           out.blocks.confidence};
-      PARLEY_ASSIGN_OR_RETURN(MessageRecord replied, ConversationRepo::append_message(c, std::move(reply)));
+      PARLEY_ASSIGN_OR_RETURN(MessageRecord replied,
+                              ConversationRepo::append_message(c, std::move(reply)));
       PARLEY_TRY(record_reply_gap(c, s_.random, *conv, asked, replied, settings_->knowledge));
       PARLEY_TRY(record_reply_handoff(c, s_.random, account_id_, out.conversation_id, out.blocks,
                                       existing_ && existing_->live_chat_offered, replied_at));

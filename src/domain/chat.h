@@ -11,15 +11,15 @@
 #include "core/clock.h"
 #include "core/random.h"
 #include "domain/chat_slots.h"
+#include "domain/conversations.h"
+#include "domain/reply_metrics.h"
 #include "domain/usage.h"
+#include "domain/widget_identity.h"
 #include "engine/mailer.h"
 #include "engine/reply_engine.h"
-#include "domain/reply_metrics.h"
 #include "knowledge/retriever.h"
 #include "store/agent_repo.h"
 #include "store/conversation_repo.h"
-#include "domain/conversations.h"
-#include "domain/widget_identity.h"
 #include "store/db.h"
 
 namespace parley {
@@ -29,7 +29,7 @@ struct LoadedAgent;
 
 // Chat limits set when the server starts.
 struct ChatConfig {
-  int64_t timeout_ms = 55'000;  // 504 timeout beyond this
+  int64_t timeout_ms = 55'000;                 // 504 timeout beyond this
   int64_t event_stream_heartbeat_ms = 15'000;  // a comment line in an event stream this long silent
   int64_t replies_per_agent_hour = kDefaultRepliesPerAgentHour;
   // A turn adds two messages; one that would pass this is refused with 409 conflict.
@@ -48,10 +48,10 @@ struct ChatServices {
   const ReplyEngine& engine;
   const Retriever& retriever;
   ChatConfig config;
-  const Mailer* mailer = nullptr;  // hand-off mail; null: hand-offs by email fail with 500
-  ChatSlots* slots = nullptr;      // engines in flight per agent and account; null: no caps
-  AgentCache* agents = nullptr;    // agents with their settings read; null: loaded every turn
-  ReplyMetrics* metrics = nullptr; // replies by engine and outcome for /metrics; null: not counted
+  const Mailer* mailer = nullptr;   // hand-off mail; null: hand-offs by email fail with 500
+  ChatSlots* slots = nullptr;       // engines in flight per agent and account; null: no caps
+  AgentCache* agents = nullptr;     // agents with their settings read; null: loaded every turn
+  ReplyMetrics* metrics = nullptr;  // replies by engine and outcome for /metrics; null: not counted
 };
 
 inline constexpr size_t kMaxMessageChars = 10'000;
@@ -82,7 +82,7 @@ struct ChatRequest {
   std::optional<std::string> conversation_id = {};
   std::optional<std::string> session_id = {};
   std::optional<std::string> time_zone = {};  // IANA zone; UTC when absent
-  std::optional<WidgetVisitor> widget = {};    // set: channel `widget`, else `api`
+  std::optional<WidgetVisitor> widget = {};   // set: channel `widget`, else `api`
   // How long the request had already waited (for a thread) when it was prepared: the reply's
   // deadline counts from the request's arrival.
   int64_t waited_ms = 0;

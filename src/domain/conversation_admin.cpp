@@ -211,7 +211,7 @@ Result<void> admin_delete_conversation(Services& s, std::string_view id) {
 }
 
 Result<ConversationWithMessages> admin_get_conversation(Services& s, std::string_view id) {
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, s.db.read());
   return load(c, id);
 }
 

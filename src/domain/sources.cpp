@@ -1,26 +1,28 @@
 #include "domain/sources.h"
 
 #include "core/json.h"
-#include "text/tokenizer.h"
 #include "store/account_repo.h"
 #include "store/agent_repo.h"
+#include "text/tokenizer.h"
 
 namespace parley {
 
 namespace {
-Result<void> check_text(const std::optional<std::string>& value, std::string_view field, size_t max_chars) {
+Result<void> check_text(const std::optional<std::string>& value, std::string_view field,
+                        size_t max_chars) {
   if (!value) return ApiError::invalid("'" + std::string(field) + "' is required.");
   if (is_blank(*value)) return ApiError::invalid("'" + std::string(field) + "' must not be empty.");
   if (utf8_length(*value) > max_chars)
-    return ApiError::invalid("'" + std::string(field) + "' must be at most " + std::to_string(max_chars) +
-                             " characters.");
+    return ApiError::invalid("'" + std::string(field) + "' must be at most " +
+                             std::to_string(max_chars) + " characters.");
   return {};
 }
 
-Result<void> check_optional(const std::optional<std::string>& value, std::string_view field, size_t max_chars) {
+Result<void> check_optional(const std::optional<std::string>& value, std::string_view field,
+                            size_t max_chars) {
   if (value && utf8_length(*value) > max_chars)
-    return ApiError::invalid("'" + std::string(field) + "' must be at most " + std::to_string(max_chars) +
-                             " characters.");
+    return ApiError::invalid("'" + std::string(field) + "' must be at most " +
+                             std::to_string(max_chars) + " characters.");
   return {};
 }
 
@@ -30,11 +32,13 @@ std::optional<std::string> non_empty(const std::optional<std::string>& v) {
 }
 
 int64_t characters_of(const NewSource& n) {
-  if (n.type == "qa") return static_cast<int64_t>(utf8_length(*n.question) + utf8_length(*n.answer));
+  if (n.type == "qa")
+    return static_cast<int64_t>(utf8_length(*n.question) + utf8_length(*n.answer));
   return static_cast<int64_t>(utf8_length(*n.content));
 }
 
-Result<AgentRecord> find_agent(Connection& c, std::string_view account_id, std::string_view agent_id) {
+Result<AgentRecord> find_agent(Connection& c, std::string_view account_id,
+                               std::string_view agent_id) {
   PARLEY_ASSIGN_OR_RETURN(auto a, AgentRepo::find(c, account_id, agent_id));
   if (!a) return ApiError::not_found("No agent " + std::string(agent_id) + " in this account.");
   return std::move(*a);
@@ -50,8 +54,10 @@ Result<SourceCounts> settle_agent_status(Connection& c, AgentRecord& a) {
     a.status = "training";
   } else {
     PARLEY_ASSIGN_OR_RETURN(auto last, SourceRepo::last_finished_status(c, a.id));
-    if (!last) a.status = "untrained";
-    else a.status = *last == "failed" ? "error" : "trained";
+    if (!last)
+      a.status = "untrained";
+    else
+      a.status = *last == "failed" ? "error" : "trained";
   }
   PARLEY_TRY(AgentRepo::update(c, a));
   return counts;
@@ -73,15 +79,19 @@ Result<void> check_character_limit(Connection& c, std::string_view account_id,
 
 std::string_view outcome_name(AddOutcome outcome) {
   switch (outcome) {
-    case AddOutcome::kCreated: return "created";
-    case AddOutcome::kUpdated: return "updated";
-    case AddOutcome::kUnchanged: return "unchanged";
+    case AddOutcome::kCreated:
+      return "created";
+    case AddOutcome::kUpdated:
+      return "updated";
+    case AddOutcome::kUnchanged:
+      return "unchanged";
   }
   return "";
 }
 
 Result<void> validate_new_source(const NewSource& n) {
-  if (n.type != "text" && n.type != "qa" && n.type != "website" && n.type != "file" && n.type != "workspace")
+  if (n.type != "text" && n.type != "qa" && n.type != "website" && n.type != "file" &&
+      n.type != "workspace")
     return ApiError::invalid("'type' must be one of text, qa, website, file, workspace.");
   if (n.type == "qa") {
     PARLEY_TRY(check_text(n.question, "question", kMaxQuestionChars));
@@ -92,7 +102,8 @@ Result<void> validate_new_source(const NewSource& n) {
 }
 
 Result<SourceAdded> add_source_in(Connection& c, Services& s, std::string_view account_id,
-                                  std::string_view agent_id, const NewSource& n, int64_t& removed_version) {
+                                  std::string_view agent_id, const NewSource& n,
+                                  int64_t& removed_version) {
   PARLEY_TRY(validate_new_source(n));
   const int64_t characters = characters_of(n);
   const int64_t now = s.clock.now_ms();
@@ -181,26 +192,33 @@ Result<SourceAdded> add_source(Services& s, std::string_view account_id, std::st
   return out;
 }
 
-Result<SourceListing> list_sources(Connection& c, std::string_view account_id, std::string_view agent_id) {
+Result<SourceListing> list_sources(Connection& c, std::string_view account_id,
+                                   std::string_view agent_id) {
   PARLEY_ASSIGN_OR_RETURN(auto agent, find_agent(c, account_id, agent_id));
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, account_id));
   SourceListing out;
   PARLEY_ASSIGN_OR_RETURN(out.sources, SourceRepo::list(c, agent.id));
   for (const auto& src : out.sources) {
-    if (src.status == "pending") ++out.training.pending;
-    else if (src.status == "processing") ++out.training.processing;
-    else if (src.status == "trained") ++out.training.trained;
-    else ++out.training.failed;
+    if (src.status == "pending")
+      ++out.training.pending;
+    else if (src.status == "processing")
+      ++out.training.processing;
+    else if (src.status == "trained")
+      ++out.training.trained;
+    else
+      ++out.training.failed;
     // Summed from the same read as the statuses, so the two always agree (the agent's row holds
     // the same figure, but a separate read may see a different commit).
     if (src.status == "trained") out.characters_used += src.characters;
   }
-  out.characters_limit = account ? effective_limits(account->plan, account->overrides).training_characters : 0;
+  out.characters_limit =
+      account ? effective_limits(account->plan, account->overrides).training_characters : 0;
   return out;
 }
 
-Result<SourceCounts> delete_source(Services& s, std::string_view account_id, std::string_view agent_id,
-                                   std::string_view source_id, SourceListener* listener) {
+Result<SourceCounts> delete_source(Services& s, std::string_view account_id,
+                                   std::string_view agent_id, std::string_view source_id,
+                                   SourceListener* listener) {
   SourceCounts out;
   int64_t version = 0;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
@@ -208,7 +226,8 @@ Result<SourceCounts> delete_source(Services& s, std::string_view account_id, std
     PARLEY_TRY(AgentRepo::lock(c, agent_id));  // read-modify-write of the agent
     PARLEY_ASSIGN_OR_RETURN(auto agent, find_agent(c, account_id, agent_id));
     PARLEY_ASSIGN_OR_RETURN(auto src, SourceRepo::find(c, agent.id, source_id));
-    if (!src) return ApiError::not_found("No source " + std::string(source_id) + " for this agent.");
+    if (!src)
+      return ApiError::not_found("No source " + std::string(source_id) + " for this agent.");
     if (src->status == "trained") {
       agent.characters -= src->characters;
       PARLEY_ASSIGN_OR_RETURN(version, SourceRepo::bump_version(c, agent.id));

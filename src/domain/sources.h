@@ -1,17 +1,17 @@
 // Knowledge sources of an agent: adding (text always new; a Q&A pair created, updated or left
 // unchanged by its case-folded question), listing with training progress, deleting, and the
 // training steps the trainer runs (claim, finish, requeue). Each operation is one transaction that
-// also keeps the agent's row (status, trainedAt, characters, counts.sources) in step, and checks the
-// plan's training-character limit against every source that is not failed.
+// also keeps the agent's row (status, trainedAt, characters, counts.sources) in step, and checks
+// the plan's training-character limit against every source that is not failed.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "store/services.h"
 #include "knowledge/source_listener.h"
 #include "store/agent_repo.h"
+#include "store/services.h"
 #include "store/source_repo.h"
 
 namespace parley {
@@ -55,13 +55,16 @@ Result<SourceAdded> add_source(Services& s, std::string_view account_id, std::st
 // answered): the addition, then, once that transaction committed, the trainer told.
 // `removed_version` is set when a trained pair was replaced.
 Result<SourceAdded> add_source_in(Connection& c, Services& s, std::string_view account_id,
-                                  std::string_view agent_id, const NewSource& source, int64_t& removed_version);
+                                  std::string_view agent_id, const NewSource& source,
+                                  int64_t& removed_version);
 void announce_source(SourceListener* listener, std::string_view agent_id, const SourceAdded& added,
                      int64_t removed_version);
-Result<SourceListing> list_sources(Connection& c, std::string_view account_id, std::string_view agent_id);
+Result<SourceListing> list_sources(Connection& c, std::string_view account_id,
+                                   std::string_view agent_id);
 // The agent's training progress after the deletion.
-Result<SourceCounts> delete_source(Services& s, std::string_view account_id, std::string_view agent_id,
-                                   std::string_view source_id, SourceListener* listener);
+Result<SourceCounts> delete_source(Services& s, std::string_view account_id,
+                                   std::string_view agent_id, std::string_view source_id,
+                                   SourceListener* listener);
 
 // Training steps.
 // Takes the oldest waiting source for a worker for `lease_ms`.

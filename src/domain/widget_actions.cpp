@@ -10,8 +10,8 @@ namespace parley {
 Result<void> check_form_id(const AgentSettings& settings, std::string_view form_id) {
   for (const auto& form : settings.forms)
     if (form.id == form_id) return {};
-  return ApiError::invalid("'formId' must name one of the agent's forms; '" +
-                           std::string(form_id) + "' is not one.");
+  return ApiError::invalid("'formId' must name one of the agent's forms; '" + std::string(form_id) +
+                           "' is not one.");
 }
 
 Result<LeadSaved> record_visitor_contact(Services& s, const ConversationRecord& conv,

@@ -65,7 +65,6 @@ std::vector<std::string> chosen(std::string_view arguments) {
   return out;
 }
 
-
 // Whether the model gave the agent's fallback message (as the prompt asks when the knowledge does
 // not answer): the reply is that message, or holds it whole, case and punctuation aside.
 bool is_fallback(std::string_view text, std::string_view fallback) {
@@ -94,15 +93,16 @@ std::vector<PromptMessage> build_prompt(const ReplyRequest& request, std::string
   std::string system(instructions.empty() ? kDefaultInstructions : instructions);
   std::string knowledge;
   if (request.knowledge != nullptr) {
-    for (const auto& qa :
-         request.knowledge->match_qa(request.agent_id, request.settings->knowledge, request.message, kPromptQa)) {
+    for (const auto& qa : request.knowledge->match_qa(request.agent_id, request.settings->knowledge,
+                                                      request.message, kPromptQa)) {
       cited.push_back({qa.source_id, qa.question, std::nullopt});
       knowledge += "[" + std::to_string(cited.size()) + "] Question: " + qa.question +
                    "\nAnswer: " + qa.answer + "\n\n";
     }
     // With a vector ranking both rankings go deeper, and their fusion keeps the best.
-    auto chunks = request.knowledge->search(request.agent_id, request.settings->knowledge, request.message,
-                                            semantic.empty() ? kPromptChunks : kFusionCandidates);
+    auto chunks =
+        request.knowledge->search(request.agent_id, request.settings->knowledge, request.message,
+                                  semantic.empty() ? kPromptChunks : kFusionCandidates);
     if (!semantic.empty()) chunks = fuse_rankings({&chunks, &semantic}, kPromptChunks);
     for (const auto& chunk : chunks) {
       cited.push_back({chunk.source_id, citation_title(chunk.title, chunk.url), chunk.url});
@@ -114,8 +114,10 @@ std::vector<PromptMessage> build_prompt(const ReplyRequest& request, std::string
     system += "\n\nKnowledge (cite the items you use by their number, like [1]):\n\n" + knowledge;
   }
   // The same promise as the built-in engine's: an answer from the knowledge, or the fallback.
-  system += "\n\nAnswer only from the knowledge above. When it does not answer the question, reply with "
-            "exactly this and nothing else: " + request.settings->reply.fallback_message;
+  system +=
+      "\n\nAnswer only from the knowledge above. When it does not answer the question, reply with "
+      "exactly this and nothing else: " +
+      request.settings->reply.fallback_message;
   std::vector<PromptMessage> messages;
   messages.push_back({"system", std::move(system), {}, ""});
   for (const auto& m : request.history)
@@ -205,7 +207,7 @@ struct Toolbox {
       auto names = chosen(tool.arguments);
       if (!names.empty()) blocks.form = form_named(settings, names.front());
       return blocks.form ? R"({"ok":true,"result":"The form was shown to the user."})"
-                              : R"({"ok":false,"error":"no such form"})";
+                         : R"({"ok":false,"error":"no such form"})";
     }
     if (tool.name == kLeadFormTool && lead) {
       blocks.lead_form = lead;
@@ -234,13 +236,18 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
  public:
   OpenAiReply(const Clock& clock, const OpenAiClient& client, ThreadPool& blocking,
               std::shared_ptr<const ReplyRequest> request, TextSink sink, ReplyDone done)
-      : clock_(clock), client_(client), blocking_(blocking), request_(std::move(request)),
-        sink_(std::move(sink)), done_(std::move(done)),
-        tools_{*request_, *request_->settings, clock, nullptr, request_->settings->handoff, false, {}, std::nullopt, nullptr} {}
+      : clock_(clock),
+        client_(client),
+        blocking_(blocking),
+        request_(std::move(request)),
+        sink_(std::move(sink)),
+        done_(std::move(done)),
+        tools_{*request_, *request_->settings, clock,  nullptr, request_->settings->handoff, false,
+               {},        std::nullopt,        nullptr} {}
 
   // On the starting thread: the provider, the knowledge, the prompt; then the first round.
-  void start(const LlmDefaults& defaults, const ApiActionCaller* actions, const VectorIndex* vectors,
-             const EmbeddingsClient& embeddings) {
+  void start(const LlmDefaults& defaults, const ApiActionCaller* actions,
+             const VectorIndex* vectors, const EmbeddingsClient& embeddings) {
     const ReplyRequest& request = *request_;
     const AgentSettings& settings = *request.settings;
     // A provider a team member points the agent at passes the address guard once per reply,
@@ -256,17 +263,19 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
     if (!provider->pin) call_.ca_file = defaults.ca_file;  // the server's provider only
     tools_.caller = actions;
     if (vectors != nullptr && request.knowledge != nullptr) {
-      auto embedding = question_embedding_call(
-          *vectors, request, *provider, question_embedding_timeout(request.deadline_ms, clock_.now_ms()));
+      auto embedding =
+          question_embedding_call(*vectors, request, *provider,
+                                  question_embedding_timeout(request.deadline_ms, clock_.now_ms()));
       if (embedding) {
         embedding->ca_file = call_.ca_file;
         // The question's embedding comes back on the outbound loop; ranking by it reads the
         // agent's vectors (possibly from the database), so the prompt is built on the pool.
-        embeddings.start(*embedding, [self = shared_from_this(), vectors](Result<Embeddings> embedded) {
-          self->blocking_.post([self, vectors, embedded = std::move(embedded)] {
-            self->prompt_and_ask(chunks_near(*vectors, *self->request_, embedded));
-          });
-        });
+        embeddings.start(*embedding,
+                         [self = shared_from_this(), vectors](Result<Embeddings> embedded) {
+                           self->blocking_.post([self, vectors, embedded = std::move(embedded)] {
+                             self->prompt_and_ask(chunks_near(*vectors, *self->request_, embedded));
+                           });
+                         });
         return;
       }
     }
@@ -284,7 +293,9 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
     // How surely the knowledge answers, by the same measure as the built-in engine's, so that a
     // reply's outcome means the same whichever engine wrote it.
     if (request.knowledge != nullptr)
-      confidence_ = request.knowledge->answer(request.agent_id, settings.knowledge, request.message, 3).confidence;
+      confidence_ =
+          request.knowledge->answer(request.agent_id, settings.knowledge, request.message, 3)
+              .confidence;
     tools_.has_booking = settings.booking.has_value();
     tools_.forms = form_names(settings);
     tools_.lead = lead_form(settings);
@@ -319,16 +330,18 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
   void after_round(Result<Completion> done) {
     if (!done.ok()) return finish(done.error());
     Completion completion = std::move(done).value();
-    if (!listening_ || completion.tool_calls.empty() || round_ == kMaxToolRounds) return finish_ok();
+    if (!listening_ || completion.tool_calls.empty() || round_ == kMaxToolRounds)
+      return finish_ok();
     ++round_;
     // API actions call out and wait: their round runs on the blocking pool, never on the loop.
-    bool blocks = std::any_of(completion.tool_calls.begin(), completion.tool_calls.end(), [](const ToolCall& t) {
-      return t.name.rfind(kApiActionToolPrefix, 0) == 0;
-    });
+    bool blocks =
+        std::any_of(completion.tool_calls.begin(), completion.tool_calls.end(),
+                    [](const ToolCall& t) { return t.name.rfind(kApiActionToolPrefix, 0) == 0; });
     auto run = [self = shared_from_this(), completion = std::move(completion)] {
       self->call_.messages.push_back({"assistant", completion.text, completion.tool_calls, ""});
       for (const auto& tool : completion.tool_calls)
-        self->call_.messages.push_back({"tool", self->tools_.run(tool, self->blocks_), {}, tool.id});
+        self->call_.messages.push_back(
+            {"tool", self->tools_.run(tool, self->blocks_), {}, tool.id});
       self->next_round();
     };
     if (blocks) return blocking_.post(std::move(run));
@@ -336,11 +349,12 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
   }
 
   void finish_ok() {
-    for (size_t n : citations(text_, knowledge_.size())) blocks_.sources.push_back(knowledge_[n - 1]);
+    for (size_t n : citations(text_, knowledge_.size()))
+      blocks_.sources.push_back(knowledge_[n - 1]);
     const AgentSettings& settings = *request_->settings;
     blocks_.confidence = confidence_;
-    blocks_.outcome = reply_outcome(is_fallback(text_, settings.reply.fallback_message), confidence_,
-                                    settings.knowledge.answer_threshold);
+    blocks_.outcome = reply_outcome(is_fallback(text_, settings.reply.fallback_message),
+                                    confidence_, settings.knowledge.answer_threshold);
     finish(std::move(blocks_));
   }
 

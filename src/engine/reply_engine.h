@@ -68,8 +68,8 @@ struct LeadFormBlock {
 };
 
 struct BookingDay {
-  std::string date;             // "2026-11-23", in the caller's time zone
-  std::vector<int64_t> slots;   // slot starts, ms since the epoch
+  std::string date;            // "2026-11-23", in the caller's time zone
+  std::vector<int64_t> slots;  // slot starts, ms since the epoch
 };
 
 // Free meeting slots offered in a reply.
@@ -106,7 +106,8 @@ inline constexpr double kLowConfidenceMargin = 0.1;
 
 // The outcome of a reply: "fallback" when the engine gave the fallback message, else
 // "low_confidence" when the confidence is known and below threshold + margin, else "answered".
-inline std::string reply_outcome(bool fallback, std::optional<double> confidence, double threshold) {
+inline std::string reply_outcome(bool fallback, std::optional<double> confidence,
+                                 double threshold) {
   if (fallback) return "fallback";
   if (confidence && *confidence < threshold + kLowConfidenceMargin) return "low_confidence";
   return "answered";
@@ -136,7 +137,7 @@ struct ReplyRequest {
   std::vector<HistoryMessage> history;  // at most the last 40 messages
   std::string message;
   std::string time_zone = "UTC";
-  int64_t deadline_ms = 0;  // wall time (Clock) by which the reply must be complete
+  int64_t deadline_ms = 0;           // wall time (Clock) by which the reply must be complete
   bool live_chat_offered = false;    // the previous reply offered live chat
   std::shared_ptr<ReadPacer> pacer;  // null: the reader takes text as fast as it comes
 };

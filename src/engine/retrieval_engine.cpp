@@ -50,13 +50,14 @@ Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request,
   std::string text;
   std::string answered_question;
   if (request.knowledge != nullptr) {
-    KnowledgeAnswer answer =
-        request.knowledge->answer(request.agent_id, settings.knowledge, request.message, options_.max_sentences);
+    KnowledgeAnswer answer = request.knowledge->answer(request.agent_id, settings.knowledge,
+                                                       request.message, options_.max_sentences);
     blocks.confidence = answer.confidence;
     if (!answer.text.empty() && answer.confidence >= settings.knowledge.answer_threshold) {
       text = std::move(answer.text);
       answered_question = std::move(answer.qa_question);
-      blocks.sources.push_back({answer.source_id, citation_title(answer.title, answer.url), answer.url});
+      blocks.sources.push_back(
+          {answer.source_id, citation_title(answer.title, answer.url), answer.url});
     }
   }
   const bool fallback = text.empty();
@@ -87,8 +88,8 @@ std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request
   for (const auto& m : request.history)
     if (m.role == "user") asked.insert(key(m.content));
   auto consider = [&](std::string_view text) {
-    for (const auto& m :
-         request.knowledge->match_qa(request.agent_id, knowledge, text, options_.max_follow_ups + 4)) {
+    for (const auto& m : request.knowledge->match_qa(request.agent_id, knowledge, text,
+                                                     options_.max_follow_ups + 4)) {
       if (out.size() >= options_.max_follow_ups) return;
       if (m.score < kFollowUpMatch) continue;
       if (!asked.insert(key(m.question)).second) continue;

@@ -45,7 +45,9 @@ class DeferredResponder final : public Responder,
     post([r = std::move(r)](Session& s, Deferred& d) mutable { s.deferred_send(d, std::move(r)); });
   }
   void begin(Response head) override {
-    post([head = std::move(head)](Session& s, Deferred& d) mutable { s.deferred_begin(d, std::move(head)); });
+    post([head = std::move(head)](Session& s, Deferred& d) mutable {
+      s.deferred_begin(d, std::move(head));
+    });
   }
   bool write(std::string_view piece) override {
     if (piece.empty()) return !gone_.load();
@@ -58,7 +60,9 @@ class DeferredResponder final : public Responder,
       if (gone_.load()) return false;
       pending_ += framed.size();
     }
-    post([framed = std::move(framed)](Session& s, Deferred& d) mutable { s.deferred_write(d, std::move(framed)); });
+    post([framed = std::move(framed)](Session& s, Deferred& d) mutable {
+      s.deferred_write(d, std::move(framed));
+    });
     return true;
   }
   bool behind(std::function<void()> resume) override {
@@ -73,7 +77,8 @@ class DeferredResponder final : public Responder,
   void abort() override {
     post([](Session& s, Deferred& d) { s.deferred_end(d, /*complete=*/false); });
   }
-  void expire_at(std::chrono::steady_clock::time_point at, std::function<Response()> fallback) override {
+  void expire_at(std::chrono::steady_clock::time_point at,
+                 std::function<Response()> fallback) override {
     post([at, fallback = std::move(fallback)](Session& s, Deferred& d) mutable {
       s.deferred_expire(d, at, std::move(fallback));
     });

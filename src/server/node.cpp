@@ -3,7 +3,6 @@
 #include <chrono>
 #include <thread>
 
-
 #include "api/key_cache.h"
 #include "console/console_services.h"
 #include "core/cpu_count.h"
@@ -22,18 +21,18 @@
 #include "knowledge/vector_index.h"
 #include "net/outbound.h"
 #include "server/routes.h"
-#include "views/change_feed.h"
 #include "store/rate_window_repo.h"
+#include "views/change_feed.h"
 #include "widget/widget_limits.h"
 #include "workers/audit_purger.h"
 #include "workers/figure_sweeper.h"
 #include "workers/idempotency_purger.h"
 #include "workers/queue_gauges.h"
 #include "workers/rate_window_writer.h"
+#include "workers/refresh_scheduler.h"
 #include "workers/retention_worker.h"
 #include "workers/workspace_importer.h"
 #include "workspace/notion_client.h"
-#include "workers/refresh_scheduler.h"
 
 namespace parley {
 
@@ -66,8 +65,12 @@ ServerHooks server_hooks(FastRandom& request_ids) {
     append_random_base62(request_ids, 22, id);
   };
   hooks.on_logged = [](const RequestLog& l) {
-    log_info("request", {{"method", l.method}, {"path", l.path}, {"status", int64_t{l.status}},
-                         {"ms", l.duration_ms}, {"requestId", l.request_id}, {"remote", l.remote}});
+    log_info("request", {{"method", l.method},
+                         {"path", l.path},
+                         {"status", int64_t{l.status}},
+                         {"ms", l.duration_ms},
+                         {"requestId", l.request_id},
+                         {"remote", l.remote}});
   };
   return hooks;
 }
@@ -112,7 +115,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   const Clock& clock = *chosen_clock;
   SecureRandom random;
   KeyCache keys(database, clock);
-  RateLimiter limiter(clock, o.rate_limit_per_minute, database.shared_by_nodes() ? &database : nullptr);
+  RateLimiter limiter(clock, o.rate_limit_per_minute,
+                      database.shared_by_nodes() ? &database : nullptr);
   auto reader = database.read();
   auto windows = reader.ok() ? RateWindowRepo::current(*reader, clock.now_ms())
                              : Result<std::vector<RateWindow>>(reader.error());
@@ -137,7 +141,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   SystemResolver crawl_resolver;
   Crawler crawler(Services{database, clock, random}, o.crawler, crawl_resolver, &trainer);
   CrawlDesk crawl_desk{o.crawl, crawl_resolver, &crawler};
-  ConsoleServices console(clock, console_options(o), database.shared_by_nodes() ? &database : nullptr);
+  ConsoleServices console(clock, console_options(o),
+                          database.shared_by_nodes() ? &database : nullptr);
   RetrievalOptions retrieval;
   retrieval.delay_ms = o.engine_delay_ms;
   RetrievalEngine engine(clock, retrieval);
@@ -163,8 +168,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   feed_options.changes = [&database] { return database.data_epoch(); };
   ChangeFeed feed(std::move(feed_options));
   Fronts fronts{
-      ApiContext{database, clock, random, keys, limiter, trainer, reply_pool, chat, policy, &agent_cache,
-                 &console.client_address},
+      ApiContext{database, clock, random, keys, limiter, trainer, reply_pool, chat, policy,
+                 &agent_cache, &console.client_address},
       ConsoleContext{database, clock, random, console, policy, &trainer, &chat, &reply_pool, &feed,
                      &workspace, &crawl_desk},
       WidgetContext{database, clock, random, reply_pool, chat, o.widget, &widget_limits, &feed}};
@@ -179,16 +184,22 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     ServerHooks hooks = server_hooks(request_ids);
     // Read before the node says it is listening, then every five seconds.
     QueueGauges queue_gauges(database, clock);
-    hooks.more_metrics = [&chat_slots, &feed, &crawler, &reply_metrics, &queue_gauges](std::string& out) {
+    hooks.more_metrics = [&chat_slots, &feed, &crawler, &reply_metrics,
+                          &queue_gauges](std::string& out) {
       reply_metrics.write(out);
       queue_gauges.write(out);
-      out += "# HELP parley_event_streams_open Live-chat event streams open (the console's inbox, the widget's live chat).\n";
+      out +=
+          "# HELP parley_event_streams_open Live-chat event streams open (the console's inbox, the "
+          "widget's live chat).\n";
       out += "# TYPE parley_event_streams_open gauge\n";
       out += "parley_event_streams_open " + std::to_string(feed.open_streams()) + "\n";
-      out += "# HELP parley_replies_in_flight Chat replies being written now (engine slots taken).\n";
+      out +=
+          "# HELP parley_replies_in_flight Chat replies being written now (engine slots taken).\n";
       out += "# TYPE parley_replies_in_flight gauge\n";
       out += "parley_replies_in_flight " + std::to_string(chat_slots.in_flight()) + "\n";
-      out += "# HELP parley_outbound_transfers_in_flight Outbound HTTP and mail transfers under way on the outbound loop.\n";
+      out +=
+          "# HELP parley_outbound_transfers_in_flight Outbound HTTP and mail transfers under way "
+          "on the outbound loop.\n";
       out += "# TYPE parley_outbound_transfers_in_flight gauge\n";
       out += "parley_outbound_transfers_in_flight " + std::to_string(transfers_in_flight()) + "\n";
       out += "# HELP parley_crawl_pages_fetched_total Pages the website crawler requested.\n";
@@ -211,15 +222,17 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     } stop_feed{feed};
     uint16_t port = server.listen();
     bool tls = !o.tls_cert.empty();
-    std::string address = (so.host.find(':') != std::string::npos ? "[" + so.host + "]" : so.host) + ":" +
-                          std::to_string(port);
-    log_info("listening", {{"address", std::string_view(address)}, {"tls", tls},
+    std::string address = (so.host.find(':') != std::string::npos ? "[" + so.host + "]" : so.host) +
+                          ":" + std::to_string(port);
+    log_info("listening", {{"address", std::string_view(address)},
+                           {"tls", tls},
                            {"database", database.backend()},
                            {"rateLimitPerMinute", o.rate_limit_per_minute},
                            {"ioThreads", static_cast<int64_t>(so.io_threads)},
                            {"maxConnections", static_cast<int64_t>(so.max_connections)}});
     flush_logs();
-    if (!tls) log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
+    if (!tls)
+      log_warn("serving plain HTTP; put a TLS proxy in front or pass --tls-cert and --tls-key");
     RateWindowWriter window_writer(database, limiter);
     FigureSweeper figure_sweeper(Services{database, clock, random});
     trainer.start();

@@ -1,7 +1,7 @@
 // One server node: the composition root that builds every service of `parley serve` (caches, rate
-// limiter, knowledge index, reply engines, chat slots, webhook delivery, training), gives each front
-// its context, and runs the HTTP server until it is stopped (SIGINT/SIGTERM). The CLI parses the
-// options; everything that wires the running server together is here.
+// limiter, knowledge index, reply engines, chat slots, webhook delivery, training), gives each
+// front its context, and runs the HTTP server until it is stopped (SIGINT/SIGTERM). The CLI parses
+// the options; everything that wires the running server together is here.
 #pragma once
 
 #include <cstddef>
@@ -54,8 +54,8 @@ struct NodeOptions {
   size_t contact_import_max_bytes = 64 * 1024 * 1024;
   int64_t contact_import_max_rows = 200'000;
   WebhookServiceOptions webhooks;
-  LlmDefaults llm;          // the default provider of `openai` agents, secrets included
-  MailerOptions mail;       // hand-off mail and disabled-webhook notices, secrets included
+  LlmDefaults llm;     // the default provider of `openai` agents, secrets included
+  MailerOptions mail;  // hand-off mail and disabled-webhook notices, secrets included
   ApiActionOptions actions;
   ChatConfig chat;
   WidgetOptions widget;

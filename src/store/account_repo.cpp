@@ -22,10 +22,11 @@ Account read_account(const Row& r) {
 }  // namespace
 
 Result<void> AccountRepo::insert(Connection& c, const Account& a) {
-  PARLEY_TRY(c.execute(
-      "INSERT INTO accounts (id, name, plan, limits, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)",
-      {a.id, a.name, plan_name(a.plan), a.limits.empty() ? db_null() : DbValue(a.limits), a.created_at,
-       a.updated_at}));
+  PARLEY_TRY(
+      c.execute("INSERT INTO accounts (id, name, plan, limits, created_at, updated_at) VALUES ($1, "
+                "$2, $3, $4, $5, $6)",
+                {a.id, a.name, plan_name(a.plan), a.limits.empty() ? db_null() : DbValue(a.limits),
+                 a.created_at, a.updated_at}));
   return {};
 }
 
@@ -49,22 +50,25 @@ Result<bool> AccountRepo::lock(Connection& c, std::string_view id) {
 }
 
 Result<bool> AccountRepo::set_plan(Connection& c, std::string_view id, Plan plan, int64_t now) {
-  PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE accounts SET plan = $2, updated_at = $3 WHERE id = $1",
-                                               {id, plan_name(plan), now}));
+  PARLEY_ASSIGN_OR_RETURN(int64_t n,
+                          c.execute("UPDATE accounts SET plan = $2, updated_at = $3 WHERE id = $1",
+                                    {id, plan_name(plan), now}));
   return n > 0;
 }
 
 Result<bool> AccountRepo::set_limits(Connection& c, std::string_view id, std::string_view limits,
                                      int64_t now) {
-  PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE accounts SET limits = $2, updated_at = $3 WHERE id = $1",
-                                               {id, limits.empty() ? db_null() : DbValue(limits), now}));
+  PARLEY_ASSIGN_OR_RETURN(
+      int64_t n, c.execute("UPDATE accounts SET limits = $2, updated_at = $3 WHERE id = $1",
+                           {id, limits.empty() ? db_null() : DbValue(limits), now}));
   return n > 0;
 }
 
 Result<bool> AccountRepo::set_time_zone(Connection& c, std::string_view id, std::string_view zone,
                                         int64_t now) {
-  PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE accounts SET time_zone = $2, updated_at = $3 WHERE id = $1",
-                                               {id, zone, now}));
+  PARLEY_ASSIGN_OR_RETURN(
+      int64_t n, c.execute("UPDATE accounts SET time_zone = $2, updated_at = $3 WHERE id = $1",
+                           {id, zone, now}));
   return n > 0;
 }
 

@@ -15,11 +15,11 @@ struct Account {
   std::string id;
   std::string name;
   Plan plan = Plan::kFree;
-  std::string limits;         // JSON overrides as an operator set them, empty when none
-  LimitOverrides overrides;   // the same, read once when the account is read
+  std::string limits;        // JSON overrides as an operator set them, empty when none
+  LimitOverrides overrides;  // the same, read once when the account is read
   int64_t created_at = 0;
   int64_t updated_at = 0;
-  std::string time_zone = "UTC";  // IANA name: the account's days for figures
+  std::string time_zone = "UTC";          // IANA name: the account's days for figures
   std::optional<int64_t> retention_days;  // conversations older than this are deleted; none: kept
 };
 
@@ -34,8 +34,10 @@ class AccountRepo {
   static Result<bool> lock(Connection& c, std::string_view id);
   // Returns false when no such account.
   static Result<bool> set_plan(Connection& c, std::string_view id, Plan plan, int64_t now);
-  static Result<bool> set_limits(Connection& c, std::string_view id, std::string_view limits, int64_t now);
-  static Result<bool> set_time_zone(Connection& c, std::string_view id, std::string_view zone, int64_t now);
+  static Result<bool> set_limits(Connection& c, std::string_view id, std::string_view limits,
+                                 int64_t now);
+  static Result<bool> set_time_zone(Connection& c, std::string_view id, std::string_view zone,
+                                    int64_t now);
   // Sets or clears (nothing) the retention; false when no such account.
   static Result<bool> set_retention(Connection& c, std::string_view id, std::optional<int64_t> days,
                                     int64_t now);

@@ -3,7 +3,7 @@
 namespace parley {
 
 namespace {
-#define AGENT_COLUMNS                                                                     \
+#define AGENT_COLUMNS                                                                              \
   "id, account_id, name, private, settings, status, trained_at, characters, conversations_count, " \
   "messages_count, leads_count, sources_count, created_at, updated_at"
 // What is read: the columns an insert writes, then the identity secret (written on its own).
@@ -63,13 +63,16 @@ Result<std::vector<AgentRecord>> AgentRepo::list(Connection& c, std::string_view
   return out;
 }
 
-Result<bool> AgentRepo::lock(Connection& c, std::string_view id) { return c.lock_row("agents", id); }
+Result<bool> AgentRepo::lock(Connection& c, std::string_view id) {
+  return c.lock_row("agents", id);
+}
 
 Result<void> AgentRepo::update(Connection& c, const AgentRecord& a) {
-  PARLEY_TRY(c.execute("UPDATE agents SET name = $2, private = $3, settings = $4, status = $5, trained_at = $6,"
-                       " characters = $7, updated_at = $8 WHERE id = $1",
-                       {a.id, a.name, int64_t{a.is_private}, a.settings, a.status, db_opt(a.trained_at),
-                        a.characters, a.updated_at}));
+  PARLEY_TRY(c.execute(
+      "UPDATE agents SET name = $2, private = $3, settings = $4, status = $5, trained_at = $6,"
+      " characters = $7, updated_at = $8 WHERE id = $1",
+      {a.id, a.name, int64_t{a.is_private}, a.settings, a.status, db_opt(a.trained_at),
+       a.characters, a.updated_at}));
   return {};
 }
 
@@ -86,11 +89,11 @@ AgentRepo::identity_secrets_sealed_by_others(Connection& c, std::string_view key
                                              int64_t limit) {
   // "v1.<16 hex digits of the key id>.<...>"
   std::vector<std::pair<std::string, std::string>> out;
-  PARLEY_TRY(c.query("SELECT id, substr(identity_secret, 4, 16) FROM agents"
-                     " WHERE identity_secret IS NOT NULL AND substr(identity_secret, 4, 16) <> $1"
-                     " ORDER BY id LIMIT $2",
-                     {key_id, limit},
-                     [&](const Row& r) { out.emplace_back(r.text(0), r.text(1)); }));
+  PARLEY_TRY(
+      c.query("SELECT id, substr(identity_secret, 4, 16) FROM agents"
+              " WHERE identity_secret IS NOT NULL AND substr(identity_secret, 4, 16) <> $1"
+              " ORDER BY id LIMIT $2",
+              {key_id, limit}, [&](const Row& r) { out.emplace_back(r.text(0), r.text(1)); }));
   return out;
 }
 

@@ -8,7 +8,7 @@
 namespace parley {
 
 namespace {
-#define CONVERSATION_COLUMNS                                                                      \
+#define CONVERSATION_COLUMNS \
   "id, agent_id, account_id, session_id, channel, country, page, visitor_id, created_at,          \
    last_activity_at, message_count, topics, sentiment, handoff_requested_at, live_chat_status,     \
    live_chat_requested_at, live_chat_started_at, live_chat_ended_at, taken_over_by,                \
@@ -46,8 +46,9 @@ ConversationRecord read_conversation(const Row& r) {
   return c;
 }
 
-#define MESSAGE_COLUMNS \
-  "id, conversation_id, seq, role, content, author_name, sources, created_at, outcome, confidence, rating, rated_at"
+#define MESSAGE_COLUMNS                                                                  \
+  "id, conversation_id, seq, role, content, author_name, sources, created_at, outcome, " \
+  "confidence, rating, rated_at"
 
 MessageRecord read_message(const Row& r) {
   MessageRecord m;
@@ -81,13 +82,32 @@ Result<void> ConversationRepo::insert(Connection& c, const ConversationRecord& v
       "INSERT INTO conversations (" CONVERSATION_COLUMNS
       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, "
       "$19, $20, $21, $22, $23, $24, $25, $26)",
-      {v.id, v.agent_id, v.account_id, v.session_id, v.channel, db_opt(v.country), db_opt(v.page),
-       db_opt(v.visitor_id), v.created_at, v.last_activity_at, v.message_count, v.topics,
-       db_opt(v.sentiment), db_opt(v.handoff_requested_at), db_opt(v.live_chat_status),
-       db_opt(v.live_chat_requested_at), db_opt(v.live_chat_started_at),
-       db_opt(v.live_chat_ended_at), db_opt(v.taken_over_by), int64_t{v.live_chat_offered},
-       db_opt(v.csat_score), db_opt(v.csat_comment), db_opt(v.csat_rated_at),
-       db_opt(v.contact_id), db_opt(v.identity_status), db_opt(v.identity_external_id)}));
+      {v.id,
+       v.agent_id,
+       v.account_id,
+       v.session_id,
+       v.channel,
+       db_opt(v.country),
+       db_opt(v.page),
+       db_opt(v.visitor_id),
+       v.created_at,
+       v.last_activity_at,
+       v.message_count,
+       v.topics,
+       db_opt(v.sentiment),
+       db_opt(v.handoff_requested_at),
+       db_opt(v.live_chat_status),
+       db_opt(v.live_chat_requested_at),
+       db_opt(v.live_chat_started_at),
+       db_opt(v.live_chat_ended_at),
+       db_opt(v.taken_over_by),
+       int64_t{v.live_chat_offered},
+       db_opt(v.csat_score),
+       db_opt(v.csat_comment),
+       db_opt(v.csat_rated_at),
+       db_opt(v.contact_id),
+       db_opt(v.identity_status),
+       db_opt(v.identity_external_id)}));
   PARLEY_TRY(AgentRepo::add_to_counter(c, v.agent_id, AgentCounter::kConversations, 1));
   return FigureRepo::refresh(c, v.id);
 }
@@ -122,10 +142,9 @@ Result<void> ConversationRepo::update(Connection& c, const ConversationRecord& v
       "taken_over_by = $10, live_chat_offered = $11, csat_score = $12, csat_comment = $13, "
       "csat_rated_at = $14 WHERE id = $1",
       {v.id, v.last_activity_at, v.topics, db_opt(v.sentiment), db_opt(v.handoff_requested_at),
-       db_opt(v.live_chat_status), db_opt(v.live_chat_requested_at),
-       db_opt(v.live_chat_started_at), db_opt(v.live_chat_ended_at), db_opt(v.taken_over_by),
-       int64_t{v.live_chat_offered}, db_opt(v.csat_score), db_opt(v.csat_comment),
-       db_opt(v.csat_rated_at)}));
+       db_opt(v.live_chat_status), db_opt(v.live_chat_requested_at), db_opt(v.live_chat_started_at),
+       db_opt(v.live_chat_ended_at), db_opt(v.taken_over_by), int64_t{v.live_chat_offered},
+       db_opt(v.csat_score), db_opt(v.csat_comment), db_opt(v.csat_rated_at)}));
   return FigureRepo::refresh(c, v.id);
 }
 
@@ -153,11 +172,11 @@ Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRec
   return m;
 }
 
-Result<std::optional<MessageRecord>> ConversationRepo::find_message(Connection& c,
-                                                                    std::string_view conversation_id,
-                                                                    std::string_view message_id) {
+Result<std::optional<MessageRecord>> ConversationRepo::find_message(
+    Connection& c, std::string_view conversation_id, std::string_view message_id) {
   std::optional<MessageRecord> out;
-  PARLEY_TRY(c.query("SELECT " MESSAGE_COLUMNS " FROM messages WHERE id = $1 AND conversation_id = $2",
+  PARLEY_TRY(c.query("SELECT " MESSAGE_COLUMNS
+                     " FROM messages WHERE id = $1 AND conversation_id = $2",
                      {message_id, conversation_id}, [&](const Row& r) { out = read_message(r); }));
   return out;
 }
@@ -179,13 +198,13 @@ Result<std::vector<MessageRecord>> ConversationRepo::messages(Connection& c,
   return messages_after(c, conversation_id, 0);  // seq counts from 1
 }
 
-Result<std::vector<MessageRecord>> ConversationRepo::messages_after(Connection& c,
-                                                                    std::string_view conversation_id,
-                                                                    int64_t after) {
+Result<std::vector<MessageRecord>> ConversationRepo::messages_after(
+    Connection& c, std::string_view conversation_id, int64_t after) {
   std::vector<MessageRecord> out;
   PARLEY_TRY(c.query("SELECT " MESSAGE_COLUMNS
                      " FROM messages WHERE conversation_id = $1 AND seq > $2 ORDER BY seq",
-                     {conversation_id, after}, [&](const Row& r) { out.push_back(read_message(r)); }));
+                     {conversation_id, after},
+                     [&](const Row& r) { out.push_back(read_message(r)); }));
   return out;
 }
 
@@ -201,12 +220,14 @@ Result<std::vector<MessageRecord>> ConversationRepo::last_messages(Connection& c
   return out;
 }
 
-Result<bool> ConversationRepo::remove(Connection& c, std::string_view account_id, std::string_view id) {
+Result<bool> ConversationRepo::remove(Connection& c, std::string_view account_id,
+                                      std::string_view id) {
   PARLEY_ASSIGN_OR_RETURN(auto conv, find(c, account_id, id));
   if (!conv) return false;
   PARLEY_TRY(c.execute("DELETE FROM conversations WHERE id = $1", {id}));
   PARLEY_TRY(AgentRepo::add_to_counter(c, conv->agent_id, AgentCounter::kConversations, -1));
-  PARLEY_TRY(AgentRepo::add_to_counter(c, conv->agent_id, AgentCounter::kMessages, -conv->message_count));
+  PARLEY_TRY(
+      AgentRepo::add_to_counter(c, conv->agent_id, AgentCounter::kMessages, -conv->message_count));
   return true;
 }
 
@@ -225,7 +246,8 @@ ConversationRecord ConversationRepo::read_row(const Row& r) { return read_conver
 
 namespace parley {
 
-Result<std::optional<ConversationRecord>> find_conversation_any(Connection& c, std::string_view id) {
+Result<std::optional<ConversationRecord>> find_conversation_any(Connection& c,
+                                                                std::string_view id) {
   return find_where(c, "id = $1", {id});
 }
 

@@ -47,7 +47,7 @@ struct ConversationRecord {
 struct MessageRecord {
   std::string id;
   std::string conversation_id;
-  int64_t seq = 0;  // set by append_message
+  int64_t seq = 0;   // set by append_message
   std::string role;  // "user" | "assistant"
   std::string content;
   std::optional<std::string> author_name;
@@ -85,20 +85,24 @@ class ConversationRepo {
   // the message on the agent.
   static Result<MessageRecord> append_message(Connection& c, MessageRecord m);
   // The whole transcript, oldest first.
-  static Result<std::vector<MessageRecord>> messages(Connection& c, std::string_view conversation_id);
+  static Result<std::vector<MessageRecord>> messages(Connection& c,
+                                                     std::string_view conversation_id);
   // The messages after seq `after`, oldest first.
   static Result<std::vector<MessageRecord>> messages_after(Connection& c,
                                                            std::string_view conversation_id,
                                                            int64_t after);
   // The last `n` messages, oldest first.
   static Result<std::vector<MessageRecord>> last_messages(Connection& c,
-                                                          std::string_view conversation_id, size_t n);
+                                                          std::string_view conversation_id,
+                                                          size_t n);
   // The message of the conversation, or none.
-  static Result<std::optional<MessageRecord>> find_message(Connection& c, std::string_view conversation_id,
+  static Result<std::optional<MessageRecord>> find_message(Connection& c,
+                                                           std::string_view conversation_id,
                                                            std::string_view message_id);
   // Sets (or with none, clears) the message's rating and when it was given.
   static Result<void> set_rating(Connection& c, std::string_view message_id,
-                                 const std::optional<std::string>& rating, std::optional<int64_t> rated_at);
+                                 const std::optional<std::string>& rating,
+                                 std::optional<int64_t> rated_at);
   // Deletes the conversation and its messages; its leads keep existing with no conversation.
   static Result<bool> remove(Connection& c, std::string_view account_id, std::string_view id);
   // The column list read_row expects, for queries kept in other files (list pages).

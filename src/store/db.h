@@ -49,7 +49,8 @@ struct DbBlob {
 };
 
 // A parameter value. Booleans are stored as integers 0/1.
-using DbValue = std::variant<std::monostate, int64_t, double, std::string, std::string_view, DbBlob>;
+using DbValue =
+    std::variant<std::monostate, int64_t, double, std::string, std::string_view, DbBlob>;
 
 inline DbValue db_null() { return std::monostate{}; }
 inline DbValue db_opt(const std::optional<std::string>& v) {
@@ -140,7 +141,9 @@ class Database {
   // write() without a thread waiting for it: `done` receives what write() would return, once the
   // outcome is known (durable or failed), on the writer's thread: it must not block. The default
   // waits on the calling thread.
-  virtual void write_then(WriteFn fn, std::function<void(Result<void>)> done) { done(write(std::move(fn))); }
+  virtual void write_then(WriteFn fn, std::function<void(Result<void>)> done) {
+    done(write(std::move(fn)));
+  }
   // Runs `fn`, one statement, on its own (autocommit) where no cache depends on what it writes
   // and losing it with the database server's crash is acceptable (counters of rate windows):
   // other nodes are not told (data_epoch does not move) and PostgreSQL does not wait for the WAL

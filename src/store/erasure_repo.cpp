@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include "store/agent_repo.h"
@@ -54,13 +54,14 @@ std::string contains_pattern(std::string_view text) {
 
 Result<void> scrub_database_files(Database& db) {
   if (db.backend() != "sqlite") return {};
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, db.read());
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, db.read());
   // One row: busy (1 when it could not finish), frames in the log, frames copied. It cannot
   // while another connection checkpoints (the server's checkpointer does every 250 ms) or a
   // reader still uses old frames: tried again for up to ten seconds.
   for (int attempt = 0; attempt < 100; ++attempt) {
     int64_t busy = 1;
-    PARLEY_TRY(c.query("PRAGMA wal_checkpoint(TRUNCATE)", {}, [&](const Row& r) { busy = r.int64(0); }));
+    PARLEY_TRY(
+        c.query("PRAGMA wal_checkpoint(TRUNCATE)", {}, [&](const Row& r) { busy = r.int64(0); }));
     if (busy == 0) return {};
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }

@@ -1,5 +1,7 @@
 #include "store/inbox_queries.h"
 
+#include "store/conversation_queries.h"
+
 namespace parley {
 
 namespace {
@@ -28,17 +30,6 @@ namespace {
   ", CASE WHEN " HANDED_OFF                                                        \
   " THEN 1 ELSE 0 END"                                                             \
   ", CASE WHEN " RATED_LOW " THEN 1 ELSE 0 END"
-
-// A LIKE pattern matching `text` anywhere (as ConversationQueries::list).
-std::string like_anywhere(std::string_view text) {
-  std::string out = "%";
-  for (char ch : text) {
-    if (ch == '%' || ch == '_' || ch == '!') out.push_back('!');
-    out.push_back(ch);
-  }
-  out.push_back('%');
-  return out;
-}
 
 InboxRow read_inbox_row(const Row& r) {
   InboxRow out;

@@ -14,6 +14,7 @@ enum class AgentAudience {
   kOperator,  // the resource, then "accountId", "settings" and "identitySecret"
 };
 
-void write_agent_json(JsonWriter& w, const AgentRecord& a, AgentAudience audience = AgentAudience::kApi);
+void write_agent_json(JsonWriter& w, const AgentRecord& a,
+                      AgentAudience audience = AgentAudience::kApi);
 
 }  // namespace parley

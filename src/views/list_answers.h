@@ -15,8 +15,9 @@ namespace parley {
 
 enum class ConversationSearch { kOff, kOn };
 
-Result<Response> conversations_page(Database& db, std::string_view account_id, std::string_view agent_id,
-                                    const Request& req, ConversationSearch search = ConversationSearch::kOff);
+Result<Response> conversations_page(Database& db, std::string_view account_id,
+                                    std::string_view agent_id, const Request& req,
+                                    ConversationSearch search = ConversationSearch::kOff);
 // The console's conversation list as an inbox (store/inbox_queries.h): `q`, and `filter`
 // (unanswered, handed_off or rated_low; 400 naming it otherwise).
 Result<Response> inbox_page(Database& db, std::string_view account_id, std::string_view agent_id,

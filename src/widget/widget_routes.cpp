@@ -1,9 +1,6 @@
 // The widget channel (/widget/v1): a website visitor's side of an agent. Chat goes through the
 // same flow as the API's (domain/chat.h, channel `widget`); the records a visitor makes go
 // through domain/records.h and domain/widget_actions.h. Every route is behind the widget gate.
-#include "views/chat_json.h"
-#include "views/chat_answer.h"
-#include "http/responses.h"
 #include "widget/widget_routes.h"
 #include "core/time_format.h"
 #include "domain/chat.h"
@@ -13,11 +10,14 @@
 #include "domain/records.h"
 #include "domain/widget_actions.h"
 #include "domain/widget_identity.h"
+#include "http/responses.h"
+#include "views/change_feed.h"
+#include "views/chat_answer.h"
+#include "views/chat_json.h"
+#include "views/conversation_json.h"
+#include "views/lead_json.h"
 #include "widget/widget_gate.h"
 #include "widget/widget_limits.h"
-#include "views/conversation_json.h"
-#include "views/change_feed.h"
-#include "views/lead_json.h"
 
 namespace parley {
 
@@ -104,9 +104,9 @@ Result<Response> get_agent(WidgetCall& call) {
 
 // The transcript, so the widget can show team replies written during a live chat.
 Result<Response> get_transcript(WidgetCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
-  PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation(c, call.agent.account_id,
-                                                      call.conversation->id));
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
+  PARLEY_ASSIGN_OR_RETURN(auto conv,
+                          get_conversation(c, call.agent.account_id, call.conversation->id));
   return data_response(200, [&](JsonWriter& w) { write_conversation_json(w, conv); });
 }
 
@@ -115,7 +115,8 @@ Result<Response> get_transcript(WidgetCall& call) {
 // `messages` are those added since the stream's previous event; the cursor is the last message's
 // seq and the conversation without its messages as last sent.
 Result<Response> watch_transcript(WidgetCall& call) {
-  if (call.app.feed == nullptr) return ApiError{ErrorCode::kUnavailable, "Live streams are off on this server."};
+  if (call.app.feed == nullptr)
+    return ApiError{ErrorCode::kUnavailable, "Live streams are off on this server."};
   Database& db = call.app.db;
   // A visitor's page holds one; a few more allow for tabs. Per address, for many made-up
   // conversations from one client.
@@ -128,7 +129,7 @@ Result<Response> watch_transcript(WidgetCall& call) {
        id = call.conversation->id](std::string& cursor) -> Result<std::optional<std::string>> {
         size_t cut = cursor.find('\n');
         int64_t after = cut == std::string::npos ? 0 : std::stoll(cursor.substr(0, cut));
-        PARLEY_ASSIGN_OR_RETURN(Connection& c, db.read());
+        PARLEY_ASSIGN_OR_RETURN(Connection & c, db.read());
         PARLEY_ASSIGN_OR_RETURN(auto conv, get_conversation_since(c, account, id, after));
         JsonWriter head;
         write_conversation_json(head, ConversationWithMessages{conv.conversation, {}});
@@ -288,8 +289,8 @@ Result<Response> rate_reply_route(WidgetCall& call) {
     if (*rating != "up" && *rating != "down")
       return ApiError::invalid("'rating' must be \"up\", \"down\" or null.");
   }
-  PARLEY_ASSIGN_OR_RETURN(auto message,
-                          rate_reply(call.services, *call.conversation, call.req.params.at(1), rating));
+  PARLEY_ASSIGN_OR_RETURN(
+      auto message, rate_reply(call.services, *call.conversation, call.req.params.at(1), rating));
   JsonWriter w;
   w.begin_object().key("data").begin_object();
   w.key("messageId").string(message.id);
@@ -303,13 +304,14 @@ Result<Response> rate_reply_route(WidgetCall& call) {
 
 void register_widget_routes(Router& router, WidgetContext& app) {
   using enum WidgetTarget;
-  add_widget_route(router, app, "GET", "/widget/v1/agents/{agentId}", kAgent, Execution::kPool, get_agent);
+  add_widget_route(router, app, "GET", "/widget/v1/agents/{agentId}", kAgent, Execution::kPool,
+                   get_agent);
   add_widget_route(router, app, "POST", "/widget/v1/agents/{agentId}/messages", kAgent,
                    Execution::kPool, send_message);
   add_widget_route(router, app, "GET", "/widget/v1/conversations/{conversationId}", kConversation,
                    Execution::kPool, get_transcript);
-  add_widget_route(router, app, "GET", "/widget/v1/conversations/{conversationId}/events", kConversation,
-                   Execution::kPool, watch_transcript);
+  add_widget_route(router, app, "GET", "/widget/v1/conversations/{conversationId}/events",
+                   kConversation, Execution::kPool, watch_transcript);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/identify",
                    kConversation, Execution::kPool, identify);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/form",
@@ -322,7 +324,8 @@ void register_widget_routes(Router& router, WidgetContext& app) {
                    kConversation, Execution::kPool, give_contact);
   add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/csat",
                    kConversation, Execution::kPool, rate);
-  add_widget_route(router, app, "POST", "/widget/v1/conversations/{conversationId}/messages/{messageId}/rating",
+  add_widget_route(router, app, "POST",
+                   "/widget/v1/conversations/{conversationId}/messages/{messageId}/rating",
                    kConversation, Execution::kPool, rate_reply_route);
 }
 

@@ -143,7 +143,8 @@ TEST_F(Gaps, ThumbsAreStoredChangedTakenBackAndShown) {
   EXPECT_TRUE(transcript(conv)["messages"][1]["ratedAt"].is_null());
   EXPECT_EQ(gaps().size(), 0u);
   // Nothing of the question stays behind in an empty group either.
-  EXPECT_EQ(s().sql("SELECT COUNT(*) FROM gap_groups WHERE agent_id = '" + c_.agent + "'")[0][0], "0");
+  EXPECT_EQ(s().sql("SELECT COUNT(*) FROM gap_groups WHERE agent_id = '" + c_.agent + "'")[0][0],
+            "0");
   EXPECT_EQ(inbox("?filter=rated_low").json()["data"].size(), 0u);
 
   // Refusals: the field named, a visitor's own message, unknown ids and another visitor.

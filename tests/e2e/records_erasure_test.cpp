@@ -159,12 +159,12 @@ TEST_F(RecordsErasure, EraseRemovesEveryCopyOfThePersonAndReportsWhat) {
   EXPECT_EQ(count(*server_, "SELECT count(*) FROM audit_entries WHERE target_id = '" +
                                 erin.contact + "' AND action = 'contact.erase'"),
             1);
-  EXPECT_EQ(count(*server_, "SELECT count(*) FROM audit_entries WHERE target_id = '" +
-                                erin.contact + "'"),
+  EXPECT_EQ(count(*server_,
+                  "SELECT count(*) FROM audit_entries WHERE target_id = '" + erin.contact + "'"),
             1);
   EXPECT_EQ(count(*server_, "SELECT count(*) FROM contacts WHERE id = '" + erin.contact + "'"), 0);
-  EXPECT_EQ(count(*server_, "SELECT count(*) FROM conversations WHERE contact_id = '" +
-                                erin.contact + "'"),
+  EXPECT_EQ(count(*server_,
+                  "SELECT count(*) FROM conversations WHERE contact_id = '" + erin.contact + "'"),
             0);
   // Kim is untouched.
   EXPECT_TRUE(database_holds(*server_, kKept));

@@ -16,11 +16,16 @@ class SqliteRow final : public Row {
   std::string_view column_name(int col) const override { return sqlite3_column_name(s_, col); }
   ColumnKind kind(int col) const override {
     switch (sqlite3_column_type(s_, col)) {
-      case SQLITE_INTEGER: return ColumnKind::kInteger;
-      case SQLITE_FLOAT: return ColumnKind::kReal;
-      case SQLITE_BLOB: return ColumnKind::kBlob;
-      case SQLITE_NULL: return ColumnKind::kNull;
-      default: return ColumnKind::kText;
+      case SQLITE_INTEGER:
+        return ColumnKind::kInteger;
+      case SQLITE_FLOAT:
+        return ColumnKind::kReal;
+      case SQLITE_BLOB:
+        return ColumnKind::kBlob;
+      case SQLITE_NULL:
+        return ColumnKind::kNull;
+      default:
+        return ColumnKind::kText;
     }
   }
   bool is_null(int col) const override { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
@@ -45,8 +50,8 @@ class SqliteRow final : public Row {
 Result<std::unique_ptr<SqliteConnection>> SqliteConnection::open(const std::string& path,
                                                                  Durability durability) {
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  int rc = sqlite3_open_v2(
+      path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close(db);
@@ -60,15 +65,16 @@ Result<std::unique_ptr<SqliteConnection>> SqliteConnection::open(const std::stri
   // not stay in free pages of the file (docs/decisions/records.md).
   PARLEY_TRY(conn->execute_script("PRAGMA secure_delete=ON"));
   PARLEY_TRY(conn->execute_script(durability == Durability::kFull ? "PRAGMA synchronous=FULL"
-                                                                   : "PRAGMA synchronous=NORMAL"));
+                                                                  : "PRAGMA synchronous=NORMAL"));
   return conn;
 }
 
 Result<int> SqliteConnection::checkpoint(Checkpoint mode) {
   int frames = 0, copied = 0;
   int rc = sqlite3_wal_checkpoint_v2(
-      db_, nullptr, mode == Checkpoint::kPassive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_RESTART,
-      &frames, &copied);
+      db_, nullptr,
+      mode == Checkpoint::kPassive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_RESTART, &frames,
+      &copied);
   if (rc != SQLITE_OK && rc != SQLITE_BUSY) return error("checkpoint");
   return frames;
 }
@@ -82,12 +88,14 @@ ApiError SqliteConnection::error(std::string_view what) const {
   // The detail (SQL, table and column names) goes to the log only; callers and clients get a
   // message that says what happened without showing the schema.
   int code = sqlite3_extended_errcode(db_);
-  log_error("database error", {{"what", what}, {"detail", std::string_view(sqlite3_errmsg(db_))},
-                               {"code", int64_t{code}}});
+  log_error(
+      "database error",
+      {{"what", what}, {"detail", std::string_view(sqlite3_errmsg(db_))}, {"code", int64_t{code}}});
   if ((code & 0xff) == SQLITE_CONSTRAINT) {
     return {ErrorCode::kConflict, "The change conflicts with data that already exists."};
   }
-  if ((code & 0xff) == SQLITE_BUSY) return {ErrorCode::kUnavailable, "The database is busy; retry."};
+  if ((code & 0xff) == SQLITE_BUSY)
+    return {ErrorCode::kUnavailable, "The database is busy; retry."};
   return ApiError::internal("The database failed to complete the request.");
 }
 

@@ -45,15 +45,11 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
   set_plan->add_option("plan", *new_plan, "free, starter, pro or enterprise")->required();
   set_plan->callback([&, id, new_plan] {
     run = [&, id, new_plan] {
-      return run_admin_audited(global,
-                               {.rule = {"account.update", "account", audit_account_snapshot},
-                                .target_id = *id,
-                                .account_id = *id},
-                               [&](Services& s) -> Result<std::string> {
-                                 PARLEY_ASSIGN_OR_RETURN(auto a,
-                                                         set_account_plan(s, *id, *new_plan));
-                                 return account_json(a);
-                               });
+      return run_admin_audited(
+          global, account_update_audit(*id), [&](Services& s) -> Result<std::string> {
+            PARLEY_ASSIGN_OR_RETURN(auto a, set_account_plan(s, *id, *new_plan));
+            return account_json(a);
+          });
     };
   });
 
@@ -66,15 +62,11 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
       ->required();
   set_limits->callback([&, id, limits] {
     run = [&, id, limits] {
-      return run_admin_audited(global,
-                               {.rule = {"account.update", "account", audit_account_snapshot},
-                                .target_id = *id,
-                                .account_id = *id},
-                               [&](Services& s) -> Result<std::string> {
-                                 PARLEY_ASSIGN_OR_RETURN(auto a,
-                                                         set_account_limits(s, *id, *limits));
-                                 return account_json(a);
-                               });
+      return run_admin_audited(
+          global, account_update_audit(*id), [&](Services& s) -> Result<std::string> {
+            PARLEY_ASSIGN_OR_RETURN(auto a, set_account_limits(s, *id, *limits));
+            return account_json(a);
+          });
     };
   });
 
@@ -90,9 +82,7 @@ void add_admin_account_commands(CLI::App& admin, GlobalOptions& global, CommandR
   days_opt->excludes(forever);
   set_retention->callback([&, id, days, days_opt, forever, forever_flag] {
     run = [&, id, days, days_opt, forever, forever_flag] {
-      const CliAudit audit{.rule = {"account.update", "account", audit_account_snapshot},
-                           .target_id = *id,
-                           .account_id = *id};
+      const CliAudit audit = account_update_audit(*id);
       return run_admin_audited(global, audit, [&](Services& s) -> Result<std::string> {
         if (days_opt->count() == 0 && forever->count() == 0)
           return ApiError::invalid("Give --days N, or --forever to keep conversations for ever.");

@@ -7,7 +7,6 @@
 #include "cli/commands.h"
 #include "domain/accounts.h"
 #include "domain/analytics.h"
-#include "domain/audit_snapshots.h"
 #include "store/agent_repo.h"
 #include "views/analytics_json.h"
 
@@ -53,9 +52,7 @@ void add_admin_analytics_commands(CLI::App& admin, GlobalOptions& global, Comman
   set_zone->add_option("zone", *zone, "IANA time zone, e.g. Europe/Paris or UTC")->required();
   set_zone->callback([&, id, zone] {
     run = [&, id, zone] {
-      const CliAudit audit{.rule = {"account.update", "account", audit_account_snapshot},
-                           .target_id = *id,
-                           .account_id = *id};
+      const CliAudit audit = account_update_audit(*id);
       return run_admin_audited(global, audit, [&](Services& s) -> Result<std::string> {
         PARLEY_TRY(set_account_time_zone(s, *id, *zone, "zone"));
         PARLEY_ASSIGN_OR_RETURN(auto a, get_account(s, *id));

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "domain/audit_snapshots.h"
 #include "domain/audit_step.h"
 #include "store/agent_repo.h"
 #include "store/erasure_repo.h"
@@ -52,6 +53,12 @@ Result<std::string> account_of_contact(Connection& c, std::string_view contact_i
   PARLEY_ASSIGN_OR_RETURN(auto account, ErasureRepo::account_of(c, contact_id));
   if (!account) return unknown("contact", contact_id);
   return *account;
+}
+
+CliAudit account_update_audit(const std::string& id) {
+  return {.rule = {"account.update", "account", audit_account_snapshot},
+          .target_id = id,
+          .account_id = id};
 }
 
 int run_admin_audited(const GlobalOptions& global, CliAudit audit,

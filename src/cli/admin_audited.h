@@ -36,4 +36,7 @@ inline Result<std::string> account_itself(Connection&, std::string_view account_
   return std::string(account_id);
 }
 
+// `account.update` of the account `id` (set-plan, set-limits, set-retention, set-timezone).
+CliAudit account_update_audit(const std::string& id);
+
 }  // namespace parley

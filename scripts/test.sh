@@ -31,6 +31,8 @@ PARLEY_TEST_RESPONSE_LOG=$responses/postgresql PARLEY_TEST_POSTGRES_URL=$url \
 if command -v node >/dev/null 2>&1; then
   (cd tests/node && node validate-responses.mjs ../../docs/openapi.yaml "$responses/sqlite" "$responses/postgresql")
 fi
+# The OpenAI-compatible endpoint and the MCP server through the official client packages.
+scripts/test-clients.sh
 # The dashboard and the widget in Debian's Chromium, against the built binary and its embedded
 # copy of them (web/tests; screenshots in build/screenshots/).
 scripts/test-browser.sh

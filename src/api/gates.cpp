@@ -1,4 +1,5 @@
 // The gate chain in front of every public API route (see api/api_context.h).
+#include <optional>
 #include <string>
 
 #include "api/api_context.h"
@@ -28,8 +29,9 @@ Result<std::string_view> bearer_key(const Request& req) {
 // answers: when the key cache must reload, an unknown key must be looked up, or the rate count
 // needs the database, the whole chain starts again on the blocking pool, so that a slow or
 // locked database never stalls a thread that serves every connection (/healthz included).
-Response run_chain(ApiContext& app, Scope scope, const ApiHandler& handler, Request& req,
-                   bool may_wait, const RouteAudit* audit) {
+// `scope` empty: any scope will do (the handler checks what it needs, as /mcp does per tool).
+Response run_chain(ApiContext& app, std::optional<Scope> scope, const ApiHandler& handler,
+                   Request& req, bool may_wait, const RouteAudit* audit) {
   auto again_on_pool = [&app, scope, &handler, &req, audit] {
     return Response::on_pool([&app, scope, &handler, &req, audit] {
       Response r = run_chain(app, scope, handler, req, /*may_wait=*/true, audit);
@@ -81,9 +83,9 @@ Response run_chain(ApiContext& app, Scope scope, const ApiHandler& handler, Requ
       r = error_response(
           {ErrorCode::kPlanRequired,
            "The API is not included in the Free plan; upgrade to Starter or higher."});
-    } else if (!entry->allows(scope)) {
+    } else if (scope && !entry->allows(*scope)) {
       r = error_response({ErrorCode::kInsufficientScope, "This API key lacks the '" +
-                                                             std::string(scope_name(scope)) +
+                                                             std::string(scope_name(*scope)) +
                                                              "' scope needed by this endpoint."});
     } else if (auto started = idempotency_start(app.db, app.clock, req, entry->account_id);
                started.answer) {
@@ -104,7 +106,7 @@ Response run_chain(ApiContext& app, Scope scope, const ApiHandler& handler, Requ
 }
 
 void add_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
-               Scope scope, Execution execution, ApiHandler handler,
+               std::optional<Scope> scope, Execution execution, ApiHandler handler,
                std::shared_ptr<const RouteAudit> audit) {
   // The handler lives as long as the router (the request's chain may finish on the pool).
   auto shared = std::make_shared<const ApiHandler>(std::move(handler));
@@ -127,6 +129,11 @@ void add_api_route(Router& router, ApiContext& app, std::string_view method,
                    RouteAudit audit) {
   add_route(router, app, method, pattern, scope, execution, std::move(handler),
             std::make_shared<const RouteAudit>(std::move(audit)));
+}
+
+void add_api_route_any_scope(Router& router, ApiContext& app, std::string_view method,
+                             std::string_view pattern, Execution execution, ApiHandler handler) {
+  add_route(router, app, method, pattern, std::nullopt, execution, std::move(handler), nullptr);
 }
 
 Result<void> require_scope(const ApiCall& call, Scope scope) {

@@ -11,6 +11,7 @@ void register_api_routes(Router& router, ApiContext& app) {
   register_webhook_routes(router, app);
   register_event_routes(router, app);
   register_chat_routes(router, app);
+  register_mcp_routes(router, app);
 }
 
 }  // namespace parley

@@ -15,8 +15,10 @@ void register_contact_routes(Router& router, ApiContext& app);
 void register_webhook_routes(Router& router, ApiContext& app);
 void register_event_routes(Router& router, ApiContext& app);
 void register_chat_routes(Router& router, ApiContext& app);
+// POST /mcp: the MCP server (api/mcp.h), behind the same key and rate limit.
+void register_mcp_routes(Router& router, ApiContext& app);
 
-// Every /api/v1 route.
+// Every /api/v1 route, and /mcp.
 void register_api_routes(Router& router, ApiContext& app);
 
 }  // namespace parley

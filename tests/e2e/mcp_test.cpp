@@ -59,7 +59,8 @@ class Mcp : public ::testing::Test {
     auto r = rpc(key, "tools/list", Json::object());
     EXPECT_EQ(r.status, 200) << r.body;
     std::vector<std::string> names;
-    for (const auto& t : r.json()["result"]["tools"]) names.push_back(t["name"]);
+    const Json j = r.json();  // kept: a range-for over a temporary's member would dangle
+    for (const auto& t : j["result"]["tools"]) names.push_back(t["name"]);
     return names;
   }
   void add_text(const ChatSetup& c, const std::string& title, const std::string& content) {
@@ -224,8 +225,9 @@ TEST_F(Mcp, ToolsAreListedByTheKeysScopes) {
             (std::vector<std::string>{"list_agents", "list_leads", "find_contact"}));
   EXPECT_EQ(tool_names(s().create_key(account, "webhooks:write")), std::vector<std::string>{});
 
-  auto r = rpc(s().create_key(account), "tools/list", Json::object());
-  for (const auto& t : r.json()["result"]["tools"]) {
+  const Json listed = rpc(s().create_key(account), "tools/list", Json::object()).json();
+  ASSERT_EQ(listed["result"]["tools"].size(), 8u);
+  for (const auto& t : listed["result"]["tools"]) {
     EXPECT_EQ(t["inputSchema"]["type"], "object") << t["name"];
     EXPECT_EQ(t["outputSchema"]["type"], "object") << t["name"];
     EXPECT_TRUE(t["description"].is_string()) << t["name"];

@@ -44,7 +44,7 @@ Response accepted() {
 }
 
 // A tools/call result: the structured content, also as text for clients that read only text;
-// or the error's message with isError.
+// or the error's message with isError, and its code in _meta["parley/error"].
 std::string tool_result_json(const ToolResult& result) {
   JsonWriter w;
   w.begin_object().key("content").begin_array().begin_object().key("type").string("text");
@@ -53,8 +53,14 @@ std::string tool_result_json(const ToolResult& result) {
     w.key("structuredContent").raw(*result);
     w.key("isError").boolean(false);
   } else {
-    w.key("text").string(result.error().message).end_object().end_array();
+    const ApiError& error = result.error();
+    w.key("text").string(error.message).end_object().end_array();
     w.key("isError").boolean(true);
+    // The API's error code (and when to retry), for clients that act on them rather than read.
+    w.key("_meta").begin_object().key("parley/error").begin_object();
+    w.key("code").string(error_code_name(error.code));
+    if (error.retry_after_s > 0) w.key("retryAfterSeconds").integer(error.retry_after_s);
+    w.end_object().end_object();
   }
   w.end_object();
   return w.str();

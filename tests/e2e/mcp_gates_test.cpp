@@ -87,6 +87,7 @@ TEST(McpGates, AReplyPastTheDeadlineIsAToolErrorAndStoresNothing) {
   auto result = r.json()["result"];
   EXPECT_EQ(result["isError"], true);
   EXPECT_EQ(result["content"][0]["text"], "The reply took longer than 0.2 seconds.");
+  EXPECT_EQ(result["_meta"]["parley/error"]["code"], "timeout");
   EXPECT_EQ(agent_counts(server, c)["conversations"], 0);
   EXPECT_EQ(server.admin({"account", "usage", c.account})["messagesUsed"], 0);
 }

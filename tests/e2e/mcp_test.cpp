@@ -238,8 +238,10 @@ TEST_F(Mcp, AToolOutsideTheKeysScopesIsAToolError) {
   auto account = s().create_account();
   auto agent = s().create_agent(account);
   auto key = s().create_key(account, "agents:read");
-  auto text = error_text(call(key, "ask_agent", {{"agentId", agent}, {"message", "hi"}}));
+  auto refused = call(key, "ask_agent", {{"agentId", agent}, {"message", "hi"}});
+  auto text = error_text(refused);
   EXPECT_NE(text.find("'chat' scope"), std::string::npos) << text;
+  EXPECT_EQ(refused["_meta"]["parley/error"]["code"], "insufficient_scope");
 }
 
 TEST_F(Mcp, ListAgentsGivesTheAccountsAgents) {
@@ -296,8 +298,10 @@ TEST_F(Mcp, AskAgentErrorsAreToolErrorsNamingTheField) {
                 .find("'message'"),
             std::string::npos);
   auto theirs = s().create_agent(s().create_account());
-  auto text = error_text(call(c.key, "ask_agent", {{"agentId", theirs}, {"message", "hi"}}));
+  auto refused = call(c.key, "ask_agent", {{"agentId", theirs}, {"message", "hi"}});
+  auto text = error_text(refused);
   EXPECT_NE(text.find("No agent " + theirs), std::string::npos) << text;
+  EXPECT_EQ(refused["_meta"]["parley/error"], (Json{{"code", "not_found"}}));
   text = error_text(call(c.key, "get_conversation", {{"conversationId", "cnv_nosuch"}}));
   EXPECT_NE(text.find("No conversation cnv_nosuch"), std::string::npos) << text;
   // Nothing was stored for the refused turns.

@@ -163,6 +163,7 @@ test('tool errors are results with isError and a message naming the argument', a
     });
     assert.equal(unknownAgent.isError, true);
     assert.match(unknownAgent.content[0].text, /No agent agt_doesnotexist/);
+    assert.deepEqual(unknownAgent._meta, { 'parley/error': { code: 'not_found' } });
 
     const badLimit = await client.callTool({
       name: 'search_knowledge',

@@ -17,9 +17,11 @@ constexpr std::string_view kTime = R"({"type":"string","format":"date-time"})";
 constexpr std::string_view kAgentId =
     R"({"type":"string","minLength":1,"description":"An agent's id agt_…, from list_agents"})";
 constexpr std::string_view kPaging =
-    R"("limit":{"type":"integer","minimum":1,"maximum":100,"description":"Items per page, 20 unless given"},)"
+    R"("limit":{"type":"integer","minimum":1,"maximum":100,)"
+    R"("description":"Items per page, 20 unless given"},)"
     R"("cursor":{"type":"string","description":"The nextCursor of the previous page"},)"
-    R"("since":{"type":"string","format":"date-time","description":"Only items created at or after this time"})";
+    R"("since":{"type":"string","format":"date-time",)"
+    R"("description":"Only items created at or after this time"})";
 
 std::string object(std::string_view properties, std::string_view required) {
   std::string s = R"({"type":"object","properties":{)";
@@ -122,67 +124,53 @@ std::map<std::string, Pair, std::less<>> make_schemas() {
   std::map<std::string, Pair, std::less<>> m;
   m["list_agents"] = {object("", ""), data_of(array_of(agent()))};
   m["ask_agent"] = {
-      object(
-          join(
-              {prop("agentId", kAgentId),
-               prop(
-                   "message",
-                   R"({"type":"string","minLength":1,"maxLength":10000,"description":"The question, as a visitor would ask it"})"),
-               prop(
-                   "conversationId",
-                   R"({"type":"string","minLength":1,"description":"A previous reply's conversationId, to continue that conversation"})")}),
-          R"("agentId","message")"),
+      object(join({prop("agentId", kAgentId),
+                   prop("message", R"({"type":"string","minLength":1,"maxLength":10000,)"
+                                   R"("description":"The question, as a visitor would ask it"})"),
+                   prop("conversationId",
+                        R"({"type":"string","minLength":1,)"
+                        R"("description":"A reply's conversationId: continues it"})")}),
+             R"("agentId","message")"),
       object(join({prop("reply", kText), prop("conversationId", kText), prop("sessionId", kText),
                    prop("sources", array_of(citation())), prop("followUps", array_of(kText)),
                    prop("liveChat", kNullableText)}),
              R"("reply","conversationId","sessionId","sources")")};
   m["search_knowledge"] = {
-      object(
-          join(
-              {prop("agentId", kAgentId),
-               prop(
-                   "query",
-                   R"({"type":"string","minLength":1,"maxLength":1000,"description":"What to look for"})"),
-               prop(
-                   "limit",
-                   R"({"type":"integer","minimum":1,"maximum":20,"description":"How many passages, 5 unless given"})")}),
-          R"("agentId","query")"),
+      object(join({prop("agentId", kAgentId),
+                   prop("query", R"({"type":"string","minLength":1,"maxLength":1000,)"
+                                 R"("description":"What to look for"})"),
+                   prop("limit", R"({"type":"integer","minimum":1,"maximum":20,)"
+                                 R"("description":"How many passages, 5 unless given"})")}),
+             R"("agentId","query")"),
       data_of(array_of(chunk()))};
   m["list_conversations"] = {
       object(prop("agentId", kAgentId) + "," + std::string(kPaging), R"("agentId")"),
       page_of(conversation_summary())};
   m["get_conversation"] = {
-      object(prop("conversationId",
-                  R"({"type":"string","minLength":1,"description":"A conversation's id, cnv_…"})"),
+      object(prop("conversationId", R"({"type":"string","minLength":1,)"
+                                    R"("description":"A conversation's id, cnv_…"})"),
              R"("conversationId")"),
       data_of(conversation())};
   m["list_leads"] = {object(prop("agentId", kAgentId) + "," + std::string(kPaging), R"("agentId")"),
                      page_of(lead())};
   m["find_contact"] = {
-      object(
-          join(
-              {prop("agentId", kAgentId),
-               prop(
-                   "email",
-                   R"({"type":"string","minLength":1,"description":"The contact's email, any case"})"),
-               prop(
-                   "external_id",
-                   R"({"type":"string","minLength":1,"description":"The contact's user id on your site"})")}),
-          R"("agentId")"),
+      object(join({prop("agentId", kAgentId),
+                   prop("email", R"({"type":"string","minLength":1,)"
+                                 R"("description":"The contact's email, any case"})"),
+                   prop("external_id", R"({"type":"string","minLength":1,)"
+                                       R"("description":"The contact's user id on your site"})")}),
+             R"("agentId")"),
       object(prop("data", R"({"anyOf":[)" + contact() + R"(,{"type":"null"}]})"), R"("data")")};
   m["upsert_contact"] = {
       object(
-          join(
-              {prop("agentId", kAgentId),
-               prop("external_id", R"({"type":["string","null"],"minLength":1,"maxLength":200})"),
-               prop("email", R"({"type":["string","null"],"maxLength":254})"),
-               prop(
-                   "phone",
-                   R"({"type":["string","null"],"description":"7 to 15 digits, optionally preceded by +"})"),
-               prop("name", R"({"type":["string","null"],"maxLength":100})"),
-               prop(
-                   "attributes",
-                   R"({"type":["object","null"],"description":"Merged into the contact's attributes; a null value removes one"})")}),
+          join({prop("agentId", kAgentId),
+                prop("external_id", R"({"type":["string","null"],"minLength":1,"maxLength":200})"),
+                prop("email", R"({"type":["string","null"],"maxLength":254})"),
+                prop("phone", R"({"type":["string","null"],)"
+                              R"("description":"7 to 15 digits, optionally preceded by +"})"),
+                prop("name", R"({"type":["string","null"],"maxLength":100})"),
+                prop("attributes", R"({"type":["object","null"],)"
+                                   R"("description":"Merged; a null value removes one"})")}),
           R"("agentId")"),
       object(join({prop("data", contact()),
                    prop("result", R"({"type":"string","enum":["created","updated"]})")}),

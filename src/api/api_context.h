@@ -65,7 +65,7 @@ using ApiHandler = std::function<Result<Response>(ApiCall&)>;
 void add_api_route(Router& router, ApiContext& app, std::string_view method,
                    std::string_view pattern, Scope scope, Execution execution, ApiHandler handler);
 // The same gate chain without the scope check: any valid key passes, and the handler checks the
-// scopes of what it does with require_scope (POST /mcp, whose tools each need their own).
+// scope of what it does (POST /mcp, whose tools each need their own).
 void add_api_route_any_scope(Router& router, ApiContext& app, std::string_view method,
                              std::string_view pattern, Execution execution, ApiHandler handler);
 // The same for a route whose changes the audit log records, as the key that made them; the

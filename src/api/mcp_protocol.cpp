@@ -4,6 +4,7 @@
 // request: initialize, ping, tools/list and tools/call answer in application/json; notifications
 // and responses get 202 with no body. GET and DELETE answer 405 (the router's Allow: POST): the
 // server offers no stream of its own and keeps no session to end.
+#include <cctype>
 #include <string>
 
 #include "api/mcp.h"
@@ -64,6 +65,17 @@ std::string tool_result_json(const ToolResult& result) {
   }
   w.end_object();
   return w.str();
+}
+
+// A header's value in lower case without spaces or tabs (media types are case-insensitive).
+std::string lower(std::string_view value) {
+  std::string out;
+  out.reserve(value.size());
+  for (char c : value) {
+    if (c != ' ' && c != '\t')
+      out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return out;
 }
 
 bool is_supported_version(std::string_view v) {
@@ -163,13 +175,14 @@ Result<Response> handle(ApiCall& call) {
                      "Unsupported MCP-Protocol-Version '" + std::string(version) +
                          "'; this server speaks 2025-06-18 and 2025-03-26.");
   }
-  if (req.header("Content-Type").find("application/json") == std::string_view::npos) {
+  if (const std::string type = lower(req.header("Content-Type"));
+      type.substr(0, type.find(';')) != "application/json") {
     return rpc_error(415, "null", kInvalidRequest, "The Content-Type must be application/json.");
   }
-  if (auto accept = req.header("Accept");
-      !accept.empty() && accept.find("application/json") == std::string_view::npos &&
-      accept.find("*/*") == std::string_view::npos &&
-      accept.find("application/*") == std::string_view::npos) {
+  if (const std::string accept = lower(req.header("Accept"));
+      !accept.empty() && accept.find("application/json") == std::string::npos &&
+      accept.find("*/*") == std::string::npos &&
+      accept.find("application/*") == std::string::npos) {
     return rpc_error(406, "null", kInvalidRequest,
                      "The Accept header must allow application/json: the server answers in JSON.");
   }

@@ -117,6 +117,9 @@ TEST_F(Mcp, TransportRefusals) {
   text.json_body = false;
   text.headers = {"Authorization: Bearer " + c.key, "Content-Type: text/plain"};
   EXPECT_EQ(s().request(text).status, 415);
+  text.headers = {"Authorization: Bearer " + c.key,
+                  "Content-Type: Application/JSON; charset=utf-8"};
+  EXPECT_EQ(s().request(text).status, 200);  // media types are case-insensitive
   text.headers = {"Authorization: Bearer " + c.key, "Content-Type: application/json",
                   "Accept: text/html"};
   text.json_body = false;

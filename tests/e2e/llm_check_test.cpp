@@ -155,7 +155,8 @@ TEST_F(LlmCheck, UnsavedValuesAreTestedAndTheStoredKeyStaysWithItsAddress) {
   EXPECT_EQ(Json::parse(llm_->requests().back().body)["model"], "typed-model");
   EXPECT_EQ(llm_->requests().back().headers["authorization"], "Bearer sk-agent-own");
   // Another address: the stored key is not sent there; a typed key is.
-  Json moved = {{"llm", {{"baseUrl", llm_->base_url()}, {"apiKey", "********"}}}};
+  // (The same fake under another address: neither the stored one nor the server's default.)
+  Json moved = {{"llm", {{"baseUrl", llm_->base_url() + "/v1/"}, {"apiKey", "********"}}}};
   result(test(id, moved.dump()));
   EXPECT_EQ(llm_->requests().back().headers.count("authorization"), 0u);
   moved["llm"]["apiKey"] = "sk-typed";

@@ -215,6 +215,12 @@ TEST_F(LlmCheck, TheAdminCommandTestsTheSameWay) {
   EXPECT_EQ(s().admin({"agent", "test-llm", id, "--llm-base-url", llm_->base_url(), "--llm-model",
                        "cli-model"})["outcome"],
             "unauthorized");
+  // A provider that says nothing within the time limit.
+  llm_->script({{200, "application/json", {}, 0, 3000}});
+  auto slow = s().admin({"agent", "test-llm", id, "--llm-base-url", llm_->base_url(), "--llm-model",
+                         "cli-model", "--timeout-ms", "200"});
+  EXPECT_EQ(slow["outcome"], "timeout") << slow.dump();
+  EXPECT_TRUE(slow["status"].is_null());
   // Without a provider anywhere there is nothing to call.
   EXPECT_EQ(s().admin({"agent", "test-llm", id})["outcome"], "not_configured");
   auto missing = s().admin({"agent", "test-llm", "agt_nope"}, /*expect_failure=*/true);

@@ -58,7 +58,8 @@ Result<Response> test(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto llm,
                           llm_settings_to_check(c, call.account_id(), call.param(0), edits));
   const LlmCheckOptions& options = *call.app.llm_check;
-  return Response::later([llm = std::move(llm), &options](std::shared_ptr<Responder> responder) {
+  return Response::later([llm = std::move(llm),
+                          &options](const std::shared_ptr<Responder>& responder) {
     start_llm_check(llm, options, [responder](LlmCheck check) {
       if (!responder->claim()) return;
       responder->send(data_response(200, [&](JsonWriter& w) { write_llm_check_json(w, check); }));

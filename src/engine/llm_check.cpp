@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <memory>
 
 #include "core/json.h"
@@ -16,7 +17,7 @@ namespace parley {
 
 namespace {
 // The body of a completion is a few hundred bytes; more is read only to tell it from a page.
-constexpr size_t kMaxCheckResponseBytes = 64 * 1024;
+constexpr size_t kMaxCheckResponseBytes = size_t{64} * 1024;
 
 // curl's failures that happen in the TLS handshake or the certificate check. The outbound client
 // gives the failure as curl's text (SendOutcome::error), the same text for the same code.

@@ -80,7 +80,8 @@ Result<std::string> update_existing(Services& s, const DemoArgs& a) {
   JsonWriter w;
   w.begin_object().key("created").boolean(false);
   w.key("reason").string("the database already has accounts");
-  w.key("updated").boolean(update.has_value());
+  // "updated" only when an LLM option asked for a change, so the plain answer stays as it was.
+  if (!a.llm_model.empty() || a.no_llm) w.key("updated").boolean(update.has_value());
   if (update) {
     AgentChanges changes;
     changes.settings_update = *update;

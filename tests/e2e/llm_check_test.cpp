@@ -253,7 +253,9 @@ TEST(LlmDemo, TheDemoAgentIsPutOnTheModelAndBackOnItsOwn) {
   EXPECT_EQ(off["updated"], true);
   EXPECT_EQ(off["agent"]["settings"]["engine"], "retrieval");
   // Nothing to change: nothing changes.
-  EXPECT_EQ(fresh.admin({"demo"})["updated"], false);
+  EXPECT_EQ(fresh.admin({"demo", "--no-llm"})["updated"], false);
+  EXPECT_EQ(fresh.admin({"demo"}),
+            (Json{{"created", false}, {"reason", "the database already has accounts"}}));
 }
 
 }  // namespace

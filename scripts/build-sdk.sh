@@ -8,4 +8,7 @@ cd "$(dirname "$0")/../sdk/typescript"
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --silent
 fi
-npm run --silent build >/dev/null
+npm run --silent generate >/dev/null
+# tsc prints what disagrees (file, line, the field the document no longer has) and fails.
+npx tsc -p tsconfig.json
+npx tsc -p tsconfig.tour.json

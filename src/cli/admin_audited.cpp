@@ -63,33 +63,36 @@ CliAudit account_update_audit(const std::string& id) {
 
 int run_admin_audited(const GlobalOptions& global, CliAudit audit,
                       const std::function<Result<std::string>(Services&)>& body) {
-  return run_admin(global, [&](Services& plain) -> Result<std::string> {
-    AuditEvent event;
-    event.actor = {"cli", std::nullopt, "admin CLI (" + os_user() + ")", std::nullopt};
-    event.action = audit.rule.action;
-    event.target_type = audit.rule.target_type;
-    AuditTargetRef target{audit.account_id, audit.target_id, audit.parent_id};
-    if (target.account_id.empty() && !target.id.empty() && audit.account_of) {
-      PARLEY_ASSIGN_OR_RETURN(Connection & c, plain.db.read());
-      // An unknown target is left to the command, which says so in its own words.
-      auto account = audit.account_of(c, target.id);
-      if (account.ok()) target.account_id = *account;
-    }
-    const bool created = target.id.empty();
-    AuditStep step(plain.db, plain.clock, plain.random, std::move(event), audit.rule.snapshot,
-                   std::move(target));
-    PARLEY_TRY(step.begin());
-    Services s{step.db(), plain.clock, plain.random};
-    PARLEY_ASSIGN_OR_RETURN(std::string out, body(s));
-    const std::string id = created ? audit_created_id(out) : std::string();
-    if (created && audit.account_id.empty() && audit.account_of && !id.empty()) {
-      PARLEY_ASSIGN_OR_RETURN(Connection & c, plain.db.read());
-      PARLEY_ASSIGN_OR_RETURN(std::string account, audit.account_of(c, id));
-      step.set_account(std::move(account));
-    }
-    PARLEY_TRY(step.finish(id, std::nullopt));
-    return out;
-  });
+  return run_admin(global, [&](Services& plain) { return run_audited(plain, audit, body); });
+}
+
+Result<std::string> run_audited(Services& plain, CliAudit audit,
+                                const std::function<Result<std::string>(Services&)>& body) {
+  AuditEvent event;
+  event.actor = {"cli", std::nullopt, "admin CLI (" + os_user() + ")", std::nullopt};
+  event.action = audit.rule.action;
+  event.target_type = audit.rule.target_type;
+  AuditTargetRef target{audit.account_id, audit.target_id, audit.parent_id};
+  if (target.account_id.empty() && !target.id.empty() && audit.account_of) {
+    PARLEY_ASSIGN_OR_RETURN(Connection & c, plain.db.read());
+    // An unknown target is left to the command, which says so in its own words.
+    auto account = audit.account_of(c, target.id);
+    if (account.ok()) target.account_id = *account;
+  }
+  const bool created = target.id.empty();
+  AuditStep step(plain.db, plain.clock, plain.random, std::move(event), audit.rule.snapshot,
+                 std::move(target));
+  PARLEY_TRY(step.begin());
+  Services s{step.db(), plain.clock, plain.random};
+  PARLEY_ASSIGN_OR_RETURN(std::string out, body(s));
+  const std::string id = created ? audit_created_id(out) : std::string();
+  if (created && audit.account_id.empty() && audit.account_of && !id.empty()) {
+    PARLEY_ASSIGN_OR_RETURN(Connection & c, plain.db.read());
+    PARLEY_ASSIGN_OR_RETURN(std::string account, audit.account_of(c, id));
+    step.set_account(std::move(account));
+  }
+  PARLEY_TRY(step.finish(id, std::nullopt));
+  return out;
 }
 
 }  // namespace parley

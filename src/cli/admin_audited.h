@@ -25,6 +25,10 @@ struct CliAudit {
 
 int run_admin_audited(const GlobalOptions& global, CliAudit audit,
                       const std::function<Result<std::string>(Services&)>& body);
+// The audited part of run_admin_audited, for a command that finds its target inside run_admin
+// first (`admin demo` updating the demo agent).
+Result<std::string> run_audited(Services& plain, CliAudit audit,
+                                const std::function<Result<std::string>(Services&)>& body);
 
 // Account finders for the common targets.
 Result<std::string> account_of_agent(Connection& c, std::string_view agent_id);

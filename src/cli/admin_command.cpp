@@ -22,6 +22,7 @@ void add_admin_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
   add_admin_workspace_commands(*admin, global, run);
   add_admin_audit_commands(*admin, global, run);
   add_admin_gap_commands(*admin, global, run);
+  add_admin_llm_check_command(*admin->get_subcommand("agent"), global, run);
   add_admin_takeover_commands(*admin->get_subcommand("conversation"), global, run);
   add_admin_export_command(*admin->get_subcommand("conversation"), global, run);
 }

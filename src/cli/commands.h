@@ -31,6 +31,8 @@ void add_admin_analytics_commands(CLI::App& admin, GlobalOptions& global, Comman
 void add_admin_workspace_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_audit_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
 void add_admin_gap_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run);
+// Parts of `admin agent`.
+void add_admin_llm_check_command(CLI::App& agent, GlobalOptions& global, CommandRun& run);
 // Parts of `admin source`.
 void add_admin_source_upload_command(CLI::App& source, GlobalOptions& global, CommandRun& run);
 void add_admin_crawl_commands(CLI::App& source, GlobalOptions& global, CommandRun& run);

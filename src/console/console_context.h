@@ -13,6 +13,7 @@ namespace parley {
 struct CrawlDesk;
 struct WebhookPolicy;
 struct ChatServices;
+struct LlmCheckOptions;
 class ChangeFeed;
 class SecretBox;
 class SourceListener;
@@ -32,6 +33,7 @@ struct ConsoleContext {
   WorkspaceServices* workspace = nullptr;  // Notion connections and page imports
   CrawlDesk* crawls = nullptr;             // website crawls: settings, guard, the crawler
   const SecretBox* secret_box = nullptr;   // seals agents' identity secrets; null: refused
+  const LlmCheckOptions* llm_check = nullptr;  // "Test connection" of an agent's LLM; null: off
 };
 
 }  // namespace parley

@@ -18,6 +18,7 @@ void register_console_routes(Router& router, ConsoleContext& app) {
   register_console_import_routes(router, app);
   register_console_inbox_routes(router, app);
   register_console_try_routes(router, app);
+  register_console_llm_check_routes(router, app);
   register_console_workspace_routes(router, app);
   register_console_audit_routes(router, app);
   register_console_analytics_routes(router, app);

@@ -24,6 +24,8 @@ void register_console_import_routes(Router& router, ConsoleContext& app);  // co
 void register_console_inbox_routes(Router& router,
                                    ConsoleContext& app);  // live chats, as a list and a stream
 void register_console_try_routes(Router& router, ConsoleContext& app);  // the "try it" chat
+// An agent's "Test connection" of its language model.
+void register_console_llm_check_routes(Router& router, ConsoleContext& app);
 void register_console_workspace_routes(Router& router,
                                        ConsoleContext& app);  // Notion pages as knowledge
 void register_console_audit_routes(Router& router, ConsoleContext& app);  // the audit log

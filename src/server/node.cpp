@@ -13,6 +13,7 @@
 #include "domain/widget_identity.h"
 #include "domain/workspace.h"
 #include "engine/engine_router.h"
+#include "engine/llm_check.h"
 #include "engine/openai_engine.h"
 #include "engine/retrieval_engine.h"
 #include "http/responses.h"
@@ -174,6 +175,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
                      &workspace, &crawl_desk},
       WidgetContext{database, clock, random, reply_pool, chat, o.widget, &widget_limits, &feed}};
   fronts.console.secret_box = o.workspace.secret_key.get();
+  const LlmCheckOptions llm_check{o.llm, &actions};
+  fronts.console.llm_check = &llm_check;
   fronts.widget.secret_box = o.workspace.secret_key.get();
   Router router;
   register_routes(router, fronts, o.web_dir);

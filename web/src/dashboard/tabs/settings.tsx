@@ -7,6 +7,7 @@ import { useSession } from "../auth";
 import { ErrorText, Field, messageOf } from "../components";
 import type { Agent } from "../types";
 import { IdentitySecretSection } from "./identity";
+import { LlmTestButton } from "./llm_test";
 
 const LANGUAGES = "ar bg bn ca cs da de el en es eu fa fi fr ga he hi hr hu hy id it ja ko lt ms ne nl no pl pt ro ru sk sl sr sv ta th tr uk ur vi yi zh".split(" ");
 
@@ -217,6 +218,9 @@ export function SettingsTab(props: { agent: Agent; onSaved(agent: Agent): void }
             <input {...bind("llmApiKey")} value={form.llmApiKey} type="password" autocomplete="off" />
           </Field>
           <Field id="set-llmEmbeddingModel" label="Embedding model"><input {...bind("llmEmbeddingModel")} value={form.llmEmbeddingModel} /></Field>
+          {atLeast(member.role, "admin") && (
+            <LlmTestButton agentId={props.agent.id} baseUrl={form.llmBaseUrl} model={form.llmModel} apiKey={form.llmApiKey} />
+          )}
         </fieldset>
 
         <fieldset>

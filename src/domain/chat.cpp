@@ -218,9 +218,12 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
                             ConversationRepo::last_messages(read, t.existing_->id, kHistoryWindow));
     for (auto& m : last) t.history_.push_back({std::move(m.role), std::move(m.content)});
   }
-  // The message's one analysis and the turn's intents: everything after this reads them.
-  t.analysis_ =
-      analyze_turn(r.message, *t.agent_->keywords, t.existing_ && t.existing_->live_chat_offered);
+  // The message's one analysis and the turn's intents: everything after this reads them. The
+  // keywords come compiled with the agent (load_settings); an agent built without them has them
+  // compiled here.
+  const bool offered = t.existing_ && t.existing_->live_chat_offered;
+  t.analysis_ = t.agent_->keywords ? analyze_turn(r.message, *t.agent_->keywords, offered)
+                                   : analyze_turn(r.message, IntentKeywords(t.settings_), offered);
   t.known_live_chat_ =
       t.paused_ ? std::optional<std::string>("paused") : t.analysis_->intents.live_chat;
   return t;

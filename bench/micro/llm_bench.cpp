@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "engine/completion_stream.h"
-#include "engine/handoff_intent.h"
 #include "engine/openai_client.h"
+#include "engine/turn_analysis.h"
 
 namespace parley {
 namespace {
@@ -62,13 +62,21 @@ void BM_RequestBody(benchmark::State& state) {
 }
 BENCHMARK(BM_RequestBody);
 
-void BM_AsksForPerson(benchmark::State& state) {
+// A turn's one analysis and intent pass (engine/turn_analysis.h) on an agent with a button, a
+// product, a lead form and booking configured.
+void BM_TurnAnalysis(benchmark::State& state) {
   std::string message =
       "Hello, I ordered a blue jacket last week and it still has not arrived; could you tell me "
       "where it is and when it will be delivered to my address?";
-  for (auto _ : state) benchmark::DoNotOptimize(asks_for_person(message));
+  auto settings = std::make_shared<const AgentSettings>(parse_agent_settings(R"({
+    "liveChat": true, "saveContactDetails": true,
+    "buttons": [{"label": "See pricing", "url": "https://example.com/p", "keywords": ["price"]}],
+    "products": [{"name": "Blue Jacket", "url": "https://example.com/j", "keywords": ["coat"]}],
+    "leadForm": {}, "booking": {"keywords": ["book a call"]}})"));
+  IntentKeywords keywords(settings);
+  for (auto _ : state) benchmark::DoNotOptimize(analyze_turn(message, keywords, false));
 }
-BENCHMARK(BM_AsksForPerson);
+BENCHMARK(BM_TurnAnalysis);
 
 }  // namespace
 }  // namespace parley

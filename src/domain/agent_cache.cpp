@@ -22,7 +22,7 @@ Result<std::shared_ptr<const LoadedAgent>> AgentCache::find_any(std::string_view
   if (!loaded) return std::shared_ptr<const LoadedAgent>();
   std::shared_ptr<const LoadedAgent> agent;
   if (cached && cached->record.settings == loaded->settings) {
-    agent = std::make_shared<const LoadedAgent>(LoadedAgent{std::move(*loaded), cached->settings});
+    agent = with_settings_of(std::move(*loaded), *cached);
   } else {
     agent = load_settings(std::move(*loaded));
   }

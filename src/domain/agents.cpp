@@ -15,7 +15,14 @@ Result<void> check_name(std::string_view name) {
 
 std::shared_ptr<const LoadedAgent> load_settings(AgentRecord record) {
   auto settings = std::make_shared<const AgentSettings>(parse_agent_settings(record.settings));
-  return std::make_shared<const LoadedAgent>(LoadedAgent{std::move(record), std::move(settings)});
+  auto keywords = std::make_shared<const IntentKeywords>(settings);
+  return std::make_shared<const LoadedAgent>(
+      LoadedAgent{std::move(record), std::move(settings), std::move(keywords)});
+}
+
+std::shared_ptr<const LoadedAgent> with_settings_of(AgentRecord record, const LoadedAgent& same) {
+  return std::make_shared<const LoadedAgent>(
+      LoadedAgent{std::move(record), same.settings, same.keywords});
 }
 
 Result<AgentRecord> create_agent(Services& s, std::string_view account_id, std::string_view name,

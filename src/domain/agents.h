@@ -6,21 +6,27 @@
 #include <string>
 #include <vector>
 
+#include "engine/intent_keywords.h"
 #include "model/agent_settings.h"
 #include "store/services.h"
 #include "store/agent_repo.h"
 
 namespace parley {
 
-// An agent as the chat flow and the widget use it: its record and its settings, read once when
-// the agent is loaded (domain/agent_cache.h keeps both). Immutable; shared between threads.
+// An agent as the chat flow and the widget use it: its record, its settings and their intent
+// keywords compiled (engine/intent_keywords.h), read once when the agent is loaded
+// (domain/agent_cache.h keeps them). Immutable; shared between threads.
 struct LoadedAgent {
   AgentRecord record;
-  std::shared_ptr<const AgentSettings> settings;  // never null
+  std::shared_ptr<const AgentSettings> settings;   // never null
+  std::shared_ptr<const IntentKeywords> keywords;  // never null; of `settings`
 };
 
-// The record with its settings read.
+// The record with its settings read and their keywords compiled.
 std::shared_ptr<const LoadedAgent> load_settings(AgentRecord record);
+// The record with the settings (and keywords) of `same` (an earlier load of the same settings
+// text), read again from nothing.
+std::shared_ptr<const LoadedAgent> with_settings_of(AgentRecord record, const LoadedAgent& same);
 
 struct AgentChanges {
   std::optional<std::string> name;

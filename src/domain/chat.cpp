@@ -16,7 +16,7 @@
 #include "domain/topic_analysis.h"
 #include "domain/widget_rules.h"
 #include "engine/contact_details.h"
-#include "engine/handoff_intent.h"
+#include "engine/turn_analysis.h"
 #include "store/account_repo.h"
 #include "store/conversation_repo.h"
 #include "store/lead_repo.h"
@@ -192,10 +192,6 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   t.reply_.session_id = std::move(target.session_id);
   t.paused_ = t.existing_ && t.existing_->taken_over_by.has_value();
   if (t.paused_) t.reply_.live_chat = "paused";
-  t.known_live_chat_ =
-      t.paused_ ? std::optional<std::string>("paused")
-                : parley::known_live_chat(t.settings_->handoff, t.settings_->reply.engine,
-                                          t.existing_ && t.existing_->live_chat_offered, r.message);
   t.received_at_ = s.clock.now_ms();
   t.deadline_ms_ = t.received_at_ - r.waited_ms + s.config.timeout_ms;
   // A visitor talking with a team member is not held to the agent's per-visitor allowance.
@@ -222,6 +218,14 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
                             ConversationRepo::last_messages(read, t.existing_->id, kHistoryWindow));
     for (auto& m : last) t.history_.push_back({std::move(m.role), std::move(m.content)});
   }
+  // The message's one analysis and the turn's intents: everything after this reads them. The
+  // keywords come compiled with the agent (load_settings); an agent built without them has them
+  // compiled here.
+  const bool offered = t.existing_ && t.existing_->live_chat_offered;
+  t.analysis_ = t.agent_->keywords ? analyze_turn(r.message, *t.agent_->keywords, offered)
+                                   : analyze_turn(r.message, IntentKeywords(t.settings_), offered);
+  t.known_live_chat_ =
+      t.paused_ ? std::optional<std::string>("paused") : t.analysis_->intents.live_chat;
   return t;
 }
 
@@ -235,6 +239,7 @@ ReplyRequest ChatTurn::engine_request() const {
   er.time_zone = request_.time_zone.value_or("UTC");
   er.deadline_ms = deadline_ms_;
   er.live_chat_offered = existing_ && existing_->live_chat_offered;
+  er.analysis = analysis_;
   return er;
 }
 
@@ -306,10 +311,9 @@ Result<ChatReply> ChatTurn::commit() {
 
 WriteFn ChatTurn::commit_work() {
   const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
-  ContactDetails contact;
-  if (settings_->reply.save_contact_details) contact = find_contact_details(request_.message);
   // The unit of work may run more than once (db.h): it keeps the turn's state and writes it again.
-  return [this, replied_at, contact = std::move(contact)](Connection& c) -> Result<void> {
+  return [this, replied_at](Connection& c) -> Result<void> {
+    const ContactDetails& contact = analysis_->intents.contact;
     const std::string& agent_id = agent_->record.id;
     // Every turn takes the agent's row first, which every turn updates anyway (its counters):
     // turns of one agent then take the rows they share in one order, and concurrent writers
@@ -373,7 +377,8 @@ WriteFn ChatTurn::commit_work() {
                           out.blocks.confidence};
       PARLEY_ASSIGN_OR_RETURN(MessageRecord replied,
                               ConversationRepo::append_message(c, std::move(reply)));
-      PARLEY_TRY(record_reply_gap(c, s_.random, *conv, asked, replied, settings_->knowledge));
+      PARLEY_TRY(record_reply_gap(c, s_.random, *conv, asked, replied, settings_->knowledge,
+                                  analysis_->message));
       PARLEY_TRY(record_reply_handoff(c, s_.random, account_id_, out.conversation_id, out.blocks,
                                       existing_ && existing_->live_chat_offered, replied_at));
     }
@@ -390,7 +395,8 @@ WriteFn ChatTurn::commit_work() {
       lead.collected_at = received_at_;
       PARLEY_TRY(record_lead(c, s_.random, replied_at, lead));
     }
-    PARLEY_TRY(refresh_topics(c, *settings_, out.conversation_id));
+    PARLEY_TRY(refresh_topics(c, *settings_, out.conversation_id,
+                              TopicMessage{asked.id, &analysis_->message}));
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
     return {};
   };

@@ -115,6 +115,8 @@ std::string api_session_id(std::string_view agent_id, std::string_view caller_se
 // exchange in one transaction. run() also comes in two halves, start_engine() and finish_run(),
 // so that no thread waits while an engine waits on its provider (domain/chat_runner.h). A turn is
 // used by one thread at a time.
+// prepare() also analyses the message once and decides the turn's intents (engine/turn_analysis.h);
+// the engine, the commit's contact details, gap and topics all read that one analysis.
 // Unless a team member has the conversation, prepare() takes an engine slot (chat_slots.h: 429
 // agent_busy past the agent's or account's cap) and counts the run on the agent's hour; the
 // slot is given back when run() returns, so a run its client stopped waiting for keeps it.
@@ -126,8 +128,8 @@ class ChatTurn {
   // A team member has the conversation: run() writes nothing and commit() stores only the
   // user message.
   bool paused() const { return paused_; }
-  // The live-chat state known before the engine runs (paused, or engine/handoff_intent.h's
-  // known_live_chat), for the X-Live-Chat header of a stream.
+  // The live-chat state known before the engine runs (paused, or the turn's intents'), for the
+  // X-Live-Chat header of a stream.
   const std::optional<std::string>& known_live_chat() const { return known_live_chat_; }
   const std::string& conversation_id() const { return reply_.conversation_id; }
   const std::string& session_id() const { return reply_.session_id; }
@@ -162,6 +164,8 @@ class ChatTurn {
   ReplyRequest engine_request() const;
   std::optional<ConversationRecord> existing_;
   std::vector<HistoryMessage> history_;
+  // The message analysed once with the turn's intents (engine/turn_analysis.h), made by prepare().
+  std::shared_ptr<const TurnAnalysis> analysis_;
   bool paused_ = false;
   std::optional<std::string> known_live_chat_;
   int64_t received_at_ = 0;

@@ -7,6 +7,7 @@
 #include "knowledge/term_vocabulary.h"
 #include "store/agent_repo.h"
 #include "store/figure_repo.h"
+#include "text/analyzed_text.h"
 #include "text/analyzer.h"
 #include "text/thesaurus.h"
 
@@ -63,11 +64,21 @@ class WordMatcher {
     }
   }
 
-  bool same(std::string_view a, std::string_view b) const {
-    if (a == b) return true;
-    std::string buf_a, buf_b;
-    if (analyzer_.stem(a, buf_a) == analyzer_.stem(b, buf_b)) return true;
-    return spelling_slip(a, b) || synonyms(a, b);
+  // The words of a key with their stems, each stemmed once however many keys it meets.
+  struct Key {
+    std::vector<std::string> words;
+    std::vector<std::string> stems;
+  };
+  Key key(std::vector<std::string> words) const {
+    Key k{std::move(words), {}};
+    std::string buffer;
+    for (const auto& w : k.words) k.stems.emplace_back(analyzer_.stem(w, buffer));
+    return k;
+  }
+
+  bool same(const Key& a, size_t i, const Key& b, size_t j) const {
+    if (a.words[i] == b.words[j] || a.stems[i] == b.stems[j]) return true;
+    return spelling_slip(a.words[i], b.words[j]) || synonyms(a.words[i], b.words[j]);
   }
 
  private:
@@ -88,20 +99,21 @@ class WordMatcher {
   std::vector<std::vector<std::string>> groups_;
 };
 
-bool same_meaning_with(const WordMatcher& matcher, const std::vector<std::string>& a,
-                       const std::vector<std::string>& b) {
-  if (a.empty() || b.empty()) return a.empty() && b.empty();
-  std::vector<bool> used(b.size(), false);
+bool same_meaning_with(const WordMatcher& matcher, const WordMatcher::Key& a,
+                       const WordMatcher::Key& b) {
+  if (a.words.empty() || b.words.empty()) return a.words.empty() && b.words.empty();
+  std::vector<bool> used(b.words.size(), false);
   size_t matched = 0;
-  for (const auto& word : a) {
-    for (size_t i = 0; i < b.size(); ++i) {
-      if (used[i] || !matcher.same(word, b[i])) continue;
-      used[i] = true;
+  for (size_t i = 0; i < a.words.size(); ++i) {
+    for (size_t j = 0; j < b.words.size(); ++j) {
+      if (used[j] || !matcher.same(a, i, b, j)) continue;
+      used[j] = true;
       ++matched;
       break;
     }
   }
-  return 2.0 * static_cast<double>(matched) / static_cast<double>(a.size() + b.size()) >=
+  return 2.0 * static_cast<double>(matched) /
+             static_cast<double>(a.words.size() + b.words.size()) >=
          kGapSameMeaning;
 }
 
@@ -158,30 +170,39 @@ Result<void> check_answer(const std::string& answer) {
 }  // namespace
 
 std::vector<std::string> gap_terms(std::string_view question, const KnowledgeSettings& settings) {
+  return gap_terms(AnalyzedText(question, Analyzer::for_language_or_english(settings.language)),
+                   settings);
+}
+
+std::vector<std::string> gap_terms(const AnalyzedText& question,
+                                   const KnowledgeSettings& settings) {
   const Analyzer& analyzer = Analyzer::for_language_or_english(settings.language);
-  auto lemmas = analyzer.lemmas(question, true);
-  if (lemmas.empty()) lemmas = analyzer.lemmas(question, false);
+  if (&question.analyzer() != &analyzer) return gap_terms(question.in(analyzer), settings);
+  const auto& lemmas =
+      question.content_lemmas().empty() ? question.lemmas() : question.content_lemmas();
   std::vector<std::string> out;
-  for (auto& l : lemmas)
-    if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(std::move(l));
+  for (const auto& l : lemmas)
+    if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
   return out;
 }
 
 bool same_meaning(const std::vector<std::string>& a, const std::vector<std::string>& b,
                   const KnowledgeSettings& settings) {
-  return same_meaning_with(WordMatcher(settings), a, b);
+  const WordMatcher matcher(settings);
+  return same_meaning_with(matcher, matcher.key(a), matcher.key(b));
 }
 
 Result<void> record_gap(Connection& c, Random& random, const GapInput& in,
                         const KnowledgeSettings& settings) {
   PARLEY_ASSIGN_OR_RETURN(auto existing, GapRepo::find_gap(c, in.message_id));
   if (existing) return {};
-  auto terms = gap_terms(in.question, settings);
+  auto terms = in.analyzed ? gap_terms(*in.analyzed, settings) : gap_terms(in.question, settings);
   PARLEY_ASSIGN_OR_RETURN(auto groups, GapRepo::recent_groups(c, in.agent_id, kGapGroupsCompared));
   std::optional<std::string> group_id;
   const WordMatcher matcher(settings);
+  const WordMatcher::Key asked = matcher.key(terms);
   for (const auto& g : groups) {
-    if (!same_meaning_with(matcher, terms, split_terms(g.terms))) continue;
+    if (!same_meaning_with(matcher, asked, matcher.key(split_terms(g.terms)))) continue;
     group_id = g.id;
     break;
   }
@@ -204,11 +225,11 @@ Result<void> record_gap(Connection& c, Random& random, const GapInput& in,
 
 Result<void> record_reply_gap(Connection& c, Random& random, const ConversationRecord& conv,
                               const MessageRecord& question, const MessageRecord& reply,
-                              const KnowledgeSettings& settings) {
+                              const KnowledgeSettings& settings, const AnalyzedText& analyzed) {
   if (!reply.outcome || (*reply.outcome != "fallback" && *reply.outcome != "low_confidence"))
     return {};
-  GapInput in{conv.account_id,  conv.agent_id, conv.id,        conv.channel,       question.id,
-              question.content, reply.id,      *reply.outcome, question.created_at};
+  GapInput in{conv.account_id,  conv.agent_id, conv.id,        conv.channel,        question.id,
+              question.content, reply.id,      *reply.outcome, question.created_at, &analyzed};
   return record_gap(c, random, in, settings);
 }
 

@@ -19,6 +19,7 @@
 #include "store/conversation_repo.h"
 #include "store/gap_repo.h"
 #include "store/services.h"
+#include "text/analyzed_text.h"
 
 namespace parley {
 
@@ -32,6 +33,9 @@ inline constexpr size_t kGapQuestionsShown = 50;
 // The analysed key of a question: its content lemmas, each once, in order (every lemma when it
 // has no content word).
 std::vector<std::string> gap_terms(std::string_view question, const KnowledgeSettings& settings);
+// The same from the question already analysed (a chat turn's message), when it was analysed in the
+// settings' language; otherwise from its text.
+std::vector<std::string> gap_terms(const AnalyzedText& question, const KnowledgeSettings& settings);
 // Whether two keys mean the same: words match by lemma or stem, by a synonym (the thesaurus's in
 // English, and the agent's `synonyms`), or by a spelling slip (retrieval's tolerance: 1 edit from
 // 4 letters, 2 from 8); the matched share must reach kGapSameMeaning.
@@ -48,6 +52,7 @@ struct GapInput {
   std::optional<std::string> reply_id;
   std::string reason;  // "fallback" | "low_confidence" | "rated_down" | "low_csat"
   int64_t asked_at = 0;
+  const AnalyzedText* analyzed = nullptr;  // the question analysed, when the caller has it
 };
 
 // In the caller's write: makes the question a gap (once), in the group of the same meaning or a
@@ -56,10 +61,10 @@ Result<void> record_gap(Connection& c, Random& random, const GapInput& in,
                         const KnowledgeSettings& settings);
 
 // In the chat turn's write: the reply's outcome makes its question a gap when it is "fallback" or
-// "low_confidence".
+// "low_confidence". `analyzed` is the question as the turn analysed it.
 Result<void> record_reply_gap(Connection& c, Random& random, const ConversationRecord& conv,
                               const MessageRecord& question, const MessageRecord& reply,
-                              const KnowledgeSettings& settings);
+                              const KnowledgeSettings& settings, const AnalyzedText& analyzed);
 
 // In the caller's write, after a conversation's CSAT changed: a score of 1 or 2 makes its first
 // visitor question a gap; a better score takes that back.

@@ -10,15 +10,6 @@
 namespace parley {
 
 namespace {
-constexpr std::string_view kStopWords[] = {
-    "about",   "above",   "after", "again", "also",   "because", "been",   "before", "being",
-    "between", "both",    "could", "does",  "doing",  "down",    "each",   "from",   "further",
-    "have",    "having",  "hello", "here",  "into",   "just",    "like",   "more",   "most",
-    "much",    "only",    "other", "over",  "please", "same",    "should", "some",   "such",
-    "than",    "that",    "their", "them",  "then",   "there",   "these",  "they",   "this",
-    "those",   "through", "under", "until", "very",   "want",    "were",   "what",   "when",
-    "where",   "which",   "while", "will",  "with",   "would",   "your",   "yours"};
-
 constexpr std::string_view kPositive[] = {
     "good",    "great",   "excellent", "love",    "thanks",    "thank",     "helpful",    "perfect",
     "awesome", "amazing", "happy",     "nice",    "fantastic", "wonderful", "glad",       "works",
@@ -29,32 +20,34 @@ constexpr std::string_view kNegative[] = {
     "issue",  "worst",    "useless", "disappointed", "refund",    "wrong",   "error",    "fail",
     "failed", "poor",     "annoyed", "frustrated",   "complaint", "unhappy", "horrible", "bug"};
 
-constexpr std::string_view kNegations[] = {"not", "no", "never", "dont", "cannot"};
+constexpr std::string_view kNegations[] = {"not",  "no",     "never", "don't",
+                                           "dont", "cannot", "can't", "won't"};
 
 template <size_t N>
 bool contains(const std::string_view (&list)[N], std::string_view w) {
   return std::find(std::begin(list), std::end(list), w) != std::end(list);
 }
 
-std::vector<std::string> words_of(std::string_view text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char ch : text) {
-    auto c = static_cast<unsigned char>(ch);
-    if (c == '\'') continue;  // "don't" is "dont"
-    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-      cur += static_cast<char>(c);
-    else if (c >= 'A' && c <= 'Z')
-      cur += static_cast<char>(c - 'A' + 'a');
-    else if (!cur.empty())
-      out.push_back(std::move(cur)), cur.clear();
+// Long enough to name a topic: four characters, or two of a script written without spaces
+// (ideographs and kana, from U+2E80), whose words are short.
+bool topic_length(std::string_view word) {
+  size_t chars = 0;
+  bool wide = false;
+  for (size_t i = 0; i < word.size(); ++i) {
+    auto c = static_cast<unsigned char>(word[i]);
+    if ((c & 0xC0) == 0x80) continue;
+    ++chars;
+    // A three- or four-byte character is U+0800 and above; from 0xE2 0xBA (U+2E80) on, wide.
+    if (c >= 0xE3 ||
+        (c == 0xE2 && i + 1 < word.size() && static_cast<unsigned char>(word[i + 1]) >= 0xBA))
+      wide = true;
   }
-  if (!cur.empty()) out.push_back(std::move(cur));
-  return out;
+  return chars >= (wide ? 2 : 4);
 }
 }  // namespace
 
-TopicDelta count_topics(const TopicState& state, const std::vector<MessageRecord>& messages) {
+TopicDelta count_topics(const TopicState& state, const std::vector<MessageRecord>& messages,
+                        const Analyzer& analyzer, const std::optional<TopicMessage>& known) {
   TopicDelta out{state, {}};
   TopicState& st = out.state;
   std::unordered_map<std::string, size_t> index;  // word -> its place in out.words
@@ -62,15 +55,18 @@ TopicDelta count_topics(const TopicState& state, const std::vector<MessageRecord
     st.analysed_seq = std::max(st.analysed_seq, m.seq);
     if (m.role != "user") continue;
     st.any_user = true;
-    auto words = words_of(m.content);
+    std::optional<AnalyzedText> own;
+    const bool reuse = known && known->analyzed != nullptr && known->message_id == m.id &&
+                       &known->analyzed->analyzer() == &analyzer;
+    const auto& words = reuse ? known->analyzed->words() : own.emplace(m.content, analyzer).words();
     for (size_t i = 0; i < words.size(); ++i) {
-      const std::string& w = words[i];
-      bool negated = i > 0 && contains(kNegations, words[i - 1]);
+      const std::string& w = words[i].surface;
+      bool negated = i > 0 && contains(kNegations, words[i - 1].surface);
       bool pos = contains(kPositive, w), neg = contains(kNegative, w);
       if (pos) (negated ? st.negative : st.positive) += 1;
       if (neg) (negated ? st.positive : st.negative) += 1;
       ++st.words;
-      if (pos || neg || w.size() < 4 || contains(kStopWords, w)) continue;
+      if (pos || neg || words[i].stop || !topic_length(w)) continue;
       auto [it, inserted] = index.try_emplace(w, out.words.size());
       if (inserted) out.words.push_back({w, 0, st.words});
       out.words[it->second].count += 1;
@@ -86,8 +82,8 @@ std::optional<std::string> sentiment_of(const TopicState& s) {
 }
 }  // namespace
 
-TopicAnalysis analyze_topics(const std::vector<MessageRecord>& messages) {
-  TopicDelta d = count_topics(TopicState{}, messages);
+TopicAnalysis analyze_topics(const std::vector<MessageRecord>& messages, const Analyzer& analyzer) {
+  TopicDelta d = count_topics(TopicState{}, messages, analyzer);
   TopicAnalysis out;
   if (!d.state.any_user) return out;
   std::stable_sort(d.words.begin(), d.words.end(), [](const auto& a, const auto& b) {
@@ -101,14 +97,16 @@ TopicAnalysis analyze_topics(const std::vector<MessageRecord>& messages) {
 bool topic_analysis_enabled(const AgentSettings& settings) { return settings.topic_analysis; }
 
 Result<void> refresh_topics(Connection& c, const AgentSettings& settings,
-                            std::string_view conversation_id) {
+                            std::string_view conversation_id,
+                            const std::optional<TopicMessage>& known) {
   if (!topic_analysis_enabled(settings)) return {};
   PARLEY_ASSIGN_OR_RETURN(auto stored, TopicRepo::state(c, conversation_id));
   TopicState state = stored.value_or(TopicState{});
   PARLEY_ASSIGN_OR_RETURN(auto added,
                           ConversationRepo::messages_after(c, conversation_id, state.analysed_seq));
   if (stored && added.empty()) return {};
-  TopicDelta d = count_topics(state, added);
+  TopicDelta d = count_topics(
+      state, added, Analyzer::for_language_or_english(settings.knowledge.language), known);
   PARLEY_TRY(TopicRepo::add_words(c, conversation_id, d.words));
   PARLEY_TRY(TopicRepo::save_state(c, conversation_id, d.state));
   TopicAnalysis a;

@@ -17,8 +17,6 @@ namespace parley {
 
 namespace {
 constexpr int64_t kDayMs = 24LL * 60 * 60 * 1000;
-constexpr std::array<const char*, 7> kDefaultKeywords = {
-    "book", "booking", "appointment", "meeting", "schedule", "demo", "call"};
 
 std::unique_ptr<icu::Calendar> calendar_in(std::string_view zone) {
   UErrorCode status = U_ZERO_ERROR;
@@ -90,20 +88,10 @@ std::optional<BookingBlock> booking_offer(const AgentSettings& settings,
   return out;
 }
 
-bool asks_for_booking(const AgentSettings& settings, std::string_view message) {
-  if (!settings.booking) return false;
-  // A keyword is a phrase of normalised words: "Books?" asks for "book", "BOOKINGS" for "booking".
-  auto words = tokenize(message);
-  auto has_word = [&](std::string_view keyword) {
-    return contains_phrase(words, tokenize(keyword));
-  };
-  if (const auto& keywords = settings.booking->keywords) {
-    for (const auto& k : *keywords)
-      if (!k.empty() && has_word(k)) return true;
-    return false;
-  }
-  for (const char* k : kDefaultKeywords)
-    if (has_word(k)) return true;
+bool asks_for_booking(const IntentKeywords& keywords, const AnalyzedText& message) {
+  // A keyword is a phrase of lemmas: "Books?" asks for "book", "BOOKINGS" for "booking".
+  for (const auto& phrase : keywords.booking_phrases())
+    if (contains_phrase(message.lemmas(), phrase)) return true;
   return false;
 }
 

@@ -14,7 +14,9 @@
 #include <string>
 #include <string_view>
 
+#include "engine/intent_keywords.h"
 #include "engine/reply_engine.h"
+#include "text/analyzed_text.h"
 
 namespace parley {
 
@@ -25,6 +27,7 @@ std::optional<BookingBlock> booking_offer(const AgentSettings& settings, std::st
 
 // True when the agent has a booking setting and the message calls for it (one of its
 // `keywords`, by default book, booking, appointment, meeting, schedule, demo, call).
-bool asks_for_booking(const AgentSettings& settings, std::string_view message);
+// `message` is the turn's message analysed in English, `keywords` the agent's compiled ones.
+bool asks_for_booking(const IntentKeywords& keywords, const AnalyzedText& message);
 
 }  // namespace parley

@@ -3,6 +3,7 @@
 #include "engine/booking.h"
 #include "engine/handoff_intent.h"
 #include "engine/offers.h"
+#include "engine/turn_analysis.h"
 
 namespace parley {
 
@@ -11,16 +12,27 @@ Result<ReplyBlocks> answer(const TextSink& sink, std::string_view text, ReplyBlo
   sink(text);
   return blocks;
 }
+
+// The request with the turn's analysis: as given by the chat turn, or made here once for a caller
+// outside one.
+std::shared_ptr<const ReplyRequest> analysed(std::shared_ptr<const ReplyRequest> request) {
+  if (request->analysis) return request;
+  auto copy = std::make_shared<ReplyRequest>(*request);
+  copy->analysis =
+      analyze_turn(copy->message, IntentKeywords(copy->settings), copy->live_chat_offered);
+  return copy;
+}
 }  // namespace
 
 Result<ReplyBlocks> EngineRouter::reply(const ReplyRequest& request, const TextSink& sink) const {
+  if (!request.analysis) return reply(*analysed(std::make_shared<ReplyRequest>(request)), sink);
   const AgentSettings& settings = *request.settings;
-  auto live_chat = known_live_chat(settings.handoff, settings.reply.engine,
-                                   request.live_chat_offered, request.message);
-  if (live_chat) {
+  const TurnIntents& intents = request.analysis->intents;
+  if (intents.live_chat) {
     ReplyBlocks blocks;
-    blocks.live_chat = live_chat;
-    return answer(sink, *live_chat == "requested" ? kLiveChatRequestedText : kLiveChatOfferText,
+    blocks.live_chat = intents.live_chat;
+    return answer(sink,
+                  *intents.live_chat == "requested" ? kLiveChatRequestedText : kLiveChatOfferText,
                   std::move(blocks));
   }
   if (settings.reply.engine == "openai") return openai_.reply(request, sink);
@@ -29,19 +41,17 @@ Result<ReplyBlocks> EngineRouter::reply(const ReplyRequest& request, const TextS
 
 void EngineRouter::start_reply(std::shared_ptr<const ReplyRequest> request, TextSink sink,
                                ReplyDone done) const {
-  const AgentSettings& settings = *request->settings;
-  bool live_chat = known_live_chat(settings.handoff, settings.reply.engine, request->live_chat_offered,
-                                   request->message)
-                       .has_value();
+  request = analysed(std::move(request));
   // Only the provider's replies wait; everything else is answered on this thread.
-  if (settings.reply.engine == "openai" && !live_chat)
+  if (request->settings->reply.engine == "openai" && !request->analysis->intents.live_chat)
     return openai_.start_reply(std::move(request), std::move(sink), std::move(done));
   done(reply(*request, sink));
 }
 
 Result<ReplyBlocks> EngineRouter::reply_here(const ReplyRequest& request, const TextSink& sink) const {
   const AgentSettings& settings = *request.settings;
-  if (settings.handoff.email && asks_for_person(request.message)) {
+  const TurnIntents& intents = request.analysis->intents;
+  if (settings.handoff.email && intents.asks_for_person) {
     ReplyBlocks blocks;
     blocks.handoff = true;
     return answer(sink, kHandoffText, std::move(blocks));
@@ -52,15 +62,14 @@ Result<ReplyBlocks> EngineRouter::reply_here(const ReplyRequest& request, const 
                             written += piece;
                             return sink(piece);
                           }));
-  blocks.buttons = match_buttons(settings, request.message);
-  blocks.products = match_products(settings, request.message);
-  blocks.form = match_form(settings, request.message);
+  blocks.buttons = intents.buttons;
+  blocks.products = intents.products;
+  blocks.form = intents.form;
   // The agent asks for contact details when asked to, or when it had no answer.
-  if (asks_to_be_contacted(settings, request.message) ||
-      written == settings.reply.fallback_message) {
+  if (intents.asks_to_be_contacted || written == settings.reply.fallback_message) {
     blocks.lead_form = lead_form(settings);
   }
-  if (asks_for_booking(settings, request.message)) {
+  if (intents.asks_for_booking) {
     blocks.booking = booking_offer(settings, request.time_zone, clock_.now_ms());
   }
   return blocks;

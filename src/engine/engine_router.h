@@ -1,10 +1,11 @@
 // EngineRouter: the ReplyEngine the chat flow calls. It picks the agent's engine by its `engine`
-// setting (`retrieval`, the default, or `openai`) and handles what both share: a user who
-// accepts a live-chat offer (the conversation remembers the offer) gets live chat `requested`.
-// For the `retrieval` engine it also answers a message asking for a person with the hand-off
-// (live chat offered when the agent has `liveChat`, else a hand-off by email to `handoffEmail`)
-// and attaches the buttons, products, form, lead form and booking slots the message calls for
-// (engine/offers.h, engine/booking.h); the `openai` engine decides those through its tools.
+// setting (`retrieval`, the default, or `openai`) and acts on the turn's intents, decided once
+// before it runs (engine/turn_analysis.h; the request carries them): a user who accepts a
+// live-chat offer gets live chat `requested`. For the `retrieval` engine it also answers a
+// message asking for a person with the hand-off (live chat offered when the agent has
+// `liveChat`, else a hand-off by email to `handoffEmail`) and attaches the buttons, products,
+// form, lead form and booking slots the message calls for; the `openai` engine decides those
+// through its tools. It decides nothing from the message's text itself.
 // Holds references to engines that outlive it; reply() is safe from many threads.
 #pragma once
 

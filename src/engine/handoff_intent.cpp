@@ -55,24 +55,24 @@ std::set<std::string> words_of(const std::array<const char*, N>& list) {
 }
 }  // namespace
 
-bool asks_for_person(std::string_view message) {
+bool asks_for_person(const AnalyzedText& message) {
   // Normalised once, on first use (thread-safe static initialisation).
   static const auto phrases = phrases_of(kPersonPhrases);
-  auto words = tokenize(message);
+  const auto& words = message.lemmas();
   for (const auto& phrase : phrases)
     if (contains_phrase(words, phrase)) return true;
   return false;
 }
 
 std::optional<std::string> known_live_chat(const HandoffSettings& settings, std::string_view engine,
-                                           bool offer_pending, std::string_view message) {
+                                           bool offer_pending, const AnalyzedText& message) {
   if (!settings.live_chat) return std::nullopt;
   if (offer_pending && accepts_offer(message)) return "requested";
   if (engine != "openai" && asks_for_person(message)) return "offered";
   return std::nullopt;
 }
 
-bool accepts_offer(std::string_view message) {
+bool accepts_offer(const AnalyzedText& message) {
   // A short agreement made only of agreeable words: "yes please", "sure, connect me". Anything
   // else ("ok what are your hours", "yes but not now") is another message.
   static constexpr std::array kAgreeable = {
@@ -82,7 +82,7 @@ bool accepts_offer(std::string_view message) {
       "human", "with",  "someone", "talk", "speak", "chat"};
   static const auto yes = words_of(kYes);
   static const auto agreeable = words_of(kAgreeable);
-  auto words = tokenize(message);
+  const auto& words = message.lemmas();
   if (words.empty() || words.size() > 8) return false;
   if (!yes.count(words.front())) return false;
   for (const auto& w : words)

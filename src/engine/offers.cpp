@@ -1,7 +1,6 @@
 #include "engine/offers.h"
 
 #include <algorithm>
-#include <set>
 #include <string>
 
 #include "text/normalizer.h"
@@ -14,20 +13,18 @@ const std::string* given(const std::optional<std::string>& s) {
   return s && !s->empty() ? &*s : nullptr;
 }
 
-// Every content word of `phrase` is among the message's words.
-bool covers(const std::set<std::string>& words, std::string_view phrase) {
-  auto wanted = content_words(phrase);
+// Every compiled content lemma of a phrase is among the message's (an empty phrase never is).
+bool covers(const AnalyzedText& message, const std::vector<std::string>& wanted) {
   if (wanted.empty()) return false;
   for (const auto& w : wanted)
-    if (!words.count(w)) return false;
+    if (!message.has_content_lemma(w)) return false;
   return true;
 }
 
-bool matches(const std::vector<std::string>& keywords, const std::optional<std::string>& title,
-             const std::set<std::string>& words) {
-  for (const auto& k : keywords)
-    if (covers(words, k)) return true;
-  return given(title) && covers(words, *title);
+bool matches(const IntentKeywords::Item& item, const AnalyzedText& message) {
+  for (const auto& k : item.keywords)
+    if (covers(message, k)) return true;
+  return covers(message, item.title);
 }
 
 const std::string& title_of(const ButtonSetting& b) { return *b.label; }
@@ -49,47 +46,45 @@ ProductBlock block_of(const ProductSetting& item) {
   return p;
 }
 
-// The configured items `wanted` accepts, in the settings' order, as blocks, at most `limit`.
-// Items without a url or a title are skipped.
+// The configured items `wanted` accepts (given each item and its place), in the settings' order,
+// as blocks, at most `limit`. Items without a url or a title are skipped.
 template <typename Item, typename Wanted>
 auto pick(const std::vector<Item>& items, size_t limit, Wanted&& wanted) {
   std::vector<decltype(block_of(items.front()))> out;
-  for (const auto& item : items) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Item& item = items[i];
     if (out.size() >= limit) break;
     if (!given(item.url) || !given(title_member(item))) continue;
-    if (wanted(item)) out.push_back(block_of(item));
+    if (wanted(item, i)) out.push_back(block_of(item));
   }
   return out;
 }
-
-std::set<std::string> word_set(std::string_view message) {
-  auto list = content_words(message);
-  return {list.begin(), list.end()};
-}
 }  // namespace
 
-std::vector<ButtonBlock> match_buttons(const AgentSettings& settings, std::string_view message) {
-  auto words = word_set(message);
-  return pick(settings.buttons, kMaxButtons,
-              [&](const ButtonSetting& b) { return matches(b.keywords, b.label, words); });
+std::vector<ButtonBlock> match_buttons(const IntentKeywords& keywords,
+                                       const AnalyzedText& message) {
+  return pick(keywords.settings().buttons, kMaxButtons, [&](const ButtonSetting&, size_t i) {
+    return matches(keywords.buttons()[i], message);
+  });
 }
 
-std::vector<ProductBlock> match_products(const AgentSettings& settings, std::string_view message) {
-  auto words = word_set(message);
-  return pick(settings.products, kMaxProducts,
-              [&](const ProductSetting& p) { return matches(p.keywords, p.name, words); });
+std::vector<ProductBlock> match_products(const IntentKeywords& keywords,
+                                         const AnalyzedText& message) {
+  return pick(keywords.settings().products, kMaxProducts, [&](const ProductSetting&, size_t i) {
+    return matches(keywords.products()[i], message);
+  });
 }
 
 std::vector<ButtonBlock> match_buttons_titled(const AgentSettings& settings,
                                               std::string_view title) {
   return pick(settings.buttons, kMaxButtons,
-              [&](const ButtonSetting& b) { return title_of(b) == title; });
+              [&](const ButtonSetting& b, size_t) { return title_of(b) == title; });
 }
 
 std::vector<ProductBlock> match_products_titled(const AgentSettings& settings,
                                                 std::string_view title) {
   return pick(settings.products, kMaxProducts,
-              [&](const ProductSetting& p) { return title_of(p) == title; });
+              [&](const ProductSetting& p, size_t) { return title_of(p) == title; });
 }
 
 namespace {
@@ -97,8 +92,9 @@ namespace {
 // name are skipped.
 template <typename Wanted>
 std::optional<FormBlock> pick_form(const AgentSettings& settings, Wanted&& wanted) {
-  for (const auto& form : settings.forms) {
-    if (!given(form.id) || !given(form.name) || !wanted(form)) continue;
+  for (size_t i = 0; i < settings.forms.size(); ++i) {
+    const FormSetting& form = settings.forms[i];
+    if (!given(form.id) || !given(form.name) || !wanted(form, i)) continue;
     const std::string* submit = given(form.submit_label);
     return FormBlock{*form.id, *form.name, form.fields_json, submit ? *submit : "Submit"};
   }
@@ -106,19 +102,19 @@ std::optional<FormBlock> pick_form(const AgentSettings& settings, Wanted&& wante
 }
 }  // namespace
 
-std::optional<FormBlock> match_form(const AgentSettings& settings, std::string_view message) {
-  auto words = word_set(message);
-  return pick_form(settings,
-                   [&](const FormSetting& form) { return matches(form.keywords, form.name, words); });
+std::optional<FormBlock> match_form(const IntentKeywords& keywords, const AnalyzedText& message) {
+  return pick_form(keywords.settings(), [&](const FormSetting&, size_t i) {
+    return matches(keywords.forms()[i], message);
+  });
 }
 
 std::optional<FormBlock> form_named(const AgentSettings& settings, std::string_view name) {
-  return pick_form(settings, [&](const FormSetting& form) { return *form.name == name; });
+  return pick_form(settings, [&](const FormSetting& form, size_t) { return *form.name == name; });
 }
 
 std::vector<std::string> form_names(const AgentSettings& settings) {
   std::vector<std::string> out;
-  pick_form(settings, [&](const FormSetting& form) {
+  pick_form(settings, [&](const FormSetting& form, size_t) {
     out.push_back(*form.name);
     return false;
   });
@@ -135,22 +131,13 @@ std::optional<LeadFormBlock> lead_form(const AgentSettings& settings) {
     if (name == "name" || name == "email" || name == "phone") out.fields.push_back(name);
   if (out.fields.empty()) out.fields = {"name", "email"};
   if (const std::string* id = given(l.form_id))
-    out.form = pick_form(settings, [&](const FormSetting& f) { return *f.id == *id; });
+    out.form = pick_form(settings, [&](const FormSetting& f, size_t) { return *f.id == *id; });
   return out;
 }
 
-bool asks_to_be_contacted(const AgentSettings& settings, std::string_view message) {
-  if (!settings.lead_form) return false;
-  auto words = tokenize(message);
-  auto has_phrase = [&](std::string_view phrase) { return contains_phrase(words, tokenize(phrase)); };
-  if (const auto& keywords = settings.lead_form->keywords) {
-    for (const auto& k : *keywords)
-      if (has_phrase(k)) return true;
-    return false;
-  }
-  for (std::string_view phrase :
-       {"contact me", "call me back", "get in touch", "reach me", "email me"})
-    if (has_phrase(phrase)) return true;
+bool asks_to_be_contacted(const IntentKeywords& keywords, const AnalyzedText& message) {
+  for (const auto& phrase : keywords.contact_phrases())
+    if (contains_phrase(message.lemmas(), phrase)) return true;
   return false;
 }
 

@@ -129,6 +129,8 @@ class ReadPacer {
   virtual bool behind(std::function<void()> resume) = 0;
 };
 
+struct TurnAnalysis;  // engine/turn_analysis.h
+
 struct ReplyRequest {
   std::string agent_id;
   // The agent's, read once when it was loaded; never null.
@@ -140,6 +142,9 @@ struct ReplyRequest {
   int64_t deadline_ms = 0;           // wall time (Clock) by which the reply must be complete
   bool live_chat_offered = false;    // the previous reply offered live chat
   std::shared_ptr<ReadPacer> pacer;  // null: the reader takes text as fast as it comes
+  // The message analysed once and its intents, made by the chat turn (domain/chat.h); null for a
+  // caller outside a chat turn, for which the engine router makes one.
+  std::shared_ptr<const TurnAnalysis> analysis;
 };
 
 // Receives the reply text as it is written; returns false when nobody listens any more (the

@@ -5,6 +5,7 @@
 #include <set>
 #include <thread>
 
+#include "engine/turn_analysis.h"
 #include "text/normalizer.h"
 
 namespace parley {
@@ -49,9 +50,16 @@ Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request,
   ReplyBlocks blocks;
   std::string text;
   std::string answered_question;
+  // The turn's analysed message; analysed here only for a caller outside a chat turn.
+  std::optional<AnalyzedText> own;
+  const AnalyzedText& message =
+      request.analysis
+          ? request.analysis->message
+          : own.emplace(request.message,
+                        Analyzer::for_language_or_english(settings.knowledge.language));
   if (request.knowledge != nullptr) {
     KnowledgeAnswer answer = request.knowledge->answer(request.agent_id, settings.knowledge,
-                                                       request.message, options_.max_sentences);
+                                                       message, options_.max_sentences);
     blocks.confidence = answer.confidence;
     if (!answer.text.empty() && answer.confidence >= settings.knowledge.answer_threshold) {
       text = std::move(answer.text);
@@ -66,7 +74,8 @@ Result<ReplyBlocks> RetrievalEngine::reply(const ReplyRequest& request,
   if (deadline_passed(request.deadline_ms))
     return ApiError{ErrorCode::kTimeout, "The reply took longer than the chat timeout."};
   emit(sink, text);
-  if (settings.reply.follow_ups) blocks.follow_ups = follow_ups(request, text, answered_question);
+  if (settings.reply.follow_ups)
+    blocks.follow_ups = follow_ups(request, message, text, answered_question);
   return blocks;
 }
 
@@ -75,6 +84,7 @@ bool RetrievalEngine::deadline_passed(int64_t deadline_ms) const {
 }
 
 std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request,
+                                                     const AnalyzedText& message,
                                                      std::string_view reply,
                                                      std::string_view answered_question) const {
   std::vector<std::string> out;
@@ -83,11 +93,12 @@ std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request
   const KnowledgeSettings& knowledge = request.settings->knowledge;
   const Analyzer& analyzer = Analyzer::for_language_or_english(knowledge.language);
   auto key = [&](std::string_view text) { return normalize_for_match(text, analyzer); };
-  std::set<std::string> asked = {key(request.message)};
+  std::set<std::string> asked = {&message.analyzer() == &analyzer ? message.key()
+                                                                  : key(request.message)};
   if (!answered_question.empty()) asked.insert(key(answered_question));
   for (const auto& m : request.history)
     if (m.role == "user") asked.insert(key(m.content));
-  auto consider = [&](std::string_view text) {
+  auto consider = [&](const auto& text) {
     for (const auto& m : request.knowledge->match_qa(request.agent_id, knowledge, text,
                                                      options_.max_follow_ups + 4)) {
       if (out.size() >= options_.max_follow_ups) return;
@@ -96,7 +107,7 @@ std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request
       out.push_back(m.question);
     }
   };
-  consider(request.message);
+  consider(message);
   if (out.size() < options_.max_follow_ups) consider(reply);
   return out;
 }

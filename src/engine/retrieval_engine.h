@@ -3,11 +3,13 @@
 // the asked fact; knowledge/agent_index.h) when it covers the question at least as surely as the
 // agent's `answerThreshold`, else the agent's fallback message, with no sources. No network,
 // deterministic: the same knowledge and message always give the same reply.
-// Stateless apart from its options; reply() is safe from many threads.
+// The knowledge is asked with the turn's analysed message (engine/turn_analysis.h) when the request
+// carries it. Stateless apart from its options; reply() is safe from many threads.
 #pragma once
 
 #include "core/clock.h"
 #include "engine/reply_engine.h"
+#include "text/analyzed_text.h"
 
 namespace parley {
 
@@ -32,7 +34,8 @@ class RetrievalEngine final : public ReplyEngine {
   // Waits out the test delay; 504 when the deadline comes first.
   Result<void> wait_delay(int64_t deadline_ms) const;
   bool deadline_passed(int64_t deadline_ms) const;
-  std::vector<std::string> follow_ups(const ReplyRequest& request, std::string_view reply,
+  std::vector<std::string> follow_ups(const ReplyRequest& request, const AnalyzedText& message,
+                                      std::string_view reply,
                                       std::string_view answered_question) const;
 
   const Clock& clock_;

@@ -212,9 +212,21 @@ double AgentIndex::unknown_weight(std::string_view word) const {
   return most * std::clamp(1.0 - std::log10(1.0 + usage) / kUsageDecades, kCommonWordShare, 1.0);
 }
 
+const AnalyzedText& AgentIndex::in_my_language(const AnalyzedText& text,
+                                               std::optional<AnalyzedText>& scratch) const {
+  if (&text.analyzer() == &vocabulary_.analyzer()) return text;
+  return scratch.emplace(text.in(vocabulary_.analyzer()));
+}
+
 QueryPlan AgentIndex::plan(std::string_view query) const {
+  return plan(AnalyzedText(query, vocabulary_.analyzer()));
+}
+
+QueryPlan AgentIndex::plan(const AnalyzedText& analyzed) const {
+  std::optional<AnalyzedText> scratch;
+  const AnalyzedText& query = in_my_language(analyzed, scratch);
   QueryPlan plan;
-  plan.kind = english_ ? answer_kind(query) : AnswerKind::kAny;
+  plan.kind = english_ ? answer_kind(query.text()) : AnswerKind::kAny;
   auto words = vocabulary_.analyze_query(query);
   auto known = [&](uint32_t term) { return term != kNoTerm && chunk_docs_.df(term) + qa_docs_.df(term) > 0; };
   std::vector<std::string> seen;
@@ -306,7 +318,7 @@ std::vector<AgentIndex::Candidate> AgentIndex::chunk_candidates(const QueryPlan&
 std::vector<RetrievedChunk> AgentIndex::search(std::string_view query, size_t k) const {
   std::vector<RetrievedChunk> out;
   if (k == 0 || chunk_docs_.live() == 0) return out;
-  QueryPlan p = plan(query);
+  QueryPlan p = plan(AnalyzedText(query, vocabulary_.analyzer()));
   auto candidates = chunk_candidates(p, std::max(k * kRerankFactor, kRerankMin), kSearchSentences);
   for (const auto& c : candidates) {
     if (out.size() == k) break;
@@ -337,9 +349,9 @@ double AgentIndex::qa_confidence(const QueryPlan& plan, const QaEntry& qa) const
   return confidence * (1.0 - kUnaskedPenalty * unasked_share(plan, qa));
 }
 
-const AgentIndex::QaEntry* AgentIndex::exact_qa(std::string_view query) const {
+const AgentIndex::QaEntry* AgentIndex::exact_qa(const AnalyzedText& query) const {
   if (qa_docs_.live() == 0) return nullptr;
-  std::string key = normalize_for_match(query, vocabulary_.analyzer());
+  const std::string& key = query.key();
   if (key.empty()) return nullptr;
   for (const auto& [id, doc] : qa_ids_)
     if (qa_[doc].key == key) return &qa_[doc];
@@ -347,8 +359,15 @@ const AgentIndex::QaEntry* AgentIndex::exact_qa(std::string_view query) const {
 }
 
 std::vector<QaMatch> AgentIndex::match_qa(std::string_view query, size_t k) const {
+  if (k == 0 || qa_docs_.live() == 0) return {};
+  return match_qa(AnalyzedText(query, vocabulary_.analyzer()), k);
+}
+
+std::vector<QaMatch> AgentIndex::match_qa(const AnalyzedText& analyzed, size_t k) const {
   std::vector<QaMatch> out;
   if (k == 0 || qa_docs_.live() == 0) return out;
+  std::optional<AnalyzedText> scratch;
+  const AnalyzedText& query = in_my_language(analyzed, scratch);
   const QaEntry* exact = exact_qa(query);
   if (exact) out.push_back({exact->source_id, exact->question, exact->answer, 1.0});
   QueryPlan p = plan(query);
@@ -369,6 +388,12 @@ std::vector<QaMatch> AgentIndex::match_qa(std::string_view query, size_t k) cons
 }
 
 KnowledgeAnswer AgentIndex::answer(std::string_view question, size_t max_sentences) const {
+  return answer(AnalyzedText(question, vocabulary_.analyzer()), max_sentences);
+}
+
+KnowledgeAnswer AgentIndex::answer(const AnalyzedText& analyzed, size_t max_sentences) const {
+  std::optional<AnalyzedText> scratch;
+  const AnalyzedText& question = in_my_language(analyzed, scratch);
   if (const QaEntry* exact = exact_qa(question)) {
     KnowledgeAnswer a{exact->answer, 1.0, exact->source_id, exact->question, std::nullopt, exact->question, {}};
     a.signals.coverage = a.signals.sentence = a.signals.key = 1;

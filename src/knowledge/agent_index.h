@@ -48,9 +48,14 @@ class AgentIndex {
   std::vector<RetrievedChunk> search(std::string_view query, size_t k) const;
   std::vector<QaMatch> match_qa(std::string_view query, size_t k) const;
   KnowledgeAnswer answer(std::string_view question, size_t max_sentences) const;
+  // The same for a question already analysed (a chat turn's message, text/analyzed_text.h): its
+  // words are read, not split again, when it was analysed in this index's language.
+  std::vector<QaMatch> match_qa(const AnalyzedText& query, size_t k) const;
+  KnowledgeAnswer answer(const AnalyzedText& question, size_t max_sentences) const;
 
   // The question as the index weighs it (exposed for tests and the evaluation).
   QueryPlan plan(std::string_view query) const;
+  QueryPlan plan(const AnalyzedText& query) const;
 
   // Whether removed sources fill most of the index (a source retrained in place leaves its old
   // chunks, vocabulary and slots behind): rebuilding it from the live sources gives the memory back.
@@ -108,7 +113,10 @@ class AgentIndex {
   double unknown_weight(std::string_view word) const;
   // The thesaurus' synonyms of an English word the knowledge holds, as lesser alternatives.
   void add_synonyms(const QueryWord& word, QuerySlot& slot) const;
-  const QaEntry* exact_qa(std::string_view query) const;
+  const QaEntry* exact_qa(const AnalyzedText& query) const;
+  // `text` itself when this index's analyser analysed it, else `scratch` holding it re-analysed.
+  const AnalyzedText& in_my_language(const AnalyzedText& text,
+                                     std::optional<AnalyzedText>& scratch) const;
   // The share of the weight of a pair's question's terms that the query did not ask about.
   double unasked_share(const QueryPlan& plan, const QaEntry& qa) const;
   double qa_confidence(const QueryPlan& plan, const QaEntry& qa) const;

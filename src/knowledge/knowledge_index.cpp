@@ -50,6 +50,20 @@ KnowledgeAnswer KnowledgeIndex::answer(std::string_view agent_id, const Knowledg
                       [&](const AgentIndex& index) { return index.answer(question, max_sentences); });
 }
 
+std::vector<QaMatch> KnowledgeIndex::match_qa(std::string_view agent_id,
+                                              const KnowledgeSettings& settings,
+                                              const AnalyzedText& query, size_t k) const {
+  return with_current(agent_id, settings,
+                      [&](const AgentIndex& index) { return index.match_qa(query, k); });
+}
+
+KnowledgeAnswer KnowledgeIndex::answer(std::string_view agent_id, const KnowledgeSettings& settings,
+                                       const AnalyzedText& question, size_t max_sentences) const {
+  return with_current(agent_id, settings, [&](const AgentIndex& index) {
+    return index.answer(question, max_sentences);
+  });
+}
+
 void KnowledgeIndex::source_trained(const SourceRecord& source, int64_t version) {
   cache_.advance(source.agent_id, version, [&](AgentIndex& index, const KnowledgeSettings&) {
     index.add(indexed_source(source));

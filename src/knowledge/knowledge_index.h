@@ -26,6 +26,10 @@ class KnowledgeIndex final : public Retriever {
                                 std::string_view query, size_t k) const override;
   KnowledgeAnswer answer(std::string_view agent_id, const KnowledgeSettings& settings,
                          std::string_view question, size_t max_sentences) const override;
+  std::vector<QaMatch> match_qa(std::string_view agent_id, const KnowledgeSettings& settings,
+                                const AnalyzedText& query, size_t k) const override;
+  KnowledgeAnswer answer(std::string_view agent_id, const KnowledgeSettings& settings,
+                         const AnalyzedText& question, size_t max_sentences) const override;
 
   // A source became trained, and the agent's knowledge version became `version`.
   void source_trained(const SourceRecord& source, int64_t version);

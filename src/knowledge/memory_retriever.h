@@ -28,6 +28,14 @@ class MemoryRetriever final : public Retriever {
                          size_t max_sentences) const override {
     return index_.answer(question, max_sentences);
   }
+  std::vector<QaMatch> match_qa(std::string_view, const KnowledgeSettings&,
+                                const AnalyzedText& query, size_t k) const override {
+    return index_.match_qa(query, k);
+  }
+  KnowledgeAnswer answer(std::string_view, const KnowledgeSettings&, const AnalyzedText& question,
+                         size_t max_sentences) const override {
+    return index_.answer(question, max_sentences);
+  }
 
  private:
   AgentIndex index_;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/agent_settings.h"
+#include "text/analyzed_text.h"
 
 namespace parley {
 
@@ -77,6 +78,18 @@ class Retriever {
   // chunk.
   virtual KnowledgeAnswer answer(std::string_view agent_id, const KnowledgeSettings& settings,
                                  std::string_view question, size_t max_sentences) const = 0;
+
+  // The same for a question a chat turn has already analysed (text/analyzed_text.h): an index
+  // reads its words instead of splitting the text again. By default, the text is asked.
+  virtual std::vector<QaMatch> match_qa(std::string_view agent_id,
+                                        const KnowledgeSettings& settings,
+                                        const AnalyzedText& query, size_t k) const {
+    return match_qa(agent_id, settings, std::string_view(query.text()), k);
+  }
+  virtual KnowledgeAnswer answer(std::string_view agent_id, const KnowledgeSettings& settings,
+                                 const AnalyzedText& question, size_t max_sentences) const {
+    return answer(agent_id, settings, std::string_view(question.text()), max_sentences);
+  }
 };
 
 }  // namespace parley

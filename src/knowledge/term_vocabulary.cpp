@@ -184,17 +184,18 @@ void TermVocabulary::tokens_of(std::string_view text, TermVocabulary* learner, s
   find_groups(terms, [&](size_t, size_t, uint32_t group) { groups.push_back(group); });
 }
 
-std::vector<QueryWord> TermVocabulary::analyze_query(std::string_view text) const {
+std::vector<QueryWord> TermVocabulary::analyze_query(const AnalyzedText& text) const {
   std::vector<QueryWord> words;
-  analyzer_->for_each_word(text, [&](const AnalyzedWord& w) {
+  words.reserve(text.words().size());
+  for (const WordForms& w : text.words()) {
     QueryWord q;
-    q.surface = std::string(w.surface);
-    q.stem = std::string(w.stem);
+    q.surface = w.surface;
+    q.stem = w.stem;
     q.stop = w.stop;
     q.term = find_surface(q.surface);
     if (q.term == kNoTerm) q.term = find_stem(q.stem);
     words.push_back(std::move(q));
-  });
+  }
   std::vector<uint32_t> terms;
   for (const auto& w : words) terms.push_back(w.term == kNoTerm ? find_stem(w.stem) : w.term);
   find_groups(terms, [&](size_t from, size_t to, uint32_t group) {

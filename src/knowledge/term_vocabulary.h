@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/string_map.h"
+#include "text/analyzed_text.h"
 #include "text/analyzer.h"
 
 namespace parley {
@@ -60,8 +61,9 @@ class TermVocabulary {
   void analyze(std::string_view text, std::vector<TermToken>& tokens, std::vector<uint32_t>& groups) const;
   void learn(std::string_view text, std::vector<TermToken>& tokens, std::vector<uint32_t>& groups);
 
-  // The words of a question, without changing the vocabulary.
-  std::vector<QueryWord> analyze_query(std::string_view text) const;
+  // The words of a question (analysed by this vocabulary's analyser), without changing the
+  // vocabulary.
+  std::vector<QueryWord> analyze_query(const AnalyzedText& text) const;
 
   // The term of a stem, or kNoTerm.
   uint32_t find_stem(std::string_view stem) const;

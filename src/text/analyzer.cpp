@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -79,6 +80,24 @@ std::string_view plain_apostrophes(std::string_view word, std::string& buffer) {
   return buffer;
 }
 }  // namespace
+
+namespace {
+std::atomic<uint64_t> g_passes{0};
+}  // namespace
+
+uint64_t Analyzer::passes() { return g_passes.load(std::memory_order_relaxed); }
+void Analyzer::count_pass() { g_passes.fetch_add(1, std::memory_order_relaxed); }
+
+WordForms Analyzer::forms(std::string_view token) const {
+  WordForms out;
+  std::string plain, buffer;
+  std::string_view surface = surface_of(token, plain);
+  out.surface.assign(surface);
+  out.stop = is_stop_word(surface);
+  out.stem.assign(stem(surface, buffer));
+  out.lemma.assign(lemma(surface, buffer));
+  return out;
+}
 
 std::string_view Analyzer::surface_of(std::string_view word, std::string& buffer) const {
   std::string_view plain = plain_apostrophes(word, buffer);
@@ -188,6 +207,7 @@ std::string_view Analyzer::lemma(std::string_view word, std::string& buffer) con
 }
 
 std::vector<std::string> Analyzer::lemmas(std::string_view text, bool content_only) const {
+  count_pass();
   std::vector<std::string> out;
   std::string plain, buffer;
   parley::for_each_word(text, [&](std::string_view w) {
@@ -198,7 +218,9 @@ std::vector<std::string> Analyzer::lemmas(std::string_view text, bool content_on
   return out;
 }
 
-void Analyzer::for_each_word(std::string_view text, const std::function<void(const AnalyzedWord&)>& emit) const {
+void Analyzer::for_each_word(std::string_view text,
+                             const std::function<void(const AnalyzedWord&)>& emit) const {
+  count_pass();
   std::string plain, stemmed;
   parley::for_each_word(text, [&](std::string_view w) {
     std::string_view surface = surface_of(w, plain);

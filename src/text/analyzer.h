@@ -13,6 +13,7 @@
 // the life of the process); stemming uses a Snowball stemmer of the calling thread's own.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,14 @@ namespace parley {
 
 // The language of an agent that has not set `language`.
 inline constexpr std::string_view kDefaultLanguage = "en";
+
+// One tokenizer word in every form the analyser gives it (text/analyzed_text.h keeps a text's).
+struct WordForms {
+  std::string surface;  // the tokenizer's word as the analyser compares it (see surface_of)
+  std::string stem;     // the retrieval index's term
+  std::string lemma;    // the matchers' lighter form
+  bool stop = false;    // a stop word of the language
+};
 
 // One word of a text as the analyser sees it.
 struct AnalyzedWord {
@@ -58,6 +67,15 @@ class Analyzer {
   // "talk", "refunds" -> "refund"; a word WordNet lacks stays as written); in another language,
   // its stem.
   std::string_view lemma(std::string_view folded_word, std::string& buffer) const;
+
+  // Every form of one tokenizer word (text/tokenizer.h's for_each_word gives them).
+  WordForms forms(std::string_view token) const;
+
+  // How many times any analyser has gone over a text (for_each_word, terms, content_terms,
+  // lemmas) since the process started, and how many texts text/analyzed_text.h analysed: tests
+  // count them to prove a chat turn analyses its message once.
+  static uint64_t passes();
+  static void count_pass();
 
   // Calls `emit` with each word of `text`, in order. The views are valid only during the call.
   void for_each_word(std::string_view text, const std::function<void(const AnalyzedWord&)>& emit) const;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/time_format.h"
+#include "intent_test_helpers.h"
 
 #include "views/chat_json.h"
 

@@ -1,4 +1,5 @@
 #include "engine/offers.h"
+#include "intent_test_helpers.h"
 
 #include <gtest/gtest.h>
 

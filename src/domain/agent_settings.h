@@ -4,13 +4,16 @@
 // once, as types, through model/agent_settings.h.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
 #include "core/result.h"
-#include "domain/tool_settings.h"
 
 namespace parley {
+
+// Seals a new secret for the agent being written (SecretBox::seal with the agent's id).
+using SecretSealer = std::function<std::string(std::string_view plaintext)>;
 
 // Merges `update_json` into `current_json` and returns the new settings JSON. `sealer` seals the
 // tool secrets an update gives in clear (domain/tool_settings.h); null: the server has no key,

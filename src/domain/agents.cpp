@@ -1,6 +1,7 @@
 #include "domain/agents.h"
 
 #include "core/json.h"
+#include "core/secret_box.h"
 #include "domain/agent_settings.h"
 #include "store/account_repo.h"
 

@@ -6,12 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "core/secret_box.h"
 #include "model/agent_settings.h"
 #include "store/services.h"
 #include "store/agent_repo.h"
 
 namespace parley {
+
+class SecretBox;
 
 // An agent as the chat flow and the widget use it: its record and its settings, read once when
 // the agent is loaded (domain/agent_cache.h keeps both). Immutable; shared between threads.

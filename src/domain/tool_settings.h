@@ -9,16 +9,13 @@
 
 #include <rapidjson/document.h>
 
-#include <functional>
 #include <string>
 #include <string_view>
 
 #include "core/result.h"
+#include "domain/agent_settings.h"
 
 namespace parley {
-
-// Seals a new secret for the agent being written (SecretBox::seal with the agent's id).
-using SecretSealer = std::function<std::string(std::string_view plaintext)>;
 
 // True for the settings handled here.
 bool is_tool_setting(std::string_view name);

@@ -84,7 +84,6 @@ struct Exchange {
                                 std::to_string(*sent.status) + ".");
     if (id == 0) return answer;
     if (json) {
-      if (!parser.finish().ok()) return not_mcp();
       answer.message = std::move(raw);
       return answer;
     }

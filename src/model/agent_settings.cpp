@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "core/json.h"
+#include "model/tool_settings_reader.h"
 
 namespace parley {
 

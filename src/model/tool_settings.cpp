@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "model/tool_settings_reader.h"
+
 namespace parley {
 
 namespace {

@@ -6,8 +6,6 @@
 // Immutable once read; safe to share between threads.
 #pragma once
 
-#include <rapidjson/document.h>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -51,9 +49,6 @@ struct ToolSettings {
   WebSearchSetting web_search;
   bool any() const { return !mcp_servers.empty() || web_search.enabled; }
 };
-
-// The well-formed tool settings of a settings object.
-ToolSettings tool_settings_of(const rapidjson::Value& settings);
 
 // Letters, digits, '_' and '-', 1 to `max` characters (an MCP server's name).
 bool is_tool_identifier(std::string_view name, size_t max);

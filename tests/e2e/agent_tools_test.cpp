@@ -100,9 +100,10 @@ TEST_F(AgentToolsTest, TheModelCallsAnAllowedMcpToolAndReadsItsResult) {
   auto again = chat(s(), c, {{"message", "And order 7?"}});
   ASSERT_EQ(again.status, 200) << again.body;
   int initializations = 0;
-  for (const auto& req : tools_->log()["requests"])
+  auto requests = tools_->log()["requests"];
+  for (const auto& req : requests)
     if (req["path"] == "/mcp" && req["session"] == "") ++initializations;
-  EXPECT_EQ(initializations, 1);
+  EXPECT_EQ(initializations, 1) << requests.dump();
   EXPECT_EQ(tools_->log()["calls"].size(), 2u);
 }
 
@@ -241,7 +242,9 @@ TEST_F(AgentToolsTest, TheGuardRefusesPrivateAddressesWithoutTheAllowance) {
   auto r = chat(guarded, c, {{"message", "Hi"}});
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_FALSE(prompt(0).contains("tools"));  // neither the MCP tools nor web_search
-  EXPECT_EQ(tools_->log()["requests"], Json::array());
+  auto requests = tools_->log()["requests"];
+  for (const auto& req : requests)
+    EXPECT_EQ(req["path"], "/log") << "nothing but the test's own reads reached the stand-ins";
   EXPECT_NE(guarded.log().find("mcp_server_refused"), std::string::npos);
 }
 
@@ -258,7 +261,7 @@ TEST_F(AgentToolsTest, TheHeaderSecretIsSealedAndNeverShownAgain) {
   auto owner = create_member(s(), c.account, "owner")["token"].get<std::string>();
   auto got = s().get("/console/v1/agents/" + c.agent, owner);
   ASSERT_EQ(got.status, 200) << got.body;
-  auto server = got.json()["settings"]["mcpServers"][0];
+  auto server = got.json()["data"]["settings"]["mcpServers"][0];
   EXPECT_EQ(server["headerValue"], "********");
   EXPECT_EQ(got.body.find("s3cret"), std::string::npos);
 

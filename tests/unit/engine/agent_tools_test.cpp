@@ -70,12 +70,12 @@ TEST(WebSearch, TheProvidersAddresses) {
 }
 
 TEST(WebSearch, ResultsAreReadUpToTheMaximumSkippingWhatIsNoPage) {
-  auto pages = parse_search_results("searxng", R"({"results":[
+  auto pages = parse_search_results("searxng", R"json({"results":[
       {"url":"javascript:alert(1)","title":"x","content":"x"},
       {"url":"https://a.example/1","title":"A","content":"Snippet A"},
       {"url":"https://a.example/1","title":"A again","content":"dup"},
       {"url":"https://b.example/2","title":"B","content":"Snippet B"},
-      {"url":"https://c.example/3","title":"C","content":"Snippet C"}]})", 2);
+      {"url":"https://c.example/3","title":"C","content":"Snippet C"}]})json", 2);
   ASSERT_TRUE(pages.ok());
   ASSERT_EQ(pages->size(), 2u);
   EXPECT_EQ((*pages)[0].url, "https://a.example/1");

@@ -91,9 +91,9 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
           {.rule = {"agent.create", "agent", audit_agent_snapshot}, .account_id = a->account},
           [&](Services& s) -> Result<std::string> {
             PARLEY_ASSIGN_OR_RETURN(auto box, key_for_settings(s, global, *a));
-            PARLEY_ASSIGN_OR_RETURN(auto agent, create_agent(s, a->account, a->name,
-                                                             a->make_private, a->settings,
-                                                             box.get()));
+            PARLEY_ASSIGN_OR_RETURN(
+                auto agent,
+                create_agent(s, a->account, a->name, a->make_private, a->settings, box.get()));
             return agent_json(agent);
           });
     };

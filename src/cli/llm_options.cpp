@@ -40,8 +40,9 @@ void add_llm_serve_options(CLI::App& cmd, LlmServeOptions& o) {
       ->envname("PARLEY_TOOL_TIMEOUT_MS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd.add_option("--tool-max-rounds", o.tool_max_rounds,
-                 "Rounds of tool calls in one reply of an `openai` agent before the model must answer")
+  cmd.add_option(
+         "--tool-max-rounds", o.tool_max_rounds,
+         "Rounds of tool calls in one reply of an `openai` agent before the model must answer")
       ->envname("PARLEY_TOOL_MAX_ROUNDS")
       ->check(CLI::Range(1, 10))
       ->capture_default_str();

@@ -34,11 +34,7 @@ std::string sources_json(const std::vector<SourceRef>& sources) {
   JsonWriter w;
   w.begin_array();
   for (const auto& s : sources) {
-    w.begin_object()
-        .key("title")
-        .string_or_null(s.title)
-        .key("url")
-        .string_or_null(s.url);
+    w.begin_object().key("title").string_or_null(s.title).key("url").string_or_null(s.url);
     if (s.web) w.key("web").boolean(true);
     w.end_object();
   }

@@ -92,7 +92,8 @@ Result<void> check_mcp_server(const rapidjson::Value& v, const std::string& at,
     std::string_view member = text_of(m->name);
     if (member != "name" && member != "url" && member != "headerName" && member != "headerValue" &&
         member != "allowedTools")
-      return ApiError::invalid("Setting '" + at + "' has an unknown member '" + std::string(member) +
+      return ApiError::invalid("Setting '" + at + "' has an unknown member '" +
+                               std::string(member) +
                                "'. Known: name, url, headerName, headerValue, allowedTools.");
   }
   return ok_result();
@@ -113,7 +114,8 @@ Result<void> check_web_search(const rapidjson::Value& v) {
   const rapidjson::Value* provider = find(v, "provider");
   std::string_view chosen = kSearxng;
   if (provider != nullptr) {
-    if (!provider->IsString() || (text_of(*provider) != kSearxng && text_of(*provider) != kBraveSearch))
+    if (!provider->IsString() ||
+        (text_of(*provider) != kSearxng && text_of(*provider) != kBraveSearch))
       return invalid("webSearch.provider", "searxng or brave");
     chosen = text_of(*provider);
   }
@@ -122,8 +124,9 @@ Result<void> check_web_search(const rapidjson::Value& v) {
     return invalid("webSearch.url", "an http or https URL");
   const bool on = enabled != nullptr && enabled->GetBool();
   if (on && chosen == kSearxng && url == nullptr)
-    return ApiError::invalid("Setting 'webSearch.url' is required with the searxng provider: the "
-                             "address of the SearXNG instance.");
+    return ApiError::invalid(
+        "Setting 'webSearch.url' is required with the searxng provider: the "
+        "address of the SearXNG instance.");
   const rapidjson::Value* key = find(v, "apiKey");
   PARLEY_TRY(check_secret(key, "webSearch.apiKey"));
   if (on && chosen == kBraveSearch && key == nullptr)
@@ -131,14 +134,16 @@ Result<void> check_web_search(const rapidjson::Value& v) {
   const rapidjson::Value* results = find(v, "maxResults");
   if (results != nullptr &&
       (!results->IsInt64() || results->GetInt64() < 1 || results->GetInt64() > kMaxWebResults))
-    return invalid("webSearch.maxResults", "an integer from 1 to " + std::to_string(kMaxWebResults));
+    return invalid("webSearch.maxResults",
+                   "an integer from 1 to " + std::to_string(kMaxWebResults));
   return ok_result();
 }
 
 // Seals the secret member `member` of `entry`, or puts back `stored`'s when it is the marker.
-Result<void> seal_member(rapidjson::Value& entry, const char* member, const rapidjson::Value* stored,
-                         const char* url_member, const std::string& at,
-                         rapidjson::Document::AllocatorType& alloc, const SecretSealer* sealer) {
+Result<void> seal_member(rapidjson::Value& entry, const char* member,
+                         const rapidjson::Value* stored, const char* url_member,
+                         const std::string& at, rapidjson::Document::AllocatorType& alloc,
+                         const SecretSealer* sealer) {
   auto it = entry.FindMember(member);
   if (it == entry.MemberEnd()) return ok_result();
   const std::string secret = at + "." + member;
@@ -173,8 +178,8 @@ void redact_member(rapidjson::Value& entry, const char* member,
   if (!entry.IsObject()) return;
   auto it = entry.FindMember(member);
   if (it == entry.MemberEnd()) return;
-  it->value.SetString(kRedactedSecret.data(), static_cast<rapidjson::SizeType>(kRedactedSecret.size()),
-                      alloc);
+  it->value.SetString(kRedactedSecret.data(),
+                      static_cast<rapidjson::SizeType>(kRedactedSecret.size()), alloc);
 }
 }  // namespace
 
@@ -194,8 +199,7 @@ Result<void> check_tool_setting(const std::string& name, const rapidjson::Value&
 Result<void> seal_tool_secrets(const rapidjson::Value* stored_settings, const std::string& name,
                                rapidjson::Value& value, rapidjson::Document::AllocatorType& alloc,
                                const SecretSealer* sealer) {
-  const rapidjson::Value* stored =
-      stored_settings ? find(*stored_settings, name.c_str()) : nullptr;
+  const rapidjson::Value* stored = stored_settings ? find(*stored_settings, name.c_str()) : nullptr;
   if (name == "webSearch") {
     return seal_member(value, "apiKey", stored && stored->IsObject() ? stored : nullptr, "url",
                        "webSearch", alloc, sealer);

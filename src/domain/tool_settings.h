@@ -27,8 +27,7 @@ Result<void> check_tool_setting(const std::string& name, const rapidjson::Value&
 // stored ones it names by the marker. 400 naming the secret when the marker names one whose
 // address changed, or when a secret is given and `sealer` is null (the server has no key).
 Result<void> seal_tool_secrets(const rapidjson::Value* stored_settings, const std::string& name,
-                               rapidjson::Value& value,
-                               rapidjson::Document::AllocatorType& alloc,
+                               rapidjson::Value& value, rapidjson::Document::AllocatorType& alloc,
                                const SecretSealer* sealer);
 
 // Replaces the tool secrets of a settings object by the marker.

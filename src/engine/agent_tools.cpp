@@ -18,10 +18,11 @@ std::string error_result(std::string_view message) {
 }
 
 ToolSpec web_search_spec() {
-  return {std::string(kWebSearchTool),
-          "Searches the web. Use it when the question needs current or outside information the "
-          "knowledge does not hold; the results give each page's title, address and text.",
-          R"({"type":"object","properties":{"query":{"type":"string","description":"What to search for"}},"required":["query"]})"};
+  return {
+      std::string(kWebSearchTool),
+      "Searches the web. Use it when the question needs current or outside information the "
+      "knowledge does not hold; the results give each page's title, address and text.",
+      R"({"type":"object","properties":{"query":{"type":"string","description":"What to search for"}},"required":["query"]})"};
 }
 }  // namespace
 
@@ -69,8 +70,9 @@ void AgentTools::prepare(const ReplyRequest& request) {
     Server server{s, {}, {}, std::nullopt};
     server.endpoint.url = s.url;
     if (!s.header_name.empty()) {
-      auto opened = options_.secret_box ? options_.secret_box->open(s.header_sealed, request.agent_id)
-                                        : Result<std::string>(ApiError::internal("no key"));
+      auto opened = options_.secret_box
+                        ? options_.secret_box->open(s.header_sealed, request.agent_id)
+                        : Result<std::string>(ApiError::internal("no key"));
       if (!opened.ok()) {
         log_warn("mcp_secret_unusable", {{"agent", std::string_view(request.agent_id)},
                                          {"server", std::string_view(s.name)}});
@@ -99,8 +101,9 @@ void AgentTools::prepare(const ReplyRequest& request) {
   call.fetch_pages = web.fetch_pages;
   call.ca_bundle = guard_->ca_bundle();
   if (!web.api_key_sealed.empty()) {
-    auto opened = options_.secret_box ? options_.secret_box->open(web.api_key_sealed, request.agent_id)
-                                      : Result<std::string>(ApiError::internal("no key"));
+    auto opened = options_.secret_box
+                      ? options_.secret_box->open(web.api_key_sealed, request.agent_id)
+                      : Result<std::string>(ApiError::internal("no key"));
     if (!opened.ok()) {
       log_warn("web_search_secret_unusable", {{"agent", std::string_view(request.agent_id)}});
       return;
@@ -161,10 +164,10 @@ std::vector<ToolSpec> AgentTools::specs() {
       if (std::find(allowed.begin(), allowed.end(), tool.name) == allowed.end()) continue;
       std::string name = mcp_function_name(server.setting.name, tool.name);
       if (offered.count(name) != 0) continue;
-      ToolSpec spec{name,
-                    tool.description.empty() ? "A tool of " + server.setting.name + "."
-                                             : tool.description,
-                    tool.input_schema};
+      ToolSpec spec{
+          name,
+          tool.description.empty() ? "A tool of " + server.setting.name + "." : tool.description,
+          tool.input_schema};
       offered[name] = {i, tool.name, spec};
       out.push_back(std::move(spec));
     }
@@ -224,19 +227,19 @@ void AgentTools::run(const ToolCall& call, std::function<void(std::string)> done
     session = *servers_[index].session;
   }
   endpoint.timeout_ms = call_timeout();
-  mcp_call_tool(endpoint, session, it->second.tool, call.arguments,
-                [this, index, done = std::move(done)](McpCallResult result) {
-                  if (result.new_session) {
-                    Server& s = servers_[index];
-                    cache_.put(s.cache_key, *result.new_session, clock_.now_ms(),
-                               options_.session_cache_ms);
-                    std::lock_guard lock(mu_);
-                    s.session = std::move(result.new_session);
-                  }
-                  if (result.is_error)
-                    log_info("mcp_tool_failed", {{"server", std::string_view(servers_[index].setting.name)}});
-                  done(std::move(result.text));
-                });
+  mcp_call_tool(
+      endpoint, session, it->second.tool, call.arguments,
+      [this, index, done = std::move(done)](McpCallResult result) {
+        if (result.new_session) {
+          Server& s = servers_[index];
+          cache_.put(s.cache_key, *result.new_session, clock_.now_ms(), options_.session_cache_ms);
+          std::lock_guard lock(mu_);
+          s.session = std::move(result.new_session);
+        }
+        if (result.is_error)
+          log_info("mcp_tool_failed", {{"server", std::string_view(servers_[index].setting.name)}});
+        done(std::move(result.text));
+      });
 }
 
 std::vector<SourceRef> AgentTools::web_sources() const {

@@ -36,8 +36,8 @@ inline constexpr std::string_view kWebSearchTool = "web_search";
 inline constexpr std::string_view kMcpToolPrefix = "mcp_";
 
 struct AgentToolOptions {
-  int64_t call_timeout_ms = 10'000;      // one tool call (each HTTP request of it)
-  size_t max_result_bytes = 16 * 1024;   // of a tool's result handed to the model
+  int64_t call_timeout_ms = 10'000;       // one tool call (each HTTP request of it)
+  size_t max_result_bytes = 16 * 1024;    // of a tool's result handed to the model
   int64_t session_cache_ms = 5 * 60'000;  // how long a server's session and tool list are kept
   const SecretBox* secret_box = nullptr;  // opens the settings' secrets; null: none open
 };

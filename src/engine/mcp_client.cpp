@@ -26,12 +26,15 @@ struct RpcAnswer {
 using RpcDone = std::function<void(Result<RpcAnswer>)>;
 
 ApiError unreachable() { return ApiError::internal("The MCP server could not be reached."); }
-ApiError not_mcp() { return ApiError::internal("The MCP server did not answer as MCP servers do."); }
+ApiError not_mcp() {
+  return ApiError::internal("The MCP server did not answer as MCP servers do.");
+}
 
 // One POST and its answer, JSON or an event stream. `id` 0: a notification (202, no body).
 struct Exchange {
   explicit Exchange(int64_t id, RpcDone done)
-      : id(id), parser([this](std::string_view data) { return on_event(data); }),
+      : id(id),
+        parser([this](std::string_view data) { return on_event(data); }),
         done(std::move(done)) {}
 
   Result<void> on_event(std::string_view data) {
@@ -179,7 +182,9 @@ struct Opening : std::enable_shared_from_this<Opening> {
     params.key("clientInfo").begin_object().key("name").string("parley");
     params.key("version").string(parley_version()).end_object().end_object();
     post(ep, nullptr, 1, request_body(1, "initialize", params.view()),
-         [self = shared_from_this()](Result<RpcAnswer> answer) { self->initialized(std::move(answer)); });
+         [self = shared_from_this()](Result<RpcAnswer> answer) {
+           self->initialized(std::move(answer));
+         });
   }
 
   void initialized(Result<RpcAnswer> answer) {
@@ -201,8 +206,9 @@ struct Opening : std::enable_shared_from_this<Opening> {
     params.begin_object();
     if (!cursor.empty()) params.key("cursor").string(cursor);
     params.end_object();
-    post(ep, &session, 2, request_body(2, "tools/list", params.view()),
-         [self = shared_from_this()](Result<RpcAnswer> answer) { self->listed(std::move(answer)); });
+    post(
+        ep, &session, 2, request_body(2, "tools/list", params.view()),
+        [self = shared_from_this()](Result<RpcAnswer> answer) { self->listed(std::move(answer)); });
   }
 
   void listed(Result<RpcAnswer> answer) {
@@ -217,7 +223,8 @@ struct Opening : std::enable_shared_from_this<Opening> {
       tool.name = std::string(string_member(t, "name"));
       tool.description = std::string(string_member(t, "description"));
       auto schema = t.FindMember("inputSchema");
-      if (schema != t.MemberEnd() && schema->value.IsObject()) tool.input_schema = to_json(schema->value);
+      if (schema != t.MemberEnd() && schema->value.IsObject())
+        tool.input_schema = to_json(schema->value);
       if (!tool.name.empty()) session.tools.push_back(std::move(tool));
     }
     std::string next(string_member(*result, "nextCursor"));
@@ -275,8 +282,8 @@ McpCallResult mcp_result_text(std::string_view result_json, size_t max_bytes) {
     }
   }
   auto is_error = result.FindMember("isError");
-  const bool failed = is_error != result.MemberEnd() && is_error->value.IsBool() &&
-                      is_error->value.GetBool();
+  const bool failed =
+      is_error != result.MemberEnd() && is_error->value.IsBool() && is_error->value.GetBool();
   std::string structured;
   auto sc = result.FindMember("structuredContent");
   if (sc != result.MemberEnd() && sc->value.IsObject()) structured = to_json(sc->value);
@@ -320,8 +327,8 @@ void mcp_call_tool(const McpEndpoint& endpoint, const McpSession& session, std::
                 return done(answered(std::move(answer), ep->max_result_bytes));
               // The server forgot the session: a new one, and the call once more in it.
               log_info("mcp_session_renewed", {{"url", std::string_view(ep->url)}});
-              mcp_open_session(*ep, [ep, name, args, done = std::move(done)](
-                                        Result<McpSession> opened) mutable {
+              mcp_open_session(*ep, [ep, name, args,
+                                     done = std::move(done)](Result<McpSession> opened) mutable {
                 if (!opened.ok()) return done({error_text(opened.error().message), true, {}});
                 auto session = std::make_shared<McpSession>(std::move(opened).value());
                 call_once(*ep, *session, *name, *args,

@@ -28,9 +28,9 @@ inline constexpr std::string_view kMcpProtocolVersion = "2025-06-18";
 struct McpEndpoint {
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers;  // the server's secret header, opened
-  std::optional<PinnedTarget> pin;  // the checked address (always set outside unit tests)
-  std::string_view ca_bundle;       // must outlive the calls; empty: the system's CAs
-  int64_t timeout_ms = 10'000;      // each HTTP request
+  std::optional<PinnedTarget> pin;      // the checked address (always set outside unit tests)
+  std::string_view ca_bundle;           // must outlive the calls; empty: the system's CAs
+  int64_t timeout_ms = 10'000;          // each HTTP request
   size_t max_result_bytes = 16 * 1024;  // of a tool's result handed on
 };
 

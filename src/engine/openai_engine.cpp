@@ -244,8 +244,8 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
  public:
   OpenAiReply(const Clock& clock, const OpenAiClient& client, ThreadPool& blocking,
               const ToolRunOptions& tool_options, const ApiActionCaller* guard,
-              McpSessionCache& sessions, std::shared_ptr<const ReplyRequest> request,
-              TextSink sink, ReplyDone done)
+              McpSessionCache& sessions, std::shared_ptr<const ReplyRequest> request, TextSink sink,
+              ReplyDone done)
       : clock_(clock),
         client_(client),
         blocking_(blocking),
@@ -350,8 +350,7 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
   void after_round(Result<Completion> done) {
     if (!done.ok()) return finish(done.error());
     Completion completion = std::move(done).value();
-    if (!listening_ || completion.tool_calls.empty() || round_ >= max_rounds_)
-      return finish_ok();
+    if (!listening_ || completion.tool_calls.empty() || round_ >= max_rounds_) return finish_ok();
     ++round_;
     // Every call of the round starts at once; the last to answer starts the next round. The
     // agent's remote tools answer on the outbound loop, API actions (which wait on another
@@ -381,8 +380,7 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
 
   // The round's results in the order the model asked, then the next round.
   void after_tools(ToolBatch& batch) {
-    call_.messages.push_back(
-        {"assistant", batch.completion.text, batch.completion.tool_calls, ""});
+    call_.messages.push_back({"assistant", batch.completion.text, batch.completion.tool_calls, ""});
     for (size_t i = 0; i < batch.results.size(); ++i)
       call_.messages.push_back(
           {"tool", std::move(batch.results[i]), {}, batch.completion.tool_calls[i].id});

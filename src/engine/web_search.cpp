@@ -53,7 +53,8 @@ std::string cut_text(std::string text, size_t max) {
 }
 
 TransferCall get_call(std::string url, std::vector<std::pair<std::string, std::string>> headers,
-                      std::optional<PinnedTarget> pin, const WebSearchCall& call, size_t max_bytes) {
+                      std::optional<PinnedTarget> pin, const WebSearchCall& call,
+                      size_t max_bytes) {
   TransferCall t;
   t.request.url = std::move(url);
   t.request.method = "GET";
@@ -62,7 +63,8 @@ TransferCall get_call(std::string url, std::vector<std::pair<std::string, std::s
   t.request.timeout_ms = call.timeout_ms;
   t.request.connect_timeout_ms = std::min<int64_t>(call.timeout_ms, 5000);
   t.request.max_response_bytes = max_bytes;
-  t.request.allow_http = true;  // the URL guard decided (http only where private targets are allowed)
+  t.request.allow_http =
+      true;  // the URL guard decided (http only where private targets are allowed)
   t.request.accept_compressed = true;
   t.request.response_headers = {"Content-Type"};
   t.pin = std::move(pin);
@@ -132,9 +134,11 @@ void read_pages(std::shared_ptr<Reading> reading, const WebSearchCall& call,
 
 std::string web_search_url(const WebSearchCall& call) {
   std::string base = call.url;
-  if (call.provider == "brave" && base.empty()) base = "https://api.search.brave.com/res/v1/web/search";
+  if (call.provider == "brave" && base.empty())
+    base = "https://api.search.brave.com/res/v1/web/search";
   while (!base.empty() && base.back() == '/') base.pop_back();
-  if (call.provider != "brave" && (base.size() < 7 || base.compare(base.size() - 7, 7, "/search") != 0))
+  if (call.provider != "brave" &&
+      (base.size() < 7 || base.compare(base.size() - 7, 7, "/search") != 0))
     base += "/search";
   base += base.find('?') == std::string::npos ? '?' : '&';
   base += "q=" + url_encode(call.query);
@@ -170,8 +174,9 @@ Result<std::vector<WebPage>> parse_search_results(std::string_view provider, std
     WebPage page;
     page.url = std::move(url);
     page.title = std::string(string_member(item, "title"));
-    page.text = cut_text(std::string(string_member(item, provider == "brave" ? "description" : "content")),
-                         kWebPageChars);
+    page.text =
+        cut_text(std::string(string_member(item, provider == "brave" ? "description" : "content")),
+                 kWebPageChars);
     out.push_back(std::move(page));
   }
   return out;
@@ -188,7 +193,8 @@ void web_search(WebSearchCall call, AddressCheck check, RunBlocking run_blocking
             done = std::move(done)](SendOutcome outcome) mutable {
     if (outcome.failure == SendFailure::kTimeout)
       return done(ApiError{ErrorCode::kTimeout, "The search provider took too long."});
-    if (!outcome.status) return done(ApiError::internal("The search provider could not be reached."));
+    if (!outcome.status)
+      return done(ApiError::internal("The search provider could not be reached."));
     if (!outcome.succeeded())
       return done(ApiError::internal("The search provider answered with status " +
                                      std::to_string(*outcome.status) + "."));
@@ -198,7 +204,8 @@ void web_search(WebSearchCall call, AddressCheck check, RunBlocking run_blocking
     reading->pages = std::move(*pages);
     reading->run_blocking = run_blocking;
     reading->done = std::move(done);
-    run_blocking([reading, shared, check = std::move(check)] { read_pages(reading, *shared, check); });
+    run_blocking(
+        [reading, shared, check = std::move(check)] { read_pages(reading, *shared, check); });
   };
   start_transfer(std::move(t));
 }
@@ -207,7 +214,14 @@ std::string web_results_json(const std::vector<WebPage>& pages) {
   JsonWriter w;
   w.begin_object().key("results").begin_array();
   for (const auto& p : pages)
-    w.begin_object().key("title").string(p.title).key("url").string(p.url).key("text").string(p.text).end_object();
+    w.begin_object()
+        .key("title")
+        .string(p.title)
+        .key("url")
+        .string(p.url)
+        .key("text")
+        .string(p.text)
+        .end_object();
   w.end_array().end_object();
   return w.str();
 }

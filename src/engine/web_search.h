@@ -38,9 +38,9 @@ using AddressCheck = std::function<Result<PinnedTarget>(std::string_view url)>;
 using RunBlocking = std::function<void(std::function<void()>)>;
 
 struct WebSearchCall {
-  std::string provider;  // "searxng" or "brave"
-  std::string url;       // the provider's address (SearXNG's base or its /search)
-  std::string api_key;   // Brave's token, opened
+  std::string provider;             // "searxng" or "brave"
+  std::string url;                  // the provider's address (SearXNG's base or its /search)
+  std::string api_key;              // Brave's token, opened
   std::optional<PinnedTarget> pin;  // the provider's checked address
   std::string query;
   int64_t max_results = 3;

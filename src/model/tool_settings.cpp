@@ -16,7 +16,9 @@ std::string string_member(const Value& object, const char* name) {
   return {it->value.GetString(), it->value.GetStringLength()};
 }
 
-bool has_line_break(std::string_view s) { return s.find_first_of("\r\n") != std::string_view::npos; }
+bool has_line_break(std::string_view s) {
+  return s.find_first_of("\r\n") != std::string_view::npos;
+}
 
 bool is_web_address(std::string_view url) {
   return (url.rfind("https://", 0) == 0 || url.rfind("http://", 0) == 0) && !has_line_break(url);

@@ -48,7 +48,8 @@ class AgentToolsTest : public ::testing::Test {
     return R"({"engine":"openai","mcpServers":[)" + shop(path) + "]}";
   }
   static std::string with_search() {
-    return Json{{"engine", "openai"}, {"webSearch", {{"enabled", true}, {"url", tools_->base_url()}}}}
+    return Json{{"engine", "openai"},
+                {"webSearch", {{"enabled", true}, {"url", tools_->base_url()}}}}
         .dump();
   }
   static std::vector<std::string> tool_names(const Json& body) {
@@ -60,7 +61,8 @@ class AgentToolsTest : public ::testing::Test {
   // The `tool` message of a prompt that answers `call_id`, parsed.
   static Json tool_result(const Json& body, const std::string& call_id) {
     for (const auto& m : body["messages"])
-      if (m["role"] == "tool" && m["tool_call_id"] == call_id) return Json::parse(m["content"].get<std::string>());
+      if (m["role"] == "tool" && m["tool_call_id"] == call_id)
+        return Json::parse(m["content"].get<std::string>());
     ADD_FAILURE() << "no tool result for " << call_id << " in " << body.dump();
     return Json();
   }
@@ -81,7 +83,8 @@ TEST_F(AgentToolsTest, TheModelCallsAnAllowedMcpToolAndReadsItsResult) {
 
   ASSERT_EQ(llm_->requests().size(), 2u);
   auto first = prompt(0);
-  EXPECT_EQ(tool_names(first), (std::vector<std::string>{"mcp_shop_lookup_order", "mcp_shop_failing_tool"}));
+  EXPECT_EQ(tool_names(first),
+            (std::vector<std::string>{"mcp_shop_lookup_order", "mcp_shop_failing_tool"}));
   EXPECT_EQ(first["tools"][0]["function"]["description"], "Looks up an order by its number.");
   EXPECT_EQ(first["tools"][0]["function"]["parameters"]["required"], Json::array({"orderId"}));
   auto result = tool_result(prompt(1), "call_1");
@@ -119,7 +122,8 @@ TEST_F(AgentToolsTest, AProviderAndAnMcpServerAnsweringInJsonWorkAlike) {
 
 TEST_F(AgentToolsTest, AToolThatIsNotAllowedIsNeverOfferedNorCalled) {
   auto c = chat_setup(s(), with_shop());
-  llm_->script({tool_calls_reply({{"call_1", "mcp_shop_secret_tool", "{}"}}), text_reply("Sorry.")});
+  llm_->script(
+      {tool_calls_reply({{"call_1", "mcp_shop_secret_tool", "{}"}}), text_reply("Sorry.")});
   auto r = chat(s(), c, {{"message", "Tell me the secret"}});
   ASSERT_EQ(r.status, 200) << r.body;
   auto names = tool_names(prompt(0));
@@ -138,7 +142,8 @@ TEST_F(AgentToolsTest, AFailingToolIsToldToTheModelAndTheReplyGoesOn) {
 
   // A server that cannot be reached: its tools are not offered, and the reply goes on.
   auto gone = chat_setup(
-      s(), R"({"engine":"openai","mcpServers":[{"name":"gone","url":"http://127.0.0.1:1/mcp","allowedTools":["x"]}]})");
+      s(),
+      R"({"engine":"openai","mcpServers":[{"name":"gone","url":"http://127.0.0.1:1/mcp","allowedTools":["x"]}]})");
   llm_->clear_requests();
   llm_->script({text_reply("Hello.")});
   auto hello = chat(s(), gone, {{"message", "Hi"}});
@@ -174,13 +179,15 @@ TEST_F(AgentToolsTest, WebSearchPagesAreReadAndListedAsWebSourcesInJson) {
   auto result = tool_result(prompt(1), "call_1");
   ASSERT_EQ(result["results"].size(), 2u) << result.dump();
   // The page read through the extractor; the one that is gone keeps its snippet.
-  EXPECT_NE(result["results"][0]["text"].get<std::string>().find("pumped to seven bar"), std::string::npos);
+  EXPECT_NE(result["results"][0]["text"].get<std::string>().find("pumped to seven bar"),
+            std::string::npos);
   EXPECT_EQ(result["results"][1]["text"], "The snippet of a page that is gone.");
   auto log = tools_->log();
   EXPECT_EQ(log["searches"], (Json{{{"q", "tyre pressure"}, {"format", "json"}}}));
   ASSERT_EQ(log["pages"].size(), 2u) << log.dump();  // read at once, in any order
   for (const auto& p : log["pages"])
-    if (p["path"] == "/pages/tyres.html") EXPECT_EQ(p["agent"].get<std::string>().rfind("ParleyBot/", 0), 0u);
+    if (p["path"] == "/pages/tyres.html")
+      EXPECT_EQ(p["agent"].get<std::string>().rfind("ParleyBot/", 0), 0u);
   // Stored with the reply, as the conversation shows them.
   auto conv = show_conversation(s(), r.json()["conversationId"]);
   EXPECT_EQ(conv["messages"][1]["sources"], r.json()["sources"]);
@@ -190,8 +197,10 @@ TEST_F(AgentToolsTest, WebSourcesComeWithStreamedAndEventStreamReplies) {
   auto c = chat_setup(s(), with_search());
   llm_->script({tool_calls_reply({{"call_1", "web_search", R"({"query":"tyres"})"}}),
                 text_reply("Seven bar.")});
-  auto text = s().request({"POST", "/api/v1/agents/" + c.agent + "/chat",
-                           Json{{"message", "Tyres?"}, {"stream", true}}.dump(), {bearer(c.key)}});
+  auto text = s().request({"POST",
+                           "/api/v1/agents/" + c.agent + "/chat",
+                           Json{{"message", "Tyres?"}, {"stream", true}}.dump(),
+                           {bearer(c.key)}});
   ASSERT_EQ(text.status, 200) << text.body;
   EXPECT_EQ(text.body, "Seven bar.");
   // The text stream carries no blocks: the stored message has them.
@@ -202,7 +211,8 @@ TEST_F(AgentToolsTest, WebSourcesComeWithStreamedAndEventStreamReplies) {
 
   llm_->script({tool_calls_reply({{"call_1", "web_search", R"({"query":"tyres"})"}}),
                 text_reply("Seven bar.")});
-  auto events = s().request({"POST", "/api/v1/agents/" + c.agent + "/chat",
+  auto events = s().request({"POST",
+                             "/api/v1/agents/" + c.agent + "/chat",
                              Json{{"message", "Tyres?"}, {"stream", true}}.dump(),
                              {bearer(c.key), "Accept: text/event-stream"}});
   ASSERT_EQ(events.status, 200) << events.body;
@@ -219,14 +229,20 @@ TEST_F(AgentToolsTest, WebSourcesComeWithStreamedAndEventStreamReplies) {
 TEST_F(AgentToolsTest, BraveSearchSendsItsTokenAndGivesSources) {
   auto settings = Json{{"engine", "openai"},
                        {"webSearch",
-                        {{"enabled", true}, {"provider", "brave"}, {"url", page("/brave")},
-                         {"apiKey", "brave-token"}, {"fetchPages", false}, {"maxResults", 1}}}};
+                        {{"enabled", true},
+                         {"provider", "brave"},
+                         {"url", page("/brave")},
+                         {"apiKey", "brave-token"},
+                         {"fetchPages", false},
+                         {"maxResults", 1}}}};
   auto c = chat_setup(s(), settings.dump());
-  llm_->script({tool_calls_reply({{"call_1", "web_search", R"({"query":"tyres"})"}}), text_reply("Ok.")});
+  llm_->script(
+      {tool_calls_reply({{"call_1", "web_search", R"({"query":"tyres"})"}}), text_reply("Ok.")});
   auto r = chat(s(), c, {{"message", "Tyres?"}});
   ASSERT_EQ(r.status, 200) << r.body;
-  EXPECT_EQ(r.json()["sources"],
-            (Json{{{"title", "Tyres (snippet title)"}, {"url", page("/pages/tyres.html")}, {"web", true}}}));
+  EXPECT_EQ(r.json()["sources"], (Json{{{"title", "Tyres (snippet title)"},
+                                        {"url", page("/pages/tyres.html")},
+                                        {"web", true}}}));
   auto log = tools_->log();
   EXPECT_EQ(log["searches"][0]["token"], "brave-token");
   EXPECT_EQ(log["pages"], Json::array());  // fetchPages off: the snippets only
@@ -279,7 +295,8 @@ TEST_F(AgentToolsTest, TheHeaderSecretIsSealedAndNeverShownAgain) {
   auto moved = s().patch("/console/v1/agents/" + c.agent, owner,
                          Json{{"settings", {{"mcpServers", {server}}}}}.dump());
   EXPECT_EQ(moved.status, 400) << moved.body;
-  EXPECT_NE(moved.error_message().find("mcpServers[0].headerValue"), std::string::npos) << moved.body;
+  EXPECT_NE(moved.error_message().find("mcpServers[0].headerValue"), std::string::npos)
+      << moved.body;
 }
 
 TEST_F(AgentToolsTest, ToolSettingsAreValidatedNamingTheField) {
@@ -292,16 +309,20 @@ TEST_F(AgentToolsTest, ToolSettingsAreValidatedNamingTheField) {
     std::string settings, field;
   };
   std::vector<Case> cases = {
-      {R"({"mcpServers":[{"name":"a b","url":"https://x.example/mcp","allowedTools":[]}]})", "mcpServers[0].name"},
+      {R"({"mcpServers":[{"name":"a b","url":"https://x.example/mcp","allowedTools":[]}]})",
+       "mcpServers[0].name"},
       {R"({"mcpServers":[{"name":"a","url":"ftp://x","allowedTools":[]}]})", "mcpServers[0].url"},
-      {R"({"mcpServers":[{"name":"a","url":"https://x.example/mcp"}]})", "mcpServers[0].allowedTools"},
+      {R"({"mcpServers":[{"name":"a","url":"https://x.example/mcp"}]})",
+       "mcpServers[0].allowedTools"},
       {R"({"mcpServers":[{"name":"a","url":"https://x.example/mcp","allowedTools":[],"headerName":"Accept","headerValue":"x"}]})",
        "mcpServers[0].headerName"},
       {R"({"mcpServers":[{"name":"a","url":"https://x.example/mcp","allowedTools":[]},{"name":"a","url":"https://y.example/mcp","allowedTools":[]}]})",
        "mcpServers[1].name"},
       {R"({"webSearch":{"enabled":true}})", "webSearch.url"},
-      {R"({"webSearch":{"enabled":true,"provider":"bing","url":"https://s.example"}})", "webSearch.provider"},
-      {R"({"webSearch":{"enabled":true,"url":"https://s.example","maxResults":11}})", "webSearch.maxResults"},
+      {R"({"webSearch":{"enabled":true,"provider":"bing","url":"https://s.example"}})",
+       "webSearch.provider"},
+      {R"({"webSearch":{"enabled":true,"url":"https://s.example","maxResults":11}})",
+       "webSearch.maxResults"},
   };
   for (const auto& k : cases) {
     auto r = patch(k.settings);

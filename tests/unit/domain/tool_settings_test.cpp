@@ -69,9 +69,10 @@ TEST(ToolSettings, ASecretWithoutAKeyIsRefused) {
   EXPECT_EQ(refused.error().code, ErrorCode::kInvalidRequest);
   EXPECT_NE(refused.error().message.find("mcpServers[0].headerValue"), std::string::npos);
   // Without a secret no key is needed.
-  EXPECT_TRUE(merge_agent_settings(
-                  "{}", R"({"mcpServers":[{"name":"a","url":"https://x.example/mcp","allowedTools":[]}]})")
-                  .ok());
+  EXPECT_TRUE(
+      merge_agent_settings(
+          "{}", R"({"mcpServers":[{"name":"a","url":"https://x.example/mcp","allowedTools":[]}]})")
+          .ok());
 }
 
 TEST(ToolSettings, WebSearchIsReadWithItsDefaults) {
@@ -98,7 +99,8 @@ TEST(ToolSettings, WebSearchIsReadWithItsDefaults) {
 TEST(ToolSettings, EntriesThatBreakTheRulesAreRefusedNamingTheField) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"({"mcpServers":{}})", "'mcpServers' must be an array"},
-      {R"({"mcpServers":[{"name":"","url":"https://x.example","allowedTools":[]}]})", "mcpServers[0].name"},
+      {R"({"mcpServers":[{"name":"","url":"https://x.example","allowedTools":[]}]})",
+       "mcpServers[0].name"},
       {R"({"mcpServers":[{"name":"a","url":"https://x.example","allowedTools":["bad name"]}]})",
        "mcpServers[0].allowedTools[0]"},
       {R"({"mcpServers":[{"name":"a","url":"https://x.example","allowedTools":[],"headerName":"X-Key"}]})",
@@ -111,7 +113,8 @@ TEST(ToolSettings, EntriesThatBreakTheRulesAreRefusedNamingTheField) {
   for (const auto& [settings, words] : cases) {
     auto r = merge_agent_settings("{}", settings);
     ASSERT_FALSE(r.ok()) << settings;
-    EXPECT_NE(r.error().message.find(words), std::string::npos) << settings << ": " << r.error().message;
+    EXPECT_NE(r.error().message.find(words), std::string::npos)
+        << settings << ": " << r.error().message;
   }
 }
 

@@ -17,11 +17,13 @@ TEST(McpResult, TextContentIsJoinedAndStructuredContentKept) {
           "structuredContent":{"status":"shipped"}})",
       1024);
   EXPECT_FALSE(r.is_error);
-  EXPECT_EQ(r.text, R"({"content":"Order 42\nhas shipped.","structuredContent":{"status":"shipped"}})");
+  EXPECT_EQ(r.text,
+            R"({"content":"Order 42\nhas shipped.","structuredContent":{"status":"shipped"}})");
 }
 
 TEST(McpResult, AnErrorResultIsAnError) {
-  auto r = mcp_result_text(R"({"content":[{"type":"text","text":"Closed."}],"isError":true})", 1024);
+  auto r =
+      mcp_result_text(R"({"content":[{"type":"text","text":"Closed."}],"isError":true})", 1024);
   EXPECT_TRUE(r.is_error);
   EXPECT_EQ(r.text, R"({"error":"Closed."})");
   EXPECT_TRUE(mcp_result_text("not json", 1024).is_error);
@@ -30,7 +32,9 @@ TEST(McpResult, AnErrorResultIsAnError) {
 TEST(McpResult, ALongResultIsCutAtACharacterBoundary) {
   std::string text(30, 'a');
   text += "é";  // two bytes across the cut
-  auto r = mcp_result_text(R"({"content":[{"type":"text","text":")" + text + R"("}],"structuredContent":{"big":true}})", 31);
+  auto r = mcp_result_text(
+      R"({"content":[{"type":"text","text":")" + text + R"("}],"structuredContent":{"big":true}})",
+      31);
   auto doc = parse_json_object(r.text);
   ASSERT_TRUE(doc.ok()) << r.text;
   EXPECT_EQ(std::string((*doc)["content"].GetString()), std::string(30, 'a'));
@@ -59,14 +63,17 @@ TEST(WebSearch, TheProvidersAddresses) {
   WebSearchCall call;
   call.url = "https://searx.example.org/";
   call.query = "tyre pressure & more";
-  EXPECT_EQ(web_search_url(call), "https://searx.example.org/search?q=tyre%20pressure%20%26%20more&format=json");
+  EXPECT_EQ(web_search_url(call),
+            "https://searx.example.org/search?q=tyre%20pressure%20%26%20more&format=json");
   call.url = "https://searx.example.org/search";
-  EXPECT_EQ(web_search_url(call), "https://searx.example.org/search?q=tyre%20pressure%20%26%20more&format=json");
+  EXPECT_EQ(web_search_url(call),
+            "https://searx.example.org/search?q=tyre%20pressure%20%26%20more&format=json");
   call.provider = "brave";
   call.url = "";
   call.max_results = 2;
-  EXPECT_EQ(web_search_url(call),
-            "https://api.search.brave.com/res/v1/web/search?q=tyre%20pressure%20%26%20more&count=2");
+  EXPECT_EQ(
+      web_search_url(call),
+      "https://api.search.brave.com/res/v1/web/search?q=tyre%20pressure%20%26%20more&count=2");
 }
 
 TEST(WebSearch, ResultsAreReadUpToTheMaximumSkippingWhatIsNoPage) {
@@ -75,13 +82,17 @@ TEST(WebSearch, ResultsAreReadUpToTheMaximumSkippingWhatIsNoPage) {
       {"url":"https://a.example/1","title":"A","content":"Snippet A"},
       {"url":"https://a.example/1","title":"A again","content":"dup"},
       {"url":"https://b.example/2","title":"B","content":"Snippet B"},
-      {"url":"https://c.example/3","title":"C","content":"Snippet C"}]})json", 2);
+      {"url":"https://c.example/3","title":"C","content":"Snippet C"}]})json",
+                                    2);
   ASSERT_TRUE(pages.ok());
   ASSERT_EQ(pages->size(), 2u);
   EXPECT_EQ((*pages)[0].url, "https://a.example/1");
   EXPECT_EQ((*pages)[0].text, "Snippet A");
   EXPECT_EQ((*pages)[1].title, "B");
-  auto brave = parse_search_results("brave", R"({"web":{"results":[{"url":"https://d.example","title":"D","description":"Snippet D"}]}})", 3);
+  auto brave = parse_search_results(
+      "brave",
+      R"({"web":{"results":[{"url":"https://d.example","title":"D","description":"Snippet D"}]}})",
+      3);
   ASSERT_TRUE(brave.ok());
   ASSERT_EQ(brave->size(), 1u);
   EXPECT_EQ((*brave)[0].text, "Snippet D");
@@ -96,10 +107,12 @@ TEST(CompletionJson, AWholeChatCompletionGivesItsTextAndToolCalls) {
     seen += piece;
     return true;
   });
-  ASSERT_TRUE(a.apply_whole(R"({"object":"chat.completion","choices":[{"index":0,"finish_reason":"tool_calls",
+  ASSERT_TRUE(
+      a.apply_whole(
+           R"({"object":"chat.completion","choices":[{"index":0,"finish_reason":"tool_calls",
       "message":{"role":"assistant","content":"Looking.","tool_calls":[{"id":"c1","type":"function",
       "function":{"name":"web_search","arguments":"{\"query\":\"x\"}"}}]}}]})")
-                  .ok());
+          .ok());
   EXPECT_TRUE(a.done());
   Completion c = a.take();
   EXPECT_EQ(seen, "Looking.");

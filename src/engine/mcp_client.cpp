@@ -7,137 +7,16 @@
 #include "core/json.h"
 #include "core/log.h"
 #include "crawl/user_agent.h"
-#include "engine/completion_stream.h"
-#include "net/outbound.h"
+#include "engine/mcp_transport.h"
 
 namespace parley {
 
 namespace {
-constexpr size_t kMaxAnswerBytes = 1u << 20;
+ApiError not_mcp() { return mcp_not_spoken(); }
+
 constexpr int kMaxToolPages = 10;
 constexpr size_t kMaxTools = 500;
 constexpr size_t kMaxErrorChars = 500;
-
-// A JSON-RPC response object's text and the session the HTTP answer named.
-struct RpcAnswer {
-  std::string message;  // empty for a notification's answer
-  std::string session_id;
-};
-using RpcDone = std::function<void(Result<RpcAnswer>)>;
-
-ApiError unreachable() { return ApiError::internal("The MCP server could not be reached."); }
-ApiError not_mcp() {
-  return ApiError::internal("The MCP server did not answer as MCP servers do.");
-}
-
-// One POST and its answer, JSON or an event stream. `id` 0: a notification (202, no body).
-struct Exchange {
-  explicit Exchange(int64_t id, RpcDone done)
-      : id(id),
-        parser([this](std::string_view data) { return on_event(data); }),
-        done(std::move(done)) {}
-
-  Result<void> on_event(std::string_view data) {
-    auto parsed = parse_json_value(data);
-    if (!parsed.ok() || !parsed->IsObject()) return ok_result();  // not ours to judge
-    auto rid = parsed->FindMember("id");
-    if (rid != parsed->MemberEnd() && rid->value.IsInt64() && rid->value.GetInt64() == id &&
-        (parsed->HasMember("result") || parsed->HasMember("error")))
-      message = std::string(data);
-    return ok_result();
-  }
-
-  bool on_body(std::string_view piece) {
-    if (!decided) {
-      size_t first = piece.find_first_not_of(" \t\r\n");
-      if (first == std::string_view::npos) return true;
-      json = piece[first] == '{' || piece[first] == '[';
-      decided = true;
-    }
-    if (json) {
-      if (raw.size() + piece.size() > kMaxAnswerBytes) {
-        malformed = true;
-        return false;
-      }
-      raw.append(piece);
-      return true;
-    }
-    if (!parser.feed(piece).ok()) {
-      malformed = true;
-      return false;
-    }
-    return !message.has_value();  // the response came: the rest of the stream is not needed
-  }
-
-  Result<RpcAnswer> outcome(const SendOutcome& sent, bool had_session) {
-    RpcAnswer answer;
-    if (auto session = sent.header("Mcp-Session-Id")) answer.session_id = *session;
-    if (message) {
-      answer.message = std::move(*message);
-      return answer;
-    }
-    if (malformed) return not_mcp();
-    if (sent.failure == SendFailure::kTimeout)
-      return ApiError{ErrorCode::kTimeout, "The MCP server took too long."};
-    if (!sent.status) return unreachable();
-    if (*sent.status == 404 && had_session)
-      return ApiError::not_found("The MCP server ended the session.");
-    if (!sent.succeeded())
-      return ApiError::internal("The MCP server answered with status " +
-                                std::to_string(*sent.status) + ".");
-    if (id == 0) return answer;
-    if (json) {
-      answer.message = std::move(raw);
-      return answer;
-    }
-    if (parser.finish().ok() && message) {
-      answer.message = std::move(*message);
-      return answer;
-    }
-    return not_mcp();
-  }
-
-  int64_t id;
-  bool decided = false;
-  bool json = false;
-  bool malformed = false;
-  std::string raw;
-  std::optional<std::string> message;
-  SseParser parser;
-  RpcDone done;
-};
-
-void post(const McpEndpoint& ep, const McpSession* session, int64_t id, std::string body,
-          RpcDone done) {
-  auto exchange = std::make_shared<Exchange>(id, std::move(done));
-  TransferCall call;
-  SendRequest& r = call.request;
-  r.url = ep.url;
-  r.body = std::move(body);
-  r.headers = {{"Content-Type", "application/json"},
-               {"Accept", "application/json, text/event-stream"},
-               {"User-Agent", crawler_user_agent()}};
-  if (session != nullptr) {
-    if (!session->id.empty()) r.headers.emplace_back("Mcp-Session-Id", session->id);
-    r.headers.emplace_back("MCP-Protocol-Version", session->protocol_version);
-  }
-  for (const auto& h : ep.headers) r.headers.push_back(h);
-  r.timeout_ms = ep.timeout_ms;
-  r.connect_timeout_ms = std::min<int64_t>(ep.timeout_ms, 5000);
-  r.allow_http = true;  // the URL guard decided (http only where private targets are allowed)
-  r.response_headers = {"Mcp-Session-Id"};
-  Exchange* reading = exchange.get();  // the transfer's callbacks hold `exchange`
-  r.on_body = [reading](std::string_view piece) { return reading->on_body(piece); };
-  call.pin = ep.pin;
-  call.ca_bundle = ep.ca_bundle;
-  const bool had_session = session != nullptr && !session->id.empty();
-  call.done = [exchange, had_session](SendOutcome sent) {
-    auto result = exchange->outcome(sent, had_session);
-    auto finish = std::move(exchange->done);
-    finish(std::move(result));
-  };
-  start_transfer(std::move(call));
-}
 
 std::string request_body(int64_t id, std::string_view method, std::string_view params_json) {
   JsonWriter w;
@@ -181,24 +60,24 @@ struct Opening : std::enable_shared_from_this<Opening> {
     params.key("capabilities").begin_object().end_object();
     params.key("clientInfo").begin_object().key("name").string("parley");
     params.key("version").string(parley_version()).end_object().end_object();
-    post(ep, nullptr, 1, request_body(1, "initialize", params.view()),
-         [self = shared_from_this()](Result<RpcAnswer> answer) {
-           self->initialized(std::move(answer));
-         });
+    mcp_post(ep, nullptr, 1, request_body(1, "initialize", params.view()),
+             [self = shared_from_this()](Result<McpAnswer> answer) {
+               self->initialized(std::move(answer));
+             });
   }
 
-  void initialized(Result<RpcAnswer> answer) {
+  void initialized(Result<McpAnswer> answer) {
     if (!answer.ok()) return fail(answer.error());
     auto result = result_of(answer->message);
     if (!result.ok()) return fail(result.error());
     session.id = answer->session_id;
     session.protocol_version = std::string(string_member(*result, "protocolVersion"));
     if (session.protocol_version.empty()) return fail(not_mcp());
-    post(ep, &session, 0, request_body(0, "notifications/initialized", "{}"),
-         [self = shared_from_this()](Result<RpcAnswer> answer) {
-           if (!answer.ok()) return self->fail(answer.error());
-           self->list("");
-         });
+    mcp_post(ep, &session, 0, request_body(0, "notifications/initialized", "{}"),
+             [self = shared_from_this()](Result<McpAnswer> answer) {
+               if (!answer.ok()) return self->fail(answer.error());
+               self->list("");
+             });
   }
 
   void list(const std::string& cursor) {
@@ -206,12 +85,12 @@ struct Opening : std::enable_shared_from_this<Opening> {
     params.begin_object();
     if (!cursor.empty()) params.key("cursor").string(cursor);
     params.end_object();
-    post(
+    mcp_post(
         ep, &session, 2, request_body(2, "tools/list", params.view()),
-        [self = shared_from_this()](Result<RpcAnswer> answer) { self->listed(std::move(answer)); });
+        [self = shared_from_this()](Result<McpAnswer> answer) { self->listed(std::move(answer)); });
   }
 
-  void listed(Result<RpcAnswer> answer) {
+  void listed(Result<McpAnswer> answer) {
     if (!answer.ok()) return fail(answer.error());
     auto result = result_of(answer->message);
     if (!result.ok()) return fail(result.error());
@@ -241,7 +120,7 @@ std::string error_text(std::string_view message) {
 }
 
 void call_once(const McpEndpoint& ep, const McpSession& session, const std::string& tool,
-               const std::string& arguments, std::function<void(Result<RpcAnswer>)> done) {
+               const std::string& arguments, std::function<void(Result<McpAnswer>)> done) {
   auto parsed = parse_json_value(arguments);
   JsonWriter params;
   params.begin_object().key("name").string(tool).key("arguments");
@@ -250,10 +129,10 @@ void call_once(const McpEndpoint& ep, const McpSession& session, const std::stri
   else
     params.begin_object().end_object();
   params.end_object();
-  post(ep, &session, 3, request_body(3, "tools/call", params.view()), std::move(done));
+  mcp_post(ep, &session, 3, request_body(3, "tools/call", params.view()), std::move(done));
 }
 
-McpCallResult answered(Result<RpcAnswer> answer, size_t max_bytes) {
+McpCallResult answered(Result<McpAnswer> answer, size_t max_bytes) {
   if (!answer.ok()) return {error_text(answer.error().message), true, std::nullopt};
   auto parsed = parse_json_value(answer->message);
   if (parsed.ok() && parsed->IsObject() && parsed->HasMember("error")) {
@@ -322,7 +201,7 @@ void mcp_call_tool(const McpEndpoint& endpoint, const McpSession& session, std::
   auto name = std::make_shared<std::string>(std::move(tool));
   auto args = std::make_shared<std::string>(std::move(arguments_json));
   call_once(*ep, session, *name, *args,
-            [ep, name, args, done = std::move(done)](Result<RpcAnswer> answer) mutable {
+            [ep, name, args, done = std::move(done)](Result<McpAnswer> answer) mutable {
               if (answer.ok() || answer.error().code != ErrorCode::kNotFound)
                 return done(answered(std::move(answer), ep->max_result_bytes));
               // The server forgot the session: a new one, and the call once more in it.
@@ -332,7 +211,7 @@ void mcp_call_tool(const McpEndpoint& endpoint, const McpSession& session, std::
                 if (!opened.ok()) return done({error_text(opened.error().message), true, {}});
                 auto session = std::make_shared<McpSession>(std::move(opened).value());
                 call_once(*ep, *session, *name, *args,
-                          [ep, session, done = std::move(done)](Result<RpcAnswer> again) mutable {
+                          [ep, session, done = std::move(done)](Result<McpAnswer> again) mutable {
                             McpCallResult out = answered(std::move(again), ep->max_result_bytes);
                             out.new_session = *session;
                             done(std::move(out));

@@ -19,9 +19,9 @@ inline constexpr size_t kMaxMcpAllowedTools = 50;
 
 // One entry of `mcpServers`.
 struct McpServerSetting {
-  std::string name;         // letters, digits, '_' and '-', up to 20; unique per agent
-  std::string url;          // the Streamable HTTP endpoint, e.g. "https://mcp.example.com/mcp"
-  std::string header_name;  // `headerName`: sent with every request when not empty
+  std::string name;           // letters, digits, '_' and '-', up to 20; unique per agent
+  std::string url;            // the Streamable HTTP endpoint, e.g. "https://mcp.example.com/mcp"
+  std::string header_name;    // `headerName`: sent with every request when not empty
   std::string header_sealed;  // `headerValue` as stored: sealed (SecretBox), never in clear
   std::vector<std::string> allowed_tools;  // `allowedTools`: the only tools offered and called
 };
@@ -36,12 +36,12 @@ inline constexpr int64_t kDefaultWebResults = 3;
 
 // `webSearch`.
 struct WebSearchSetting {
-  bool enabled = false;                    // `enabled`
-  std::string provider{kSearxng};          // `provider`: searxng (default) or brave
-  std::string url;                         // `url`: the SearXNG instance (or Brave's API base)
-  std::string api_key_sealed;              // `apiKey` as stored, sealed (Brave's token)
+  bool enabled = false;                      // `enabled`
+  std::string provider{kSearxng};            // `provider`: searxng (default) or brave
+  std::string url;                           // `url`: the SearXNG instance (or Brave's API base)
+  std::string api_key_sealed;                // `apiKey` as stored, sealed (Brave's token)
   int64_t max_results = kDefaultWebResults;  // `maxResults`, 1 to 10
-  bool fetch_pages = true;                 // `fetchPages`: read the pages, not only snippets
+  bool fetch_pages = true;                   // `fetchPages`: read the pages, not only snippets
 };
 
 struct ToolSettings {

@@ -11,6 +11,12 @@ if command -v npm >/dev/null 2>&1; then
      [ tests/node/package-lock.json -nt tests/node/node_modules/.package-lock.json ]; then
     (cd tests/node && npm ci --no-audit --no-fund --silent)
   fi
+  # The end-to-end tests of agents' tools start tests/clients/support/tool_servers.mjs (the MCP
+  # SDK); scripts/test-clients.sh finds the packages installed then.
+  if [ ! -f tests/clients/node_modules/.package-lock.json ] ||
+     [ tests/clients/package-lock.json -nt tests/clients/node_modules/.package-lock.json ]; then
+    (cd tests/clients && npm ci --no-audit --no-fund --silent)
+  fi
 fi
 if command -v npm >/dev/null 2>&1; then scripts/lint-openapi.sh; fi
 # Every response the end-to-end tests receive is kept here and checked against docs/openapi.yaml

@@ -54,6 +54,18 @@ Result<std::string> identity_secret(Services& s, const GlobalOptions& global, co
   w.end_object();
   return w.str();
 }
+
+// The server's key when the settings carry tool settings, whose secrets are sealed with it
+// (domain/tool_settings.h); none otherwise, so that other updates never make a key file.
+Result<std::shared_ptr<const SecretBox>> key_for_settings(Services& s, const GlobalOptions& global,
+                                                          const AgentArgs& a) {
+  if (a.settings.find("mcpServers") == std::string::npos &&
+      a.settings.find("webSearch") == std::string::npos)
+    return std::shared_ptr<const SecretBox>();
+  WorkspaceServeOptions keys;
+  keys.secret_key_file = a.secret_key_file;
+  return load_secret_key(keys, global, s.db.backend(), s.random);
+}
 }  // namespace
 
 void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun& run) {
@@ -68,14 +80,20 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
   create->add_option("--name", a->name, "Agent name")->required();
   create->add_flag("--private", a->make_private, "Answer only in the dashboard");
   create->add_option("--settings", a->settings, settings_help);
+  const std::string key_help =
+      "The server's secret key file that seals tool secrets in the settings (as `serve`; the key "
+      "itself: PARLEY_SECRET_KEY; on SQLite, secret.key beside the database)";
+  create->add_option("--secret-key-file", a->secret_key_file, key_help);
   create->callback([&, a] {
     run = [&, a] {
       return run_admin_audited(
           global,
           {.rule = {"agent.create", "agent", audit_agent_snapshot}, .account_id = a->account},
           [&](Services& s) -> Result<std::string> {
+            PARLEY_ASSIGN_OR_RETURN(auto box, key_for_settings(s, global, *a));
             PARLEY_ASSIGN_OR_RETURN(
-                auto agent, create_agent(s, a->account, a->name, a->make_private, a->settings));
+                auto agent,
+                create_agent(s, a->account, a->name, a->make_private, a->settings, box.get()));
             return agent_json(agent);
           });
     };
@@ -87,6 +105,7 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
   auto* priv = update->add_flag("--private", a->make_private, "Make the agent private");
   update->add_flag("--public", a->make_public, "Make the agent public")->excludes(priv);
   update->add_option("--settings", a->settings, settings_help);
+  update->add_option("--secret-key-file", a->secret_key_file, key_help);
   update->callback([&, a, update] {
     run = [&, a, update] {
       return run_admin_audited(global,
@@ -100,6 +119,8 @@ void add_admin_agent_commands(CLI::App& admin, GlobalOptions& global, CommandRun
                                  if (a->make_public) changes.is_private = false;
                                  if (update->count("--settings"))
                                    changes.settings_update = a->settings;
+                                 PARLEY_ASSIGN_OR_RETURN(auto box, key_for_settings(s, global, *a));
+                                 changes.secret_box = box.get();
                                  PARLEY_ASSIGN_OR_RETURN(auto agent,
                                                          update_agent(s, a->id, changes));
                                  return agent_json(agent);

@@ -35,6 +35,31 @@ void add_llm_serve_options(CLI::App& cmd, LlmServeOptions& o) {
       ->envname("PARLEY_ACTION_MAX_RESPONSE_BYTES")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd.add_option("--tool-timeout-ms", o.tool_timeout_ms,
+                 "Time limit of one call to an agent's MCP server or web search (each request)")
+      ->envname("PARLEY_TOOL_TIMEOUT_MS")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option(
+         "--tool-max-rounds", o.tool_max_rounds,
+         "Rounds of tool calls in one reply of an `openai` agent before the model must answer")
+      ->envname("PARLEY_TOOL_MAX_ROUNDS")
+      ->check(CLI::Range(1, 10))
+      ->capture_default_str();
+  cmd.add_option("--tool-cache-ms", o.tool_cache_ms,
+                 "How long an MCP server's session and tool list are kept before being asked again")
+      ->envname("PARLEY_TOOL_CACHE_MS")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+}
+
+ToolRunOptions tool_options(const LlmServeOptions& o) {
+  ToolRunOptions t;
+  t.agent.call_timeout_ms = o.tool_timeout_ms;
+  t.agent.max_result_bytes = static_cast<size_t>(o.action_max_response_bytes);
+  t.agent.session_cache_ms = o.tool_cache_ms;
+  t.max_rounds = o.tool_max_rounds;
+  return t;
 }
 
 ApiActionOptions action_options(const LlmServeOptions& o, bool allow_private,

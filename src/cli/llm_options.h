@@ -9,6 +9,7 @@
 #include "engine/api_actions.h"
 #include "engine/mailer.h"
 #include "engine/openai_client.h"
+#include "engine/openai_engine.h"
 
 namespace parley {
 
@@ -17,6 +18,9 @@ struct LlmServeOptions {
   MailerOptions mail;
   int64_t action_timeout_ms = 5000;
   int64_t action_max_response_bytes = 16 * 1024;
+  int64_t tool_timeout_ms = 10'000;
+  int tool_max_rounds = 3;
+  int64_t tool_cache_ms = 5 * 60'000;
 };
 
 void add_llm_serve_options(CLI::App& serve, LlmServeOptions& options);
@@ -28,5 +32,8 @@ void read_llm_secrets(LlmServeOptions& options);
 // besides the system's) come from the webhook options.
 ApiActionOptions action_options(const LlmServeOptions& options, bool allow_private,
                                 const std::string& extra_ca_file);
+
+// How the agents' tools run (the key that opens their secrets is set by the node).
+ToolRunOptions tool_options(const LlmServeOptions& options);
 
 }  // namespace parley

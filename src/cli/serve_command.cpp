@@ -65,6 +65,7 @@ int serve(const GlobalOptions& global, ServeOptions o) {
   node.mail = o.llm.mail;
   node.actions =
       action_options(o.llm, node.webhooks.allow_private_targets, node.webhooks.extra_ca_file);
+  node.tools = tool_options(o.llm);
   // The webhooks' switch for private targets covers crawling too (tests, local development).
   finish_crawl_options(o.crawl, node.webhooks.allow_private_targets);
   node.crawl = o.crawl.settings;

@@ -47,7 +47,7 @@ Result<Response> create(ConsoleCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto settings, settings_of(f));
   PARLEY_ASSIGN_OR_RETURN(
       auto agent, create_agent(call.services, call.account_id(), name, is_private.value_or(false),
-                               settings.value_or("{}")));
+                               settings.value_or("{}"), call.app.secret_box));
   return agent_response(201, agent);
 }
 
@@ -59,6 +59,7 @@ Result<Response> update(ConsoleCall& call) {
   if (f.has("name") && f.is_null("name")) return ApiError::invalid("'name' cannot be null.");
   PARLEY_ASSIGN_OR_RETURN(changes.is_private, f.optional_bool("private"));
   PARLEY_ASSIGN_OR_RETURN(changes.settings_update, settings_of(f));
+  changes.secret_box = call.app.secret_box;
   // Another account's agent is a 404 before anything is written.
   PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
   PARLEY_TRY(get_agent(c, call.account_id(), call.param(0)));

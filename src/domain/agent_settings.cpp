@@ -6,6 +6,7 @@
 
 #include "core/json.h"
 #include "domain/contacts.h"
+#include "domain/tool_settings.h"
 #include "domain/widget_rules.h"
 #include "model/agent_settings.h"
 #include "text/analyzer.h"
@@ -35,7 +36,8 @@ constexpr std::array kSettings = {
     Setting{"allowedDomains", Kind::kArray},      Setting{"blockedCountries", Kind::kArray},
     Setting{"messagesPerVisitor", Kind::kCount},   Setting{"language", Kind::kString},
     Setting{"synonyms", Kind::kArray},            Setting{"answerThreshold", Kind::kNumber},
-    Setting{"knowledgeRefresh", Kind::kString},
+    Setting{"knowledgeRefresh", Kind::kString},   Setting{"mcpServers", Kind::kArray},
+    Setting{"webSearch", Kind::kObject},
 };
 
 const Setting* find_setting(std::string_view name) {
@@ -111,7 +113,8 @@ Result<void> check_knowledge_setting(const std::string& name, const rapidjson::V
   return ok_result();
 }
 
-// An http or https URL (the scheme in any case) with a host and no white space.
+}  // namespace
+
 bool is_web_url(std::string_view url) {
   if (url.find_first_of(" \t\r\n") != std::string_view::npos) return false;
   for (std::string_view scheme : {"https://", "http://"}) {
@@ -124,6 +127,7 @@ bool is_web_url(std::string_view url) {
   return false;
 }
 
+namespace {
 std::string_view text_of(const rapidjson::Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
 // A string member of an object item of a setting's array, present and non-empty (a URL: http or https).
@@ -188,11 +192,9 @@ bool is_redaction(const rapidjson::Value& v) {
   return v.IsString() && std::string_view(v.GetString(), v.GetStringLength()) == kRedactedSecret;
 }
 
-// Where a URL sends its requests, compared to decide whether a stored secret may follow an
-// update: the scheme and host lower-cased, the port made explicit, any user part dropped, then
-// the path and query as written (the fragment never leaves the client). Text that does not look
-// like a URL is its own destination, so it only ever matches itself.
-std::string destination_of(std::string_view url) {
+}  // namespace
+
+std::string secret_destination(std::string_view url) {
   size_t scheme_end = url.find("://");
   if (scheme_end == std::string_view::npos) return std::string(url);
   std::string scheme(url.substr(0, scheme_end));
@@ -213,6 +215,8 @@ std::string destination_of(std::string_view url) {
   return out;
 }
 
+namespace {
+
 std::string method_of(const rapidjson::Value& action) {
   std::string method(string_member(action, "method"));
   if (method.empty()) method = "GET";
@@ -226,8 +230,8 @@ std::string method_of(const rapidjson::Value& action) {
 // be handed to a server, or another endpoint of the same gateway, of the editor's choosing.
 Result<void> same_destination(const rapidjson::Value& stored, const rapidjson::Value& updated,
                               const char* url_member, const std::string& secret, const std::string& url) {
-  if (destination_of(string_member(stored, url_member)) ==
-      destination_of(string_member(updated, url_member))) {
+  if (secret_destination(string_member(stored, url_member)) ==
+      secret_destination(string_member(updated, url_member))) {
     return ok_result();
   }
   return ApiError::invalid(
@@ -324,6 +328,7 @@ std::string redact_agent_settings(std::string_view settings_json) {
       for (auto h = headers->value.MemberBegin(); h != headers->value.MemberEnd(); ++h) h->value = marker();
     }
   }
+  redact_tool_secrets(doc);
   return to_json(doc);
 }
 
@@ -336,7 +341,8 @@ std::string known_agent_settings() {
   return out;
 }
 
-Result<std::string> merge_agent_settings(std::string_view current_json, std::string_view update_json) {
+Result<std::string> merge_agent_settings(std::string_view current_json, std::string_view update_json,
+                                         const SecretSealer* sealer) {
   PARLEY_ASSIGN_OR_RETURN(auto update, parse_json_object(update_json));
   auto current = parse_json_object(current_json.empty() ? "{}" : current_json);
   rapidjson::Document merged;
@@ -355,9 +361,14 @@ Result<std::string> merge_agent_settings(std::string_view current_json, std::str
     }
     PARLEY_TRY(check_knowledge_setting(name, it->value));
     PARLEY_TRY(check_value_setting(name, it->value));
+    PARLEY_TRY(check_tool_setting(name, it->value));
     rapidjson::Value key(name.c_str(), merged.GetAllocator());
     rapidjson::Value value(it->value, merged.GetAllocator());
     PARLEY_TRY(keep_redacted_secret(current, name, value, merged.GetAllocator()));
+    if (is_tool_setting(name)) {
+      PARLEY_TRY(seal_tool_secrets(current.ok() ? &*current : nullptr, name, value,
+                                   merged.GetAllocator(), sealer));
+    }
     merged.AddMember(key, value, merged.GetAllocator());
   }
   return to_json(merged);

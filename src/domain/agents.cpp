@@ -1,6 +1,7 @@
 #include "domain/agents.h"
 
 #include "core/json.h"
+#include "core/secret_box.h"
 #include "domain/agent_settings.h"
 #include "store/account_repo.h"
 
@@ -10,6 +11,13 @@ namespace {
 Result<void> check_name(std::string_view name) {
   if (name.empty() || utf8_length(name) > 200) return ApiError::invalid("'name' must be 1 to 200 characters.");
   return {};
+}
+
+// Seals a tool secret for `agent_id` (the context binds it to that agent).
+SecretSealer sealer_for(Services& s, const SecretBox* box, const std::string& agent_id) {
+  return [&s, box, agent_id](std::string_view plaintext) {
+    return box->seal(plaintext, agent_id, s.random);
+  };
 }
 }  // namespace
 
@@ -26,11 +34,15 @@ std::shared_ptr<const LoadedAgent> with_settings_of(AgentRecord record, const Lo
 }
 
 Result<AgentRecord> create_agent(Services& s, std::string_view account_id, std::string_view name,
-                                 bool is_private, std::string_view settings_json) {
+                                 bool is_private, std::string_view settings_json,
+                                 const SecretBox* secret_box) {
   PARLEY_TRY(check_name(name));
-  PARLEY_ASSIGN_OR_RETURN(std::string settings, merge_agent_settings("{}", settings_json.empty() ? "{}" : settings_json));
   AgentRecord a;
   a.id = new_id(s.random, "agt_");
+  SecretSealer sealer = sealer_for(s, secret_box, a.id);
+  PARLEY_ASSIGN_OR_RETURN(std::string settings,
+                          merge_agent_settings("{}", settings_json.empty() ? "{}" : settings_json,
+                                               secret_box ? &sealer : nullptr));
   a.account_id = std::string(account_id);
   a.name = std::string(name);
   a.is_private = is_private;
@@ -54,7 +66,10 @@ Result<AgentRecord> update_agent(Services& s, std::string_view agent_id, const A
     if (changes.name) a->name = *changes.name;
     if (changes.is_private) a->is_private = *changes.is_private;
     if (changes.settings_update) {
-      PARLEY_ASSIGN_OR_RETURN(a->settings, merge_agent_settings(a->settings, *changes.settings_update));
+      SecretSealer sealer = sealer_for(s, changes.secret_box, a->id);
+      PARLEY_ASSIGN_OR_RETURN(a->settings,
+                              merge_agent_settings(a->settings, *changes.settings_update,
+                                                   changes.secret_box ? &sealer : nullptr));
     }
     a->updated_at = s.clock.now_ms();
     PARLEY_TRY(AgentRepo::update(c, *a));

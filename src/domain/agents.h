@@ -13,6 +13,8 @@
 
 namespace parley {
 
+class SecretBox;
+
 // An agent as the chat flow and the widget use it: its record, its settings and their intent
 // keywords compiled (engine/intent_keywords.h), read once when the agent is loaded
 // (domain/agent_cache.h keeps them). Immutable; shared between threads.
@@ -32,10 +34,14 @@ struct AgentChanges {
   std::optional<std::string> name;
   std::optional<bool> is_private;
   std::optional<std::string> settings_update;  // JSON object merged into the settings
+  // Seals the tool secrets the update gives (domain/tool_settings.h); null: the server has no
+  // key, and an update that gives one is refused.
+  const SecretBox* secret_box = nullptr;
 };
 
 Result<AgentRecord> create_agent(Services& s, std::string_view account_id, std::string_view name,
-                                 bool is_private, std::string_view settings_json);
+                                 bool is_private, std::string_view settings_json,
+                                 const SecretBox* secret_box = nullptr);
 Result<AgentRecord> update_agent(Services& s, std::string_view agent_id, const AgentChanges& changes);
 // The agent when it belongs to the account; 404 otherwise (another account's agent included).
 Result<AgentRecord> get_agent(Connection& c, std::string_view account_id, std::string_view agent_id);

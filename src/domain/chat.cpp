@@ -34,12 +34,9 @@ std::string sources_json(const std::vector<SourceRef>& sources) {
   JsonWriter w;
   w.begin_array();
   for (const auto& s : sources) {
-    w.begin_object()
-        .key("title")
-        .string_or_null(s.title)
-        .key("url")
-        .string_or_null(s.url)
-        .end_object();
+    w.begin_object().key("title").string_or_null(s.title).key("url").string_or_null(s.url);
+    if (s.web) w.key("web").boolean(true);
+    w.end_object();
   }
   w.end_array();
   return w.str();
@@ -293,7 +290,9 @@ Result<void> ChatTurn::finish_run(Result<ReplyBlocks> outcome) {
   PARLEY_TRY(outcome);
   reply_.blocks = std::move(outcome).value();
   if (s_.clock.now_ms() > deadline_ms_) return reply_timeout(s_.config.timeout_ms);
-  if (!settings_->reply.show_sources) reply_.blocks.sources.clear();
+  // Knowledge is cited only when the agent shows its sources; web pages always (the contract).
+  if (!settings_->reply.show_sources)
+    std::erase_if(reply_.blocks.sources, [](const SourceRef& s) { return !s.web; });
   reply_.live_chat = reply_.blocks.live_chat;
   // Mailed before anything is stored: a mail that cannot be sent fails the turn.
   if (reply_.blocks.handoff) {

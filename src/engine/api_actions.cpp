@@ -225,4 +225,18 @@ Result<PinnedTarget> ApiActionCaller::provider_target(std::string_view base_url)
   return std::move(*target);
 }
 
+Result<PinnedTarget> ApiActionCaller::tool_target(std::string_view url) const {
+  auto refused = [&](const ApiError& why) -> ApiError {
+    log_info("tool_address_refused", {{"reason", std::string_view(why.message)}});
+    return ApiError::invalid(
+        "The address is refused: it must be an https URL whose host resolves only to public "
+        "addresses.");
+  };
+  auto parsed = parse_target_url(url, /*allow_http=*/options_.allow_private_targets);
+  if (!parsed.ok()) return refused(parsed.error());
+  auto target = pin_target(*parsed, resolver_, options_.allow_private_targets);
+  if (!target.ok()) return refused(target.error());
+  return std::move(*target);
+}
+
 }  // namespace parley

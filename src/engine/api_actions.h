@@ -64,6 +64,13 @@ class ApiActionCaller {
   // `llm.baseUrl` when refused, the same message whatever the reason.
   Result<PinnedTarget> provider_target(std::string_view base_url) const;
 
+  // The same guard for the addresses an agent's tools reach (an MCP server, a search provider,
+  // a page a search found): 400 invalid_request saying the address is refused, the same message
+  // whatever the reason.
+  Result<PinnedTarget> tool_target(std::string_view url) const;
+  // The CAs trusted for those calls (empty: the system's); lives as long as this caller.
+  std::string_view ca_bundle() const { return options_.ca_bundle; }
+
  private:
   Resolver& resolver_;
   ApiActionOptions options_;

@@ -142,6 +142,44 @@ Result<void> CompletionAssembler::apply(std::string_view data) {
   return ok_result();
 }
 
+Result<void> CompletionAssembler::apply_whole(std::string_view body) {
+  if (body.size() > kMaxCompletionBytes) return malformed("reply too long");
+  auto parsed = parse_json_value(body);
+  if (!parsed.ok() || !parsed->IsObject()) return malformed("the answer is not a JSON object");
+  const rapidjson::Document& doc = *parsed;
+  if (doc.HasMember("error"))
+    return ApiError::internal("The language model provider reported an error during the reply.");
+  auto choices = doc.FindMember("choices");
+  if (choices == doc.MemberEnd() || !choices->value.IsArray() || choices->value.Empty())
+    return malformed("no choices");
+  const rapidjson::Value& choice = choices->value[0];
+  if (!choice.IsObject()) return malformed("a choice is not an object");
+  completion_.finish_reason = string_member(choice, "finish_reason");
+  auto message = choice.FindMember("message");
+  if (message == choice.MemberEnd() || !message->value.IsObject()) return malformed("no message");
+  auto calls = message->value.FindMember("tool_calls");
+  if (calls != message->value.MemberEnd() && calls->value.IsArray()) {
+    for (const auto& call : calls->value.GetArray()) {
+      if (!call.IsObject()) return malformed("a tool call is not an object");
+      ToolCall t;
+      t.id = string_member(call, "id");
+      auto fn = call.FindMember("function");
+      if (fn != call.MemberEnd() && fn->value.IsObject()) {
+        t.name = string_member(fn->value, "name");
+        t.arguments = string_member(fn->value, "arguments");
+      }
+      completion_.tool_calls.push_back(std::move(t));
+    }
+  }
+  done_ = true;
+  std::string_view text = string_member(message->value, "content");
+  if (!text.empty()) {
+    completion_.text.append(text);
+    if (!on_text_(text)) cancelled_ = true;
+  }
+  return ok_result();
+}
+
 size_t CompletionAssembler::size() const {
   size_t n = completion_.text.size();
   for (const auto& call : completion_.tool_calls) n += call.id.size() + call.name.size() + call.arguments.size();

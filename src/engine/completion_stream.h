@@ -2,7 +2,8 @@
 // `text/event-stream` body into event data (however the bytes were split into reads), and
 // CompletionAssembler applies each `chat.completion.chunk` to the reply being built: text deltas
 // are handed on as they arrive, tool calls are assembled from their fragments (index, id,
-// function.name, function.arguments). Neither is shared across threads; one per stream.
+// function.name, function.arguments); a provider that answers with one JSON `chat.completion`
+// instead is read the same way. Neither is shared across threads; one per stream.
 #pragma once
 
 #include <functional>
@@ -61,6 +62,9 @@ class CompletionAssembler {
   // stream, is an internal error (the provider's words are not passed on: they may quote the
   // request).
   Result<void> apply(std::string_view data);
+  // Applies a whole `chat.completion` object, for a provider that answers in JSON although the
+  // request asked for a stream: its message's text (handed on in one piece) and tool calls.
+  Result<void> apply_whole(std::string_view body);
 
   bool done() const { return done_; }
   // True when the text handler asked to stop.

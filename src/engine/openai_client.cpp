@@ -33,6 +33,8 @@ void write_message(JsonWriter& w, const PromptMessage& m) {
   w.end_object();
 }
 
+constexpr size_t kMaxWholeBytes = 4u << 20;
+
 ApiError provider_failed() {
   return ApiError::internal("The language model provider did not give a usable reply.");
 }
@@ -60,6 +62,7 @@ std::string completion_request_body(const CompletionRequest& request) {
       w.key("parameters").raw(tool.parameters_json).end_object().end_object();
     }
     w.end_array();
+    if (request.no_more_tools) w.key("tool_choice").string("none");
   }
   w.end_object();
   return w.str();
@@ -76,6 +79,9 @@ struct CompletionCall {
   std::optional<ApiError> malformed;
   CompletionDone done;
   int64_t timeout_ms;
+  bool decided = false;  // the first bytes said which form the answer takes
+  bool whole = false;    // one JSON `chat.completion`, kept in `body`
+  std::string body;
 
   Result<Completion> outcome(const SendOutcome& sent) {
     if (malformed) {
@@ -95,7 +101,7 @@ struct CompletionCall {
       log_warn("llm_http_error", {{"status", *sent.status}});
       return provider_failed();
     }
-    auto finished = parser.finish();
+    auto finished = whole ? assembler.apply_whole(body) : parser.finish();
     if (!finished.ok()) {
       log_warn("llm_stream_malformed", {{"error", std::string_view(finished.error().message)}});
       return provider_failed();
@@ -125,6 +131,18 @@ void OpenAiClient::start(const CompletionRequest& request, CompletionText on_tex
   // request). The listener leaving stops the call, so the provider stops generating for nobody.
   CompletionCall* decoding = state.get();  // the transfer's callbacks hold `state`
   call.request.on_body = [decoding](std::string_view piece) {
+    if (!decoding->decided) {
+      size_t first = piece.find_first_not_of(" \t\r\n");
+      if (first == std::string_view::npos) return true;
+      decoding->whole = piece[first] == '{';  // a JSON answer, not an event stream
+      decoding->decided = true;
+    }
+    if (decoding->whole) {
+      decoding->body.append(piece);
+      if (decoding->body.size() <= kMaxWholeBytes) return true;
+      decoding->malformed = ApiError::internal("The answer is too long.");
+      return false;
+    }
     auto fed = decoding->parser.feed(piece);
     if (!fed.ok()) {
       decoding->malformed = std::move(fed).error();

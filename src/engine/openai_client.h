@@ -43,6 +43,7 @@ struct CompletionRequest {
   std::string api_key;  // may be empty for local providers
   std::vector<PromptMessage> messages;
   std::vector<ToolSpec> tools;
+  bool no_more_tools = false;  // `tool_choice: none`: the tools stay listed, none may be called
   int64_t timeout_ms = 55000;  // the whole call, connection included
   // Set for a provider a team member configured (ApiActionCaller::provider_target): the call
   // connects only to this checked address and never resolves the host itself.

@@ -1,6 +1,7 @@
 #include "engine/openai_engine.h"
 
 #include <algorithm>
+#include <atomic>
 #include <future>
 #include <memory>
 #include <set>
@@ -233,17 +234,28 @@ namespace {
 // Owned by its own callbacks (shared_ptr) from start() until `done` ran; the steps run one after
 // another, never at once, on the starting thread, the outbound loop or the blocking pool.
 class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
+  // One round's tool calls and their results as they come in.
+  struct ToolBatch {
+    Completion completion;
+    std::vector<std::string> results;
+    std::atomic<size_t> left{0};
+  };
+
  public:
   OpenAiReply(const Clock& clock, const OpenAiClient& client, ThreadPool& blocking,
-              std::shared_ptr<const ReplyRequest> request, TextSink sink, ReplyDone done)
+              const ToolRunOptions& tool_options, const ApiActionCaller* guard,
+              McpSessionCache& sessions, std::shared_ptr<const ReplyRequest> request, TextSink sink,
+              ReplyDone done)
       : clock_(clock),
         client_(client),
         blocking_(blocking),
+        max_rounds_(tool_options.max_rounds),
         request_(std::move(request)),
         sink_(std::move(sink)),
         done_(std::move(done)),
         tools_{*request_, *request_->settings, clock,  nullptr, request_->settings->handoff, false,
-               {},        std::nullopt,        nullptr} {}
+               {},        std::nullopt,        nullptr},
+        agent_tools_(clock, guard, blocking, sessions, tool_options.agent) {}
 
   // On the starting thread: the provider, the knowledge, the prompt; then the first round.
   void start(const LlmDefaults& defaults, const ApiActionCaller* actions,
@@ -262,6 +274,8 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
     call_.pin = provider->pin;
     if (!provider->pin) call_.ca_file = defaults.ca_file;  // the server's provider only
     tools_.caller = actions;
+    // The agent's MCP servers and search provider pass the guard here, once per reply.
+    agent_tools_.prepare(request);
     if (vectors != nullptr && request.knowledge != nullptr) {
       auto embedding =
           question_embedding_call(*vectors, request, *provider,
@@ -301,12 +315,18 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
     tools_.lead = lead_form(settings);
     if (actions != nullptr) tools_.actions = &settings.api_actions;
     call_.tools = tools_.specs();
-    next_round();
+    // The remote servers' tools are learnt (or found in the cache) before the first round.
+    agent_tools_.list([self = shared_from_this()] {
+      for (auto& spec : self->agent_tools_.specs()) self->call_.tools.push_back(std::move(spec));
+      self->next_round();
+    });
   }
 
   void next_round() {
     const ReplyRequest& request = *request_;
     call_.timeout_ms = request.deadline_ms > 0 ? request.deadline_ms - clock_.now_ms() : 55000;
+    // The rounds of tools are over: the model answers with what it has.
+    call_.no_more_tools = round_ >= max_rounds_;
     auto self = shared_from_this();
     client_.start(
         call_,
@@ -330,27 +350,47 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
   void after_round(Result<Completion> done) {
     if (!done.ok()) return finish(done.error());
     Completion completion = std::move(done).value();
-    if (!listening_ || completion.tool_calls.empty() || round_ == kMaxToolRounds)
-      return finish_ok();
+    if (!listening_ || completion.tool_calls.empty() || round_ >= max_rounds_) return finish_ok();
     ++round_;
-    // API actions call out and wait: their round runs on the blocking pool, never on the loop.
-    bool blocks =
-        std::any_of(completion.tool_calls.begin(), completion.tool_calls.end(),
-                    [](const ToolCall& t) { return t.name.rfind(kApiActionToolPrefix, 0) == 0; });
-    auto run = [self = shared_from_this(), completion = std::move(completion)] {
-      self->call_.messages.push_back({"assistant", completion.text, completion.tool_calls, ""});
-      for (const auto& tool : completion.tool_calls)
-        self->call_.messages.push_back(
-            {"tool", self->tools_.run(tool, self->blocks_), {}, tool.id});
-      self->next_round();
-    };
-    if (blocks) return blocking_.post(std::move(run));
-    run();
+    // Every call of the round starts at once; the last to answer starts the next round. The
+    // agent's remote tools answer on the outbound loop, API actions (which wait on another
+    // service) on the blocking pool, the others here.
+    auto batch = std::make_shared<ToolBatch>();
+    batch->completion = std::move(completion);
+    const size_t n = batch->completion.tool_calls.size();
+    batch->results.resize(n);
+    batch->left = n;
+    for (size_t i = 0; i < n; ++i) {
+      const ToolCall& tool = batch->completion.tool_calls[i];
+      auto answered = [self = shared_from_this(), batch, i](std::string result) {
+        batch->results[i] = std::move(result);
+        if (batch->left.fetch_sub(1, std::memory_order_acq_rel) == 1) self->after_tools(*batch);
+      };
+      if (agent_tools_.handles(tool.name)) {
+        agent_tools_.run(tool, std::move(answered));
+      } else if (tool.name.rfind(kApiActionToolPrefix, 0) == 0) {
+        blocking_.post([self = shared_from_this(), &tool, answered = std::move(answered)] {
+          answered(self->tools_.run(tool, self->blocks_));
+        });
+      } else {
+        answered(tools_.run(tool, blocks_));
+      }
+    }
+  }
+
+  // The round's results in the order the model asked, then the next round.
+  void after_tools(ToolBatch& batch) {
+    call_.messages.push_back({"assistant", batch.completion.text, batch.completion.tool_calls, ""});
+    for (size_t i = 0; i < batch.results.size(); ++i)
+      call_.messages.push_back(
+          {"tool", std::move(batch.results[i]), {}, batch.completion.tool_calls[i].id});
+    next_round();
   }
 
   void finish_ok() {
     for (size_t n : citations(text_, knowledge_.size()))
       blocks_.sources.push_back(knowledge_[n - 1]);
+    for (auto& page : agent_tools_.web_sources()) blocks_.sources.push_back(std::move(page));
     const AgentSettings& settings = *request_->settings;
     blocks_.confidence = confidence_;
     blocks_.outcome = reply_outcome(is_fallback(text_, settings.reply.fallback_message),
@@ -366,10 +406,12 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
   const Clock& clock_;
   const OpenAiClient& client_;
   ThreadPool& blocking_;
+  int max_rounds_;
   std::shared_ptr<const ReplyRequest> request_;
   TextSink sink_;
   ReplyDone done_;
   Toolbox tools_;
+  AgentTools agent_tools_;
   CompletionRequest call_;
   std::vector<SourceRef> knowledge_;
   ReplyBlocks blocks_;
@@ -383,7 +425,8 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
 void OpenAiEngine::start_reply(std::shared_ptr<const ReplyRequest> request, TextSink sink,
                                ReplyDone done) const {
   auto reply = std::make_shared<OpenAiReply>(clock_, client_, blocking_ ? *blocking_ : own_pool(),
-                                             std::move(request), std::move(sink), std::move(done));
+                                             tools_, actions_, mcp_sessions_, std::move(request),
+                                             std::move(sink), std::move(done));
   reply->start(defaults_, actions_, vectors_, embeddings_);
 }
 

@@ -35,6 +35,8 @@ struct SourceRef {
   std::string source_id;
   std::optional<std::string> title;  // the source's title, else its URL, else none
   std::optional<std::string> url;
+  // A page web search found (no source id): listed with `web: true` whatever `showSources` says.
+  bool web = false;
 };
 
 struct ButtonBlock {

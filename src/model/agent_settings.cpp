@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "core/json.h"
+#include "model/tool_settings_reader.h"
 
 namespace parley {
 
@@ -270,6 +271,7 @@ AgentSettings parse_agent_settings(std::string_view settings_json) {
   s.widget.allowed_domains = strings_of(doc, "allowedDomains");
   s.widget.blocked_countries = strings_of(doc, "blockedCountries");
   s.widget.messages_per_visitor = int_of(doc, "messagesPerVisitor");
+  s.tools = tool_settings_of(doc);
   return s;
 }
 

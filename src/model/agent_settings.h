@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/tool_settings.h"
+
 namespace parley {
 
 // The fallback message of an agent that has not set `fallbackMessage`.
@@ -174,6 +176,7 @@ struct AgentSettings {
   std::optional<BookingSetting> booking;
   std::vector<ApiAction> api_actions;
   WidgetSettings widget;
+  ToolSettings tools;  // `mcpServers` and `webSearch` (model/tool_settings.h)
 };
 
 // Reads stored settings; text that is not a JSON object gives the defaults.

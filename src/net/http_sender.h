@@ -59,7 +59,8 @@ struct SendOutcome {
   std::string body;                  // up to the request's max_response_bytes
   bool truncated = false;            // the body was cut at that size
   int64_t duration_ms = 0;
-  // The request's `response_headers` the response carried (name as asked, value), in that order.
+  // The request's `response_headers` the response carried (name as asked, value), in that order;
+  // also when the caller's `on_body` stopped the call (failure kStopped).
   std::vector<std::pair<std::string, std::string>> headers;
 
   bool succeeded() const { return status && *status >= 200 && *status < 300; }

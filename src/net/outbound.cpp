@@ -153,7 +153,8 @@ class Loop {
       out.failure = rc == CURLE_OPERATION_TIMEDOUT ? SendFailure::kTimeout : SendFailure::kTransfer;
       out.error = curl_easy_strerror(rc);
     }
-    if (out.status && t.easy_ != nullptr) {
+    // A stream the caller stopped once it had what it wanted still has its headers.
+    if ((out.status || t.stopped_) && t.easy_ != nullptr) {
       for (const auto& name : t.call_.request.response_headers) {
         curl_header* h = nullptr;
         if (curl_easy_header(t.easy_, name.c_str(), 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&

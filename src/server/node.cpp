@@ -150,7 +150,9 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   Mailer mailer(o.mail);
   ChatSlots chat_slots(o.chat_slots);  // before the pool: engines still running hold its slots
   ThreadPool reply_pool(o.reply_threads);
-  OpenAiEngine openai(clock, o.llm, &actions, &vectors, &reply_pool);
+  ToolRunOptions tools = o.tools;
+  tools.agent.secret_box = o.workspace.secret_key.get();  // opens the tool secrets it sealed
+  OpenAiEngine openai(clock, o.llm, &actions, &vectors, &reply_pool, tools);
   EngineRouter engines(clock, engine, openai);
   AgentCache agent_cache(database);
   auto webhooks = WebhookService::create(database, clock, random, o.webhooks, &mailer);

@@ -12,6 +12,7 @@
 #include "domain/chat.h"
 #include "domain/chat_slots.h"
 #include "engine/api_actions.h"
+#include "engine/openai_engine.h"
 #include "engine/mailer.h"
 #include "engine/openai_client.h"
 #include "store/db.h"
@@ -57,6 +58,7 @@ struct NodeOptions {
   LlmDefaults llm;     // the default provider of `openai` agents, secrets included
   MailerOptions mail;  // hand-off mail and disabled-webhook notices, secrets included
   ApiActionOptions actions;
+  ToolRunOptions tools;  // the agents' MCP servers and web search (its key: workspace's)
   ChatConfig chat;
   WidgetOptions widget;
   int64_t engine_delay_ms = 0;

@@ -47,8 +47,11 @@ void write_chat_reply_json(JsonWriter& w, const ChatReply& r) {
 void write_reply_block_fields(JsonWriter& w, const ChatReply& r) {
   const ReplyBlocks& b = r.blocks;
   w.key("sources").begin_array();
-  for (const auto& s : b.sources)
-    w.begin_object().key("title").string_or_null(s.title).key("url").string_or_null(s.url).end_object();
+  for (const auto& s : b.sources) {
+    w.begin_object().key("title").string_or_null(s.title).key("url").string_or_null(s.url);
+    if (s.web) w.key("web").boolean(true);
+    w.end_object();
+  }
   w.end_array();
   w.key("followUps").begin_array();
   for (const auto& q : b.follow_ups) w.string(q);

@@ -98,6 +98,36 @@ std::string finish_chunk(const std::string& reason) {
   return j.dump();
 }
 
+ScriptedResponse tool_calls_reply(const std::vector<FakeToolCall>& calls) {
+  std::vector<std::string> chunks;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    chunks.push_back(tool_chunk(static_cast<int>(i), calls[i].id, calls[i].name, ""));
+    chunks.push_back(tool_chunk(static_cast<int>(i), "", "", calls[i].arguments));
+  }
+  chunks.push_back(finish_chunk("tool_calls"));
+  return {200, "text/event-stream", {sse_body(chunks)}};
+}
+
+ScriptedResponse tool_calls_json_reply(const std::vector<FakeToolCall>& calls) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& c : calls) {
+    list.push_back({{"id", c.id},
+                    {"type", "function"},
+                    {"function", {{"name", c.name}, {"arguments", c.arguments}}}});
+  }
+  nlohmann::json j = {
+      {"object", "chat.completion"},
+      {"choices",
+       {{{"index", 0},
+         {"message", {{"role", "assistant"}, {"content", nullptr}, {"tool_calls", list}}},
+         {"finish_reason", "tool_calls"}}}}};
+  return {200, "application/json", {j.dump()}};
+}
+
+ScriptedResponse text_reply(const std::string& text) {
+  return {200, "text/event-stream", {sse_body({text_chunk(text), finish_chunk("stop")})}};
+}
+
 std::vector<std::string> split_every(const std::string& body, size_t size) {
   std::vector<std::string> out;
   for (size_t i = 0; i < body.size(); i += size) out.push_back(body.substr(i, size));

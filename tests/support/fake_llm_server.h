@@ -44,6 +44,19 @@ std::string tool_chunk(int index, const std::string& id, const std::string& name
                        const std::string& arguments);
 // A chunk that only carries the finish reason.
 std::string finish_chunk(const std::string& reason);
+// One tool call the fake provider answers with.
+struct FakeToolCall {
+  std::string id;
+  std::string name;
+  std::string arguments;  // JSON text
+};
+// A streamed answer that calls tools: each call in two fragments (name, then arguments), then
+// finish_reason "tool_calls".
+ScriptedResponse tool_calls_reply(const std::vector<FakeToolCall>& calls);
+// The same answer as one JSON `chat.completion`, as a provider that does not stream sends it.
+ScriptedResponse tool_calls_json_reply(const std::vector<FakeToolCall>& calls);
+// A streamed text answer ending with finish_reason "stop".
+ScriptedResponse text_reply(const std::string& text);
 // A whole body split into pieces of `size` bytes.
 std::vector<std::string> split_every(const std::string& body, size_t size);
 

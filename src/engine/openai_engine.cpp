@@ -301,6 +301,7 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
     tools_.lead = lead_form(settings);
     if (actions != nullptr) tools_.actions = &settings.api_actions;
     call_.tools = tools_.specs();
+    call_.generation = request.generation;
     next_round();
   }
 
@@ -330,6 +331,7 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
   void after_round(Result<Completion> done) {
     if (!done.ok()) return finish(done.error());
     Completion completion = std::move(done).value();
+    if (completion.finish_reason == "length") blocks_.cut_at_length = true;
     if (!listening_ || completion.tool_calls.empty() || round_ == kMaxToolRounds)
       return finish_ok();
     ++round_;

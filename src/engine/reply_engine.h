@@ -18,6 +18,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "engine/generation_options.h"
 #include "knowledge/retriever.h"
 #include "model/agent_settings.h"
 
@@ -98,6 +99,8 @@ struct ReplyBlocks {
   // (0..1) when the engine computed one.
   std::optional<std::string> outcome;
   std::optional<double> confidence;
+  // The provider stopped the text at its token limit (its finish_reason was "length").
+  bool cut_at_length = false;
 };
 
 // An answer whose confidence is below the agent's `answerThreshold` plus this is answered but
@@ -140,6 +143,7 @@ struct ReplyRequest {
   int64_t deadline_ms = 0;           // wall time (Clock) by which the reply must be complete
   bool live_chat_offered = false;    // the previous reply offered live chat
   std::shared_ptr<ReadPacer> pacer;  // null: the reader takes text as fast as it comes
+  GenerationOptions generation;
 };
 
 // Receives the reply text as it is written; returns false when nobody listens any more (the

@@ -262,7 +262,8 @@ std::variant<OpenAiChatRequest, OpenAiFault> parse_openai_chat(const Value& body
   if (history.size() > kHistoryWindow)
     history.erase(history.begin(), history.end() - static_cast<std::ptrdiff_t>(kHistoryWindow));
   for (const auto& h : history) out.prompt_bytes += h.content.size();
-  chat.history = std::move(history);
+  // Only the question: a conversation it continues gives the history, as on the chat endpoint.
+  if (!history.empty()) chat.history = std::move(history);
 
   if (const Value* stream = member(body, "stream")) {
     if (!stream->IsBool()) return wrong_type("stream", "a boolean");

@@ -127,7 +127,13 @@ TEST_F(OpenAiCompatErrors, ScopePlanPrivacyAndMessageLimitsAre403) {
   EXPECT_EQ(openai_error(used_up)["code"], "message_limit_reached");
 
   s().admin({"account", "set-plan", limited.account, "free"});
+  // The server hears of the plan the CLI changed through the database (on PostgreSQL by a
+  // notification, which may come a moment later).
   auto free = complete(s(), limited.key, ask(limited));
+  for (int i = 0; i < 100 && openai_error(free)["code"] != "plan_required"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    free = complete(s(), limited.key, ask(limited));
+  }
   EXPECT_EQ(free.status, 403);
   EXPECT_EQ(openai_error(free)["code"], "plan_required");
 }

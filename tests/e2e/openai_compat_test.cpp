@@ -169,6 +169,17 @@ TEST_F(OpenAiCompat, ThreeTurnsByUserStoreEachMessageOnceAndTheProviderSeesTheHi
       {{"model", c.agent}, {"metadata", {{"sessionId", "visitor-7"}}}, {"messages", messages}});
   ASSERT_EQ(by_metadata.status, 200) << by_metadata.body;
   EXPECT_EQ(by_metadata.json()["parley"]["conversationId"], conversation);
+  // A client that sends only its new question gets the stored conversation as history.
+  say({"Arr, five."});
+  auto lone = complete(
+      s(), c.key,
+      {{"model", c.agent}, {"user", "visitor-7"}, {"messages", {user_says("Question 5")}}});
+  ASSERT_EQ(lone.status, 200) << lone.body;
+  auto continued = last_prompt()["messages"];
+  ASSERT_EQ(continued.size(), 10u) << continued.dump();  // instructions, 8 stored, question
+  EXPECT_EQ(continued[1], user_says("Question 1"));
+  EXPECT_EQ(continued[8], agent_said("Arr, four."));
+  EXPECT_EQ(show_conversation(s(), conversation)["messages"].size(), 10u);
 }
 
 TEST_F(OpenAiCompat, TheRequestsHistoryAndSamplingOptionsReachTheProvider) {

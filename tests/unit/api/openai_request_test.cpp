@@ -68,6 +68,9 @@ TEST(OpenAiRequest, HistoryKeepsTheLast40Messages) {
 }
 
 TEST(OpenAiRequest, UserOrMetadataNameTheSession) {
+  // A lone question leaves the history to the conversation it continues.
+  EXPECT_FALSE(
+      accepted(R"({"model": "a", "messages": [{"role": "user", "content": "q"}]})").chat.history);
   auto by_user =
       accepted(R"({"model": "a", "user": "u-1", "messages": [{"role": "user", "content": "q"}]})");
   EXPECT_EQ(by_user.chat.session_id, "u-1");

@@ -74,4 +74,14 @@ void add_api_route(Router& router, ApiContext& app, std::string_view method,
                    std::string_view pattern, Scope scope, Execution execution, ApiHandler handler,
                    RouteAudit audit);
 
+// Writes an error response: the spec's shape (http/responses.h error_response) on /api/v1; the
+// OpenAI-compatible front writes OpenAI's (api/openai_errors.h). Headers such as Retry-After and
+// WWW-Authenticate are its to add.
+using ErrorWriter = Response (*)(const ApiError& error);
+// The same chain for a route of another protocol that answers every error, the gates' included,
+// through `write_error`.
+void add_api_route(Router& router, ApiContext& app, std::string_view method,
+                   std::string_view pattern, Scope scope, Execution execution, ApiHandler handler,
+                   ErrorWriter write_error);
+
 }  // namespace parley

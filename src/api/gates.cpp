@@ -31,10 +31,10 @@ Result<std::string_view> bearer_key(const Request& req) {
 // locked database never stalls a thread that serves every connection (/healthz included).
 // `scope` empty: any scope will do (the handler checks what it needs, as /mcp does per tool).
 Response run_chain(ApiContext& app, std::optional<Scope> scope, const ApiHandler& handler,
-                   Request& req, bool may_wait, const RouteAudit* audit) {
-  auto again_on_pool = [&app, scope, &handler, &req, audit] {
-    return Response::on_pool([&app, scope, &handler, &req, audit] {
-      Response r = run_chain(app, scope, handler, req, /*may_wait=*/true, audit);
+                   Request& req, bool may_wait, const RouteAudit* audit, ErrorWriter write_error) {
+  auto again_on_pool = [&app, scope, &handler, &req, audit, write_error] {
+    return Response::on_pool([&app, scope, &handler, &req, audit, write_error] {
+      Response r = run_chain(app, scope, handler, req, /*may_wait=*/true, audit, write_error);
       // A handler that would move to the pool from the I/O thread is already there.
       if (r.finish_on_pool) {
         Response rest = r.finish_on_pool();
@@ -45,11 +45,11 @@ Response run_chain(ApiContext& app, std::optional<Scope> scope, const ApiHandler
     });
   };
   auto key = bearer_key(req);
-  if (!key.ok()) return error_response(key.error());
+  if (!key.ok()) return write_error(key.error());
   std::shared_ptr<const KeyEntry> entry;
   if (may_wait) {
     auto found = app.keys.find(*key);
-    if (!found.ok()) return error_response(found.error());
+    if (!found.ok()) return write_error(found.error());
     entry = std::move(*found);
   } else {
     auto found = app.keys.find_without_waiting(*key);
@@ -57,8 +57,7 @@ Response run_chain(ApiContext& app, std::optional<Scope> scope, const ApiHandler
     entry = std::move(*found);
   }
   if (!entry) {
-    return error_response(
-        {ErrorCode::kUnauthorized, "The API key is unknown or has been revoked."});
+    return write_error({ErrorCode::kUnauthorized, "The API key is unknown or has been revoked."});
   }
   RateDecision rate{};
   if (may_wait) {
@@ -75,18 +74,16 @@ Response run_chain(ApiContext& app, std::optional<Scope> scope, const ApiHandler
     message.append("Rate limit of ").append(std::to_string(rate.limit));
     message.append(" requests per minute exceeded; retry in ");
     message.append(std::to_string(rate.retry_after_s)).append(" seconds.");
-    r = error_response({ErrorCode::kRateLimited, std::move(message)});
-    r.header("Retry-After", std::to_string(rate.retry_after_s));
+    r = write_error({ErrorCode::kRateLimited, std::move(message), rate.retry_after_s});
   } else {
     app.keys.record_use(*entry);
     if (entry->plan == Plan::kFree) {
-      r = error_response(
-          {ErrorCode::kPlanRequired,
-           "The API is not included in the Free plan; upgrade to Starter or higher."});
+      r = write_error({ErrorCode::kPlanRequired,
+                       "The API is not included in the Free plan; upgrade to Starter or higher."});
     } else if (scope && !entry->allows(*scope)) {
-      r = error_response({ErrorCode::kInsufficientScope, "This API key lacks the '" +
-                                                             std::string(scope_name(*scope)) +
-                                                             "' scope needed by this endpoint."});
+      r = write_error({ErrorCode::kInsufficientScope, "This API key lacks the '" +
+                                                          std::string(scope_name(*scope)) +
+                                                          "' scope needed by this endpoint."});
     } else if (auto started = idempotency_start(app.db, app.clock, req, entry->account_id);
                started.answer) {
       r = std::move(*started.answer);
@@ -96,7 +93,7 @@ Response run_chain(ApiContext& app, std::optional<Scope> scope, const ApiHandler
       } else {
         ApiCall call{req, *entry, app};
         auto result = handler(call);
-        r = result.ok() ? std::move(result).value() : error_response(result.error());
+        r = result.ok() ? std::move(result).value() : write_error(result.error());
       }
       if (started.ticket) r = idempotency_finish(std::move(started.ticket), std::move(r));
     }
@@ -107,13 +104,13 @@ Response run_chain(ApiContext& app, std::optional<Scope> scope, const ApiHandler
 
 void add_route(Router& router, ApiContext& app, std::string_view method, std::string_view pattern,
                std::optional<Scope> scope, Execution execution, ApiHandler handler,
-               std::shared_ptr<const RouteAudit> audit) {
+               std::shared_ptr<const RouteAudit> audit, ErrorWriter write_error) {
   // The handler lives as long as the router (the request's chain may finish on the pool).
   auto shared = std::make_shared<const ApiHandler>(std::move(handler));
   const bool may_wait = execution != Execution::kInline;
   router.add(method, pattern,
-             {[&app, scope, shared, may_wait, audit](Request& req) -> Response {
-                return run_chain(app, scope, *shared, req, may_wait, audit.get());
+             {[&app, scope, shared, may_wait, audit, write_error](Request& req) -> Response {
+                return run_chain(app, scope, *shared, req, may_wait, audit.get(), write_error);
               },
               execution});
 }
@@ -121,19 +118,28 @@ void add_route(Router& router, ApiContext& app, std::string_view method, std::st
 
 void add_api_route(Router& router, ApiContext& app, std::string_view method,
                    std::string_view pattern, Scope scope, Execution execution, ApiHandler handler) {
-  add_route(router, app, method, pattern, scope, execution, std::move(handler), nullptr);
+  add_route(router, app, method, pattern, scope, execution, std::move(handler), nullptr,
+            error_response);
 }
 
 void add_api_route(Router& router, ApiContext& app, std::string_view method,
                    std::string_view pattern, Scope scope, Execution execution, ApiHandler handler,
                    RouteAudit audit) {
   add_route(router, app, method, pattern, scope, execution, std::move(handler),
-            std::make_shared<const RouteAudit>(std::move(audit)));
+            std::make_shared<const RouteAudit>(std::move(audit)), error_response);
+}
+
+void add_api_route(Router& router, ApiContext& app, std::string_view method,
+                   std::string_view pattern, Scope scope, Execution execution, ApiHandler handler,
+                   ErrorWriter write_error) {
+  add_route(router, app, method, pattern, scope, execution, std::move(handler), nullptr,
+            write_error);
 }
 
 void add_api_route_any_scope(Router& router, ApiContext& app, std::string_view method,
                              std::string_view pattern, Execution execution, ApiHandler handler) {
-  add_route(router, app, method, pattern, std::nullopt, execution, std::move(handler), nullptr);
+  add_route(router, app, method, pattern, std::nullopt, execution, std::move(handler), nullptr,
+            error_response);
 }
 
 Result<void> require_scope(const ApiCall& call, Scope scope) {

@@ -21,4 +21,8 @@ void register_mcp_routes(Router& router, ApiContext& app);
 // Every /api/v1 route, and /mcp.
 void register_api_routes(Router& router, ApiContext& app);
 
+// The OpenAI-compatible front, /openai/v1 (api/openai_routes.cpp): the same keys and gates,
+// OpenAI's shapes.
+void register_openai_routes(Router& router, ApiContext& app);
+
 }  // namespace parley

@@ -210,7 +210,11 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
     });
   }
   // Read here, on the request's thread: run() may be on a thread without a database connection.
-  if (t.existing_ && !t.paused_) {
+  if (r.history && !t.paused_) {
+    const auto& given = *r.history;
+    size_t skip = given.size() > kHistoryWindow ? given.size() - kHistoryWindow : 0;
+    t.history_.assign(given.begin() + static_cast<std::ptrdiff_t>(skip), given.end());
+  } else if (t.existing_ && !t.paused_) {
     PARLEY_ASSIGN_OR_RETURN(auto last,
                             ConversationRepo::last_messages(read, t.existing_->id, kHistoryWindow));
     for (auto& m : last) t.history_.push_back({std::move(m.role), std::move(m.content)});
@@ -237,6 +241,7 @@ ReplyRequest ChatTurn::engine_request() const {
   er.deadline_ms = deadline_ms_;
   er.live_chat_offered = existing_ && existing_->live_chat_offered;
   er.analysis = analysis_;
+  er.generation = request_.generation;
   return er;
 }
 

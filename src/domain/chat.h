@@ -83,6 +83,12 @@ struct ChatRequest {
   std::optional<std::string> session_id = {};
   std::optional<std::string> time_zone = {};  // IANA zone; UTC when absent
   std::optional<WidgetVisitor> widget = {};   // set: channel `widget`, else `api`
+  // The history the agent sees, given by the caller (the OpenAI-compatible front: the request's
+  // earlier messages) instead of read from the stored conversation; only the last 40 are kept.
+  // Nothing of it is stored: the turn stores its own two messages as always.
+  std::optional<std::vector<HistoryMessage>> history = {};
+  // Sampling options for an LLM engine's provider call (the built-in engine ignores them).
+  GenerationOptions generation = {};
   // How long the request had already waited (for a thread) when it was prepared: the reply's
   // deadline counts from the request's arrival.
   int64_t waited_ms = 0;

@@ -54,6 +54,10 @@ std::string completion_request_body(const CompletionRequest& request) {
   w.key("messages").begin_array();
   for (const auto& m : request.messages) write_message(w, m);
   w.end_array();
+  const GenerationOptions& g = request.generation;
+  if (g.temperature) w.key("temperature").number(*g.temperature);
+  if (g.top_p) w.key("top_p").number(*g.top_p);
+  if (g.max_tokens) w.key("max_tokens").integer(*g.max_tokens);
   if (!request.tools.empty()) {
     w.key("tools").begin_array();
     for (const auto& tool : request.tools) {

@@ -17,6 +17,7 @@
 
 #include "core/result.h"
 #include "engine/completion_stream.h"
+#include "engine/generation_options.h"
 #include "net/pinned_curl.h"
 
 namespace parley {
@@ -43,12 +44,14 @@ struct CompletionRequest {
   std::string api_key;  // may be empty for local providers
   std::vector<PromptMessage> messages;
   std::vector<ToolSpec> tools;
-  bool no_more_tools = false;  // `tool_choice: none`: the tools stay listed, none may be called
-  int64_t timeout_ms = 55000;  // the whole call, connection included
+  bool no_more_tools = false;     // `tool_choice: none`: the tools stay listed, none may be called
+  GenerationOptions generation;  // temperature, top_p, max_tokens: sent only when set
+  int64_t timeout_ms = 55000;    // the whole call, connection included
   // Set for a provider a team member configured (ApiActionCaller::provider_target): the call
   // connects only to this checked address and never resolves the host itself.
   std::optional<PinnedTarget> pin;
-  // A PEM file of CAs trusted besides the system's (the server's provider, --llm-ca-file), or empty.
+  // A PEM file of CAs trusted besides the system's (the server's provider, --llm-ca-file), or
+  // empty.
   std::string ca_file;
 };
 

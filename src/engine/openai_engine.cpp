@@ -315,6 +315,7 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
     tools_.lead = lead_form(settings);
     if (actions != nullptr) tools_.actions = &settings.api_actions;
     call_.tools = tools_.specs();
+    call_.generation = request.generation;
     // The remote servers' tools are learnt (or found in the cache) before the first round.
     agent_tools_.list([self = shared_from_this()] {
       for (auto& spec : self->agent_tools_.specs()) self->call_.tools.push_back(std::move(spec));
@@ -350,6 +351,7 @@ class OpenAiReply : public std::enable_shared_from_this<OpenAiReply> {
   void after_round(Result<Completion> done) {
     if (!done.ok()) return finish(done.error());
     Completion completion = std::move(done).value();
+    if (completion.finish_reason == "length") blocks_.cut_at_length = true;
     if (!listening_ || completion.tool_calls.empty() || round_ >= max_rounds_) return finish_ok();
     ++round_;
     // Every call of the round starts at once; the last to answer starts the next round. The

@@ -18,6 +18,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "engine/generation_options.h"
 #include "knowledge/retriever.h"
 #include "model/agent_settings.h"
 
@@ -100,6 +101,8 @@ struct ReplyBlocks {
   // (0..1) when the engine computed one.
   std::optional<std::string> outcome;
   std::optional<double> confidence;
+  // The provider stopped the text at its token limit (its finish_reason was "length").
+  bool cut_at_length = false;
 };
 
 // An answer whose confidence is below the agent's `answerThreshold` plus this is answered but
@@ -147,6 +150,7 @@ struct ReplyRequest {
   // The message analysed once and its intents, made by the chat turn (domain/chat.h); null for a
   // caller outside a chat turn, for which the engine router makes one.
   std::shared_ptr<const TurnAnalysis> analysis;
+  GenerationOptions generation;
 };
 
 // Receives the reply text as it is written; returns false when nobody listens any more (the

@@ -22,6 +22,7 @@ void register_routes(Router& router, Fronts& fronts, const std::string& web_dir)
               },
               Execution::kPool});
   register_api_routes(router, fronts.api);
+  register_openai_routes(router, fronts.api);
   register_console_routes(router, fronts.console);
   register_widget_routes(router, fronts.widget);
   register_web_routes(router, web_dir);

@@ -5,14 +5,14 @@
 
 #include "domain/chat_runner.h"
 #include "http/responses.h"
-#include "views/server_events.h"
 #include "views/chat_json.h"
 #include "views/heartbeats.h"
+#include "views/server_events.h"
 
 namespace parley {
 
 namespace {
-Response stream_head(const ChatTurn& turn, ChatForm form) {
+Response spec_stream_head(const ChatTurn& turn, ChatForm form) {
   Response res;
   if (form == ChatForm::kEvents) {
     res.content_type = "text/event-stream";
@@ -34,6 +34,7 @@ struct Answer {
   std::shared_ptr<ChatTurn> turn;
   std::shared_ptr<Responder> out;
   ChatForm form = ChatForm::kJson;
+  std::shared_ptr<const ChatAnswerWriter> writer;
   bool begun = false;  // the stream's head was sent
   std::atomic<bool> claimed{false};
   std::mutex mu;
@@ -44,24 +45,18 @@ struct Answer {
     if (!claimed.load()) claimed.store(out->claim());
     return claimed.load();
   }
-  // Event stream, under `mu`: the head and the `meta` event, once; false when another answer
-  // (the deadline's 504) went out instead.
+  // Event stream, under `mu`: the head and the writer's opening (the spec's `meta` event), once;
+  // false when another answer (the deadline's 504) went out instead.
   bool begin_events() {
     if (begun) return true;
     if (!claim()) return false;
-    out->begin(stream_head(*turn, form));
-    JsonWriter meta;
-    meta.begin_object();
-    meta.key("conversationId").string(turn->conversation_id());
-    meta.key("sessionId").string(turn->session_id());
-    meta.key("liveChat").string_or_null(turn->known_live_chat());
-    meta.end_object();
-    out->write(server_event("meta", meta.view()));
+    out->begin(writer->stream_head(*turn));
+    out->write(writer->opening(*turn));
     begun = true;
     return true;
   }
-  void send_event(std::string_view name, std::string_view data) {
-    out->write(server_event(name, data));
+  void send(std::string_view bytes) {
+    out->write(bytes);
     last_sent = std::chrono::steady_clock::now();
   }
 };
@@ -80,38 +75,32 @@ void finish_events(Answer& a, Result<ChatReply> reply) {
   a.finished = true;
   if (reply.ok()) {
     a.begin_events();  // no text (a team member has it): the stream is only meta and blocks
-    JsonWriter blocks;
-    blocks.begin_object();
-    write_reply_block_fields(blocks, *reply);
-    blocks.end_object();
-    a.send_event("blocks", blocks.view());
-    a.send_event("done", "{}");
+    a.send(a.writer->closing(*reply));
     return a.out->end();
   }
   if (a.begun) {
     // The reply failed after it started: the usual error object as an `error` event, and a
     // stream that ends without `done`.
-    a.send_event("error", error_body(reply.error()));
+    a.send(a.writer->failure(reply.error()));
     return a.out->end();
   }
   lock.unlock();
-  if (a.claim()) a.out->send(error_response(reply.error()));
+  if (a.claim()) a.out->send(a.writer->error(reply.error()));
 }
 
 void finish(Answer& a, Result<ChatReply> reply) {
   if (a.form == ChatForm::kEvents) return finish_events(a, std::move(reply));
   if (a.form == ChatForm::kText) {
     if (reply.ok()) {
-      if (!a.begun) a.out->begin(stream_head(*a.turn, a.form));  // no text (a team member has it)
+      if (!a.begun)
+        a.out->begin(spec_stream_head(*a.turn, a.form));  // no text (a team member has it)
       return a.out->end();
     }
     if (a.begun) return a.out->abort();
   } else if (reply.ok()) {
-    JsonWriter w;
-    write_chat_reply_json(w, *reply);
-    return a.out->send(json_response(200, w));
+    return a.out->send(a.writer->json(*reply));
   }
-  if (a.claim()) a.out->send(error_response(reply.error()));
+  if (a.claim()) a.out->send(a.writer->error(reply.error()));
 }
 
 // A comment line when the stream has been silent for `interval`; starts the stream when the
@@ -127,30 +116,76 @@ bool heartbeat(Answer& a, std::chrono::milliseconds interval) {
 }
 }  // namespace
 
-ChatForm chat_form(const Request& request, bool stream) {
-  if (!stream) return ChatForm::kJson;
-  return request.header("Accept").find("text/event-stream") != std::string_view::npos ? ChatForm::kEvents
-                                                                                      : ChatForm::kText;
+Response ChatAnswerWriter::error(const ApiError& error) const { return error_response(error); }
+
+Response ChatAnswerWriter::json(const ChatReply& reply) const {
+  JsonWriter w;
+  write_chat_reply_json(w, reply);
+  return json_response(200, w);
 }
 
-Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request, ChatForm form) {
+Response ChatAnswerWriter::stream_head(const ChatTurn& turn) const {
+  return spec_stream_head(turn, ChatForm::kEvents);
+}
+
+std::string ChatAnswerWriter::opening(const ChatTurn& turn) const {
+  JsonWriter meta;
+  meta.begin_object();
+  meta.key("conversationId").string(turn.conversation_id());
+  meta.key("sessionId").string(turn.session_id());
+  meta.key("liveChat").string_or_null(turn.known_live_chat());
+  meta.end_object();
+  return server_event("meta", meta.view());
+}
+
+std::string ChatAnswerWriter::text(std::string_view piece) const {
+  JsonWriter delta;
+  delta.begin_object().key("delta").string(piece).end_object();
+  return server_event("text", delta.view());
+}
+
+std::string ChatAnswerWriter::closing(const ChatReply& reply) const {
+  JsonWriter blocks;
+  blocks.begin_object();
+  write_reply_block_fields(blocks, reply);
+  blocks.end_object();
+  return server_event("blocks", blocks.view()) + server_event("done", "{}");
+}
+
+std::string ChatAnswerWriter::failure(const ApiError& error) const {
+  return server_event("error", error_body(error));
+}
+
+ChatForm chat_form(const Request& request, bool stream) {
+  if (!stream) return ChatForm::kJson;
+  return request.header("Accept").find("text/event-stream") != std::string_view::npos
+             ? ChatForm::kEvents
+             : ChatForm::kText;
+}
+
+namespace {
+Response answer(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request,
+                ChatForm form, std::shared_ptr<const ChatAnswerWriter> writer) {
   const ChatConfig& config = turn->services().config;
   const int64_t timeout_ms = config.timeout_ms;
   const auto heartbeat_every = std::chrono::milliseconds(config.event_stream_heartbeat_ms);
   auto deadline = request.received_at + std::chrono::milliseconds(timeout_ms);
   return Response::later([turn = std::move(turn), &pool, form, deadline, timeout_ms,
-                          heartbeat_every](std::shared_ptr<Responder> out) {
-    out->expire_at(deadline, [timeout_ms] { return error_response(reply_timeout(timeout_ms)); });
+                          heartbeat_every,
+                          writer = std::move(writer)](std::shared_ptr<Responder> out) {
+    out->expire_at(deadline,
+                   [timeout_ms, writer] { return writer->error(reply_timeout(timeout_ms)); });
     auto a = std::make_shared<Answer>();
     a->turn = turn;
     a->out = out;
     a->form = form;
+    a->writer = writer;
     TurnHandlers h;
     if (form == ChatForm::kText) {
       h.text = [a](std::string_view piece) {
         if (!a->begun) {
           if (!a->claim()) return true;  // answered 504 already: the text goes nowhere
-          a->out->begin(stream_head(*a->turn, a->form));
+          a->out->begin(spec_stream_head(*a->turn, a->form));
           a->begun = true;
         }
         a->out->write(piece);
@@ -160,9 +195,7 @@ Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Req
       h.text = [a](std::string_view piece) {
         std::lock_guard lock(a->mu);
         if (!a->begin_events()) return true;
-        JsonWriter delta;
-        delta.begin_object().key("delta").string(piece).end_object();
-        a->send_event("text", delta.view());
+        a->send(a->writer->text(piece));
         return true;
       };
       std::weak_ptr<Answer> weak = a;
@@ -176,6 +209,19 @@ Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Req
     h.done = [a](Result<ChatReply> reply) { finish(*a, std::move(reply)); };
     run_turn(turn, pool, std::move(h));
   });
+}
+}  // namespace
+
+Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request,
+                     ChatForm form) {
+  static const auto spec = std::make_shared<const ChatAnswerWriter>();
+  return answer(std::move(turn), pool, request, form, spec);
+}
+
+Response answer_chat(std::shared_ptr<ChatTurn> turn, ThreadPool& pool, const Request& request,
+                     std::shared_ptr<const ChatAnswerWriter> writer, bool stream) {
+  return answer(std::move(turn), pool, request, stream ? ChatForm::kEvents : ChatForm::kJson,
+                std::move(writer));
 }
 
 }  // namespace parley

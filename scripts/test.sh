@@ -5,7 +5,8 @@
 # printed at the end (bench/results/test_time.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-jobs=$(nproc)
+# Tests at a time in each of the two side-by-side runs (PARLEY_TEST_JOBS; default the core count).
+jobs=${PARLEY_TEST_JOBS:-$(nproc)}
 steps=()
 step_start=$SECONDS
 step() {  # step NAME: records how long the step that just ended took

@@ -42,6 +42,6 @@ rm -f "$out.sum"
 {
   printf '%s\n' "$@" | sed -e "s|$root||g"
   sed -e '1s/^[^:]*://' -e 's/\\$//' "$depfile" | tr -s ' \t' '\n\n' |
-    grep -v -e '^$' -e 'cmake_pch\.hxx' | xargs -r realpath -m | sed -e "s|^$root/|@/|" | sort -u |
+    sed -e '/^$/d' -e '/cmake_pch\.hxx/d' | xargs -r realpath -m | sed -e "s|^$root/|@/|" | sort -u |
     sed -e "s|^@/|$root/|" | xargs -r cat
 } | sha256sum >"$out.sum"

@@ -8,12 +8,16 @@ FUZZ_SECONDS ?= 600
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all deps configure build run test test-sanitize fuzz bench eval format lint clean
+.PHONY: all deps deps-sanitize configure build run test test-sanitize fuzz bench eval format lint clean
 
 all: build
 
 deps:
 	@bash scripts/install-deps.sh
+
+# Also clang and its sanitizer runtime, for the sanitizer build and the fuzzers.
+deps-sanitize:
+	@bash scripts/install-deps.sh --sanitize
 
 configure: deps
 	@if [ ! -f $(BUILD_DIR)/build.ninja ]; then cmake --preset release; fi
@@ -31,11 +35,11 @@ test: build
 
 # The same suite under ASan+UBSan in a clang build, each fuzz corpus replayed and each fuzz target
 # run briefly.
-test-sanitize: deps
+test-sanitize: deps-sanitize
 	@bash scripts/test-sanitize.sh
 
 # Each fuzz target for FUZZ_SECONDS (make fuzz FUZZ_SECONDS=3600).
-fuzz: deps
+fuzz: deps-sanitize
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
 
 bench: build
@@ -49,8 +53,11 @@ eval: build
 format:
 	@git ls-files '*.cpp' '*.h' | xargs clang-format -i
 
-lint: configure
-	@git ls-files 'src/*.cpp' | xargs clang-tidy -p $(BUILD_DIR) --quiet
+# clang-tidy reads the compile commands of a configuration without precompiled headers (the
+# release build's are GCC's, which clang cannot load); nothing is built there.
+lint: deps
+	@cmake -S . -B build-lint -G Ninja -DCMAKE_BUILD_TYPE=Release -DPARLEY_PCH=OFF >/dev/null
+	@git ls-files 'src/*.cpp' | xargs clang-tidy -p build-lint --quiet
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan
+	rm -rf $(BUILD_DIR) build-asan build-lint

@@ -3,11 +3,12 @@
 # dashboard's and widget's browser tests; the npm packages are pinned by the lockfiles and
 # installed by the scripts that use them).
 # Idempotent: packages already present are skipped and apt-get update runs at most once.
+# With --sanitize, also clang and its sanitizer runtime, which only the sanitizer build and the
+# fuzzers use (make test-sanitize, make fuzz), so that `make test` on a new machine skips them.
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config
-  clang-14 libclang-rt-14-dev lld-14 llvm-14
   libboost-dev libssl-dev libsqlite3-dev sqlite3 libpq-dev
   rapidjson-dev libcli11-dev libtomlplusplus-dev libspdlog-dev libfmt-dev
   libicu-dev libstemmer-dev wordnet-base libcurl4-openssl-dev libargon2-dev
@@ -17,6 +18,10 @@ packages=(
   chromium fonts-dejavu-core
   prometheus  # promtool: the metrics test checks /metrics with `promtool check metrics`
 )
+
+if [ "${1:-}" = "--sanitize" ]; then
+  packages+=(clang-14 libclang-rt-14-dev lld-14 llvm-14)
+fi
 
 # The machine image may ship its own Node.js and npm; Debian's are only a fallback.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

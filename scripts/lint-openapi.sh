@@ -12,7 +12,10 @@ if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); proce
   echo "lint-openapi: needs Node.js 20.19 or later; this is $(node --version)" >&2
   exit 1
 fi
-npm ci --no-audit --no-fund --silent
+# The pinned linters, installed when the lockfile changed (npm ci never rewrites it).
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --silent
+fi
 
 doc=../../docs/openapi.yaml
 out=$(mktemp -d /tmp/parley-lint-openapi-XXXXXX)

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "api/mcp.h"
+#include "core/percent_encoding.h"
 #include "domain/agent_cache.h"
 #include "domain/agents.h"
 #include "domain/contacts.h"
@@ -27,18 +28,9 @@ constexpr size_t kMaxQueryChars = 1'000;
 
 // Percent-encodes a query parameter's value (RFC 3986 unreserved characters stay).
 void append_query_param(std::string& query, std::string_view name, std::string_view value) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
   if (!query.empty()) query.push_back('&');
   query.append(name).push_back('=');
-  for (unsigned char c : value) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      query.push_back(static_cast<char>(c));
-    } else {
-      query.push_back('%');
-      query.push_back(kHex[c >> 4]);
-      query.push_back(kHex[c & 15]);
-    }
-  }
+  append_percent_encoded(query, value);
 }
 
 // The REST list's query string from the tool's paging arguments (limit, cursor, since).

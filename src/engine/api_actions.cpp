@@ -7,33 +7,11 @@
 
 #include "core/json.h"
 #include "core/log.h"
+#include "core/percent_encoding.h"
 
 namespace parley {
 
 namespace {
-// RFC 3986's unreserved set, in ASCII whatever the locale.
-bool unreserved(unsigned char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '_' || c == '.' || c == '~';
-}
-
-// Everything outside the unreserved set is percent-encoded ('/', '%', '?', '#' included), so an
-// argument fills one segment or one query value and can never start another.
-std::string url_encode(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (unreserved(c)) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
-
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -104,8 +82,10 @@ Result<ActionRequest> build_action_request(const ApiAction& action,
   // The model writes the arguments; a user's message can steer it to write anything.
   auto parsed = parse_json_value(arguments_json);
   rapidjson::Document args;
-  if (parsed.ok() && parsed->IsObject()) args.Swap(*parsed);
-  else args.SetObject();
+  if (parsed.ok() && parsed->IsObject())
+    args.Swap(*parsed);
+  else
+    args.SetObject();
   for (const auto& p : action.parameters) {
     auto it = args.FindMember(p.name.c_str());
     if (p.required && (it == args.MemberEnd() || it->value.IsNull())) {
@@ -116,7 +96,8 @@ Result<ActionRequest> build_action_request(const ApiAction& action,
   // the query, never the scheme, host or port, so an action's headers (its credentials) only
   // ever go to the host its author wrote.
   size_t authority = action.url.find("://");
-  size_t path_start = authority == std::string::npos ? 0 : action.url.find_first_of("/?#", authority + 3);
+  size_t path_start =
+      authority == std::string::npos ? 0 : action.url.find_first_of("/?#", authority + 3);
   if (path_start == std::string::npos) path_start = action.url.size();
   if (action.url.find('{') < path_start) {
     return ApiError::invalid("An action's URL may take parameters only in its path and query.");
@@ -137,7 +118,7 @@ Result<ActionRequest> build_action_request(const ApiAction& action,
       std::string text = argument_text(it->value);
       if (i < template_query && is_dot_segment(text))
         return ApiError::invalid("'" + name + "' may not be '.' or '..'.");
-      url += url_encode(text);
+      url += percent_encode(text);
     }
     used.push_back(name);
     i = close;
@@ -164,7 +145,7 @@ Result<ActionRequest> build_action_request(const ApiAction& action,
     if (it == args.MemberEnd() || it->value.IsNull()) continue;
     if (in_query) {
       url += (url.find('?') == std::string::npos ? '?' : '&');
-      url += url_encode(p.name) + "=" + url_encode(argument_text(it->value));
+      url += percent_encode(p.name) + "=" + percent_encode(argument_text(it->value));
     } else {
       body.key(p.name).value(it->value);
       any_body = true;

@@ -8,6 +8,7 @@
 
 #include "core/json.h"
 #include "core/log.h"
+#include "core/percent_encoding.h"
 #include "crawl/user_agent.h"
 #include "extract/extract.h"
 #include "net/outbound.h"
@@ -17,21 +18,6 @@ namespace parley {
 namespace {
 constexpr size_t kMaxSearchAnswerBytes = 1u << 20;
 constexpr size_t kMaxPageBytes = 2u << 20;
-
-std::string url_encode(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
 
 bool is_page_address(std::string_view url) {
   return (url.rfind("https://", 0) == 0 || url.rfind("http://", 0) == 0) &&
@@ -141,7 +127,7 @@ std::string web_search_url(const WebSearchCall& call) {
       (base.size() < 7 || base.compare(base.size() - 7, 7, "/search") != 0))
     base += "/search";
   base += base.find('?') == std::string::npos ? '?' : '&';
-  base += "q=" + url_encode(call.query);
+  base += "q=" + percent_encode(call.query);
   if (call.provider == "brave") return base + "&count=" + std::to_string(call.max_results);
   return base + "&format=json";
 }

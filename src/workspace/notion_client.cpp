@@ -6,26 +6,12 @@
 #include <thread>
 
 #include "core/json.h"
+#include "core/percent_encoding.h"
 
 namespace parley {
 
 namespace {
 constexpr int64_t kDefaultRetryAfterMs = 1000;  // a 429 without Retry-After
-
-std::string percent_encode(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
 
 // Retry-After as Notion sends it: whole seconds.
 std::optional<int64_t> retry_after_ms(const SendOutcome& out) {

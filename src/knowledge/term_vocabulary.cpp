@@ -4,6 +4,7 @@
 #include <bit>
 #include <functional>
 
+#include "knowledge/index_bytes.h"
 #include "text/tokenizer.h"
 
 namespace parley {
@@ -234,6 +235,44 @@ size_t TermVocabulary::memory_bytes() const {
   for (const auto& [word, id] : surface_ids_) bytes += sizeof(word) + 24 + (word.size() > 15 ? word.capacity() + 1 : 0);
   bytes += (term_ids_.bucket_count() + surface_ids_.bucket_count()) * sizeof(void*);
   return bytes;
+}
+
+void TermVocabulary::save(ByteWriter& out) const {
+  out.varint(term_names_.size());
+  for (std::string_view name : term_names_) out.str(name);
+  out.varint(surfaces_.size());
+  for (const Surface& s : surfaces_) {
+    out.str(*s.word);
+    out.varint(s.term);
+    out.varint(s.count);
+    out.u32(s.letters);
+    out.varint(s.chars);
+    out.u8(s.stop ? 1 : 0);
+  }
+}
+
+bool TermVocabulary::load(ByteReader& in) {
+  size_t terms = in.count();
+  // The synonym groups made the first terms; the form must name them alike.
+  if (terms < term_names_.size()) in.fail();
+  for (size_t i = 0; i < terms && in.ok(); ++i) {
+    std::string_view name = in.str();
+    if (i < term_names_.size() ? term_names_[i] != name : term_for_stem(name, true) != i) in.fail();
+  }
+  size_t words = in.count(8);
+  surfaces_.reserve(words);
+  for (size_t i = 0; i < words && in.ok(); ++i) {
+    std::string_view word = in.str();
+    Surface s{nullptr, in.id(), in.id(), in.u32(), in.id(), in.u8() != 0};
+    auto [it, fresh] = surface_ids_.emplace(std::string(word), static_cast<uint32_t>(surfaces_.size()));
+    if (!fresh || (s.term >= term_names_.size() && s.term != kNoTerm)) {
+      in.fail();
+      break;
+    }
+    s.word = &it->first;
+    surfaces_.push_back(s);
+  }
+  return in.ok();
 }
 
 }  // namespace parley

@@ -19,6 +19,9 @@
 
 namespace parley {
 
+class ByteReader;
+class ByteWriter;
+
 inline constexpr uint32_t kNoTerm = UINT32_MAX;
 
 // One word of a text, with the term it matches by (kNoTerm when the vocabulary lacks it).
@@ -77,6 +80,12 @@ class TermVocabulary {
                      const std::function<bool(uint32_t)>& live = [](uint32_t) { return true; }) const;
 
   size_t memory_bytes() const;
+
+  // The persisted form (knowledge/index_form.h): save() writes every term and word with its
+  // count; load() reads them into a vocabulary just constructed with the same analyzer and
+  // synonyms, and returns false when the bytes are not such a vocabulary's.
+  void save(ByteWriter& out) const;
+  bool load(ByteReader& in);
 
  private:
   struct Surface {

@@ -18,6 +18,7 @@
 #include "http/responses.h"
 #include "http/server.h"
 #include "knowledge/knowledge_index.h"
+#include "server/knowledge_metrics.h"
 #include "knowledge/vector_index.h"
 #include "net/outbound.h"
 #include "server/routes.h"
@@ -122,7 +123,10 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
                              : Result<std::vector<RateWindow>>(reader.error());
   if (windows.ok())
     for (const auto& w : *windows) limiter.restore(w);
-  KnowledgeIndex knowledge(database);
+  double memory_mb = o.knowledge_memory_mb > 0
+                         ? o.knowledge_memory_mb
+                         : static_cast<double>(default_knowledge_memory_mb());
+  KnowledgeIndex knowledge(database, {static_cast<size_t>(memory_mb * 1024 * 1024)}, &clock);
   VectorIndex vectors(database);
   // Before the trainer, whose workers use them: the provider guard and the embedder.
   SystemResolver action_resolver;
@@ -184,9 +188,10 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     ServerHooks hooks = server_hooks(request_ids);
     // Read before the node says it is listening, then every five seconds.
     QueueGauges queue_gauges(database, clock);
-    hooks.more_metrics = [&chat_slots, &feed, &crawler, &reply_metrics,
-                          &queue_gauges](std::string& out) {
+    hooks.more_metrics = [&chat_slots, &feed, &crawler, &reply_metrics, &queue_gauges,
+                          &knowledge](std::string& out) {
       reply_metrics.write(out);
+      write_knowledge_metrics(knowledge.figures(), out);
       queue_gauges.write(out);
       out +=
           "# HELP parley_event_streams_open Live-chat event streams open (the console's inbox, the "

@@ -4,6 +4,7 @@
 // wherever one of the agent's `synonyms` groups occurs (so "money back" in a question meets
 // "refund" in the knowledge), and corrects a question's misspelt words against the knowledge's
 // own words.
+// The stems and words are interned in compact string tables (knowledge/string_table.h).
 // Not thread-safe: AgentIndex guards it (reads share a lock; additions take it alone).
 #pragma once
 
@@ -14,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/string_map.h"
+#include "knowledge/string_table.h"
 #include "text/analyzer.h"
 
 namespace parley {
@@ -49,14 +50,13 @@ class TermVocabulary {
  public:
   // `synonyms`: groups of words or phrases, each group one meaning.
   TermVocabulary(const Analyzer& analyzer, const std::vector<std::vector<std::string>>& synonyms);
-  // Moves keep the maps' nodes, which the views and pointers below point into; copies would not.
   TermVocabulary(TermVocabulary&&) = default;
   TermVocabulary& operator=(TermVocabulary&&) = default;
   TermVocabulary(const TermVocabulary&) = delete;
   TermVocabulary& operator=(const TermVocabulary&) = delete;
 
   const Analyzer& analyzer() const { return *analyzer_; }
-  size_t term_count() const { return term_names_.size(); }
+  size_t term_count() const { return stems_.size(); }
 
   // The tokens of `text`, then into `groups` the group term of each synonym phrase found, once
   // per occurrence. learn() also gives new words terms and counts every word's occurrence.
@@ -88,12 +88,12 @@ class TermVocabulary {
   bool load(ByteReader& in);
 
  private:
+  // A word as written (its text is surface_words_.at(its index)).
   struct Surface {
-    const std::string* word;  // the key in surface_ids_ (node keys do not move)
     uint32_t term;
     uint32_t count;
     uint32_t letters;  // bit per letter a-z present
-    uint32_t chars;    // characters (code points)
+    uint16_t chars;    // characters (code points), at most 65535 counted
     bool stop;
   };
 
@@ -104,9 +104,8 @@ class TermVocabulary {
   void find_groups(const std::vector<uint32_t>& terms, const std::function<void(size_t, size_t, uint32_t)>& found) const;
 
   const Analyzer* analyzer_;
-  StringMap<uint32_t> term_ids_;      // stem -> term
-  std::vector<std::string_view> term_names_;  // term -> stem (views of term_ids_ keys)
-  StringMap<uint32_t> surface_ids_;   // word -> index in surfaces_
+  StringTable stems_;          // term -> stem
+  StringTable surface_words_;  // index in surfaces_ -> word as written (folded)
   std::vector<Surface> surfaces_;
   // Synonym phrases as term sequences, each with its group's term.
   struct Phrase {

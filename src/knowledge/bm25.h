@@ -3,12 +3,15 @@
 // Documents are added and removed one at a time; a removed document stops counting at once
 // (tombstones, compacted when they outnumber live documents). A term's postings are kept as
 // bytes: each document as the varint of its distance from the one before, then its weight
-// (knowledge/index_bytes.h), about 2.5 bytes a posting instead of 8.
+// (knowledge/index_bytes.h), about 2.5 bytes a posting instead of 8; every term's bytes are packed
+// one after another in one buffer (12 bytes a term besides), and postings added since the last
+// packing wait in a small map until they are half as many bytes as the buffer.
 // Not thread-safe: AgentIndex guards it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -60,19 +63,30 @@ class Bm25Collection {
     float length;
     bool alive;
   };
-  // A term's postings: varint(doc - previous doc) then the weight (varint of twice it, shifted
+  // Bytes of postings: varint(doc - previous doc) then the weight (varint of twice it, shifted
   // left once, when it is a whole number of halves; else 1 and the float's four bytes).
-  struct Postings {
-    std::vector<uint8_t> bytes;
-    uint32_t last = 0;  // the last document appended
-  };
-  static void append(Postings& list, uint32_t doc, float tf);
-  // Calls fn(doc, tf) for each posting of the list in order.
+  using Bytes = std::vector<uint8_t>;
+  static void append(Bytes& bytes, uint32_t delta, float tf);
+  // Calls fn(doc, tf) for each posting of `bytes`, counting documents from `doc`; returns the
+  // last document.
   template <typename Fn>
-  static void for_each(const Postings& list, Fn fn);
+  static uint32_t for_each(const uint8_t* begin, const uint8_t* end, uint32_t doc, Fn fn);
+  // Calls fn(doc, tf) for each posting of the term, packed then recent.
+  template <typename Fn>
+  void for_each_posting(uint32_t term, Fn fn) const;
+  size_t packed_begin(uint32_t term) const { return term == 0 ? 0 : packed_end_[term - 1]; }
+  bool has_postings(uint32_t term) const {
+    return packed_end_[term] > packed_begin(term) || recent_.count(term) > 0;
+  }
+  // Moves the recent postings into the packed buffer.
+  void pack();
   void compact();
 
-  std::vector<Postings> postings_;  // by term
+  Bytes packed_;                        // every term's postings, term after term
+  std::vector<uint32_t> packed_end_;    // by term: where its packed postings end
+  std::unordered_map<uint32_t, Bytes> recent_;  // by term: postings added since the last pack()
+  size_t recent_bytes_ = 0;
+  std::vector<uint32_t> last_;          // by term: the last document it was posted in
   std::vector<uint32_t> df_;                     // live documents holding the term
   std::vector<Doc> docs_;
   size_t live_ = 0;

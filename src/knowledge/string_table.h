@@ -1,7 +1,7 @@
 // A set of strings numbered in the order they were added (0, 1, 2, …), held compactly for the
 // vocabularies of agents' indexes: every string's bytes in one buffer, its end in an array, and an
-// open-addressing hash table of numbers (linear probing, at most half full). About 12 bytes a
-// string besides its own bytes, where a hash map of std::string keys costs 80 to 100.
+// open-addressing hash table of numbers (linear probing, at most three quarters full). About 12
+// bytes a string besides its own bytes, where a hash map of std::string keys costs 80 to 100.
 // Not thread-safe: its owner guards it (TermVocabulary, under AgentIndex's lock).
 #pragma once
 
@@ -32,7 +32,7 @@ class StringTable {
   }
   // Adds `s` (which must not be in the table yet) and returns its number.
   uint32_t add(std::string_view s) {
-    if ((size() + 1) * 2 > slots_.size()) grow();
+    if ((size() + 1) * 4 > slots_.size() * 3) grow();  // at most three quarters full
     auto id = static_cast<uint32_t>(size());
     bytes_.append(s);
     ends_.push_back(static_cast<uint32_t>(bytes_.size()));

@@ -107,6 +107,7 @@ const AgentIndex& big_index() {
     auto* idx = new AgentIndex();
     ZipfText gen(2);
     for (size_t i = 0; i < 10000; ++i) idx->add(text_source(i, gen.text(1000)));
+    idx->shrink_to_fit();  // as the node does once training is over (KnowledgeIndex::persist)
     return idx;
   }();
   return *index;
@@ -168,6 +169,7 @@ const AgentIndex& one_million_index() {
     auto* idx = new AgentIndex();
     ZipfText gen(4);
     for (size_t i = 0; i < 1000; ++i) idx->add(text_source(i, gen.text(1000)));
+    idx->shrink_to_fit();
     return idx;
   }();
   return *index;

@@ -493,6 +493,17 @@ bool AgentIndex::wants_rebuild() const {
   return added - live > std::max(kRebuildAfterRemovals, live);
 }
 
+void AgentIndex::shrink_to_fit() {
+  vocabulary_.shrink_to_fit();
+  chunk_docs_.shrink_to_fit();
+  qa_docs_.shrink_to_fit();
+  chunks_.shrink_to_fit();
+  sources_.shrink_to_fit();
+  qa_.shrink_to_fit();
+  scratch_tokens_ = {};
+  scratch_groups_ = {};
+}
+
 size_t AgentIndex::memory_bytes() const {
   auto vector_bytes = [](const std::vector<uint32_t>& v) { return v.capacity() * sizeof(uint32_t); };
   auto string_bytes = [](const std::string& t) { return t.capacity() > 15 ? t.capacity() + 1 : 0; };

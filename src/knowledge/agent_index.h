@@ -64,6 +64,8 @@ class AgentIndex {
   size_t qa_pairs() const { return qa_docs_.live(); }
   // Approximate heap bytes held.
   size_t memory_bytes() const;
+  // Gives back the spare capacity its arrays grew by while sources were added (a copy of each).
+  void shrink_to_fit();
 
  private:
   friend std::string index_form(const AgentIndex& index);

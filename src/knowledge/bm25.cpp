@@ -189,6 +189,15 @@ std::vector<ScoredDoc> Bm25Collection::top(const std::vector<WeightedTerm>& quer
   return out;
 }
 
+void Bm25Collection::shrink_to_fit() {
+  pack();
+  packed_.shrink_to_fit();
+  packed_end_.shrink_to_fit();
+  last_.shrink_to_fit();
+  df_.shrink_to_fit();
+  docs_.shrink_to_fit();
+}
+
 size_t Bm25Collection::memory_bytes() const {
   size_t bytes = packed_.capacity() + (packed_end_.capacity() + last_.capacity() + df_.capacity()) * sizeof(uint32_t) +
                  docs_.capacity() * sizeof(Doc);

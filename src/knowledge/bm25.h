@@ -52,6 +52,8 @@ class Bm25Collection {
   std::vector<ScoredDoc> top(const std::vector<WeightedTerm>& query, size_t k) const;
 
   size_t memory_bytes() const;
+  // Packs the recent postings and gives back the arrays' spare capacity.
+  void shrink_to_fit();
 
   // The persisted form (knowledge/index_form.h): save() writes the collection as it is, load()
   // reads it back into an empty collection and returns false when the bytes are not one.

@@ -67,6 +67,7 @@ bool KnowledgeIndex::load(std::string_view agent_id, const KnowledgeSettings& se
   }
   index = AgentIndex(settings);
   for (const auto& s : *sources) index.add(indexed_source(s));
+  index.shrink_to_fit();
   ++from_sources_;
   // The next load (here after an eviction, or on another node) reads it back in one pass.
   save_form(agent_id, version, index_form(index));
@@ -139,6 +140,8 @@ void KnowledgeIndex::source_removed(std::string_view agent_id, std::string_view 
 void KnowledgeIndex::persist(std::string_view agent_id, const KnowledgeSettings& settings) {
   // Loads the index (which stores its form when it had to be rebuilt) or finds it current.
   with_current(agent_id, settings, [](const AgentIndex&) { return 0; });
+  // Training is over for now: the arrays its additions grew give their spare capacity back.
+  cache_.modify(agent_id, [](AgentIndex& index) { index.shrink_to_fit(); });
   int64_t version = -1;
   cache_.peek(agent_id, settings, [&](const AgentIndex&, int64_t v) { version = v; });
   if (version < 0) return;

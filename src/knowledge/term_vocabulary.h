@@ -80,6 +80,11 @@ class TermVocabulary {
                      const std::function<bool(uint32_t)>& live = [](uint32_t) { return true; }) const;
 
   size_t memory_bytes() const;
+  void shrink_to_fit() {
+    stems_.shrink();
+    surface_words_.shrink();
+    surfaces_.shrink_to_fit();
+  }
 
   // The persisted form (knowledge/index_form.h): save() writes every term and word with its
   // count; load() reads them into a vocabulary just constructed with the same analyzer and

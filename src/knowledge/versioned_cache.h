@@ -126,6 +126,22 @@ class VersionedCache {
     account(agent_id, e, bytes, false);
   }
 
+  // Runs fn(Value&) under the agent's exclusive lock when its value is in memory (a change that
+  // leaves what it answers as it is, e.g. trimming its arrays), then measures it again.
+  template <typename Fn>
+  void modify(std::string_view agent_id, Fn fn) {
+    auto e = entry(agent_id, false);
+    if (!e) return;
+    size_t bytes = 0;
+    {
+      std::unique_lock lock(e->mu);
+      if (e->version < 0) return;
+      fn(e->value);
+      bytes = measured(e->value);
+    }
+    account(agent_id, e, bytes, false);
+  }
+
   // The agent's value is reloaded on its next query.
   void invalidate(std::string_view agent_id) {
     auto e = entry(agent_id, false);

@@ -1,5 +1,9 @@
 #include "server/node.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <chrono>
 #include <thread>
 
@@ -126,6 +130,13 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   double memory_mb = o.knowledge_memory_mb > 0
                          ? o.knowledge_memory_mb
                          : static_cast<double>(default_knowledge_memory_mb());
+#if defined(__GLIBC__)
+  // Indexes leave memory as often as others load (--knowledge-memory-mb): their large arrays are
+  // given their own pages, returned to the system when freed. Left to itself glibc raises this
+  // threshold to the largest block ever freed, after which such arrays come from the heap and
+  // the freed ones stay in the process as fragments.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
   KnowledgeIndex knowledge(database, {static_cast<size_t>(memory_mb * 1024 * 1024)}, &clock);
   VectorIndex vectors(database);
   // Before the trainer, whose workers use them: the provider guard and the embedder.

@@ -112,7 +112,8 @@ std::string index_form(const AgentIndex& index) {
   return form;
 }
 
-std::optional<AgentIndex> index_from_form(std::string_view form, const KnowledgeSettings& settings) {
+std::optional<AgentIndex> index_from_form(std::string_view form,
+                                          const KnowledgeSettings& settings) {
   ByteReader head(form);
   if (head.raw(kMagic.size()) != kMagic || head.u32() != kIndexFormVersion) return std::nullopt;
   uint64_t size = head.u64();
@@ -148,10 +149,13 @@ std::optional<AgentIndex> index_from_form(std::string_view form, const Knowledge
     c.heading_terms = in.ids();
     decoded.clear();
     for (const auto& s : c.sentences) {
-      if (s.begin > s.end || s.end > c.text.size() || s.terms_begin > s.terms_end || s.terms_end > c.terms.size())
+      if (s.begin > s.end || s.end > c.text.size() || s.terms_begin > s.terms_end ||
+          s.terms_end > c.terms.size())
         in.fail();
       else
-        decode_terms(std::span<const uint8_t>(c.terms).subspan(s.terms_begin, s.terms_end - s.terms_begin), decoded);
+        decode_terms(
+            std::span<const uint8_t>(c.terms).subspan(s.terms_begin, s.terms_end - s.terms_begin),
+            decoded);
     }
     if (!all_below(decoded, terms) || !all_below(c.heading_terms, terms)) in.fail();
     if (!in.ok()) return std::nullopt;
@@ -181,7 +185,8 @@ std::optional<AgentIndex> index_from_form(std::string_view form, const Knowledge
     if (!in.ok()) return std::nullopt;
   }
   // Every document of the collections has its entry (add() keeps them the same length).
-  if (index.chunks_.size() != index.chunk_docs_.added() || index.qa_.size() != index.qa_docs_.added())
+  if (index.chunks_.size() != index.chunk_docs_.added() ||
+      index.qa_.size() != index.qa_docs_.added())
     return std::nullopt;
   const size_t bounds[] = {index.sources_.size(), index.qa_.size()};
   StringMap<uint32_t>* maps[] = {&index.source_ids_, &index.qa_ids_};

@@ -41,13 +41,15 @@ IndexedSource indexed_source(const SourceRecord& s) {
 KnowledgeIndex::KnowledgeIndex(Database& db, KnowledgeMemoryOptions options, const Clock* clock)
     : db_(db),
       clock_(clock != nullptr ? *clock : system_clock_),
-      cache_(db, options.budget_bytes, [](const AgentIndex& index) { return index.memory_bytes(); }) {}
+      cache_(db, options.budget_bytes,
+             [](const AgentIndex& index) { return index.memory_bytes(); }) {}
 
-bool KnowledgeIndex::load(std::string_view agent_id, const KnowledgeSettings& settings, int64_t version,
-                          AgentIndex& index) const {
+bool KnowledgeIndex::load(std::string_view agent_id, const KnowledgeSettings& settings,
+                          int64_t version, AgentIndex& index) const {
   auto reader = db_.read();
   if (!reader.ok()) {
-    log_error("knowledge index load failed", {{"agentId", agent_id}, {"error", std::string_view(reader.error().message)}});
+    log_error("knowledge index load failed",
+              {{"agentId", agent_id}, {"error", std::string_view(reader.error().message)}});
     return false;
   }
   auto stored = KnowledgeFormRepo::find(*reader, agent_id, version);
@@ -57,7 +59,10 @@ bool KnowledgeIndex::load(std::string_view agent_id, const KnowledgeSettings& se
       ++from_forms_;
       return true;
     }
-    log_warn("persisted knowledge index not usable (corrupt, or of another analysis), rebuilt from the sources", {{"agentId", agent_id}});
+    log_warn(
+        "persisted knowledge index not usable (corrupt, or of another analysis), rebuilt from the "
+        "sources",
+        {{"agentId", agent_id}});
   }
   auto sources = SourceRepo::list_trained(*reader, agent_id);
   if (!sources.ok()) {
@@ -74,7 +79,8 @@ bool KnowledgeIndex::load(std::string_view agent_id, const KnowledgeSettings& se
   return true;
 }
 
-void KnowledgeIndex::save_form(std::string_view agent_id, int64_t version, const std::string& form) const {
+void KnowledgeIndex::save_form(std::string_view agent_id, int64_t version,
+                               const std::string& form) const {
   auto saved = db_.write([&](Connection& c) {
     return KnowledgeFormRepo::save(c, agent_id, version, kIndexFormVersion, form, clock_.now_ms());
   });
@@ -87,8 +93,11 @@ void KnowledgeIndex::save_form(std::string_view agent_id, int64_t version, const
 }
 
 template <typename Fn>
-auto KnowledgeIndex::with_current(std::string_view agent_id, const KnowledgeSettings& settings, Fn fn) const {
-  auto load_index = [&](AgentIndex& index, int64_t version) { return load(agent_id, settings, version, index); };
+auto KnowledgeIndex::with_current(std::string_view agent_id, const KnowledgeSettings& settings,
+                                  Fn fn) const {
+  auto load_index = [&](AgentIndex& index, int64_t version) {
+    return load(agent_id, settings, version, index);
+  };
   auto finally = [this](auto&& result) {
     release_evicted();
     return std::forward<decltype(result)>(result);
@@ -106,20 +115,25 @@ void KnowledgeIndex::release_evicted() const {
 #endif
 }
 
-std::vector<RetrievedChunk> KnowledgeIndex::search(std::string_view agent_id, const KnowledgeSettings& settings,
+std::vector<RetrievedChunk> KnowledgeIndex::search(std::string_view agent_id,
+                                                   const KnowledgeSettings& settings,
                                                    std::string_view query, size_t k) const {
-  return with_current(agent_id, settings, [&](const AgentIndex& index) { return index.search(query, k); });
+  return with_current(agent_id, settings,
+                      [&](const AgentIndex& index) { return index.search(query, k); });
 }
 
-std::vector<QaMatch> KnowledgeIndex::match_qa(std::string_view agent_id, const KnowledgeSettings& settings,
+std::vector<QaMatch> KnowledgeIndex::match_qa(std::string_view agent_id,
+                                              const KnowledgeSettings& settings,
                                               std::string_view query, size_t k) const {
-  return with_current(agent_id, settings, [&](const AgentIndex& index) { return index.match_qa(query, k); });
+  return with_current(agent_id, settings,
+                      [&](const AgentIndex& index) { return index.match_qa(query, k); });
 }
 
 KnowledgeAnswer KnowledgeIndex::answer(std::string_view agent_id, const KnowledgeSettings& settings,
                                        std::string_view question, size_t max_sentences) const {
-  return with_current(agent_id, settings,
-                      [&](const AgentIndex& index) { return index.answer(question, max_sentences); });
+  return with_current(agent_id, settings, [&](const AgentIndex& index) {
+    return index.answer(question, max_sentences);
+  });
 }
 
 void KnowledgeIndex::source_trained(const SourceRecord& source, int64_t version) {
@@ -130,7 +144,8 @@ void KnowledgeIndex::source_trained(const SourceRecord& source, int64_t version)
   release_evicted();
 }
 
-void KnowledgeIndex::source_removed(std::string_view agent_id, std::string_view source_id, int64_t version) {
+void KnowledgeIndex::source_removed(std::string_view agent_id, std::string_view source_id,
+                                    int64_t version) {
   cache_.remove(agent_id, version, [&](AgentIndex& index) {
     index.remove(source_id);
     return !index.wants_rebuild();
@@ -164,7 +179,8 @@ size_t KnowledgeIndex::memory_bytes() const {
 }
 
 KnowledgeFigures KnowledgeIndex::figures() const {
-  return {cache_.figures(), cache_.budget(), from_forms_.load(), from_sources_.load(), forms_written_.load()};
+  return {cache_.figures(), cache_.budget(), from_forms_.load(), from_sources_.load(),
+          forms_written_.load()};
 }
 
 }  // namespace parley

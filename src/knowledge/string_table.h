@@ -49,7 +49,8 @@ class StringTable {
     ends_.shrink_to_fit();
   }
   size_t memory_bytes() const {
-    return bytes_.capacity() + ends_.capacity() * sizeof(uint32_t) + slots_.capacity() * sizeof(uint32_t);
+    return bytes_.capacity() + ends_.capacity() * sizeof(uint32_t) +
+           slots_.capacity() * sizeof(uint32_t);
   }
 
  private:

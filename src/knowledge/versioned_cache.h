@@ -30,9 +30,9 @@ namespace parley {
 
 // What a budgeted cache holds and has done.
 struct CacheFigures {
-  size_t values = 0;     // agents whose value is in memory
-  size_t bytes = 0;      // their bytes, as measured
-  uint64_t loads = 0;    // values loaded (first use, a moved version, after an eviction)
+  size_t values = 0;   // agents whose value is in memory
+  size_t bytes = 0;    // their bytes, as measured
+  uint64_t loads = 0;  // values loaded (first use, a moved version, after an eviction)
   uint64_t evictions = 0;
 };
 
@@ -52,7 +52,8 @@ class VersionedCache {
   template <typename Load, typename Fn>
   auto with_current(std::string_view agent_id, const Key& key, Load load, Fn fn) const {
     auto reader = db_.read();
-    auto version = reader.ok() ? SourceRepo::version(*reader, agent_id) : Result<int64_t>(reader.error());
+    auto version =
+        reader.ok() ? SourceRepo::version(*reader, agent_id) : Result<int64_t>(reader.error());
     auto e = entry(agent_id, true);
     touch(*e);
     if (version.ok()) {
@@ -197,13 +198,18 @@ class VersionedCache {
     return e;
   }
 
-  void touch(Entry& e) const { e.used.store(tick_.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+  void touch(Entry& e) const {
+    e.used.store(tick_.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
 
-  size_t measured(const Value& value) const { return budget_ > 0 && measure_ ? measure_(value) : 0; }
+  size_t measured(const Value& value) const {
+    return budget_ > 0 && measure_ ? measure_(value) : 0;
+  }
 
   // Records the entry's new size and, past the budget, drops the least recently used others.
   // Called without the entry's lock (lock order).
-  void account(std::string_view agent_id, const std::shared_ptr<Entry>& e, size_t bytes, bool load) const {
+  void account(std::string_view agent_id, const std::shared_ptr<Entry>& e, size_t bytes,
+               bool load) const {
     std::lock_guard lock(mu_);
     if (load) ++loads_;
     if (budget_ == 0) return;

@@ -19,11 +19,12 @@ Result<std::optional<StoredKnowledgeForm>> KnowledgeFormRepo::find(Connection& c
                                                                    std::string_view agent_id,
                                                                    int64_t version) {
   std::optional<StoredKnowledgeForm> out;
-  PARLEY_TRY(c.query(
-      "SELECT version, format, form FROM knowledge_index_forms WHERE agent_id = $1 AND version = $2",
-      {agent_id, version}, [&](const Row& r) {
-        out = StoredKnowledgeForm{r.int64(0), r.int64(1), std::string(r.blob_view(2))};
-      }));
+  PARLEY_TRY(
+      c.query("SELECT version, format, form FROM knowledge_index_forms WHERE agent_id = $1 AND "
+              "version = $2",
+              {agent_id, version}, [&](const Row& r) {
+                out = StoredKnowledgeForm{r.int64(0), r.int64(1), std::string(r.blob_view(2))};
+              }));
   return out;
 }
 

@@ -52,13 +52,18 @@ class KnowledgeMemory : public ::testing::Test {
         auto r = s.post("/api/v1/agents/" + c.agent + "/sources", c.key, body.dump());
         EXPECT_LT(r.status, 300) << r.body;
       };
-      post({{"type", "text"}, {"title", "Prices"},
-            {"content", "Kayaks cost 40 euros a day. Canoes cost 30 euros a day. Paddles are free."}});
-      post({{"type", "text"}, {"title", "Opening hours"},
+      post({{"type", "text"},
+            {"title", "Prices"},
+            {"content",
+             "Kayaks cost 40 euros a day. Canoes cost 30 euros a day. Paddles are free."}});
+      post({{"type", "text"},
+            {"title", "Opening hours"},
             {"content", "The bike shop opens at eight in the morning and closes at six."}});
-      post({{"type", "text"}, {"title", "Tents"},
+      post({{"type", "text"},
+            {"title", "Tents"},
             {"content", "The big tent sleeps six people. The small tent sleeps two."}});
-      post({{"type", "qa"}, {"question", "Who owns the " + shop.name + " shop?"},
+      post({{"type", "qa"},
+            {"question", "Who owns the " + shop.name + " shop?"},
             {"answer", "Maria has owned the " + shop.name + " shop since 2001."}});
       shops.push_back(c);
     }
@@ -108,13 +113,16 @@ TEST_F(KnowledgeMemory, ATinyBudgetEvictsAndEveryAnswerStaysTheSame) {
       size_t k = (i + round) % shops.size();
       const Shop& shop = kShops[k];
       Json price = ask(s, shops[k], shop.question);
-      ASSERT_NE(price["reply"].get<std::string>().find(shop.expected), std::string::npos) << price.dump();
+      ASSERT_NE(price["reply"].get<std::string>().find(shop.expected), std::string::npos)
+          << price.dump();
       Json owner = ask(s, shops[k], "Who owns the " + shop.name + " shop?");
       EXPECT_EQ(owner["reply"], "Maria has owned the " + shop.name + " shop since 2001.");
       std::string both = price["reply"].get<std::string>() + price["sources"].dump() +
                          owner["reply"].get<std::string>() + owner["sources"].dump();
-      if (round == 0) first.push_back(both);  // k == i in the first round
-      else EXPECT_EQ(both, first[k]) << "round " << round;
+      if (round == 0)
+        first.push_back(both);  // k == i in the first round
+      else
+        EXPECT_EQ(both, first[k]) << "round " << round;
     }
   }
   // Every question after the first went to another agent than the one in memory.
@@ -130,8 +138,11 @@ TEST_F(KnowledgeMemory, AFormOfAnOldVersionIsNotUsedAfterTheKnowledgeChanged) {
   auto shops = train_shops(s);
   wait_forms(s, shops.size());
   // A new source for the first shop: its form is rewritten once the training ends.
-  auto r = s.post("/api/v1/agents/" + shops[0].agent + "/sources", shops[0].key,
-                  Json{{"type", "qa"}, {"question", "Do you sell maps?"}, {"answer", "Yes, maps of every lake."}}.dump());
+  auto r = s.post(
+      "/api/v1/agents/" + shops[0].agent + "/sources", shops[0].key,
+      Json{
+          {"type", "qa"}, {"question", "Do you sell maps?"}, {"answer", "Yes, maps of every lake."}}
+          .dump());
   ASSERT_LT(r.status, 300) << r.body;
   for (int i = 0; i < 1000; ++i) {
     auto l = s.get("/api/v1/agents/" + shops[0].agent + "/sources", shops[0].key);
@@ -155,10 +166,12 @@ TEST_F(KnowledgeMemory, TwoNodesLoadFromTheSharedDatabase) {
   auto shops = train_shops(first);
   wait_forms(first, shops.size());
   std::vector<std::string> replies;
-  for (size_t k = 0; k < shops.size(); ++k) replies.push_back(ask(first, shops[k], kShops[k].question)["reply"]);
+  for (size_t k = 0; k < shops.size(); ++k)
+    replies.push_back(ask(first, shops[k], kShops[k].question)["reply"]);
   // A node started now has nothing in memory and trains nothing: it reads the stored forms.
   auto second = Server::node_of(first, budget("0.001"));
-  for (size_t k = 0; k < shops.size(); ++k) EXPECT_EQ(ask(*second, shops[k], kShops[k].question)["reply"], replies[k]);
+  for (size_t k = 0; k < shops.size(); ++k)
+    EXPECT_EQ(ask(*second, shops[k], kShops[k].question)["reply"], replies[k]);
   EXPECT_EQ(metric(*second, kFromForm), shops.size());
   EXPECT_EQ(metric(*second, kFromSources), 0);
   EXPECT_EQ(metric(*second, kWritten), 0);

@@ -18,19 +18,22 @@ using test::qa;
 using test::text;
 
 const std::vector<std::string> kQuestions = {
-    "When are refunds paid?",   "Do you ship abroad?",         "How much does shipping cost?",
-    "opening hours",            "Can I get my money back?",    "wheelchar access",
-    "Is there a bike rack?",    "How long is the warranty?",   "something else entirely",
-    "What time do you open?",   "returns within how many days", "e-bike battery",
+    "When are refunds paid?", "Do you ship abroad?",          "How much does shipping cost?",
+    "opening hours",          "Can I get my money back?",     "wheelchar access",
+    "Is there a bike rack?",  "How long is the warranty?",    "something else entirely",
+    "What time do you open?", "returns within how many days", "e-bike battery",
 };
 
 AgentIndex sample(const KnowledgeSettings& settings = {}) {
   AgentIndex index(settings);
-  index.add(text("a", "Our shop opens at nine in the morning and closes at six.\n\nOn Sundays we rest.",
+  index.add(text("a",
+                 "Our shop opens at nine in the morning and closes at six.\n\nOn Sundays we rest.",
                  "Opening hours"));
-  index.add(text("b", "Refunds are paid within five days. Returns are accepted for 30 days.", "Refunds"));
-  index.add(text("c", "We ship to many countries in Europe. Shipping abroad costs 12 euros.\n\n"
-                      "Wheelchairs\nThe shop has wheelchair access and a bike rack at the door."));
+  index.add(
+      text("b", "Refunds are paid within five days. Returns are accepted for 30 days.", "Refunds"));
+  index.add(text("c",
+                 "We ship to many countries in Europe. Shipping abroad costs 12 euros.\n\n"
+                 "Wheelchairs\nThe shop has wheelchair access and a bike rack at the door."));
   index.add(qa("q1", "How long is the warranty?", "Two years on every e-bike battery."));
   index.add(qa("q2", "Do you repair bikes?", "Yes, in our workshop."));
   index.add(text("d", "A source that is removed later."));
@@ -97,7 +100,8 @@ TEST(IndexForm, KeepsSynonymsAndLanguage) {
   de.add(text("a", "Die Bäckerinnen öffnen früh am Morgen.", "Öffnungszeiten"));
   auto de_back = index_from_form(index_form(de), german);
   ASSERT_TRUE(de_back.has_value());
-  EXPECT_EQ(de_back->search("Wann öffnen die Bäckerin?", 1).size(), de.search("Wann öffnen die Bäckerin?", 1).size());
+  EXPECT_EQ(de_back->search("Wann öffnen die Bäckerin?", 1).size(),
+            de.search("Wann öffnen die Bäckerin?", 1).size());
 }
 
 TEST(IndexForm, AnotherAnalysisIsRefused) {

@@ -49,7 +49,8 @@ class KnowledgeMemoryTest : public test::AgentDbTest {
     auto hits = index.search(agent, KnowledgeSettings{}, q, 1);
     return hits.empty() ? "" : hits[0].text;
   }
-  void overwrite_form(const std::string& agent, const std::string& form, int64_t format = kIndexFormVersion) {
+  void overwrite_form(const std::string& agent, const std::string& form,
+                      int64_t format = kIndexFormVersion) {
     auto version = db_->read();
     ASSERT_TRUE(version.ok());
     auto v = SourceRepo::version(*version, agent);
@@ -66,9 +67,10 @@ TEST_F(KnowledgeMemoryTest, LeastRecentlyUsedLeavesAndComesBackFromItsForm) {
   std::vector<std::string> agents = {agent_, new_agent("B"), new_agent("C")};
   for (size_t i = 0; i < agents.size(); ++i) {
     for (int k = 0; k < 20; ++k) {
-      add_trained(agents[i], "Agent " + std::to_string(i) + " paragraph " + std::to_string(k) +
-                                 ": bicycles, kayaks and tents are rented by the day. Helmets cost " +
-                                 std::to_string(k + 3) + " euros.");
+      add_trained(agents[i],
+                  "Agent " + std::to_string(i) + " paragraph " + std::to_string(k) +
+                      ": bicycles, kayaks and tents are rented by the day. Helmets cost " +
+                      std::to_string(k + 3) + " euros.");
     }
   }
   // Measure one agent's index, then allow two and a half of them.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "knowledge/agent_index.h"
+#include "knowledge/index_form.h"
 #include "text/normalizer.h"
 
 namespace parley {
@@ -106,6 +107,7 @@ const AgentIndex& big_index() {
     auto* idx = new AgentIndex();
     ZipfText gen(2);
     for (size_t i = 0; i < 10000; ++i) idx->add(text_source(i, gen.text(1000)));
+    idx->shrink_to_fit();  // as the node does once training is over (KnowledgeIndex::persist)
     return idx;
   }();
   return *index;
@@ -159,6 +161,44 @@ void BM_KnowledgeAnswer10MChars(benchmark::State& state) {
   });
 }
 BENCHMARK(BM_KnowledgeAnswer10MChars)->Unit(benchmark::kMicrosecond);
+
+// One agent of 1,000 sources / 1 million characters: the size of its index in memory and of its
+// persisted form (knowledge/index_form.h), and what writing and reading the form take.
+const AgentIndex& one_million_index() {
+  static AgentIndex* index = [] {
+    auto* idx = new AgentIndex();
+    ZipfText gen(4);
+    for (size_t i = 0; i < 1000; ++i) idx->add(text_source(i, gen.text(1000)));
+    idx->shrink_to_fit();
+    return idx;
+  }();
+  return *index;
+}
+
+void BM_KnowledgeFormWrite1MChars(benchmark::State& state) {
+  const AgentIndex& index = one_million_index();
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string form = index_form(index);
+    bytes = form.size();
+    benchmark::DoNotOptimize(form);
+  }
+  state.counters["form_MB_per_M_chars"] = static_cast<double>(bytes) / 1e6;
+  state.counters["index_MB_per_M_chars"] = static_cast<double>(index.memory_bytes()) / 1e6;
+}
+BENCHMARK(BM_KnowledgeFormWrite1MChars)->Unit(benchmark::kMillisecond);
+
+void BM_KnowledgeFormRead1MChars(benchmark::State& state) {
+  const std::string form = index_form(one_million_index());
+  size_t loaded_bytes = 0;
+  for (auto _ : state) {
+    auto back = index_from_form(form, KnowledgeSettings{});
+    loaded_bytes = back ? back->memory_bytes() : 0;
+    benchmark::DoNotOptimize(back);
+  }
+  state.counters["loaded_index_MB_per_M_chars"] = static_cast<double>(loaded_bytes) / 1e6;
+}
+BENCHMARK(BM_KnowledgeFormRead1MChars)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace parley

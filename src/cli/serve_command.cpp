@@ -148,6 +148,12 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
       ->envname("PARLEY_TRAINING_THREADS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--knowledge-memory-mb", o->node.knowledge_memory_mb,
+                  "Memory the agents' knowledge indexes may hold together, in MB; past it the "
+                  "least recently asked agents' indexes leave memory and load again from their "
+                  "stored form (default: a quarter of the machine's memory)")
+      ->envname("PARLEY_KNOWLEDGE_MEMORY_MB")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--training-delay-ms", o->node.training.delay_ms,
                   "Pause before claiming and before finishing each source (tests watch the states)")
       ->envname("PARLEY_TRAINING_DELAY_MS")

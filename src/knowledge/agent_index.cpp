@@ -11,6 +11,22 @@
 
 namespace parley {
 
+void decode_terms(std::span<const uint8_t> bytes, std::vector<uint32_t>& out) {
+  uint32_t term = 0, v = 0;
+  int shift = 0;
+  for (uint8_t b : bytes) {
+    v |= static_cast<uint32_t>(b & 0x7F) << shift;
+    if (b & 0x80) {
+      shift = std::min(shift + 7, 28);  // a longer one is corrupt; it stays within 32 bits
+      continue;
+    }
+    term += v;
+    out.push_back(term);
+    v = 0;
+    shift = 0;
+  }
+}
+
 namespace {
 // Field weights: how many times a word of the field counts.
 constexpr float kTitleWeight = 2.0f;
@@ -104,6 +120,20 @@ std::vector<WeightedTerm> weighted(std::vector<uint32_t>& body,
   return out;
 }
 
+// Appends sorted terms as varints of their differences (the first from 0).
+void encode_terms(std::span<const uint32_t> terms, std::vector<uint8_t>& out) {
+  uint32_t previous = 0;
+  for (uint32_t t : terms) {
+    uint32_t v = t - previous;
+    previous = t;
+    while (v >= 0x80) {
+      out.push_back(static_cast<uint8_t>((v & 0x7F) | 0x80));
+      v >>= 7;
+    }
+    out.push_back(static_cast<uint8_t>(v));
+  }
+}
+
 std::vector<uint32_t> terms_of(const std::vector<WeightedTerm>& weighted_terms) {
   std::vector<uint32_t> out;
   out.reserve(weighted_terms.size());
@@ -136,10 +166,10 @@ size_t AgentIndex::add(const IndexedSource& source) {
   sources_.push_back(Source{source.id, source.type, source.title, source.url, {}, std::move(title_terms)});
   source_ids_[source.id] = source_index;
   uint32_t ordinal = 0;
-  std::vector<uint32_t> body, heading;
+  std::vector<uint32_t> body, heading, sentence_terms;
   for (const Chunk& piece : chunk_sections(source.content)) {
     uint32_t index = ordinal++;
-    ChunkEntry entry{source_index, index, std::string(piece.text), "", {}, {}, {}, {}};
+    ChunkEntry entry{source_index, index, std::string(piece.text), "", {}, {}, {}};
     // A heading the chunk starts with is already among its words.
     if (!piece.text.starts_with(piece.heading)) entry.heading = std::string(piece.heading);
     body.clear();
@@ -151,8 +181,9 @@ size_t AgentIndex::add(const IndexedSource& source) {
       size_t from = body.size();
       length += learn(sentence, body);
       auto terms_begin = static_cast<uint32_t>(entry.terms.size());
-      entry.terms.insert(entry.terms.end(), body.begin() + static_cast<std::ptrdiff_t>(from), body.end());
-      sort_unique(entry.terms, terms_begin);
+      sentence_terms.assign(body.begin() + static_cast<std::ptrdiff_t>(from), body.end());
+      sort_unique(sentence_terms);
+      encode_terms(sentence_terms, entry.terms);
       // A heading line introduces what follows it; a last line without a full stop is text.
       bool heading_line = i + 1 < spans.size() && is_heading_line(sentence);
       entry.sentences.push_back({static_cast<uint32_t>(b), static_cast<uint32_t>(e), terms_begin,
@@ -164,7 +195,9 @@ size_t AgentIndex::add(const IndexedSource& source) {
     sort_unique(entry.heading_terms);
     auto terms = weighted(body, {{&title, kTitleWeight}, {&heading, kHeadingWeight}});
     if (terms.empty()) continue;
-    entry.posted = terms_of(terms);
+    entry.text.shrink_to_fit();
+    entry.sentences.shrink_to_fit();
+    entry.terms.shrink_to_fit();
     uint32_t doc = chunk_docs_.add(terms, length);
     if (chunks_.size() <= doc) chunks_.resize(doc + 1);
     chunks_[doc] = std::move(entry);
@@ -185,13 +218,23 @@ bool AgentIndex::remove(std::string_view source_id) {
   if (it == source_ids_.end()) return false;
   Source& source = sources_[it->second];
   for (uint32_t doc : source.chunks) {
-    chunk_docs_.remove(doc, chunks_[doc].posted);
+    chunk_docs_.remove(doc, posted_terms(chunks_[doc]));
     chunks_[doc] = ChunkEntry{};
   }
   source.chunks.clear();
   source.chunks.shrink_to_fit();
   source_ids_.erase(it);
   return true;
+}
+
+std::vector<uint32_t> AgentIndex::posted_terms(const ChunkEntry& chunk) const {
+  std::vector<uint32_t> out;
+  decode_terms(chunk.terms, out);
+  const auto& title = sources_[chunk.source].title_terms;
+  out.insert(out.end(), title.begin(), title.end());
+  out.insert(out.end(), chunk.heading_terms.begin(), chunk.heading_terms.end());
+  sort_unique(out);
+  return out;
 }
 
 double AgentIndex::idf(uint32_t term) const {
@@ -296,11 +339,21 @@ std::vector<AgentIndex::Candidate> AgentIndex::chunk_candidates(const QueryPlan&
     const ChunkEntry& chunk = chunks_[hit.doc];
     std::vector<SentenceTerms> sentences;
     sentences.reserve(chunk.sentences.size());
-    std::span<const uint32_t> all_terms(chunk.terms);
+    // Each sentence's terms decoded, then viewed (the buffer no longer grows).
+    std::vector<uint32_t> decoded;
+    std::vector<size_t> ends;
+    std::span<const uint8_t> all_terms(chunk.terms);
     for (const Sentence& sentence : chunk.sentences) {
+      decode_terms(all_terms.subspan(sentence.terms_begin, sentence.terms_end - sentence.terms_begin), decoded);
+      ends.push_back(decoded.size());
+    }
+    std::span<const uint32_t> terms(decoded);
+    size_t begin = 0;
+    for (size_t i = 0; i < chunk.sentences.size(); ++i) {
+      const Sentence& sentence = chunk.sentences[i];
       sentences.push_back({std::string_view(chunk.text).substr(sentence.begin, sentence.end - sentence.begin),
-                           all_terms.subspan(sentence.terms_begin, sentence.terms_end - sentence.terms_begin),
-                           sentence.heading});
+                           terms.subspan(begin, ends[i] - begin), sentence.heading});
+      begin = ends[i];
     }
     std::vector<uint32_t> context;
     const auto& title_terms = sources_[chunk.source].title_terms;
@@ -465,6 +518,17 @@ bool AgentIndex::wants_rebuild() const {
   return added - live > std::max(kRebuildAfterRemovals, live);
 }
 
+void AgentIndex::shrink_to_fit() {
+  vocabulary_.shrink_to_fit();
+  chunk_docs_.shrink_to_fit();
+  qa_docs_.shrink_to_fit();
+  chunks_.shrink_to_fit();
+  sources_.shrink_to_fit();
+  qa_.shrink_to_fit();
+  scratch_tokens_ = {};
+  scratch_groups_ = {};
+}
+
 size_t AgentIndex::memory_bytes() const {
   auto vector_bytes = [](const std::vector<uint32_t>& v) { return v.capacity() * sizeof(uint32_t); };
   auto string_bytes = [](const std::string& t) { return t.capacity() > 15 ? t.capacity() + 1 : 0; };
@@ -473,7 +537,7 @@ size_t AgentIndex::memory_bytes() const {
                  qa_.capacity() * sizeof(QaEntry);
   for (const auto& c : chunks_) {
     bytes += string_bytes(c.text) + string_bytes(c.heading) + c.sentences.capacity() * sizeof(Sentence) +
-             vector_bytes(c.terms) + vector_bytes(c.heading_terms) + vector_bytes(c.posted);
+             c.terms.capacity() + vector_bytes(c.heading_terms);
   }
   for (const auto& s : sources_) bytes += vector_bytes(s.chunks) + vector_bytes(s.title_terms) + s.id.size() + 64;
   for (const auto& q : qa_) {

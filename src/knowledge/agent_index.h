@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,9 @@ struct IndexedSource {
   std::string question;  // qa
   std::string answer;    // qa
 };
+
+// Appends the terms that encode_terms wrote as `bytes` (sorted varint differences) to `out`.
+void decode_terms(std::span<const uint8_t> bytes, std::vector<uint32_t>& out);
 
 class AgentIndex {
  public:
@@ -65,9 +69,16 @@ class AgentIndex {
   size_t qa_pairs() const { return qa_docs_.live(); }
   // Approximate heap bytes held.
   size_t memory_bytes() const;
+  // Gives back the spare capacity its arrays grew by while sources were added (a copy of each).
+  void shrink_to_fit();
 
  private:
-  // A sentence of a chunk: its bytes in the chunk's text and its terms in the chunk's `terms`.
+  friend std::string index_form(const AgentIndex& index);
+  friend std::optional<AgentIndex> index_from_form(std::string_view form,
+                                                   const KnowledgeSettings& settings);
+
+  // A sentence of a chunk: its bytes in the chunk's text and its terms' bytes in the chunk's
+  // `terms`.
   struct Sentence {
     uint32_t begin, end;
     uint32_t terms_begin, terms_end;
@@ -79,9 +90,10 @@ class AgentIndex {
     std::string text;
     std::string heading;                  // empty when the chunk starts with it
     std::vector<Sentence> sentences;
-    std::vector<uint32_t> terms;          // each sentence's, sorted and unique within it
+    // Each sentence's terms, sorted and unique within it, as varints of the difference from the
+    // term before (the first from 0): about a byte and a half a term instead of four.
+    std::vector<uint8_t> terms;
     std::vector<uint32_t> heading_terms;  // sorted, unique
-    std::vector<uint32_t> posted;         // the terms of its BM25 document, sorted, unique
   };
   struct Source {
     std::string id;
@@ -117,6 +129,8 @@ class AgentIndex {
   // `text` itself when this index's analyser analysed it, else `scratch` holding it re-analysed.
   const AnalyzedText& in_my_language(const AnalyzedText& text,
                                      std::optional<AnalyzedText>& scratch) const;
+  // The terms of a chunk's BM25 document: its sentences', its heading's and its source's title's.
+  std::vector<uint32_t> posted_terms(const ChunkEntry& chunk) const;
   // The share of the weight of a pair's question's terms that the query did not ask about.
   double unasked_share(const QueryPlan& plan, const QaEntry& qa) const;
   double qa_confidence(const QueryPlan& plan, const QaEntry& qa) const;

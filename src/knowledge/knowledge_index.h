@@ -1,13 +1,21 @@
 // The Retriever the reply engines use: one AgentIndex per agent, held in memory as a cache of the
-// database (knowledge/versioned_cache.h): rebuilt from the agent's trained sources when its
-// knowledge version moved (another node trained or deleted a source, or the agent was never
-// loaded) or its language or synonyms changed, since they decide how the knowledge is analysed.
-// Changes made by this node are applied in place, so the index follows them without a rebuild.
-// Thread-safe: queries of one agent share its lock; applying a change or a rebuild takes it alone.
+// database (knowledge/versioned_cache.h) within a memory budget shared by every tenant: past it,
+// the least recently asked agents' indexes are dropped. An index is loaded when its knowledge
+// version moved (another node trained or deleted a source), when the agent was never loaded or
+// was dropped, or when its language or synonyms changed (they decide how the knowledge is
+// analysed): from the agent's persisted form (knowledge/index_form.h, table
+// knowledge_index_forms) when one of the current version and analysis is stored, read in one
+// pass; otherwise rebuilt from the agent's trained sources, and its form stored for the next
+// load. Forms are written at training time (persist(), called by the trainer). Changes made by
+// this node are applied in place, so the index follows them without a load.
+// Thread-safe: queries of one agent share its lock; applying a change or a load takes it alone.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 
+#include "core/clock.h"
 #include "knowledge/agent_index.h"
 #include "knowledge/retriever.h"
 #include "knowledge/versioned_cache.h"
@@ -16,9 +24,29 @@
 
 namespace parley {
 
+struct KnowledgeMemoryOptions {
+  // Bytes the loaded indexes may hold together (as AgentIndex::memory_bytes counts them); 0: no
+  // budget (every index stays loaded).
+  size_t budget_bytes = 0;
+};
+
+// The default budget: a quarter of the machine's physical memory (at least 64 MB).
+size_t default_knowledge_memory_mb();
+
+// How indexes came into memory, and what the budget did.
+struct KnowledgeFigures {
+  CacheFigures cache;
+  size_t budget_bytes = 0;
+  uint64_t from_forms = 0;    // loads read from a persisted form
+  uint64_t from_sources = 0;  // loads rebuilt by analysing the sources
+  uint64_t forms_written = 0;
+};
+
 class KnowledgeIndex final : public Retriever {
  public:
-  explicit KnowledgeIndex(Database& db) : db_(db), cache_(db) {}
+  // `clock`: when forms are written (null: the system clock).
+  explicit KnowledgeIndex(Database& db, KnowledgeMemoryOptions options = {},
+                          const Clock* clock = nullptr);
 
   std::vector<RetrievedChunk> search(std::string_view agent_id, const KnowledgeSettings& settings,
                                      std::string_view query, size_t k) const override;
@@ -36,8 +64,14 @@ class KnowledgeIndex final : public Retriever {
   // A source left the agent's knowledge (deleted, or a Q&A answer replaced) at `version`.
   void source_removed(std::string_view agent_id, std::string_view source_id, int64_t version);
 
+  // Stores the agent's index at its current knowledge version as its persisted form, unless the
+  // stored form already is of that version (loading the index first if it is not in memory).
+  // Errors are logged: a missing form only makes a later load slower.
+  void persist(std::string_view agent_id, const KnowledgeSettings& settings);
+
   // Heap bytes held by every loaded agent's index (approximate).
   size_t memory_bytes() const;
+  KnowledgeFigures figures() const;
 
  private:
   // Whether an index analysed by one agent's settings serves another's (language and synonyms).
@@ -49,9 +83,22 @@ class KnowledgeIndex final : public Retriever {
   // Runs `fn` on the agent's index once it reflects the database's version and `settings`.
   template <typename Fn>
   auto with_current(std::string_view agent_id, const KnowledgeSettings& settings, Fn fn) const;
+  // Loads the agent's index at `version`: from its form, else from its sources (then stores the
+  // form). False when the database could not be read.
+  bool load(std::string_view agent_id, const KnowledgeSettings& settings, int64_t version,
+            AgentIndex& index) const;
+  void save_form(std::string_view agent_id, int64_t version, const std::string& form) const;
+  // Gives memory of dropped indexes back to the system once enough of it was dropped.
+  void release_evicted() const;
 
   Database& db_;
+  SystemClock system_clock_;
+  const Clock& clock_;
   VersionedCache<AgentIndex, KnowledgeSettings, SameAnalysis> cache_;
+  mutable std::atomic<uint64_t> from_forms_{0};
+  mutable std::atomic<uint64_t> from_sources_{0};
+  mutable std::atomic<uint64_t> forms_written_{0};
+  mutable std::atomic<size_t> evicted_unreleased_{0};
 };
 
 IndexedSource indexed_source(const SourceRecord& s);

@@ -4,6 +4,7 @@
 #include <bit>
 #include <functional>
 
+#include "knowledge/index_bytes.h"
 #include "text/tokenizer.h"
 
 namespace parley {
@@ -43,8 +44,6 @@ int allowed_distance(size_t length) {
   if (length < 4) return 0;
   return length < 8 ? 1 : 2;
 }
-
-constexpr float kMaxLoad = 0.5f;
 
 // The group terms' names cannot collide with a word's: no word holds a control character.
 std::string group_name(size_t group) { return "\x01g" + std::to_string(group); }
@@ -87,9 +86,6 @@ int edit_distance(std::string_view a, std::string_view b, int limit) {
 
 TermVocabulary::TermVocabulary(const Analyzer& analyzer, const std::vector<std::vector<std::string>>& synonyms)
     : analyzer_(&analyzer) {
-  // Every word of the knowledge is looked up here: short bucket chains keep that to one probe.
-  surface_ids_.max_load_factor(kMaxLoad);
-  term_ids_.max_load_factor(kMaxLoad);
   for (size_t g = 0; g < synonyms.size(); ++g) {
     uint32_t group = term_for_stem(group_name(g), true);
     for (const auto& member : synonyms[g]) {
@@ -103,23 +99,16 @@ TermVocabulary::TermVocabulary(const Analyzer& analyzer, const std::vector<std::
 }
 
 uint32_t TermVocabulary::term_for_stem(std::string_view stem, bool create) {
-  auto it = term_ids_.find(stem);
-  if (it != term_ids_.end()) return it->second;
-  if (!create) return kNoTerm;
-  auto id = static_cast<uint32_t>(term_names_.size());
-  auto inserted = term_ids_.emplace(std::string(stem), id).first;
-  term_names_.push_back(inserted->first);
-  return id;
+  uint32_t id = stems_.find(stem);
+  if (id != StringTable::kMissing || !create) return id;
+  return stems_.add(stem);
 }
 
-uint32_t TermVocabulary::find_stem(std::string_view stem) const {
-  auto it = term_ids_.find(stem);
-  return it == term_ids_.end() ? kNoTerm : it->second;
-}
+uint32_t TermVocabulary::find_stem(std::string_view stem) const { return stems_.find(stem); }
 
 uint32_t TermVocabulary::find_surface(std::string_view surface) const {
-  auto it = surface_ids_.find(surface);
-  return it == surface_ids_.end() ? kNoTerm : surfaces_[it->second].term;
+  uint32_t index = surface_words_.find(surface);
+  return index == StringTable::kMissing ? kNoTerm : surfaces_[index].term;
 }
 
 void TermVocabulary::find_groups(const std::vector<uint32_t>& terms,
@@ -153,10 +142,10 @@ void TermVocabulary::tokens_of(std::string_view text, TermVocabulary* learner, s
   std::string stem_buffer;
   for_each_word(text, [&](std::string_view word) {
     // A word seen before needs no stemming: its term is remembered with it.
-    auto it = surface_ids_.find(word);
-    if (it != surface_ids_.end()) {
-      const Surface& s = surfaces_[it->second];
-      if (learner) ++learner->surfaces_[it->second].count;
+    uint32_t seen = surface_words_.find(word);
+    if (seen != StringTable::kMissing) {
+      const Surface& s = surfaces_[seen];
+      if (learner) ++learner->surfaces_[seen].count;
       tokens.push_back({s.term, s.stop});
       return;
     }
@@ -170,10 +159,9 @@ void TermVocabulary::tokens_of(std::string_view text, TermVocabulary* learner, s
     if (!found) return;
     uint32_t term = learner ? learner->term_for_stem(stem_buffer, true) : find_stem(stem_buffer);
     if (learner) {
-      auto index = static_cast<uint32_t>(surfaces_.size());
-      auto inserted = learner->surface_ids_.emplace(std::string(word), index).first;
-      auto chars = static_cast<uint32_t>(characters(word).size());
-      learner->surfaces_.push_back({&inserted->first, term, 1, letter_bits(word), chars, stop});
+      learner->surface_words_.add(word);
+      auto chars = static_cast<uint16_t>(std::min<size_t>(characters(word).size(), UINT16_MAX));
+      learner->surfaces_.push_back({term, 1, letter_bits(word), chars, stop});
     }
     tokens.push_back({term, stop});
   });
@@ -212,13 +200,14 @@ Correction TermVocabulary::correct(std::string_view surface, const std::function
   if (limit == 0) return best;
   uint32_t letters = letter_bits(surface);
   uint32_t best_count = 0;
-  for (const Surface& s : surfaces_) {
+  for (uint32_t i = 0; i < surfaces_.size(); ++i) {
+    const Surface& s = surfaces_[i];
     size_t gap = s.chars > chars.size() ? s.chars - chars.size() : chars.size() - s.chars;
     if (static_cast<int>(gap) > limit) continue;
     // Each edit changes at most two letters of the set, so far sets are far words.
     if (std::popcount(letters ^ s.letters) > 2 * limit) continue;
     if (allowed_distance(s.chars) == 0) continue;
-    int d = edit_distance(surface, *s.word, best.term == kNoTerm ? limit : best.distance);
+    int d = edit_distance(surface, surface_words_.at(i), best.term == kNoTerm ? limit : best.distance);
     if (d > limit || !live(s.term)) continue;
     if (best.term == kNoTerm || d < best.distance || (d == best.distance && s.count > best_count)) {
       best = {s.term, d};
@@ -229,12 +218,51 @@ Correction TermVocabulary::correct(std::string_view surface, const std::function
 }
 
 size_t TermVocabulary::memory_bytes() const {
-  size_t bytes = term_names_.capacity() * sizeof(std::string_view) + surfaces_.capacity() * sizeof(Surface);
-  // A hash node holds the key, the value, the next pointer and the cached hash.
-  for (const auto& [word, id] : term_ids_) bytes += sizeof(word) + 24 + (word.size() > 15 ? word.capacity() + 1 : 0);
-  for (const auto& [word, id] : surface_ids_) bytes += sizeof(word) + 24 + (word.size() > 15 ? word.capacity() + 1 : 0);
-  bytes += (term_ids_.bucket_count() + surface_ids_.bucket_count()) * sizeof(void*);
+  size_t bytes = stems_.memory_bytes() + surface_words_.memory_bytes() + surfaces_.capacity() * sizeof(Surface);
+  for (const auto& p : phrases_) bytes += sizeof(Phrase) + p.terms.capacity() * sizeof(uint32_t);
   return bytes;
+}
+
+void TermVocabulary::save(ByteWriter& out) const {
+  out.varint(stems_.size());
+  for (uint32_t i = 0; i < stems_.size(); ++i) out.str(stems_.at(i));
+  out.varint(surfaces_.size());
+  for (uint32_t i = 0; i < surfaces_.size(); ++i) {
+    const Surface& s = surfaces_[i];
+    out.str(surface_words_.at(i));
+    out.varint(s.term);
+    out.varint(s.count);
+    out.u32(s.letters);
+    out.varint(s.chars);
+    out.u8(s.stop ? 1 : 0);
+  }
+}
+
+bool TermVocabulary::load(ByteReader& in) {
+  size_t terms = in.count();
+  // The synonym groups made the first terms; the form must name them alike.
+  size_t made = stems_.size();
+  if (terms < made) in.fail();
+  for (size_t i = 0; i < terms && in.ok(); ++i) {
+    std::string_view name = in.str();
+    if (i < made ? stems_.at(static_cast<uint32_t>(i)) != name : term_for_stem(name, true) != i) in.fail();
+  }
+  size_t words = in.count(8);
+  surfaces_.reserve(words);
+  for (size_t i = 0; i < words && in.ok(); ++i) {
+    std::string_view word = in.str();
+    uint32_t term = in.id(), count = in.id(), letters = in.u32(), chars = in.id();
+    bool stop = in.u8() != 0;
+    if (surface_words_.find(word) != StringTable::kMissing || term >= stems_.size() || chars > UINT16_MAX) {
+      in.fail();
+      break;
+    }
+    surface_words_.add(word);
+    surfaces_.push_back({term, count, letters, static_cast<uint16_t>(chars), stop});
+  }
+  stems_.shrink();
+  surface_words_.shrink();
+  return in.ok();
 }
 
 }  // namespace parley

@@ -4,6 +4,7 @@
 // wherever one of the agent's `synonyms` groups occurs (so "money back" in a question meets
 // "refund" in the knowledge), and corrects a question's misspelt words against the knowledge's
 // own words.
+// The stems and words are interned in compact string tables (knowledge/string_table.h).
 // Not thread-safe: AgentIndex guards it (reads share a lock; additions take it alone).
 #pragma once
 
@@ -14,11 +15,14 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/string_map.h"
+#include "knowledge/string_table.h"
 #include "text/analyzed_text.h"
 #include "text/analyzer.h"
 
 namespace parley {
+
+class ByteReader;
+class ByteWriter;
 
 inline constexpr uint32_t kNoTerm = UINT32_MAX;
 
@@ -47,14 +51,13 @@ class TermVocabulary {
  public:
   // `synonyms`: groups of words or phrases, each group one meaning.
   TermVocabulary(const Analyzer& analyzer, const std::vector<std::vector<std::string>>& synonyms);
-  // Moves keep the maps' nodes, which the views and pointers below point into; copies would not.
   TermVocabulary(TermVocabulary&&) = default;
   TermVocabulary& operator=(TermVocabulary&&) = default;
   TermVocabulary(const TermVocabulary&) = delete;
   TermVocabulary& operator=(const TermVocabulary&) = delete;
 
   const Analyzer& analyzer() const { return *analyzer_; }
-  size_t term_count() const { return term_names_.size(); }
+  size_t term_count() const { return stems_.size(); }
 
   // The tokens of `text`, then into `groups` the group term of each synonym phrase found, once
   // per occurrence. learn() also gives new words terms and counts every word's occurrence.
@@ -79,14 +82,25 @@ class TermVocabulary {
                      const std::function<bool(uint32_t)>& live = [](uint32_t) { return true; }) const;
 
   size_t memory_bytes() const;
+  void shrink_to_fit() {
+    stems_.shrink();
+    surface_words_.shrink();
+    surfaces_.shrink_to_fit();
+  }
+
+  // The persisted form (knowledge/index_form.h): save() writes every term and word with its
+  // count; load() reads them into a vocabulary just constructed with the same analyzer and
+  // synonyms, and returns false when the bytes are not such a vocabulary's.
+  void save(ByteWriter& out) const;
+  bool load(ByteReader& in);
 
  private:
+  // A word as written (its text is surface_words_.at(its index)).
   struct Surface {
-    const std::string* word;  // the key in surface_ids_ (node keys do not move)
     uint32_t term;
     uint32_t count;
     uint32_t letters;  // bit per letter a-z present
-    uint32_t chars;    // characters (code points)
+    uint16_t chars;    // characters (code points), at most 65535 counted
     bool stop;
   };
 
@@ -97,9 +111,8 @@ class TermVocabulary {
   void find_groups(const std::vector<uint32_t>& terms, const std::function<void(size_t, size_t, uint32_t)>& found) const;
 
   const Analyzer* analyzer_;
-  StringMap<uint32_t> term_ids_;      // stem -> term
-  std::vector<std::string_view> term_names_;  // term -> stem (views of term_ids_ keys)
-  StringMap<uint32_t> surface_ids_;   // word -> index in surfaces_
+  StringTable stems_;          // term -> stem
+  StringTable surface_words_;  // index in surfaces_ -> word as written (folded)
   std::vector<Surface> surfaces_;
   // Synonym phrases as term sequences, each with its group's term.
   struct Phrase {

@@ -3,9 +3,15 @@
 // primary-key read) and reloads the value when it differs, or when the value was built for
 // another key (the agent's analysis settings, its embedding model). Changes this node makes are
 // applied in place, so the value follows them without a reload.
+// With a budget, the values' bytes (as `measure` counts them) are kept within it across agents:
+// when a load or a change takes the total past it, the least recently used agents' values are
+// dropped (their next query loads them again); the agent being served is never dropped, so one
+// value larger than the budget is still served, alone.
 // Thread-safe: queries of one agent share its lock; applying a change or a reload takes it alone.
+// Lock order: an agent's lock, then the cache's; never the other way round.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -15,17 +21,29 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "store/db.h"
 #include "store/source_repo.h"
 
 namespace parley {
 
+// What a budgeted cache holds and has done.
+struct CacheFigures {
+  size_t values = 0;   // agents whose value is in memory
+  size_t bytes = 0;    // their bytes, as measured
+  uint64_t loads = 0;  // values loaded (first use, a moved version, after an eviction)
+  uint64_t evictions = 0;
+};
+
 // `Same(a, b)`: whether a value built for key `a` serves key `b`.
 template <typename Value, typename Key, typename Same = std::equal_to<Key>>
 class VersionedCache {
  public:
-  explicit VersionedCache(Database& db) : db_(db) {}
+  using Measure = std::function<size_t(const Value&)>;
+  // `budget` 0: no budget (nothing is measured or evicted).
+  explicit VersionedCache(Database& db, size_t budget = 0, Measure measure = {})
+      : db_(db), budget_(budget), measure_(std::move(measure)) {}
 
   // Runs fn(const Value&) under the agent's shared lock once its value reflects the database's
   // version and `key`: load(Value&, version) rebuilds it, under the agent's exclusive lock, and
@@ -34,12 +52,16 @@ class VersionedCache {
   template <typename Load, typename Fn>
   auto with_current(std::string_view agent_id, const Key& key, Load load, Fn fn) const {
     auto reader = db_.read();
-    auto version = reader.ok() ? SourceRepo::version(*reader, agent_id) : Result<int64_t>(reader.error());
+    auto version =
+        reader.ok() ? SourceRepo::version(*reader, agent_id) : Result<int64_t>(reader.error());
     auto e = entry(agent_id, true);
+    touch(*e);
     if (version.ok()) {
       std::shared_lock read(e->mu);
       if (e->version == *version && Same{}(e->key, key)) return fn(std::as_const(e->value));
     }
+    bool loaded = false;
+    size_t bytes = 0;
     {
       std::unique_lock write(e->mu);
       if (version.ok() && (e->version != *version || !Same{}(e->key, key))) {
@@ -48,12 +70,27 @@ class VersionedCache {
           e->value = std::move(fresh);
           e->key = key;
           e->version = *version;
+          loaded = true;
+          bytes = measured(e->value);
         }
       }
     }
+    if (loaded) account(agent_id, e, bytes, true);
     std::shared_lock read(e->mu);
     if (!Same{}(e->key, key)) return fn(Value{});
     return fn(std::as_const(e->value));
+  }
+
+  // Runs fn(const Value&, version) under the agent's shared lock when its value is in memory and
+  // was built for `key`, whatever its version; false when it is not.
+  template <typename Fn>
+  bool peek(std::string_view agent_id, const Key& key, Fn fn) const {
+    auto e = entry(agent_id, false);
+    if (!e) return false;
+    std::shared_lock read(e->mu);
+    if (e->version < 0 || !Same{}(e->key, key)) return false;
+    fn(std::as_const(e->value), e->version);
+    return true;
   }
 
   // A change this node made moved the agent's version to `version`: apply(Value&, const Key&)
@@ -63,9 +100,14 @@ class VersionedCache {
   void advance(std::string_view agent_id, int64_t version, Apply apply) {
     auto e = entry(agent_id, false);
     if (!e) return;
-    std::unique_lock lock(e->mu);
-    if (e->version != version - 1) return;
-    e->version = apply(e->value, std::as_const(e->key)) ? version : -1;
+    size_t bytes = 0;
+    {
+      std::unique_lock lock(e->mu);
+      if (e->version != version - 1) return;
+      e->version = apply(e->value, std::as_const(e->key)) ? version : -1;
+      bytes = measured(e->value);
+    }
+    account(agent_id, e, bytes, false);
   }
 
   // Something left the agent's knowledge at `version`: apply(Value&) removes it at once, even from
@@ -74,10 +116,31 @@ class VersionedCache {
   void remove(std::string_view agent_id, int64_t version, Apply apply) {
     auto e = entry(agent_id, false);
     if (!e) return;
-    std::unique_lock lock(e->mu);
-    bool keep = apply(e->value);
-    if (e->version == version - 1) e->version = version;
-    if (!keep) e->version = -1;
+    size_t bytes = 0;
+    {
+      std::unique_lock lock(e->mu);
+      bool keep = apply(e->value);
+      if (e->version == version - 1) e->version = version;
+      if (!keep) e->version = -1;
+      bytes = measured(e->value);
+    }
+    account(agent_id, e, bytes, false);
+  }
+
+  // Runs fn(Value&) under the agent's exclusive lock when its value is in memory (a change that
+  // leaves what it answers as it is, e.g. trimming its arrays), then measures it again.
+  template <typename Fn>
+  void modify(std::string_view agent_id, Fn fn) {
+    auto e = entry(agent_id, false);
+    if (!e) return;
+    size_t bytes = 0;
+    {
+      std::unique_lock lock(e->mu);
+      if (e->version < 0) return;
+      fn(e->value);
+      bytes = measured(e->value);
+    }
+    account(agent_id, e, bytes, false);
   }
 
   // The agent's value is reloaded on its next query.
@@ -91,13 +154,28 @@ class VersionedCache {
   // The sum of measure(const Value&) over every loaded agent.
   template <typename Measure>
   size_t sum(Measure measure) const {
-    std::lock_guard lock(mu_);
+    std::vector<std::shared_ptr<Entry>> all;
+    {
+      std::lock_guard lock(mu_);
+      for (const auto& [id, e] : entries_) all.push_back(e);
+    }
     size_t total = 0;
-    for (const auto& [id, e] : entries_) {
+    for (const auto& e : all) {
       std::shared_lock read(e->mu);
       total += measure(e->value);
     }
     return total;
+  }
+
+  size_t budget() const { return budget_; }
+  CacheFigures figures() const {
+    std::lock_guard lock(mu_);
+    return {entries_.size(), total_, loads_, evictions_};
+  }
+  // Bytes of values dropped since the last call (what the allocator may give back now).
+  size_t take_evicted_bytes() const {
+    std::lock_guard lock(mu_);
+    return std::exchange(evicted_bytes_, 0);
   }
 
  private:
@@ -106,6 +184,8 @@ class VersionedCache {
     int64_t version = -1;  // the knowledge version the value reflects; -1 before loading
     Key key{};             // what the value was built for
     Value value;
+    std::atomic<uint64_t> used{0};  // when it was last asked for (the cache's tick)
+    size_t bytes = 0;               // as last measured; guarded by the cache's mu_
   };
 
   std::shared_ptr<Entry> entry(std::string_view agent_id, bool create) const {
@@ -118,9 +198,55 @@ class VersionedCache {
     return e;
   }
 
+  void touch(Entry& e) const {
+    e.used.store(tick_.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+
+  size_t measured(const Value& value) const {
+    return budget_ > 0 && measure_ ? measure_(value) : 0;
+  }
+
+  // Records the entry's new size and, past the budget, drops the least recently used others.
+  // Called without the entry's lock (lock order).
+  void account(std::string_view agent_id, const std::shared_ptr<Entry>& e, size_t bytes,
+               bool load) const {
+    std::lock_guard lock(mu_);
+    if (load) ++loads_;
+    if (budget_ == 0) return;
+    auto it = entries_.find(std::string(agent_id));
+    if (it == entries_.end() || it->second != e) return;  // dropped meanwhile: not counted
+    total_ = total_ - e->bytes + bytes;
+    e->bytes = bytes;
+    while (total_ > budget_ && entries_.size() > 1) {
+      auto victim = entries_.end();
+      uint64_t oldest = UINT64_MAX;
+      for (auto i = entries_.begin(); i != entries_.end(); ++i) {
+        if (i->second == e || i->second->bytes == 0) continue;  // serving, or frees nothing
+        uint64_t used = i->second->used.load(std::memory_order_relaxed);
+        if (used < oldest) {
+          oldest = used;
+          victim = i;
+        }
+      }
+      if (victim == entries_.end()) break;
+      total_ -= victim->second->bytes;
+      evicted_bytes_ += victim->second->bytes;
+      ++evictions_;
+      // A query still using the value keeps it alive until it ends.
+      entries_.erase(victim);
+    }
+  }
+
   Database& db_;
+  const size_t budget_;
+  const Measure measure_;
   mutable std::mutex mu_;
   mutable std::unordered_map<std::string, std::shared_ptr<Entry>> entries_;
+  mutable std::atomic<uint64_t> tick_{0};
+  mutable size_t total_ = 0;
+  mutable uint64_t loads_ = 0;
+  mutable uint64_t evictions_ = 0;
+  mutable size_t evicted_bytes_ = 0;
 };
 
 }  // namespace parley

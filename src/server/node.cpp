@@ -1,5 +1,9 @@
 #include "server/node.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <chrono>
 #include <thread>
 
@@ -19,6 +23,7 @@
 #include "http/responses.h"
 #include "http/server.h"
 #include "knowledge/knowledge_index.h"
+#include "server/knowledge_metrics.h"
 #include "knowledge/vector_index.h"
 #include "net/outbound.h"
 #include "server/routes.h"
@@ -123,7 +128,17 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
                              : Result<std::vector<RateWindow>>(reader.error());
   if (windows.ok())
     for (const auto& w : *windows) limiter.restore(w);
-  KnowledgeIndex knowledge(database);
+  double memory_mb = o.knowledge_memory_mb > 0
+                         ? o.knowledge_memory_mb
+                         : static_cast<double>(default_knowledge_memory_mb());
+#if defined(__GLIBC__)
+  // Indexes leave memory as often as others load (--knowledge-memory-mb): their large arrays are
+  // given their own pages, returned to the system when freed. Left to itself glibc raises this
+  // threshold to the largest block ever freed, after which such arrays come from the heap and
+  // the freed ones stay in the process as fragments.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
+  KnowledgeIndex knowledge(database, {static_cast<size_t>(memory_mb * 1024 * 1024)}, &clock);
   VectorIndex vectors(database);
   // Before the trainer, whose workers use them: the provider guard and the embedder.
   SystemResolver action_resolver;
@@ -189,9 +204,10 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     ServerHooks hooks = server_hooks(request_ids);
     // Read before the node says it is listening, then every five seconds.
     QueueGauges queue_gauges(database, clock);
-    hooks.more_metrics = [&chat_slots, &feed, &crawler, &reply_metrics,
-                          &queue_gauges](std::string& out) {
+    hooks.more_metrics = [&chat_slots, &feed, &crawler, &reply_metrics, &queue_gauges,
+                          &knowledge](std::string& out) {
       reply_metrics.write(out);
+      write_knowledge_metrics(knowledge.figures(), out);
       queue_gauges.write(out);
       out +=
           "# HELP parley_event_streams_open Live-chat event streams open (the console's inbox, the "

@@ -43,6 +43,9 @@ struct NodeOptions {
   std::string metrics_token;  // empty: /metrics open to whoever reaches the listener
   int64_t rate_limit_per_minute = 60;
   TrainerOptions training;
+  // What the loaded knowledge indexes may hold together, in MB; 0: the default (a quarter of the
+  // machine's memory, knowledge/knowledge_index.h).
+  double knowledge_memory_mb = 0;
   CrawlSettings crawl;     // caps of website crawls
   CrawlerOptions crawler;  // the crawl workers: politeness, fetch limits, lease
   int64_t console_session_hours = 12;

@@ -4,6 +4,8 @@
 
 #include "core/log.h"
 #include "domain/sources.h"
+#include "model/agent_settings.h"
+#include "store/agent_repo.h"
 #include "text/tokenizer.h"
 
 namespace parley {
@@ -68,6 +70,29 @@ void Trainer::sources_queued() {
 void Trainer::source_removed(std::string_view agent_id, std::string_view source_id, int64_t version) {
   index_.source_removed(agent_id, source_id, version);
   if (embedder_ != nullptr) embedder_->removed(agent_id, source_id, version);
+  {
+    std::lock_guard lock(mu_);
+    forms_due_.insert(std::string(agent_id));
+  }
+  cv_.notify_one();
+}
+
+std::optional<std::string> Trainer::take_due_form() {
+  std::lock_guard lock(mu_);
+  if (forms_due_.empty()) return std::nullopt;
+  std::string agent_id = *forms_due_.begin();
+  forms_due_.erase(forms_due_.begin());
+  return agent_id;
+}
+
+void Trainer::persist_when_idle(const std::string& agent_id) {
+  auto reader = services_.db.read();
+  if (!reader.ok()) return;
+  auto counts = SourceRepo::counts(*reader, agent_id);
+  if (!counts.ok() || counts->pending + counts->processing > 0) return;
+  auto agent = AgentRepo::find_any(*reader, agent_id);
+  if (!agent.ok() || !*agent) return;
+  index_.persist(agent_id, parse_agent_settings((*agent)->settings).knowledge);
 }
 
 bool Trainer::pause(int64_t ms) {
@@ -92,8 +117,14 @@ void Trainer::run() {
       continue;
     }
     if (!*claimed) {
+      // Nothing to train: store the forms of the agents whose knowledge changed meanwhile.
+      if (auto due = take_due_form()) {
+        persist_when_idle(*due);
+        continue;
+      }
       std::unique_lock lock(mu_);
-      cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms), [&] { return stop_ || queued_ != seen; });
+      cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_ms),
+                   [&] { return stop_ || queued_ != seen || !forms_due_.empty(); });
       if (stop_) return;
       continue;
     }
@@ -129,6 +160,8 @@ void Trainer::train(const SourceRecord& source) {
   }
   index_.source_trained(finished->source, finished->version);
   if (embedder_ != nullptr) embedder_->trained(finished->source, embedded, finished->version);
+  std::lock_guard lock(mu_);
+  forms_due_.insert(finished->source.agent_id);
 }
 
 }  // namespace parley

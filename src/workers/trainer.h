@@ -2,7 +2,10 @@
 // pending source (or one whose lease expired on a node that stopped), checks that its text has
 // words to index, marks it trained (or failed with the reason) in one transaction with the agent's
 // status and characters, then adds it to this node's index. Any node sharing the database may
-// run workers; claims are conditional updates, so one source is trained once.
+// run workers; claims are conditional updates, so one source is trained once. When no source is
+// left to claim, a worker stores the index of each agent whose knowledge changed (a source
+// trained or removed) and has nothing pending as its persisted form (KnowledgeIndex::persist), so
+// that any node loads it in one read.
 // Thread-safe: sources_queued() and source_removed() may be called from any thread.
 #pragma once
 
@@ -56,6 +59,10 @@ class Trainer final : public SourceListener {
   // Sleeps up to `ms`; false when stopping.
   bool pause(int64_t ms);
   void train(const SourceRecord& source);
+  // Stores the agent's index form when none of its sources waits for training.
+  void persist_when_idle(const std::string& agent_id);
+  // Takes an agent whose form is due (a source trained or removed), if any.
+  std::optional<std::string> take_due_form();
   // Renews the claims of the sources this node is training until stopped.
   void renew_leases();
 
@@ -68,6 +75,8 @@ class Trainer final : public SourceListener {
   bool stop_ = false;
   std::set<std::string> training_;  // sources claimed by this node's workers
   uint64_t queued_ = 0;  // moves on every sources_queued()
+  // Agents whose knowledge changed: their forms are stored when no source is left to claim.
+  std::set<std::string> forms_due_;
   std::vector<std::thread> threads_;
 };
 

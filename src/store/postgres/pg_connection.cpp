@@ -362,13 +362,12 @@ std::string PgConnection::schema_sql(std::string_view portable) const {
 
 int PgConnection::backend_pid() const { return PQbackendPID(conn_); }
 
-Result<void> PgConnection::take_notifications(
-    const std::function<void(std::string_view channel, int sender)>& on_notify) {
+Result<void> PgConnection::take_notifications(const NotifyFn& on_notify) {
   if (PQconsumeInput(conn_) == 0) {
     return ApiError{ErrorCode::kUnavailable, "lost the PostgreSQL connection: " + std::string(PQerrorMessage(conn_))};
   }
   while (PGnotify* n = PQnotifies(conn_)) {
-    on_notify(n->relname, n->be_pid);
+    on_notify(n->relname, n->be_pid, n->extra != nullptr ? n->extra : "");
     PQfreemem(n);
   }
   return {};

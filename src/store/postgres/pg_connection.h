@@ -50,9 +50,11 @@ class PgConnection final : public Connection {
   int socket() const;
   // The process id of this connection's server backend (the sender a notification names).
   int backend_pid() const;
-  // Reads what the server sent and calls `on_notify(channel, sender)` for each notification
-  // received; `sender` is the backend_pid() of the connection that sent it.
-  Result<void> take_notifications(const std::function<void(std::string_view channel, int sender)>& on_notify);
+  // Reads what the server sent and calls `on_notify(channel, sender, payload)` for each
+  // notification received; `sender` is the backend_pid() of the connection that sent it.
+  using NotifyFn =
+      std::function<void(std::string_view channel, int sender, std::string_view payload)>;
+  Result<void> take_notifications(const NotifyFn& on_notify);
 
  private:
   explicit PgConnection(pg_conn* conn) : conn_(conn) {}

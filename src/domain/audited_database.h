@@ -38,12 +38,6 @@ class AuditedDatabase final : public Database {
   uint64_t auth_epoch() const override { return inner_.auth_epoch(); }
   void bump_auth_epoch() override { inner_.bump_auth_epoch(); }
   uint64_t data_epoch() const override { return inner_.data_epoch(); }
-  uint64_t entity_version(Entity kind, std::string_view id) const override {
-    return inner_.entity_version(kind, id);
-  }
-  void add_commit_observer(CommitObserver observer) override {
-    inner_.add_commit_observer(std::move(observer));
-  }
 
  private:
   struct State {

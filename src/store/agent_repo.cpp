@@ -1,4 +1,6 @@
 #include "store/agent_repo.h"
+#include "store/agent_counts.h"
+#include "store/entity_changes.h"
 
 #include <array>
 #include <memory>
@@ -10,7 +12,7 @@ namespace {
   "id, account_id, name, private, settings, status, trained_at, characters, conversations_count, " \
   "messages_count, leads_count, sources_count, created_at, updated_at"
 // What is read: the columns an insert writes, then the identity secret (written on its own).
-#define AGENT_READ_COLUMNS AGENT_COLUMNS ", identity_secret, identity_secret_at, counts_seq"
+#define AGENT_READ_COLUMNS AGENT_COLUMNS ", identity_secret, identity_secret_at"
 
 AgentRecord read_agent(const Row& r) {
   AgentRecord a;
@@ -30,7 +32,6 @@ AgentRecord read_agent(const Row& r) {
   a.updated_at = r.int64(13);
   a.identity_secret_sealed = r.opt_text(14);
   a.identity_secret_at = r.opt_int64(15);
-  a.counts_seq = r.int64(16);
   return a;
 }
 
@@ -54,7 +55,7 @@ class CounterDeltas final : public Deferred {
           counts = AgentCounts{r.int64(0), r.int64(1), r.int64(2), r.int64(3), r.int64(4)};
         }));
     deltas_ = {};
-    if (counts) c.work().changed(Entity::kAgent, agent_id_, counts);
+    if (counts) record_change(c, Entity::kAgent, agent_id_, counts);
     return {};
   }
 
@@ -65,8 +66,7 @@ class CounterDeltas final : public Deferred {
 
 // Writes the counters deferred on this connection before a read of agents sees them.
 Result<void> flush_counters(Connection& c) {
-  if (!c.work().active()) return {};
-  return c.work().run_now(c, kCountsKey);
+  return run_deferred_now(c, kCountsKey);
 }
 }  // namespace
 
@@ -76,7 +76,7 @@ Result<void> AgentRepo::insert(Connection& c, const AgentRecord& a) {
                        {a.id, a.account_id, a.name, int64_t{a.is_private}, a.settings, a.status,
                         db_opt(a.trained_at), a.characters, a.conversations_count, a.messages_count,
                         a.leads_count, a.sources_count, a.created_at, a.updated_at}));
-  c.work().changed(Entity::kAgent, a.id);
+  record_change(c, Entity::kAgent, a.id);
   return {};
 }
 
@@ -116,7 +116,7 @@ Result<void> AgentRepo::update(Connection& c, const AgentRecord& a) {
       " characters = $7, updated_at = $8 WHERE id = $1",
       {a.id, a.name, int64_t{a.is_private}, a.settings, a.status, db_opt(a.trained_at),
        a.characters, a.updated_at}));
-  c.work().changed(Entity::kAgent, a.id);
+  record_change(c, Entity::kAgent, a.id);
   return {};
 }
 
@@ -125,7 +125,7 @@ Result<void> AgentRepo::set_identity_secret(Connection& c, std::string_view id,
   PARLEY_TRY(
       c.execute("UPDATE agents SET identity_secret = $2, identity_secret_at = $3 WHERE id = $1",
                 {id, sealed, at}));
-  c.work().changed(Entity::kAgent, id);
+  record_change(c, Entity::kAgent, id);
   return {};
 }
 
@@ -145,13 +145,25 @@ AgentRepo::identity_secrets_sealed_by_others(Connection& c, std::string_view key
 Result<void> AgentRepo::add_to_counter(Connection& c, std::string_view id, AgentCounter counter,
                                        int64_t delta) {
   std::string key = std::string(kCountsKey).append(id);
-  if (auto* pending = static_cast<CounterDeltas*>(c.work().find(key))) {
+  if (auto* pending = static_cast<CounterDeltas*>(find_deferred(c, key))) {
     pending->add(counter, delta);
     return {};
   }
   auto deltas = std::make_unique<CounterDeltas>(std::string(id));
   deltas->add(counter, delta);
-  return c.work().add(c, std::move(key), std::move(deltas));
+  return defer(c, std::move(key), std::move(deltas));
+}
+
+Result<std::optional<AgentRecord>> find_agent_with_counts_seq(Connection& c, std::string_view id,
+                                                              int64_t& counts_seq) {
+  PARLEY_TRY(flush_counters(c));
+  std::optional<AgentRecord> out;
+  PARLEY_TRY(c.query("SELECT " AGENT_READ_COLUMNS ", counts_seq FROM agents WHERE id = $1", {id},
+                     [&](const Row& r) {
+                       out = read_agent(r);
+                       counts_seq = r.int64(16);
+                     }));
+  return out;
 }
 
 }  // namespace parley

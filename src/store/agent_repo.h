@@ -1,7 +1,6 @@
 // Agents: their settings and the denormalised counters and training state the Agent resource
 // shows (kept in the row and updated in the same transaction as what they count, so reading an
-// agent never scans its conversations). Every change of an agent's row is recorded on the
-// connection's unit of work (Entity::kAgent), which moves the agent's version for caches.
+// agent never scans its conversations).
 #pragma once
 
 #include <optional>
@@ -26,8 +25,6 @@ struct AgentRecord {
   int64_t messages_count = 0;
   int64_t leads_count = 0;
   int64_t sources_count = 0;
-  // Moves with every change of the four counts above (store/entity_changes.h AgentCounts).
-  int64_t counts_seq = 0;
   int64_t created_at = 0;
   int64_t updated_at = 0;
   // The widget identity secret, sealed with the server's key (core/secret_box.h, bound to the
@@ -60,10 +57,6 @@ class AgentRepo {
   // `key_id` (the key id is part of the sealed text, core/secret_box.h): id and key id.
   static Result<std::vector<std::pair<std::string, std::string>>> identity_secrets_sealed_by_others(
       Connection& c, std::string_view key_id, int64_t limit);
-  // Moves one of the agent's counters by `delta`. Inside a unit of work the deltas of every
-  // counter of the agent are added up and written by one statement at its end (or before the
-  // agent is next read on the connection), which records the counts it left
-  // (Entity::kAgent with AgentCounts).
   static Result<void> add_to_counter(Connection& c, std::string_view id, AgentCounter counter,
                                      int64_t delta);
 };

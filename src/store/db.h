@@ -40,7 +40,6 @@
 #include <vector>
 
 #include "core/result.h"
-#include "store/entity_changes.h"
 
 namespace parley {
 
@@ -121,12 +120,6 @@ class Connection {
 
   // Convenience: the first column of the first row as an integer, or nothing when no row.
   Result<std::optional<int64_t>> query_int(std::string_view sql, Params params);
-
-  // The running unit of work's changed entities and deferred work (store/entity_changes.h).
-  UnitOfWork& work() { return work_; }
-
- private:
-  UnitOfWork work_;
 };
 
 // A unit of work run inside one write transaction. Returning an error rolls back its changes
@@ -175,27 +168,9 @@ class Database {
   virtual void bump_auth_epoch() = 0;
 
   // A counter that moves after every committed write of every process sharing this database
-  // (bumped before write() returns), for watchers of anything at all (the live views' change
-  // feed). Caches of rows use entity_version instead.
+  // (bumped before write() returns), so that a cache of rows tagged with the value read before
+  // loading them can tell in nanoseconds whether anything may have changed since.
   virtual uint64_t data_epoch() const = 0;
-
-  // The version of one entity (store/entity_changes.h): it moves after every commit that changed
-  // the entity, in this process before write() returns, in other processes sharing the database
-  // as soon as they hear of it (PostgreSQL: within a second). A cache tags what it loads with the
-  // version read before loading and serves it while the version is unchanged. Versions of
-  // different entities may share a counter (a change then also moves the other's), never the
-  // other way round. While changes could go unheard (PostgreSQL's listener reconnecting), every
-  // read returns a new value. The default: data_epoch().
-  virtual uint64_t entity_version(Entity kind, std::string_view id) const {
-    (void)kind;
-    (void)id;
-    return data_epoch();
-  }
-  // Called once per changed entity of every commit of this process, on the committing thread
-  // before write() returns, with the entity's version after the commit moved it (it was one less
-  // just before, unless another change moved it meanwhile). It must not block.
-  using CommitObserver = std::function<void(const EntityChange& change, uint64_t version)>;
-  virtual void add_commit_observer(CommitObserver observer) { (void)observer; }
 };
 
 enum class Durability { kFull, kNormal };

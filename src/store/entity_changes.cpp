@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "store/postgres/pg_connection.h"
+#include "store/sqlite/sqlite_connection.h"
+
 namespace parley {
 
 void UnitOfWork::changed(Entity kind, std::string_view id, std::optional<AgentCounts> counts) {
@@ -74,6 +77,34 @@ Result<void> UnitOfWork::finish(Connection& c) {
 void UnitOfWork::abandon() {
   deferred_.clear();
   active_ = false;
+}
+
+UnitOfWork* work_of(Connection& c) {
+  if (auto* sqlite = dynamic_cast<SqliteConnection*>(&c)) return &sqlite->work();
+  if (auto* pg = dynamic_cast<PgConnection*>(&c)) return &pg->work();
+  return nullptr;
+}
+
+void record_change(Connection& c, Entity kind, std::string_view id,
+                   std::optional<AgentCounts> counts) {
+  if (UnitOfWork* work = work_of(c)) work->changed(kind, id, counts);
+}
+
+Deferred* find_deferred(Connection& c, std::string_view key) {
+  UnitOfWork* work = work_of(c);
+  return work != nullptr ? work->find(key) : nullptr;
+}
+
+Result<void> defer(Connection& c, std::string key, std::unique_ptr<Deferred> work) {
+  UnitOfWork* unit = work_of(c);
+  if (unit == nullptr) return work->run(c);
+  return unit->add(c, std::move(key), std::move(work));
+}
+
+Result<void> run_deferred_now(Connection& c, std::string_view prefix) {
+  UnitOfWork* work = work_of(c);
+  if (work == nullptr || !work->active()) return {};
+  return work->run_now(c, prefix);
 }
 
 }  // namespace parley

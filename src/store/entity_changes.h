@@ -4,9 +4,9 @@
 // function that changes a row a cache holds records the entity (an agent, an account, a key, an
 // agent's knowledge version) on the connection's UnitOfWork; when the transaction commits, the
 // backend moves the version of each entity it changed (store/entity_versions.h) and tells this
-// process's observers (Database::add_commit_observer), and PostgreSQL announces the same entity
-// ids to the other nodes. A write that changes no cached row (a chat turn's messages, a contact)
-// moves no cached entity's version.
+// process's observers (EntitySource::add_commit_observer), and PostgreSQL announces the same
+// entity ids to the other nodes. A write that changes no cached row (a chat turn's messages, a
+// contact) moves no cached entity's version.
 //
 // The UnitOfWork also holds work deferred to the end of the unit of work, run once however often
 // it was asked for: a conversation's figures recounted once per transaction, an agent's counters
@@ -95,5 +95,16 @@ class UnitOfWork {
   bool active_ = false;
   std::vector<std::pair<std::string, std::unique_ptr<Deferred>>> deferred_;
 };
+
+// The unit of work running on `c` (store/sqlite and store/postgres connections hold one); null
+// for a connection of another kind (a test's stand-in), which then records nothing and runs
+// deferred work at once.
+UnitOfWork* work_of(Connection& c);
+// Shorthands on work_of(c) for repositories.
+void record_change(Connection& c, Entity kind, std::string_view id,
+                   std::optional<AgentCounts> counts = std::nullopt);
+Deferred* find_deferred(Connection& c, std::string_view key);
+Result<void> defer(Connection& c, std::string key, std::unique_ptr<Deferred> work);
+Result<void> run_deferred_now(Connection& c, std::string_view prefix);
 
 }  // namespace parley

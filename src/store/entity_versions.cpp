@@ -3,7 +3,12 @@
 #include <functional>
 #include <mutex>
 
+#include "store/postgres/pg_database.h"
+#include "store/sqlite/sqlite_database.h"
+
 namespace parley {
+
+EntitySource* entity_source(Database& db) { return dynamic_cast<EntitySource*>(&db); }
 
 void EntityVersions::bump_all() {
   for (size_t i = 0; i < kSlots; ++i) slots_[i].fetch_add(1, std::memory_order_acq_rel);
@@ -14,7 +19,7 @@ size_t EntityVersions::slot(Entity kind, std::string_view id) {
   return (h ^ (static_cast<size_t>(kind) * 0x9E3779B97F4A7C15ull)) % kSlots;
 }
 
-void CommitObservers::add(Database::CommitObserver observer) {
+void CommitObservers::add(CommitObserver observer) {
   std::unique_lock lock(mu_);
   observers_.push_back(std::move(observer));
 }

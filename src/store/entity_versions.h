@@ -11,13 +11,37 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <shared_mutex>
 #include <string_view>
 #include <vector>
 
 #include "store/db.h"
+#include "store/entity_changes.h"
 
 namespace parley {
+
+// Called once per changed entity of every commit of this process, on the committing thread
+// before write() returns, with the entity's version after the commit moved it (it was one less
+// just before, unless another change moved it meanwhile). It must not block.
+using CommitObserver = std::function<void(const EntityChange& change, uint64_t version)>;
+
+// What a backend offers caches of rows (SqliteDatabase and PgDatabase are one).
+class EntitySource {
+ public:
+  virtual ~EntitySource() = default;
+  // The version of one entity: it moves after every commit that changed the entity, in this
+  // process before write() returns, in other processes sharing the database as soon as they hear
+  // of it (PostgreSQL: within a second). A cache tags what it loads with the version read before
+  // loading and serves it while the version is unchanged. While changes could go unheard
+  // (PostgreSQL's listener reconnecting), every read returns a new value.
+  virtual uint64_t entity_version(Entity kind, std::string_view id) const = 0;
+  virtual void add_commit_observer(CommitObserver observer) = 0;
+};
+
+// The database's EntitySource; null for a Database of another kind (a test's stand-in, whose
+// caches then fall back on Database::data_epoch()).
+EntitySource* entity_source(Database& db);
 
 class EntityVersions {
  public:
@@ -41,10 +65,10 @@ class EntityVersions {
   std::atomic<uint64_t>* slots_;
 };
 
-// This process's commit observers (Database::add_commit_observer).
+// This process's commit observers.
 class CommitObservers {
  public:
-  void add(Database::CommitObserver observer);
+  void add(CommitObserver observer);
   // After a commit: moves the version of every entity `work` recorded (all of them when it
   // recorded everything_changed) and tells the observers. Returns whether an account or a key
   // changed (the auth epoch must move too).
@@ -52,7 +76,7 @@ class CommitObservers {
 
  private:
   std::shared_mutex mu_;
-  std::vector<Database::CommitObserver> observers_;
+  std::vector<CommitObserver> observers_;
 };
 
 }  // namespace parley

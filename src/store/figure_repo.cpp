@@ -1,4 +1,5 @@
 #include "store/figure_repo.h"
+#include "store/entity_changes.h"
 
 #include <set>
 
@@ -256,12 +257,15 @@ Result<void> save(Connection& c, std::string_view conversation_id, const Contrib
 namespace {
 constexpr std::string_view kRefreshKey = "figures:";
 
+Result<void> refresh_now(Connection& c, std::string_view conversation_id,
+                         std::optional<int64_t> now);
+
 // A conversation's recount, deferred to the end of the unit of work: a chat turn that inserts the
 // conversation and appends two messages recounts it once.
 class DeferredRefresh final : public Deferred {
  public:
   explicit DeferredRefresh(std::string conversation_id) : id_(std::move(conversation_id)) {}
-  Result<void> run(Connection& c) override { return FigureRepo::refresh_now(c, id_, std::nullopt); }
+  Result<void> run(Connection& c) override { return refresh_now(c, id_, std::nullopt); }
 
  private:
   std::string id_;
@@ -272,13 +276,14 @@ Result<void> FigureRepo::refresh(Connection& c, std::string_view conversation_id
                                  std::optional<int64_t> now) {
   if (now) return refresh_now(c, conversation_id, now);
   std::string key = std::string(kRefreshKey).append(conversation_id);
-  if (c.work().find(key) != nullptr) return {};
-  return c.work().add(c, std::move(key),
-                      std::make_unique<DeferredRefresh>(std::string(conversation_id)));
+  if (find_deferred(c, key) != nullptr) return {};
+  return defer(c, std::move(key), std::make_unique<DeferredRefresh>(std::string(conversation_id)));
 }
 
-Result<void> FigureRepo::refresh_now(Connection& c, std::string_view conversation_id,
-                                     std::optional<int64_t> now) {
+namespace {
+// Recounts the conversation and moves its day's roll-ups by the difference, at once.
+Result<void> refresh_now(Connection& c, std::string_view conversation_id,
+                         std::optional<int64_t> now) {
   PARLEY_ASSIGN_OR_RETURN(auto before, stored(c, conversation_id));
   PARLEY_ASSIGN_OR_RETURN(auto after, counted(c, conversation_id, before, now));
   if (!after) return {};  // deleted: its figures stay counted
@@ -296,6 +301,7 @@ Result<void> FigureRepo::refresh_now(Connection& c, std::string_view conversatio
   }
   return save(c, conversation_id, *after);
 }
+}  // namespace
 
 Result<void> FigureRepo::refresh_for_message(Connection& c, std::string_view message_id) {
   std::optional<std::string> conversation_id;
@@ -321,7 +327,7 @@ Result<std::vector<std::string>> FigureRepo::idle(Connection& c, int64_t idle_be
 Result<std::vector<FigureDay>> FigureRepo::days(Connection& c, std::string_view agent_id,
                                                 int64_t first, int64_t last) {
   std::vector<FigureDay> out;
-  if (c.work().active()) PARLEY_TRY(c.work().run_now(c, kRefreshKey));
+  PARLEY_TRY(run_deferred_now(c, kRefreshKey));
   PARLEY_TRY(c.query(
       "SELECT day, conversations, visitor_messages, agent_replies, answered, low_confidence,"
       " fallbacks, handoffs, live_chats, ended, resolved, csat_sum, csat_count, csat_1, csat_2,"

@@ -1,6 +1,5 @@
 // Figures of conversations, kept per agent and per day (the account's time zone) on write: every
-// write that changes a conversation or one of its messages calls refresh() in its own transaction
-// (made once, at the transaction's end),
+// write that changes a conversation or one of its messages calls refresh() in its own transaction,
 // which recounts what the conversation adds to its day (conversation_figures), takes out what it
 // added before and puts the new figures into the roll-ups (figure_days, figure_day_names). A
 // conversation's contribution thus follows it: a later fallback, a changed CSAT or thumb moves
@@ -51,14 +50,9 @@ struct FigureDay {
 class FigureRepo {
  public:
   // Recounts the conversation and moves its day's roll-ups by the difference (nothing when it is
-  // gone). `now` tells whether it has ended by inactivity: only the sweeper passes one. Inside a
-  // unit of work the recount is deferred to its end and made once however many writes of the
-  // conversation asked for it (store/entity_changes.h); with `now`, at once.
+  // gone). `now` tells whether it has ended by inactivity: only the sweeper passes one.
   static Result<void> refresh(Connection& c, std::string_view conversation_id,
                               std::optional<int64_t> now = std::nullopt);
-  // The recount itself, at once.
-  static Result<void> refresh_now(Connection& c, std::string_view conversation_id,
-                                  std::optional<int64_t> now);
   // The same, for the conversation of a message whose rating changed (messages.rating).
   static Result<void> refresh_for_message(Connection& c, std::string_view message_id);
   // Conversations not yet ended whose last activity is at or before `idle_before`, oldest first.

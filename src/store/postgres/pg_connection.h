@@ -12,6 +12,7 @@
 
 #include "core/string_map.h"
 #include "store/db.h"
+#include "store/entity_changes.h"
 
 struct pg_conn;
 struct pg_result;
@@ -55,6 +56,8 @@ class PgConnection final : public Connection {
   using NotifyFn =
       std::function<void(std::string_view channel, int sender, std::string_view payload)>;
   Result<void> take_notifications(const NotifyFn& on_notify);
+  // The unit of work running on this connection (store/entity_changes.h).
+  UnitOfWork& work() { return work_; }
 
  private:
   explicit PgConnection(pg_conn* conn) : conn_(conn) {}
@@ -75,6 +78,7 @@ class PgConnection final : public Connection {
   std::vector<const char*> values_;
   std::vector<int> lengths_;
   std::vector<int> formats_;
+  UnitOfWork work_;
 };
 
 // SQLSTATE classes write() treats as a lost race: the transaction is run again.

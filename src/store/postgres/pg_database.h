@@ -38,7 +38,7 @@
 
 namespace parley {
 
-class PgDatabase final : public Database {
+class PgDatabase final : public Database, public EntitySource {
  public:
   static Result<std::unique_ptr<PgDatabase>> open(const DatabaseOptions& options);
   ~PgDatabase() override;
@@ -54,7 +54,9 @@ class PgDatabase final : public Database {
   void bump_auth_epoch() override;
   uint64_t data_epoch() const override;
   uint64_t entity_version(Entity kind, std::string_view id) const override;
-  void add_commit_observer(CommitObserver observer) override { observers_.add(std::move(observer)); }
+  void add_commit_observer(CommitObserver observer) override {
+    observers_.add(std::move(observer));
+  }
 
  private:
   struct Job {

@@ -18,7 +18,7 @@
 
 namespace parley {
 
-class SqliteDatabase final : public Database {
+class SqliteDatabase final : public Database, public EntitySource {
  public:
   static Result<std::unique_ptr<SqliteDatabase>> open(const std::string& path, Durability durability);
   ~SqliteDatabase() override;
@@ -32,7 +32,9 @@ class SqliteDatabase final : public Database {
   void bump_auth_epoch() override;
   uint64_t data_epoch() const override;
   uint64_t entity_version(Entity kind, std::string_view id) const override;
-  void add_commit_observer(CommitObserver observer) override { observers_.add(std::move(observer)); }
+  void add_commit_observer(CommitObserver observer) override {
+    observers_.add(std::move(observer));
+  }
   Result<void> hold_for_serving() override;
 
  private:

@@ -66,7 +66,8 @@ std::unique_ptr<StoreUnderTest> open_sqlite_store();
 // The PostgreSQL backend: a new database on the cluster PARLEY_TEST_POSTGRES_URL names; null
 // when it is not set.
 std::unique_ptr<StoreUnderTest> open_postgres_store();
-// SQLite, and PostgreSQL when PARLEY_TEST_POSTGRES_URL is set (as the end-to-end suite).
+// SQLite, and PostgreSQL (skipped unless PARLEY_TEST_POSTGRES_URL is set, as the end-to-end
+// suite).
 std::vector<StoreBackend> store_backends();
 
 }  // namespace parley

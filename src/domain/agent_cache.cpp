@@ -51,6 +51,7 @@ Result<std::shared_ptr<const LoadedAgent>> AgentCache::find_any(std::string_view
       cached = it->second.agent;
     }
   }
+  loads_.fetch_add(1, std::memory_order_relaxed);
   PARLEY_ASSIGN_OR_RETURN(Connection & c, db_.read());
   int64_t counts_seq = 0;
   PARLEY_ASSIGN_OR_RETURN(auto loaded, find_agent_with_counts_seq(c, agent_id, counts_seq));

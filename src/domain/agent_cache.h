@@ -14,6 +14,7 @@
 // settings already read, so settings are parsed once per change. Thread-safe.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -38,6 +39,8 @@ class AgentCache {
   // The agent if the cache holds it as of the agent's current version, without reading the
   // database; null otherwise (then get() reads it). For callers that must not block.
   std::shared_ptr<const LoadedAgent> fresh(std::string_view agent_id);
+  // How many times an agent was read from the database (misses), for /metrics.
+  uint64_t loads() const { return loads_.load(std::memory_order_relaxed); }
 
  private:
   static constexpr size_t kMaxEntries = 10'000;
@@ -58,6 +61,7 @@ class AgentCache {
   Database& db_;
   EntitySource* const source_;  // null: versions are the data epoch (a test's stand-in database)
   std::shared_ptr<State> state_ = std::make_shared<State>();
+  std::atomic<uint64_t> loads_{0};
 };
 
 }  // namespace parley

@@ -187,7 +187,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     hooks.more_metrics = [&chat_slots, &feed, &crawler, &reply_metrics, &queue_gauges,
                           &agent_cache](std::string& out) {
       reply_metrics.write(out);
-      out += "# HELP parley_agent_cache_loads_total Agents the agent cache read from the database.\n";
+      out +=
+          "# HELP parley_agent_cache_loads_total Agents the agent cache read from the database.\n";
       out += "# TYPE parley_agent_cache_loads_total counter\n";
       out += "parley_agent_cache_loads_total " + std::to_string(agent_cache.loads()) + "\n";
       queue_gauges.write(out);

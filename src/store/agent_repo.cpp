@@ -65,9 +65,7 @@ class CounterDeltas final : public Deferred {
 };
 
 // Writes the counters deferred on this connection before a read of agents sees them.
-Result<void> flush_counters(Connection& c) {
-  return run_deferred_now(c, kCountsKey);
-}
+Result<void> flush_counters(Connection& c) { return run_deferred_now(c, kCountsKey); }
 }  // namespace
 
 Result<void> AgentRepo::insert(Connection& c, const AgentRecord& a) {

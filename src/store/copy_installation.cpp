@@ -117,7 +117,8 @@ Result<std::vector<TableCopy>> copy_installation(Database& from, Database& to) {
           for (const Cell& cell : read.rows[i]) params.push_back(value_of(cell));
           PARLEY_TRY(c.query(sql, params, [](const Row&) {}));
         }
-        if (UnitOfWork* work = work_of(c)) work->everything_changed();  // rows of every kind, not recorded one by one
+        if (UnitOfWork* work = work_of(c))
+          work->everything_changed();  // rows of every kind, not recorded one by one
         return {};
       }));
     }

@@ -1,6 +1,6 @@
 #include "store/figure_repo.h"
-#include "store/pipelined.h"
 #include "store/entity_changes.h"
+#include "store/pipelined.h"
 
 #include <set>
 
@@ -182,7 +182,8 @@ Result<void> move_day(Connection& c, std::string_view agent_id, int64_t day, con
                    d.low_confidence || d.fallbacks || d.handoffs || d.live_chats || d.ended ||
                    d.resolved || d.csat_sum || d.csat_count || d.thumbs_up || d.thumbs_down;
   if (any) {
-    PARLEY_TRY(execute_later(c, 
+    PARLEY_TRY(execute_later(
+        c,
         "INSERT INTO figure_days (agent_id, day, conversations, visitor_messages, agent_replies,"
         " answered, low_confidence, fallbacks, handoffs, live_chats, ended, resolved, csat_sum,"
         " csat_count, csat_1, csat_2, csat_3, csat_4, csat_5, thumbs_up, thumbs_down) VALUES"
@@ -217,12 +218,13 @@ Result<void> move_day(Connection& c, std::string_view agent_id, int64_t day, con
   auto names = [&](std::string_view kind, const std::map<std::string, int64_t>& m) -> Result<void> {
     for (const auto& [name, n] : m) {
       if (n == 0) continue;
-      PARLEY_TRY(
-          execute_later(c, "INSERT INTO figure_day_names (agent_id, day, kind, name, count) VALUES ($1, "
-                    "$2, $3, $4, $5)"
-                    " ON CONFLICT (agent_id, day, kind, name) DO UPDATE SET"
-                    " count = figure_day_names.count + excluded.count",
-                    {agent_id, day, kind, std::string_view(name), n}));
+      PARLEY_TRY(execute_later(
+          c,
+          "INSERT INTO figure_day_names (agent_id, day, kind, name, count) VALUES ($1, "
+          "$2, $3, $4, $5)"
+          " ON CONFLICT (agent_id, day, kind, name) DO UPDATE SET"
+          " count = figure_day_names.count + excluded.count",
+          {agent_id, day, kind, std::string_view(name), n}));
     }
     return {};
   };
@@ -234,7 +236,8 @@ Result<void> save(Connection& c, std::string_view conversation_id, const Contrib
   const Figures& f = k.f;
   std::optional<int64_t> csat;
   if (f.csat_count) csat = f.csat_sum;
-  PARLEY_TRY(execute_later(c, 
+  PARLEY_TRY(execute_later(
+      c,
       "INSERT INTO conversation_figures (conversation_id, agent_id, day, channel, topics,"
       " last_activity_at, idle_ended, visitor_messages, agent_replies, answered, low_confidence,"
       " fallbacks, handoff, live_chat, ended, resolved, csat, thumbs_up, thumbs_down) VALUES"

@@ -246,8 +246,8 @@ Result<void> PgConnection::run(std::string_view sql, const DbValue* params, size
   if (begin_pending_ || !queued_.empty()) {
     res = exec_pipeline(name, static_cast<int>(n), &failed_sql);
   } else {
-    res = PQexecPrepared(conn_, name->c_str(), static_cast<int>(n), values_.data(),
-                         lengths_.data(), formats_.data(), 0);
+    res = PQexecPrepared(conn_, name->c_str(), static_cast<int>(n), values_.data(), lengths_.data(),
+                         formats_.data(), 0);
   }
   return finish(res, failed_sql.empty() ? sql : std::string_view(failed_sql), on_row, changes);
 }
@@ -263,8 +263,8 @@ Result<void> PgConnection::send(std::string_view sql, Params params) {
     q.nulls[i] = values_[i] == nullptr;
     if (values_[i] == nullptr) continue;
     // A copy: the caller's texts and blobs may be gone when the statement is sent.
-    q.texts[i] = formats_[i] == 1 ? std::string(values_[i], static_cast<size_t>(lengths_[i]))
-                                  : texts_[i];
+    q.texts[i] =
+        formats_[i] == 1 ? std::string(values_[i], static_cast<size_t>(lengths_[i])) : texts_[i];
   }
   queued_.push_back(std::move(q));
   return {};
@@ -292,10 +292,10 @@ PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::strin
     sent_sql.push_back(&q.sql);
   }
   if (ok) {
-    ok = name != nullptr ? PQsendQueryPrepared(conn_, name->c_str(), n, values_.data(),
-                                               lengths_.data(), formats_.data(), 0) == 1
-                         : PQsendQueryParams(conn_, "COMMIT", 0, nullptr, nullptr, nullptr,
-                                             nullptr, 0) == 1;
+    ok = name != nullptr
+             ? PQsendQueryPrepared(conn_, name->c_str(), n, values_.data(), lengths_.data(),
+                                   formats_.data(), 0) == 1
+             : PQsendQueryParams(conn_, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
     sent_sql.push_back(&kCommit);
   }
   if (ok) ok = PQpipelineSync(conn_) == 1;
@@ -319,8 +319,8 @@ PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::strin
       PQclear(r);
       break;
     }
-    const bool failed = status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK &&
-                        status != PGRES_PIPELINE_ABORTED;
+    const bool failed =
+        status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_PIPELINE_ABORTED;
     if (failed && first_failure == nullptr && query + 1 < queries) {
       first_failure = r;
       if (failed_sql != nullptr) *failed_sql = *sent_sql[query];
@@ -411,9 +411,10 @@ Result<void> PgConnection::execute_script(std::string_view sql) {
     std::string failed_sql;
     PARLEY_ASSIGN_OR_RETURN(const std::string* name, prepared("SELECT 1"));
     bind(nullptr, 0);
-    PARLEY_TRY(finish(exec_pipeline(name, 0, &failed_sql),
-                      failed_sql.empty() ? std::string_view("SELECT 1") : std::string_view(failed_sql),
-                      nullptr, nullptr));
+    PARLEY_TRY(
+        finish(exec_pipeline(name, 0, &failed_sql),
+               failed_sql.empty() ? std::string_view("SELECT 1") : std::string_view(failed_sql),
+               nullptr, nullptr));
   }
   // A script is simple-query text: a pending BEGIN goes in front of it, in the same round trip.
   std::string text = begin_pending_ ? "BEGIN; " : "";

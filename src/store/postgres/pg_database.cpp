@@ -27,21 +27,30 @@ constexpr size_t kMaxPayload = 7000;
 
 char kind_letter(Entity kind) {
   switch (kind) {
-    case Entity::kAgent: return 'a';
-    case Entity::kAccount: return 'c';
-    case Entity::kKey: return 'k';
-    case Entity::kKnowledge: return 'n';
+    case Entity::kAgent:
+      return 'a';
+    case Entity::kAccount:
+      return 'c';
+    case Entity::kKey:
+      return 'k';
+    case Entity::kKnowledge:
+      return 'n';
   }
   return '?';
 }
 
 std::optional<Entity> letter_kind(char letter) {
   switch (letter) {
-    case 'a': return Entity::kAgent;
-    case 'c': return Entity::kAccount;
-    case 'k': return Entity::kKey;
-    case 'n': return Entity::kKnowledge;
-    default: return std::nullopt;
+    case 'a':
+      return Entity::kAgent;
+    case 'c':
+      return Entity::kAccount;
+    case 'k':
+      return Entity::kKey;
+    case 'n':
+      return Entity::kKnowledge;
+    default:
+      return std::nullopt;
   }
 }
 }  // namespace
@@ -141,8 +150,10 @@ void PgDatabase::notify_loop() {
       if (!payload.empty()) payload += ' ';
       payload += token;
     }
-    if (everything) payload = "*";
-    else if (payload.empty()) payload = "-";
+    if (everything)
+      payload = "*";
+    else if (payload.empty())
+      payload = "-";
     Result<void> sent = ApiError{ErrorCode::kUnavailable, "not connected"};
     if (conn == nullptr || conn->broken()) {
       auto opened = PgConnection::open(options_.url, options_.durability);

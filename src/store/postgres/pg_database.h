@@ -85,7 +85,9 @@ class PgDatabase final : public Database, public EntitySource {
   // Mutable: read while the listener is down, they move (see above).
   mutable std::atomic<uint64_t> auth_epoch_{1};
   mutable std::atomic<uint64_t> data_epoch_{1};
-  std::unique_ptr<std::atomic<uint64_t>[]> slots_{new std::atomic<uint64_t>[EntityVersions::kSlots]()};
+  std::unique_ptr<std::atomic<uint64_t>[]> slots_ {
+    new std::atomic<uint64_t>[ EntityVersions::kSlots ]()
+  };
   EntityVersions versions_{slots_.get()};
   CommitObservers observers_;
   std::atomic<bool> heard_{false};  // the listener is connected and LISTENs

@@ -1,11 +1,11 @@
 #include "store/sqlite/sqlite_database.h"
 
 #include <fcntl.h>
-#include "core/log.h"
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "core/log.h"
 
 #include <chrono>
 #include <unordered_map>

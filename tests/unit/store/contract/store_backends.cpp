@@ -4,8 +4,7 @@
 
 namespace parley {
 
-INSTANTIATE_TEST_SUITE_P(Backends, StoreContract,
-                         ::testing::ValuesIn(store_backends()),
+INSTANTIATE_TEST_SUITE_P(Backends, StoreContract, ::testing::ValuesIn(store_backends()),
                          [](const ::testing::TestParamInfo<StoreBackend>& info) {
                            return info.param.name;
                          });

@@ -2,12 +2,12 @@
 
 #include <stdlib.h>
 
+#include <unistd.h>
 #include <atomic>
 #include <barrier>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "store/account_repo.h"

@@ -30,7 +30,7 @@ PARLEY_TEST_RESPONSE_LOG=$responses/postgresql PARLEY_TEST_POSTGRES_URL=$url \
   ctest --test-dir build --output-on-failure -j "$(nproc)" -L e2e
 # The store contract on PostgreSQL (tests/unit/store/contract: each test in a database of its own).
 PARLEY_TEST_POSTGRES_URL=$url ctest --test-dir build --output-on-failure -j "$(nproc)" \
-  -R '^unit\..*StoreContract.*Postgres$' 
+  -R '^unit\..*StoreContract\..*/Postgres'
 if command -v node >/dev/null 2>&1; then
   (cd tests/node && node validate-responses.mjs ../../docs/openapi.yaml "$responses/sqlite" "$responses/postgresql")
 fi

@@ -29,6 +29,17 @@ bool eventually(const std::function<bool()>& done) {
   return done();
 }
 
+// Until a PostgreSQL handle's listener is connected every read of a version is new (nothing
+// cached is trusted meanwhile): waits for versions to hold still.
+void wait_until_heard(Database& db) {
+  EntitySource* source = entity_source(db);
+  ASSERT_NE(source, nullptr);
+  EXPECT_TRUE(eventually([&] {
+    return source->entity_version(Entity::kAccount, "acc_settled") ==
+           source->entity_version(Entity::kAccount, "acc_settled");
+  }));
+}
+
 void add_other_agent(Database& db, const std::string& account, int64_t now) {
   auto r = db.write([&](Connection& c) {
     AgentRecord a;
@@ -62,6 +73,7 @@ Result<void> turn(Connection& c, const std::string& conversation, const std::str
 }
 
 TEST_P(StoreContract, ACommitMovesTheVersionsOfWhatItChangedOnly) {
+  wait_until_heard(db());
   add_other_agent(db(), account_, now_);
   ASSERT_NE(EntityVersions::slot(Entity::kAgent, agent_),
             EntityVersions::slot(Entity::kAgent, kOtherAgent));
@@ -93,6 +105,8 @@ TEST_P(StoreContract, ACommitMovesTheVersionsOfWhatItChangedOnly) {
 }
 
 TEST_P(StoreContract, AnotherHandleSeesAChangedEntity) {
+  wait_until_heard(db());
+  wait_until_heard(other());
   const uint64_t seen = entity_source(other())->entity_version(Entity::kAgent, agent_);
   write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto a, AgentRepo::find_any(c, agent_));
@@ -119,6 +133,7 @@ TEST_P(StoreContract, AnotherHandleSeesAChangedEntity) {
 }
 
 TEST_P(StoreContract, ATurnsCountersAreWrittenOnceAndPublishedWithTheirCounts) {
+  wait_until_heard(db());
   std::mutex mu;
   std::vector<std::pair<EntityChange, uint64_t>> seen;
   entity_source(db())->add_commit_observer([&](const EntityChange& change, uint64_t version) {
@@ -160,6 +175,7 @@ TEST_P(StoreContract, CountersReadInsideTheUnitOfWorkIncludeItsOwnMoves) {
 }
 
 TEST_P(StoreContract, AFailedUnitOfWorkPublishesNothing) {
+  wait_until_heard(db());
   std::atomic<int> calls{0};
   entity_source(db())->add_commit_observer([&](const EntityChange&, uint64_t) { ++calls; });
   const uint64_t before = entity_source(db())->entity_version(Entity::kAgent, agent_);

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,8 @@ struct StoreBackend {
   std::string name;
   std::function<std::unique_ptr<StoreUnderTest>()> open;  // a new, empty, migrated store
 };
+// Its name in test listings (ctest's test names), rather than its bytes.
+inline void PrintTo(const StoreBackend& backend, std::ostream* out) { *out << backend.name; }
 
 class StoreContract : public ::testing::TestWithParam<StoreBackend> {
  protected:

@@ -22,7 +22,6 @@ Result<Account> create_account(Services& s, std::string_view name, std::string_v
   a.plan = p;
   a.created_at = a.updated_at = s.clock.now_ms();
   PARLEY_TRY(s.db.write([&](Connection& c) { return AccountRepo::insert(c, a); }));
-  s.db.bump_auth_epoch();
   return a;
 }
 
@@ -41,7 +40,6 @@ Result<Account> set_account_plan(Services& s, std::string_view account_id, std::
     return {};
   }));
   if (!found) return ApiError::not_found("No account " + std::string(account_id) + ".");
-  s.db.bump_auth_epoch();
   return get_account(s, account_id);
 }
 

@@ -37,7 +37,6 @@ Result<CreatedKey> create_api_key(Services& s, std::string_view account_id, std:
     }
     return {};
   }));
-  s.db.bump_auth_epoch();
   return out;
 }
 
@@ -62,7 +61,6 @@ Result<ApiKeyRecord> revoke_api_key(Services& s, std::string_view key_id, std::s
     key->revoked_at = now;
     return {};
   }));
-  s.db.bump_auth_epoch();
   return std::move(*key);
 }
 

@@ -205,9 +205,13 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     // Read before the node says it is listening, then every five seconds.
     QueueGauges queue_gauges(database, clock);
     hooks.more_metrics = [&chat_slots, &feed, &crawler, &reply_metrics, &queue_gauges,
-                          &knowledge](std::string& out) {
+                          &knowledge, &agent_cache](std::string& out) {
       reply_metrics.write(out);
       write_knowledge_metrics(knowledge.figures(), out);
+      out +=
+          "# HELP parley_agent_cache_loads_total Agents the agent cache read from the database.\n";
+      out += "# TYPE parley_agent_cache_loads_total counter\n";
+      out += "parley_agent_cache_loads_total " + std::to_string(agent_cache.loads()) + "\n";
       queue_gauges.write(out);
       out +=
           "# HELP parley_event_streams_open Live-chat event streams open (the console's inbox, the "

@@ -1,4 +1,5 @@
 #include "store/account_repo.h"
+#include "store/entity_changes.h"
 
 namespace parley {
 
@@ -27,6 +28,7 @@ Result<void> AccountRepo::insert(Connection& c, const Account& a) {
                 "$2, $3, $4, $5, $6)",
                 {a.id, a.name, plan_name(a.plan), a.limits.empty() ? db_null() : DbValue(a.limits),
                  a.created_at, a.updated_at}));
+  record_change(c, Entity::kAccount, a.id);
   return {};
 }
 
@@ -53,6 +55,7 @@ Result<bool> AccountRepo::set_plan(Connection& c, std::string_view id, Plan plan
   PARLEY_ASSIGN_OR_RETURN(int64_t n,
                           c.execute("UPDATE accounts SET plan = $2, updated_at = $3 WHERE id = $1",
                                     {id, plan_name(plan), now}));
+  if (n > 0) record_change(c, Entity::kAccount, id);
   return n > 0;
 }
 
@@ -61,6 +64,7 @@ Result<bool> AccountRepo::set_limits(Connection& c, std::string_view id, std::st
   PARLEY_ASSIGN_OR_RETURN(
       int64_t n, c.execute("UPDATE accounts SET limits = $2, updated_at = $3 WHERE id = $1",
                            {id, limits.empty() ? db_null() : DbValue(limits), now}));
+  if (n > 0) record_change(c, Entity::kAccount, id);
   return n > 0;
 }
 
@@ -69,6 +73,7 @@ Result<bool> AccountRepo::set_time_zone(Connection& c, std::string_view id, std:
   PARLEY_ASSIGN_OR_RETURN(
       int64_t n, c.execute("UPDATE accounts SET time_zone = $2, updated_at = $3 WHERE id = $1",
                            {id, zone, now}));
+  if (n > 0) record_change(c, Entity::kAccount, id);
   return n > 0;
 }
 
@@ -77,6 +82,7 @@ Result<bool> AccountRepo::set_retention(Connection& c, std::string_view id,
   PARLEY_ASSIGN_OR_RETURN(
       int64_t n, c.execute("UPDATE accounts SET retention_days = $2, updated_at = $3 WHERE id = $1",
                            {id, db_opt(days), now}));
+  if (n > 0) record_change(c, Entity::kAccount, id);
   return n > 0;
 }
 

@@ -1,4 +1,9 @@
 #include "store/agent_repo.h"
+#include "store/agent_counts.h"
+#include "store/entity_changes.h"
+
+#include <array>
+#include <memory>
 
 namespace parley {
 
@@ -29,6 +34,38 @@ AgentRecord read_agent(const Row& r) {
   a.identity_secret_at = r.opt_int64(15);
   return a;
 }
+
+constexpr std::string_view kCountsKey = "agent-counts:";
+
+// An agent's counter deltas in one unit of work, written by one statement at its end.
+class CounterDeltas final : public Deferred {
+ public:
+  explicit CounterDeltas(std::string agent_id) : agent_id_(std::move(agent_id)) {}
+  void add(AgentCounter counter, int64_t delta) { deltas_[static_cast<size_t>(counter)] += delta; }
+
+  Result<void> run(Connection& c) override {
+    if (deltas_ == std::array<int64_t, 4>{}) return {};
+    std::optional<AgentCounts> counts;
+    PARLEY_TRY(c.query(
+        "UPDATE agents SET conversations_count = conversations_count + $2,"
+        " messages_count = messages_count + $3, leads_count = leads_count + $4,"
+        " sources_count = sources_count + $5, counts_seq = counts_seq + 1 WHERE id = $1"
+        " RETURNING conversations_count, messages_count, leads_count, sources_count, counts_seq",
+        {agent_id_, deltas_[0], deltas_[1], deltas_[2], deltas_[3]}, [&](const Row& r) {
+          counts = AgentCounts{r.int64(0), r.int64(1), r.int64(2), r.int64(3), r.int64(4)};
+        }));
+    deltas_ = {};
+    if (counts) record_change(c, Entity::kAgent, agent_id_, counts);
+    return {};
+  }
+
+ private:
+  std::string agent_id_;
+  std::array<int64_t, 4> deltas_{};  // by AgentCounter
+};
+
+// Writes the counters deferred on this connection before a read of agents sees them.
+Result<void> flush_counters(Connection& c) { return run_deferred_now(c, kCountsKey); }
 }  // namespace
 
 Result<void> AgentRepo::insert(Connection& c, const AgentRecord& a) {
@@ -37,12 +74,14 @@ Result<void> AgentRepo::insert(Connection& c, const AgentRecord& a) {
                        {a.id, a.account_id, a.name, int64_t{a.is_private}, a.settings, a.status,
                         db_opt(a.trained_at), a.characters, a.conversations_count, a.messages_count,
                         a.leads_count, a.sources_count, a.created_at, a.updated_at}));
+  record_change(c, Entity::kAgent, a.id);
   return {};
 }
 
 Result<std::optional<AgentRecord>> AgentRepo::find(Connection& c, std::string_view account_id,
                                                    std::string_view id) {
   std::optional<AgentRecord> out;
+  PARLEY_TRY(flush_counters(c));
   PARLEY_TRY(c.query("SELECT " AGENT_READ_COLUMNS " FROM agents WHERE id = $1 AND account_id = $2",
                      {id, account_id}, [&](const Row& r) { out = read_agent(r); }));
   return out;
@@ -50,6 +89,7 @@ Result<std::optional<AgentRecord>> AgentRepo::find(Connection& c, std::string_vi
 
 Result<std::optional<AgentRecord>> AgentRepo::find_any(Connection& c, std::string_view id) {
   std::optional<AgentRecord> out;
+  PARLEY_TRY(flush_counters(c));
   PARLEY_TRY(c.query("SELECT " AGENT_READ_COLUMNS " FROM agents WHERE id = $1", {id},
                      [&](const Row& r) { out = read_agent(r); }));
   return out;
@@ -57,6 +97,7 @@ Result<std::optional<AgentRecord>> AgentRepo::find_any(Connection& c, std::strin
 
 Result<std::vector<AgentRecord>> AgentRepo::list(Connection& c, std::string_view account_id) {
   std::vector<AgentRecord> out;
+  PARLEY_TRY(flush_counters(c));
   PARLEY_TRY(c.query("SELECT " AGENT_READ_COLUMNS
                      " FROM agents WHERE account_id = $1 ORDER BY created_at DESC, id DESC",
                      {account_id}, [&](const Row& r) { out.push_back(read_agent(r)); }));
@@ -73,6 +114,7 @@ Result<void> AgentRepo::update(Connection& c, const AgentRecord& a) {
       " characters = $7, updated_at = $8 WHERE id = $1",
       {a.id, a.name, int64_t{a.is_private}, a.settings, a.status, db_opt(a.trained_at),
        a.characters, a.updated_at}));
+  record_change(c, Entity::kAgent, a.id);
   return {};
 }
 
@@ -81,6 +123,7 @@ Result<void> AgentRepo::set_identity_secret(Connection& c, std::string_view id,
   PARLEY_TRY(
       c.execute("UPDATE agents SET identity_secret = $2, identity_secret_at = $3 WHERE id = $1",
                 {id, sealed, at}));
+  record_change(c, Entity::kAgent, id);
   return {};
 }
 
@@ -99,23 +142,26 @@ AgentRepo::identity_secrets_sealed_by_others(Connection& c, std::string_view key
 
 Result<void> AgentRepo::add_to_counter(Connection& c, std::string_view id, AgentCounter counter,
                                        int64_t delta) {
-  std::string_view sql;
-  switch (counter) {
-    case AgentCounter::kConversations:
-      sql = "UPDATE agents SET conversations_count = conversations_count + $2 WHERE id = $1";
-      break;
-    case AgentCounter::kMessages:
-      sql = "UPDATE agents SET messages_count = messages_count + $2 WHERE id = $1";
-      break;
-    case AgentCounter::kLeads:
-      sql = "UPDATE agents SET leads_count = leads_count + $2 WHERE id = $1";
-      break;
-    case AgentCounter::kSources:
-      sql = "UPDATE agents SET sources_count = sources_count + $2 WHERE id = $1";
-      break;
+  std::string key = std::string(kCountsKey).append(id);
+  if (auto* pending = static_cast<CounterDeltas*>(find_deferred(c, key))) {
+    pending->add(counter, delta);
+    return {};
   }
-  PARLEY_TRY(c.execute(sql, {id, delta}));
-  return {};
+  auto deltas = std::make_unique<CounterDeltas>(std::string(id));
+  deltas->add(counter, delta);
+  return defer(c, std::move(key), std::move(deltas));
+}
+
+Result<std::optional<AgentRecord>> find_agent_with_counts_seq(Connection& c, std::string_view id,
+                                                              int64_t& counts_seq) {
+  PARLEY_TRY(flush_counters(c));
+  std::optional<AgentRecord> out;
+  PARLEY_TRY(c.query("SELECT " AGENT_READ_COLUMNS ", counts_seq FROM agents WHERE id = $1", {id},
+                     [&](const Row& r) {
+                       out = read_agent(r);
+                       counts_seq = r.int64(16);
+                     }));
+  return out;
 }
 
 }  // namespace parley

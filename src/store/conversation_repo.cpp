@@ -1,4 +1,5 @@
 #include "store/conversation_repo.h"
+#include "store/pipelined.h"
 
 #include <algorithm>
 
@@ -78,7 +79,8 @@ Result<std::optional<ConversationRecord>> find_where(Connection& c, std::string_
 }  // namespace
 
 Result<void> ConversationRepo::insert(Connection& c, const ConversationRecord& v) {
-  PARLEY_TRY(c.execute(
+  PARLEY_TRY(execute_later(
+      c,
       "INSERT INTO conversations (" CONVERSATION_COLUMNS
       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, "
       "$19, $20, $21, $22, $23, $24, $25, $26)",
@@ -162,11 +164,12 @@ Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRec
         agent_id = r.text(1);
       }));
   if (!agent_id) return ApiError::not_found("No conversation " + m.conversation_id + ".");
-  PARLEY_TRY(c.execute("INSERT INTO messages (" MESSAGE_COLUMNS
-                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-                       {m.id, m.conversation_id, m.seq, m.role, m.content, db_opt(m.author_name),
-                        m.sources, m.created_at, db_opt(m.outcome), db_opt(m.confidence),
-                        db_opt(m.rating), db_opt(m.rated_at)}));
+  PARLEY_TRY(execute_later(c,
+                           "INSERT INTO messages (" MESSAGE_COLUMNS
+                           ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                           {m.id, m.conversation_id, m.seq, m.role, m.content,
+                            db_opt(m.author_name), m.sources, m.created_at, db_opt(m.outcome),
+                            db_opt(m.confidence), db_opt(m.rating), db_opt(m.rated_at)}));
   PARLEY_TRY(AgentRepo::add_to_counter(c, *agent_id, AgentCounter::kMessages, 1));
   PARLEY_TRY(FigureRepo::refresh(c, m.conversation_id));
   return m;

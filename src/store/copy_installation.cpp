@@ -1,4 +1,5 @@
 #include "store/copy_installation.h"
+#include "store/entity_changes.h"
 
 #include <deque>
 #include <regex>
@@ -116,6 +117,8 @@ Result<std::vector<TableCopy>> copy_installation(Database& from, Database& to) {
           for (const Cell& cell : read.rows[i]) params.push_back(value_of(cell));
           PARLEY_TRY(c.query(sql, params, [](const Row&) {}));
         }
+        if (UnitOfWork* work = work_of(c))
+          work->everything_changed();  // rows of every kind, not recorded one by one
         return {};
       }));
     }

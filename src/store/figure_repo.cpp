@@ -1,4 +1,6 @@
 #include "store/figure_repo.h"
+#include "store/entity_changes.h"
+#include "store/pipelined.h"
 
 #include <set>
 
@@ -180,7 +182,8 @@ Result<void> move_day(Connection& c, std::string_view agent_id, int64_t day, con
                    d.low_confidence || d.fallbacks || d.handoffs || d.live_chats || d.ended ||
                    d.resolved || d.csat_sum || d.csat_count || d.thumbs_up || d.thumbs_down;
   if (any) {
-    PARLEY_TRY(c.execute(
+    PARLEY_TRY(execute_later(
+        c,
         "INSERT INTO figure_days (agent_id, day, conversations, visitor_messages, agent_replies,"
         " answered, low_confidence, fallbacks, handoffs, live_chats, ended, resolved, csat_sum,"
         " csat_count, csat_1, csat_2, csat_3, csat_4, csat_5, thumbs_up, thumbs_down) VALUES"
@@ -215,12 +218,13 @@ Result<void> move_day(Connection& c, std::string_view agent_id, int64_t day, con
   auto names = [&](std::string_view kind, const std::map<std::string, int64_t>& m) -> Result<void> {
     for (const auto& [name, n] : m) {
       if (n == 0) continue;
-      PARLEY_TRY(
-          c.execute("INSERT INTO figure_day_names (agent_id, day, kind, name, count) VALUES ($1, "
-                    "$2, $3, $4, $5)"
-                    " ON CONFLICT (agent_id, day, kind, name) DO UPDATE SET"
-                    " count = figure_day_names.count + excluded.count",
-                    {agent_id, day, kind, std::string_view(name), n}));
+      PARLEY_TRY(execute_later(
+          c,
+          "INSERT INTO figure_day_names (agent_id, day, kind, name, count) VALUES ($1, "
+          "$2, $3, $4, $5)"
+          " ON CONFLICT (agent_id, day, kind, name) DO UPDATE SET"
+          " count = figure_day_names.count + excluded.count",
+          {agent_id, day, kind, std::string_view(name), n}));
     }
     return {};
   };
@@ -232,7 +236,8 @@ Result<void> save(Connection& c, std::string_view conversation_id, const Contrib
   const Figures& f = k.f;
   std::optional<int64_t> csat;
   if (f.csat_count) csat = f.csat_sum;
-  PARLEY_TRY(c.execute(
+  PARLEY_TRY(execute_later(
+      c,
       "INSERT INTO conversation_figures (conversation_id, agent_id, day, channel, topics,"
       " last_activity_at, idle_ended, visitor_messages, agent_replies, answered, low_confidence,"
       " fallbacks, handoff, live_chat, ended, resolved, csat, thumbs_up, thumbs_down) VALUES"
@@ -253,8 +258,36 @@ Result<void> save(Connection& c, std::string_view conversation_id, const Contrib
 }
 }  // namespace
 
+namespace {
+constexpr std::string_view kRefreshKey = "figures:";
+
+Result<void> refresh_now(Connection& c, std::string_view conversation_id,
+                         std::optional<int64_t> now);
+
+// A conversation's recount, deferred to the end of the unit of work: a chat turn that inserts the
+// conversation and appends two messages recounts it once.
+class DeferredRefresh final : public Deferred {
+ public:
+  explicit DeferredRefresh(std::string conversation_id) : id_(std::move(conversation_id)) {}
+  Result<void> run(Connection& c) override { return refresh_now(c, id_, std::nullopt); }
+
+ private:
+  std::string id_;
+};
+}  // namespace
+
 Result<void> FigureRepo::refresh(Connection& c, std::string_view conversation_id,
                                  std::optional<int64_t> now) {
+  if (now) return refresh_now(c, conversation_id, now);
+  std::string key = std::string(kRefreshKey).append(conversation_id);
+  if (find_deferred(c, key) != nullptr) return {};
+  return defer(c, std::move(key), std::make_unique<DeferredRefresh>(std::string(conversation_id)));
+}
+
+namespace {
+// Recounts the conversation and moves its day's roll-ups by the difference, at once.
+Result<void> refresh_now(Connection& c, std::string_view conversation_id,
+                         std::optional<int64_t> now) {
   PARLEY_ASSIGN_OR_RETURN(auto before, stored(c, conversation_id));
   PARLEY_ASSIGN_OR_RETURN(auto after, counted(c, conversation_id, before, now));
   if (!after) return {};  // deleted: its figures stay counted
@@ -272,6 +305,7 @@ Result<void> FigureRepo::refresh(Connection& c, std::string_view conversation_id
   }
   return save(c, conversation_id, *after);
 }
+}  // namespace
 
 Result<void> FigureRepo::refresh_for_message(Connection& c, std::string_view message_id) {
   std::optional<std::string> conversation_id;
@@ -297,6 +331,7 @@ Result<std::vector<std::string>> FigureRepo::idle(Connection& c, int64_t idle_be
 Result<std::vector<FigureDay>> FigureRepo::days(Connection& c, std::string_view agent_id,
                                                 int64_t first, int64_t last) {
   std::vector<FigureDay> out;
+  PARLEY_TRY(run_deferred_now(c, kRefreshKey));
   PARLEY_TRY(c.query(
       "SELECT day, conversations, visitor_messages, agent_replies, answered, low_confidence,"
       " fallbacks, handoffs, live_chats, ended, resolved, csat_sum, csat_count, csat_1, csat_2,"

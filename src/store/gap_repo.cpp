@@ -1,4 +1,5 @@
 #include "store/gap_repo.h"
+#include "store/pipelined.h"
 
 #include <algorithm>
 
@@ -38,10 +39,10 @@ GapRecord read_gap(const Row& r, int at = 0) {
 }  // namespace
 
 Result<void> GapRepo::insert_group(Connection& c, const GapGroupRecord& g) {
-  PARLEY_TRY(c.execute("INSERT INTO gap_groups (" GAP_GROUP_COLUMNS
-                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                       {g.id, g.agent_id, g.account_id, g.terms, g.created_at, g.last_asked_at,
-                        db_opt(g.resolved_at), db_opt(g.answer_source_id)}));
+  PARLEY_TRY(execute_later(
+      c, "INSERT INTO gap_groups (" GAP_GROUP_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+      {g.id, g.agent_id, g.account_id, g.terms, g.created_at, g.last_asked_at,
+       db_opt(g.resolved_at), db_opt(g.answer_source_id)}));
   return {};
 }
 
@@ -56,7 +57,8 @@ Result<bool> GapRepo::insert_gap(Connection& c, const GapRecord& g) {
 }
 
 Result<void> GapRepo::touch_group(Connection& c, std::string_view group_id, int64_t asked_at) {
-  PARLEY_TRY(c.execute(
+  PARLEY_TRY(execute_later(
+      c,
       "UPDATE gap_groups SET "
       "resolved_at = CASE WHEN resolved_at IS NOT NULL AND resolved_at < $2 THEN NULL ELSE "
       "resolved_at END, "

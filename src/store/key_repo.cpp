@@ -1,4 +1,5 @@
 #include "store/key_repo.h"
+#include "store/entity_changes.h"
 
 namespace parley {
 
@@ -29,6 +30,7 @@ Result<void> KeyRepo::insert(Connection& c, const ApiKeyRecord& k) {
       {k.id, k.account_id, k.name, k.prefix, k.fingerprint, int64_t{k.all_scopes},
        k.all_scopes ? std::string() : scope_list(k.scopes), db_opt(k.created_by), k.created_at,
        db_opt(k.last_used_at), db_opt(k.revoked_at)}));
+  record_change(c, Entity::kKey, k.id);
   return {};
 }
 
@@ -82,6 +84,7 @@ Result<bool> KeyRepo::active_fingerprint(Connection& c, std::string_view fingerp
 Result<bool> KeyRepo::revoke(Connection& c, std::string_view id, int64_t now) {
   PARLEY_ASSIGN_OR_RETURN(int64_t n, c.execute("UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
                                                {id, now}));
+  if (n > 0) record_change(c, Entity::kKey, id);
   return n > 0;
 }
 

@@ -1,4 +1,5 @@
 #include "store/source_repo.h"
+#include "store/entity_changes.h"
 
 namespace parley {
 
@@ -180,6 +181,7 @@ Result<int64_t> SourceRepo::bump_version(Connection& c, std::string_view agent_i
                      " ON CONFLICT (agent_id) DO UPDATE SET version = knowledge_versions.version + 1"
                      " RETURNING version",
                      {agent_id}, [&](const Row& r) { out = r.int64(0); }));
+  record_change(c, Entity::kKnowledge, agent_id);
   return out;
 }
 

@@ -1,4 +1,5 @@
 #include "store/usage_repo.h"
+#include "store/pipelined.h"
 
 namespace parley {
 
@@ -12,9 +13,10 @@ Result<int64_t> UsageRepo::count(Connection& c, std::string_view scope_id,
 
 Result<void> UsageRepo::add_one(Connection& c, std::string_view scope_id, std::string_view period) {
   PARLEY_TRY(
-      c.execute("INSERT INTO usage_counters (scope_id, period, count) VALUES ($1, $2, 1) "
-                "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1",
-                {scope_id, period}));
+      execute_later(c,
+                    "INSERT INTO usage_counters (scope_id, period, count) VALUES ($1, $2, 1) "
+                    "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1",
+                    {scope_id, period}));
   return {};
 }
 

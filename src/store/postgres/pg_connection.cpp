@@ -187,8 +187,7 @@ ApiError PgConnection::error(std::string_view what, const char* sqlstate, const 
   return ApiError::internal("The database failed to complete the request.");
 }
 
-Result<void> PgConnection::run(std::string_view sql, const DbValue* params, size_t n, const RowFn* on_row,
-                               int64_t* changes) {
+Result<const std::string*> PgConnection::prepared(std::string_view sql) {
   auto it = prepared_.find(sql);
   if (it == prepared_.end()) {
     std::string name = "p" + std::to_string(prepared_.size() + 1);
@@ -200,6 +199,10 @@ Result<void> PgConnection::run(std::string_view sql, const DbValue* params, size
     }
     it = prepared_.emplace(std::move(text), std::move(name)).first;
   }
+  return &it->second;
+}
+
+void PgConnection::bind(const DbValue* params, size_t n) {
   // Text parameters must end with a NUL: each is copied into `texts_` first. The buffers are
   // the connection's, reused by every statement; they are not read once the statement is sent.
   texts_.resize(n);
@@ -232,50 +235,108 @@ Result<void> PgConnection::run(std::string_view sql, const DbValue* params, size
     }
     values_[i] = text.c_str();
   }
-  PGresult* res = nullptr;
-  if (begin_pending_) {
-    begin_pending_ = false;
-    res = exec_after_begin(it->second, static_cast<int>(n));
-  } else {
-    res = PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(n), values_.data(), lengths_.data(),
-                         formats_.data(), 0);
-  }
-  return finish(res, sql, on_row, changes);
 }
 
-PGresult* PgConnection::exec_after_begin(const std::string& name, int n) {
-  if (PQenterPipelineMode(conn_) != 1 ||
-      PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) != 1 ||
-      PQsendQueryPrepared(conn_, name.c_str(), n, values_.data(), lengths_.data(), formats_.data(), 0) != 1 ||
-      PQpipelineSync(conn_) != 1) {
-    // Not sent (the connection is gone): whatever went out is read back below, and the
-    // statement fails with the connection's error.
+Result<void> PgConnection::run(std::string_view sql, const DbValue* params, size_t n,
+                               const RowFn* on_row, int64_t* changes) {
+  PARLEY_ASSIGN_OR_RETURN(const std::string* name, prepared(sql));
+  bind(params, n);
+  PGresult* res = nullptr;
+  std::string failed_sql;
+  if (begin_pending_ || !queued_.empty()) {
+    res = exec_pipeline(name, static_cast<int>(n), &failed_sql);
+  } else {
+    res = PQexecPrepared(conn_, name->c_str(), static_cast<int>(n), values_.data(), lengths_.data(),
+                         formats_.data(), 0);
   }
-  // Each query's results end with a null; the sync's result ends the pipeline. A statement after
-  // a failed BEGIN comes back PGRES_PIPELINE_ABORTED.
-  PGresult* results[2] = {nullptr, nullptr};
-  int query = 0;
-  for (int reads = 0; reads < 16; ++reads) {
+  return finish(res, failed_sql.empty() ? sql : std::string_view(failed_sql), on_row, changes);
+}
+
+Result<void> PgConnection::send(std::string_view sql, Params params) {
+  if (!in_transaction_) return run(sql, params.begin(), params.size(), nullptr, nullptr);
+  PARLEY_ASSIGN_OR_RETURN(const std::string* name, prepared(sql));
+  bind(params.begin(), params.size());
+  Queued q{*name, std::string(sql), {}, lengths_, formats_, {}};
+  q.texts.resize(params.size());
+  q.nulls.resize(params.size());
+  for (size_t i = 0; i < params.size(); ++i) {
+    q.nulls[i] = values_[i] == nullptr;
+    if (values_[i] == nullptr) continue;
+    // A copy: the caller's texts and blobs may be gone when the statement is sent.
+    q.texts[i] =
+        formats_[i] == 1 ? std::string(values_[i], static_cast<size_t>(lengths_[i])) : texts_[i];
+  }
+  queued_.push_back(std::move(q));
+  return {};
+}
+
+PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::string* failed_sql) {
+  // What is sent, in order: BEGIN (when pending), the queued statements, the last statement.
+  std::vector<const std::string*> sent_sql;
+  static const std::string kBegin = "BEGIN", kCommit = "COMMIT";
+  bool ok = PQenterPipelineMode(conn_) == 1;
+  if (ok && begin_pending_) {
+    ok = PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
+    sent_sql.push_back(&kBegin);
+  }
+  begin_pending_ = false;
+  std::vector<const char*> values;
+  for (const Queued& q : queued_) {
+    if (!ok) break;
+    values.assign(q.texts.size(), nullptr);
+    for (size_t i = 0; i < q.texts.size(); ++i) {
+      if (!q.nulls[i]) values[i] = q.texts[i].data();
+    }
+    ok = PQsendQueryPrepared(conn_, q.name.c_str(), static_cast<int>(values.size()), values.data(),
+                             q.lengths.data(), q.formats.data(), 0) == 1;
+    sent_sql.push_back(&q.sql);
+  }
+  if (ok) {
+    ok = name != nullptr
+             ? PQsendQueryPrepared(conn_, name->c_str(), n, values_.data(), lengths_.data(),
+                                   formats_.data(), 0) == 1
+             : PQsendQueryParams(conn_, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
+    sent_sql.push_back(&kCommit);
+  }
+  if (ok) ok = PQpipelineSync(conn_) == 1;
+  // Not sent in full (the connection is gone): whatever went out is read back below, and the
+  // statement fails with the connection's error. Each query's results end with a null; the
+  // sync's result ends the pipeline. A statement after a failed one comes back
+  // PGRES_PIPELINE_ABORTED.
+  PGresult* first_failure = nullptr;
+  PGresult* last = nullptr;
+  size_t query = 0;
+  const size_t queries = sent_sql.size();
+  for (size_t reads = 0; reads < 4 * queries + 8; ++reads) {
     PGresult* r = PQgetResult(conn_);
     if (r == nullptr) {
-      if (broken()) break;
+      if (broken() || !ok) break;
       ++query;
       continue;
     }
-    if (PQresultStatus(r) == PGRES_PIPELINE_SYNC) {
+    ExecStatusType status = PQresultStatus(r);
+    if (status == PGRES_PIPELINE_SYNC) {
       PQclear(r);
       break;
     }
-    if (query < 2 && results[query] == nullptr) results[query] = r;
-    else PQclear(r);
+    const bool failed =
+        status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_PIPELINE_ABORTED;
+    if (failed && first_failure == nullptr && query + 1 < queries) {
+      first_failure = r;
+      if (failed_sql != nullptr) *failed_sql = *sent_sql[query];
+    } else if (query + 1 == queries && last == nullptr) {
+      last = r;
+    } else {
+      PQclear(r);
+    }
   }
   PQexitPipelineMode(conn_);
-  if (results[0] != nullptr && PQresultStatus(results[0]) != PGRES_COMMAND_OK) {
-    PQclear(results[1]);
-    return results[0];  // BEGIN's error
+  queued_.clear();
+  if (first_failure != nullptr) {
+    PQclear(last);
+    return first_failure;
   }
-  PQclear(results[0]);
-  return results[1];
+  return last;
 }
 
 Result<void> PgConnection::finish(PGresult* result, std::string_view sql, const RowFn* on_row, int64_t* changes) {
@@ -314,17 +375,29 @@ Result<int64_t> PgConnection::execute(std::string_view sql, Params params) {
   return changes;
 }
 
-void PgConnection::begin() { begin_pending_ = true; }
+void PgConnection::begin() {
+  begin_pending_ = true;
+  in_transaction_ = true;
+  queued_.clear();
+}
 
 Result<void> PgConnection::commit() {
-  if (begin_pending_) {
+  in_transaction_ = false;
+  if (begin_pending_ && queued_.empty()) {
     begin_pending_ = false;
     return {};
   }
-  return execute_script("COMMIT");
+  if (queued_.empty()) return execute_script("COMMIT");
+  // The queued statements and COMMIT in one round trip.
+  std::string failed_sql;
+  PGresult* res = exec_pipeline(nullptr, 0, &failed_sql);
+  return finish(res, failed_sql.empty() ? std::string_view("COMMIT") : std::string_view(failed_sql),
+                nullptr, nullptr);
 }
 
 void PgConnection::rollback() {
+  in_transaction_ = false;
+  queued_.clear();  // never sent
   if (begin_pending_) {
     begin_pending_ = false;
     return;
@@ -333,6 +406,16 @@ void PgConnection::rollback() {
 }
 
 Result<void> PgConnection::execute_script(std::string_view sql) {
+  if (!queued_.empty()) {
+    // What was queued runs first (a script cannot join a pipeline).
+    std::string failed_sql;
+    PARLEY_ASSIGN_OR_RETURN(const std::string* name, prepared("SELECT 1"));
+    bind(nullptr, 0);
+    PARLEY_TRY(
+        finish(exec_pipeline(name, 0, &failed_sql),
+               failed_sql.empty() ? std::string_view("SELECT 1") : std::string_view(failed_sql),
+               nullptr, nullptr));
+  }
   // A script is simple-query text: a pending BEGIN goes in front of it, in the same round trip.
   std::string text = begin_pending_ ? "BEGIN; " : "";
   begin_pending_ = false;
@@ -362,13 +445,12 @@ std::string PgConnection::schema_sql(std::string_view portable) const {
 
 int PgConnection::backend_pid() const { return PQbackendPID(conn_); }
 
-Result<void> PgConnection::take_notifications(
-    const std::function<void(std::string_view channel, int sender)>& on_notify) {
+Result<void> PgConnection::take_notifications(const NotifyFn& on_notify) {
   if (PQconsumeInput(conn_) == 0) {
     return ApiError{ErrorCode::kUnavailable, "lost the PostgreSQL connection: " + std::string(PQerrorMessage(conn_))};
   }
   while (PGnotify* n = PQnotifies(conn_)) {
-    on_notify(n->relname, n->be_pid);
+    on_notify(n->relname, n->be_pid, n->extra != nullptr ? n->extra : "");
     PQfreemem(n);
   }
   return {};

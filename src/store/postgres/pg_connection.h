@@ -12,6 +12,7 @@
 
 #include "core/string_map.h"
 #include "store/db.h"
+#include "store/entity_changes.h"
 
 struct pg_conn;
 struct pg_result;
@@ -40,6 +41,14 @@ class PgConnection final : public Connection {
   void begin();
   Result<void> commit();
   void rollback();
+  bool in_transaction() const { return in_transaction_; }
+
+  // Inside a transaction: queues a statement whose result nobody waits for (an insert, an
+  // upsert); it is sent with the next statement that is waited for, or with COMMIT, in the same
+  // round trip (pipeline mode), and runs in the order it was queued. Its failure is that
+  // statement's (or COMMIT's) failure, so the unit of work fails as if it had failed at once.
+  // Outside a transaction it runs at once.
+  Result<void> send(std::string_view sql, Params params);
 
   // The SQLSTATE of the last statement that failed ("" after a success or before any failure).
   const std::string& last_sqlstate() const { return last_sqlstate_; }
@@ -50,16 +59,26 @@ class PgConnection final : public Connection {
   int socket() const;
   // The process id of this connection's server backend (the sender a notification names).
   int backend_pid() const;
-  // Reads what the server sent and calls `on_notify(channel, sender)` for each notification
-  // received; `sender` is the backend_pid() of the connection that sent it.
-  Result<void> take_notifications(const std::function<void(std::string_view channel, int sender)>& on_notify);
+  // Reads what the server sent and calls `on_notify(channel, sender, payload)` for each
+  // notification received; `sender` is the backend_pid() of the connection that sent it.
+  using NotifyFn =
+      std::function<void(std::string_view channel, int sender, std::string_view payload)>;
+  Result<void> take_notifications(const NotifyFn& on_notify);
+  // The unit of work running on this connection (store/entity_changes.h).
+  UnitOfWork& work() { return work_; }
 
  private:
   explicit PgConnection(pg_conn* conn) : conn_(conn) {}
   Result<void> run(std::string_view sql, const DbValue* params, size_t n, const RowFn* on_row,
                    int64_t* changes);
-  // Sends BEGIN and the prepared statement `name` (its parameters in values_ …) in one round trip.
-  pg_result* exec_after_begin(const std::string& name, int n);
+  // The prepared statement's name for `sql` (prepared on first use).
+  Result<const std::string*> prepared(std::string_view sql);
+  // Fills texts_, values_, lengths_, formats_ from the parameters.
+  void bind(const DbValue* params, size_t n);
+  // Sends, in one round trip: BEGIN when pending, the queued statements, then the prepared
+  // statement `name` (its parameters in values_ …), or COMMIT when `name` is null. Returns the last
+  // one's result, or the first failure before it (`failed_sql` then names its statement).
+  pg_result* exec_pipeline(const std::string* name, int n, std::string* failed_sql);
   Result<void> finish(pg_result* res, std::string_view sql, const RowFn* on_row, int64_t* changes);
   ApiError error(std::string_view what, const char* sqlstate, const char* detail);
 
@@ -67,12 +86,24 @@ class PgConnection final : public Connection {
   StringMap<std::string> prepared_;  // SQL -> statement name
   std::string last_sqlstate_;
   bool begin_pending_ = false;  // begin() called, BEGIN not sent yet
+  bool in_transaction_ = false;  // begin() called, not committed or rolled back yet
+  // Statements send() queued: each with its parameters as sent.
+  struct Queued {
+    std::string name;
+    std::string sql;
+    std::vector<std::string> texts;
+    std::vector<int> lengths;
+    std::vector<int> formats;
+    std::vector<bool> nulls;
+  };
+  std::vector<Queued> queued_;
   // A statement's parameters as sent (run() fills them; reused so that a statement allocates only
   // for texts longer than the last ones).
   std::vector<std::string> texts_;
   std::vector<const char*> values_;
   std::vector<int> lengths_;
   std::vector<int> formats_;
+  UnitOfWork work_;
 };
 
 // SQLSTATE classes write() treats as a lost race: the transaction is run again.

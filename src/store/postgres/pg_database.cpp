@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <unordered_map>
 
 #include "core/log.h"
@@ -21,6 +22,37 @@ constexpr std::string_view kAuthChannel = "parley_auth";
 constexpr std::string_view kMigrationLock = "SELECT pg_advisory_lock(726172)";
 constexpr std::string_view kMigrationUnlock = "SELECT pg_advisory_unlock(726172)";
 constexpr int kWorkers = 4;
+// PostgreSQL refuses payloads of 8000 bytes or more.
+constexpr size_t kMaxPayload = 7000;
+
+char kind_letter(Entity kind) {
+  switch (kind) {
+    case Entity::kAgent:
+      return 'a';
+    case Entity::kAccount:
+      return 'c';
+    case Entity::kKey:
+      return 'k';
+    case Entity::kKnowledge:
+      return 'n';
+  }
+  return '?';
+}
+
+std::optional<Entity> letter_kind(char letter) {
+  switch (letter) {
+    case 'a':
+      return Entity::kAgent;
+    case 'c':
+      return Entity::kAccount;
+    case 'k':
+      return Entity::kKey;
+    case 'n':
+      return Entity::kKnowledge;
+    default:
+      return std::nullopt;
+  }
+}
 }  // namespace
 
 Result<std::unique_ptr<PgDatabase>> PgDatabase::open(const DatabaseOptions& options) {
@@ -61,13 +93,39 @@ PgDatabase::~PgDatabase() {
   if (listener_.joinable()) listener_.join();
 }
 
-void PgDatabase::announce(bool auth) {
+void PgDatabase::announce(bool auth, const UnitOfWork* work) {
   {
     std::lock_guard lock(announce_mu_);
     data_changed_ = true;
     auth_changed_ = auth_changed_ || auth;
+    if (work != nullptr) {
+      everything_changed_ = everything_changed_ || work->everything();
+      for (const auto& change : work->changes()) {
+        if (everything_changed_) break;
+        entities_changed_.insert(std::string(1, kind_letter(change.kind)) + ":" + change.id);
+      }
+    }
   }
   announce_cv_.notify_one();
+}
+
+void PgDatabase::heard(std::string_view payload) {
+  if (payload == "-") return;
+  if (payload.empty() || payload == "*") {
+    versions_.bump_all();
+    return;
+  }
+  while (!payload.empty()) {
+    size_t end = payload.find(' ');
+    std::string_view token = payload.substr(0, end);
+    payload = end == std::string_view::npos ? std::string_view() : payload.substr(end + 1);
+    auto kind = token.size() > 2 && token[1] == ':' ? letter_kind(token[0]) : std::nullopt;
+    if (!kind) {
+      versions_.bump_all();  // a token this node does not know: trust nothing
+      return;
+    }
+    versions_.bump(*kind, token.substr(2));
+  }
 }
 
 void PgDatabase::notify_loop() {
@@ -78,10 +136,24 @@ void PgDatabase::notify_loop() {
     announce_cv_.wait(lock, [&] { return data_changed_ || !announcing_; });
     if (!data_changed_) return;
     bool auth = auth_changed_;
-    data_changed_ = auth_changed_ = false;
+    std::set<std::string> entities;
+    entities.swap(entities_changed_);
+    bool everything = everything_changed_;
+    data_changed_ = auth_changed_ = everything_changed_ = false;
     lock.unlock();
-    std::string sql = "NOTIFY " + std::string(kDataChannel);
-    if (auth) sql += "; NOTIFY " + std::string(kAuthChannel);
+    std::string payload;
+    for (const auto& token : entities) {
+      if (everything || payload.size() + token.size() + 1 > kMaxPayload) {
+        everything = true;
+        break;
+      }
+      if (!payload.empty()) payload += ' ';
+      payload += token;
+    }
+    if (everything)
+      payload = "*";
+    else if (payload.empty())
+      payload = "-";
     Result<void> sent = ApiError{ErrorCode::kUnavailable, "not connected"};
     if (conn == nullptr || conn->broken()) {
       auto opened = PgConnection::open(options_.url, options_.durability);
@@ -92,13 +164,22 @@ void PgDatabase::notify_loop() {
         conn.reset();
       }
     }
-    if (conn != nullptr) sent = conn->execute_script(sql);
+    if (conn != nullptr) {
+      // Both channels in one statement: delivered together, in one round trip.
+      sent = auth ? conn->query("SELECT pg_notify($1, $2), pg_notify($3, '')",
+                                {kDataChannel, std::string_view(payload), kAuthChannel},
+                                [](const Row&) {})
+                  : conn->query("SELECT pg_notify($1, $2)",
+                                {kDataChannel, std::string_view(payload)}, [](const Row&) {});
+    }
     lock.lock();
     if (!sent.ok()) {
       // Sent again with whatever changes next; meanwhile other nodes wait, as after a lost
       // listener connection.
       data_changed_ = true;
       auth_changed_ = auth_changed_ || auth;
+      everything_changed_ = everything_changed_ || everything;
+      entities_changed_.merge(entities);
       if (!announcing_) return;
       lock.unlock();
       std::this_thread::sleep_for(200ms);
@@ -166,10 +247,15 @@ void PgDatabase::give_back(std::unique_ptr<PgConnection> conn) {
 
 WriteAttempt PgDatabase::write_once(PgConnection& conn, const WriteFn& fn) {
   conn.clear_sqlstate();
+  conn.work().clear_changes();
   conn.begin();
+  conn.work().begin();
   Result<void> r = fn(conn);
+  if (r.ok()) r = conn.work().finish(conn);  // the work it deferred to its end
+  conn.work().abandon();
   if (r.ok()) r = conn.commit();
   if (r.ok()) return {r, false};
+  conn.work().clear_changes();
   std::string sqlstate = conn.last_sqlstate();
   conn.rollback();
   return {r, is_conflict_sqlstate(sqlstate)};
@@ -178,11 +264,17 @@ WriteAttempt PgDatabase::write_once(PgConnection& conn, const WriteFn& fn) {
 Result<void> PgDatabase::write(WriteFn fn) {
   PARLEY_ASSIGN_OR_RETURN(auto conn, take_writer());
   Result<void> r = run_write_attempts([&] { return write_once(*conn, fn); });
-  give_back(std::move(conn));
   // Before the caller hears of its commit, as db.h promises; other nodes move theirs when the
   // announcement reaches them.
+  bool auth = false;
+  if (r.ok()) {
+    auth = observers_.publish(conn->work(), versions_);
+    if (auth) auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
+    announce(auth, &conn->work());
+  }
+  conn->work().clear_changes();
+  give_back(std::move(conn));
   data_epoch_.fetch_add(1, std::memory_order_acq_rel);
-  if (r.ok()) announce(false);
   return r;
 }
 
@@ -240,7 +332,15 @@ uint64_t PgDatabase::data_epoch() const {
 
 void PgDatabase::bump_auth_epoch() {
   auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
-  announce(true);
+  announce(true, nullptr);
+}
+
+uint64_t PgDatabase::entity_version(Entity kind, std::string_view id) const {
+  if (!heard_.load(std::memory_order_acquire)) {
+    // Never a value a cache holds: the top bit is never set on a counter.
+    return data_epoch_.fetch_add(1, std::memory_order_acq_rel) | (uint64_t{1} << 63);
+  }
+  return versions_.version(kind, id);
 }
 
 void PgDatabase::listen_loop() {
@@ -284,15 +384,19 @@ void PgDatabase::listen_loop() {
       // Whatever was announced while no one listened is unknown: everything may have changed.
       auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
       data_epoch_.fetch_add(1, std::memory_order_acq_rel);
+      versions_.bump_all();
       heard_.store(true, std::memory_order_release);
     }
     pollfd p{conn->socket(), POLLIN, 0};
     if (::poll(&p, 1, 200) <= 0) continue;
-    auto taken = conn->take_notifications([&](std::string_view channel, int sender) {
-      if (sender == notifier_pid_.load()) return;  // this node's own news: its epochs moved already
-      if (channel == kAuthChannel) auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
-      data_epoch_.fetch_add(1, std::memory_order_acq_rel);
-    });
+    auto taken = conn->take_notifications(
+        [&](std::string_view channel, int sender, std::string_view payload) {
+          // This node's own news: its versions and epochs moved already.
+          if (sender == notifier_pid_.load()) return;
+          if (channel == kAuthChannel) auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
+          if (channel == kDataChannel) heard(payload);
+          data_epoch_.fetch_add(1, std::memory_order_acq_rel);
+        });
     if (!taken.ok() || (p.revents & (POLLHUP | POLLERR)) != 0) lost();
   }
 }

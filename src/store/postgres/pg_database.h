@@ -4,6 +4,11 @@
 // write_then work, a notifier that announces this node's commits to the others and a listener
 // that hears theirs and moves the epochs (LISTEN/NOTIFY).
 //
+// The announcement names the entities the commits changed (store/entity_changes.h), so that each
+// listener moves only those entities' versions: "a:<agent id> c:<account id> k:<key id>
+// n:<agent id>" (an agent's knowledge version), "-" for none, "*" (or a node that names none,
+// an older one) for every entity; past kMaxPayload bytes the announcement says "*".
+//
 // The announcement is not made inside the write transactions: a transaction that notifies holds
 // PostgreSQL's database-wide notification lock through its commit, WAL flush included, so every
 // writer of every node would commit one after another. The notifier sends one NOTIFY after
@@ -23,13 +28,17 @@
 #include <thread>
 #include <vector>
 
+#include <set>
+#include <string>
+
 #include "store/db.h"
+#include "store/entity_versions.h"
 #include "store/postgres/pg_connection.h"
 #include "store/write_retry.h"
 
 namespace parley {
 
-class PgDatabase final : public Database {
+class PgDatabase final : public Database, public EntitySource {
  public:
   static Result<std::unique_ptr<PgDatabase>> open(const DatabaseOptions& options);
   ~PgDatabase() override;
@@ -44,6 +53,10 @@ class PgDatabase final : public Database {
   uint64_t auth_epoch() const override;
   void bump_auth_epoch() override;
   uint64_t data_epoch() const override;
+  uint64_t entity_version(Entity kind, std::string_view id) const override;
+  void add_commit_observer(CommitObserver observer) override {
+    observers_.add(std::move(observer));
+  }
 
  private:
   struct Job {
@@ -60,8 +73,10 @@ class PgDatabase final : public Database {
   void listen_loop();
   void notify_loop();
   // Asks the notifier to tell the other nodes that data (and, with `auth`, keys, accounts or
-  // plans) changed.
-  void announce(bool auth);
+  // plans) changed, and which entities `work` (if any) recorded.
+  void announce(bool auth, const UnitOfWork* work);
+  // Moves this node's versions for another node's announcement.
+  void heard(std::string_view payload);
 
   const DatabaseOptions options_;
   const uint64_t instance_id_ = next_instance_id_++;
@@ -70,6 +85,11 @@ class PgDatabase final : public Database {
   // Mutable: read while the listener is down, they move (see above).
   mutable std::atomic<uint64_t> auth_epoch_{1};
   mutable std::atomic<uint64_t> data_epoch_{1};
+  std::unique_ptr<std::atomic<uint64_t>[]> slots_ {
+    new std::atomic<uint64_t>[ EntityVersions::kSlots ]()
+  };
+  EntityVersions versions_{slots_.get()};
+  CommitObservers observers_;
   std::atomic<bool> heard_{false};  // the listener is connected and LISTENs
   std::atomic<uint64_t> generation_{0};  // moves when the listener loses its connection
 
@@ -93,6 +113,8 @@ class PgDatabase final : public Database {
   std::condition_variable announce_cv_;
   bool data_changed_ = false;
   bool auth_changed_ = false;
+  std::set<std::string> entities_changed_;  // announcement tokens ("a:agt_…")
+  bool everything_changed_ = false;
   bool announcing_ = true;
   std::atomic<int> notifier_pid_{0};  // the notifier's backend: the listener ignores its own news
   std::thread notifier_;

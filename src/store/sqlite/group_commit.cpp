@@ -13,14 +13,21 @@ ApiError not_stored() {
   return {ErrorCode::kUnavailable, "The database could not store the change; retry."};
 }
 
+// Runs one unit of work and the work it deferred to its end (store/entity_changes.h); what a
+// failed one recorded as changed is forgotten with its changes.
 Result<void> run_guarded(SqliteConnection& c, const WriteFn& fn) {
   c.require_transaction(true);
+  const size_t mark = c.work().mark();
+  c.work().begin();
   Result<void> r;
   try {
     r = fn(c);
+    if (r.ok()) r = c.work().finish(c);
   } catch (const std::exception& e) {
     r = ApiError::internal(std::string("write failed: ") + e.what());
   }
+  c.work().abandon();
+  if (!r.ok()) c.work().truncate(mark);
   c.require_transaction(false);
   return r;
 }
@@ -50,6 +57,7 @@ std::vector<Result<void>> commit_group(SqliteConnection& c, const std::vector<co
   std::vector<Result<void>> results(jobs.size());
   size_t next = 0;
   while (next < jobs.size()) {
+    const size_t committed_mark = c.work().mark();  // what earlier transactions changed
     if (!c.execute("BEGIN IMMEDIATE", {}).ok()) {
       log_error("write transaction could not begin");
       abandon(c);
@@ -93,6 +101,7 @@ std::vector<Result<void>> commit_group(SqliteConnection& c, const std::vector<co
     if (!lost) stop_if_outcome_unknown(c);
     log_error("write transaction rolled back", {{"jobs", int64_t(held.size())}});
     abandon(c);
+    c.work().truncate(committed_mark);
     for (size_t h : held) results[h] = not_stored();
   }
   return results;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "store/db.h"
+#include "store/entity_changes.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -42,6 +43,9 @@ class SqliteConnection final : public Connection {
   // transaction never commits piecemeal after SQLite rolled that transaction back.
   void require_transaction(bool on) { require_transaction_ = on; }
 
+  // The unit of work running on this connection (store/entity_changes.h).
+  UnitOfWork& work() { return work_; }
+
  private:
   struct Prepared {
     sqlite3_stmt* stmt = nullptr;
@@ -57,6 +61,7 @@ class SqliteConnection final : public Connection {
   sqlite3* db_;
   bool require_transaction_ = false;
   StringMap<Prepared> cache_;
+  UnitOfWork work_;
 };
 
 }  // namespace parley

@@ -1,10 +1,11 @@
 #include "store/sqlite/sqlite_database.h"
 
 #include <fcntl.h>
-#include "core/log.h"
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include "core/log.h"
 
 #include <chrono>
 #include <unordered_map>
@@ -16,15 +17,21 @@ namespace parley {
 
 namespace {
 constexpr size_t kMaxBatch = 512;
+// The entity versions start at the second page of the epoch file.
+constexpr size_t kVersionsAt = 4096 / sizeof(uint64_t);
+constexpr size_t kEpochFileSize = 4096 + EntityVersions::kSlots * sizeof(uint64_t);
 
 std::atomic<uint64_t>* map_epoch_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) return nullptr;
-  if (ftruncate(fd, 4096) != 0) {
+  struct stat st {};
+  // Grown, never shrunk: another process may have it mapped.
+  if (fstat(fd, &st) != 0 ||
+      (st.st_size < static_cast<off_t>(kEpochFileSize) && ftruncate(fd, kEpochFileSize) != 0)) {
     ::close(fd);
     return nullptr;
   }
-  void* p = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void* p = mmap(nullptr, kEpochFileSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   ::close(fd);
   if (p == MAP_FAILED) return nullptr;
   static_assert(std::atomic<uint64_t>::is_always_lock_free);
@@ -41,10 +48,13 @@ Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::open(const std::string& 
 
 Result<void> SqliteDatabase::start() {
   PARLEY_ASSIGN_OR_RETURN(writer_conn_, SqliteConnection::open(path_, durability_));
-  PARLEY_TRY(apply_migrations(*writer_conn_));
+  PARLEY_ASSIGN_OR_RETURN(int migrated, apply_migrations(*writer_conn_));
   epoch_ = map_epoch_file(path_ + "-epoch");
   if (epoch_ == nullptr) return ApiError::internal("cannot map " + path_ + "-epoch");
-  epoch_[1].fetch_add(1, std::memory_order_acq_rel);  // the migrations above may have written
+  versions_ = std::make_unique<EntityVersions>(epoch_ + kVersionsAt);
+  // The migrations above may have written anything.
+  epoch_[1].fetch_add(1, std::memory_order_acq_rel);
+  if (migrated > 0) versions_->bump_all();
   PARLEY_TRY(writer_conn_->execute_script("PRAGMA wal_autocheckpoint=0"));
   PARLEY_ASSIGN_OR_RETURN(checkpoint_conn_, SqliteConnection::open(path_, durability_));
   writer_ = std::thread([this] { writer_loop(); });
@@ -65,7 +75,7 @@ SqliteDatabase::~SqliteDatabase() {
   }
   checkpoint_cv_.notify_all();
   if (checkpointer_.joinable()) checkpointer_.join();
-  if (epoch_ != nullptr) munmap(epoch_, 4096);
+  if (epoch_ != nullptr) munmap(epoch_, kEpochFileSize);
   if (serving_fd_ >= 0) ::close(serving_fd_);
 }
 
@@ -88,6 +98,9 @@ Result<void> SqliteDatabase::hold_for_serving() {
 uint64_t SqliteDatabase::auth_epoch() const { return epoch_->load(std::memory_order_acquire); }
 void SqliteDatabase::bump_auth_epoch() { epoch_->fetch_add(1, std::memory_order_acq_rel); }
 uint64_t SqliteDatabase::data_epoch() const { return epoch_[1].load(std::memory_order_acquire); }
+uint64_t SqliteDatabase::entity_version(Entity kind, std::string_view id) const {
+  return versions_->version(kind, id);
+}
 
 Result<std::reference_wrapper<Connection>> SqliteDatabase::read() {
   // Connections are owned by the database (closed with it); the thread-local map only points at
@@ -184,8 +197,15 @@ void SqliteDatabase::commit_batch(std::vector<Job>& batch) {
   std::vector<const WriteFn*> fns;
   fns.reserve(batch.size());
   for (const auto& job : batch) fns.push_back(&job.fn);
+  // commit_group leaves on the connection what the committed units of work changed.
+  writer_conn_->work().clear_changes();
   std::vector<Result<void>> results = commit_group(*writer_conn_, fns);
-  epoch_[1].fetch_add(1, std::memory_order_acq_rel);  // before any writer hears of its commit
+  // Before any writer hears of its commit.
+  if (observers_.publish(writer_conn_->work(), *versions_)) {
+    epoch_[0].fetch_add(1, std::memory_order_acq_rel);
+  }
+  writer_conn_->work().clear_changes();
+  epoch_[1].fetch_add(1, std::memory_order_acq_rel);
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch[i].done) batch[i].done->set_value(std::move(results[i]));
     else if (batch[i].then) batch[i].then(std::move(results[i]));

@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "store/db.h"
+#include "store/entity_versions.h"
 #include "store/sqlite/sqlite_connection.h"
 
 namespace parley {
 
-class SqliteDatabase final : public Database {
+class SqliteDatabase final : public Database, public EntitySource {
  public:
   static Result<std::unique_ptr<SqliteDatabase>> open(const std::string& path, Durability durability);
   ~SqliteDatabase() override;
@@ -30,6 +31,10 @@ class SqliteDatabase final : public Database {
   uint64_t auth_epoch() const override;
   void bump_auth_epoch() override;
   uint64_t data_epoch() const override;
+  uint64_t entity_version(Entity kind, std::string_view id) const override;
+  void add_commit_observer(CommitObserver observer) override {
+    observers_.add(std::move(observer));
+  }
   Result<void> hold_for_serving() override;
 
  private:
@@ -68,7 +73,11 @@ class SqliteDatabase final : public Database {
   std::vector<std::unique_ptr<SqliteConnection>> readers_;
 
   int serving_fd_ = -1;  // PATH-serve.lock, locked while this process serves
-  std::atomic<uint64_t>* epoch_ = nullptr;  // shared memory mapped from PATH-epoch: [0] auth, [1] data
+  // Shared memory mapped from PATH-epoch: [0] auth, [1] data, then from kVersionsAt the entity
+  // versions (every process that opens the file moves them, store/entity_versions.h).
+  std::atomic<uint64_t>* epoch_ = nullptr;
+  std::unique_ptr<EntityVersions> versions_;
+  CommitObservers observers_;
 };
 
 }  // namespace parley

@@ -1,10 +1,10 @@
-// The backends the store contract runs on. A new backend adds its line here.
+// The backends the store contract runs on (store_contract.cpp store_backends()): SQLite, and
+// PostgreSQL when PARLEY_TEST_POSTGRES_URL names a cluster.
 #include "store_contract.h"
 
 namespace parley {
 
-INSTANTIATE_TEST_SUITE_P(Backends, StoreContract,
-                         ::testing::Values(StoreBackend{"Sqlite", open_sqlite_store}),
+INSTANTIATE_TEST_SUITE_P(Backends, StoreContract, ::testing::ValuesIn(store_backends()),
                          [](const ::testing::TestParamInfo<StoreBackend>& info) {
                            return info.param.name;
                          });

@@ -2,13 +2,17 @@
 
 #include <stdlib.h>
 
+#include <unistd.h>
+#include <atomic>
 #include <barrier>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 #include <vector>
 
 #include "store/account_repo.h"
 #include "store/agent_repo.h"
+#include "store/postgres/pg_connection.h"
 
 namespace parley {
 
@@ -38,7 +42,58 @@ class SqliteStore final : public StoreUnderTest {
   std::unique_ptr<Database> db_;
   std::unique_ptr<Database> other_;
 };
+
+// A new database on the cluster PARLEY_TEST_POSTGRES_URL names (as the end-to-end harness uses
+// it), dropped when the test ends.
+class PostgresStore final : public StoreUnderTest {
+ public:
+  explicit PostgresStore(const std::string& cluster) : cluster_(cluster) {
+    static std::atomic<int> counter{0};
+    name_ = "parley_contract_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+    if (!admin("DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)") ||
+        !admin("CREATE DATABASE " + name_))
+      return;
+    const std::string url = cluster_.substr(0, cluster_.rfind('/') + 1) + name_;
+    auto first = open_database({url, Durability::kNormal, 8});
+    if (first.ok()) db_ = std::move(first).value();
+    auto second = open_database({url, Durability::kNormal, 8});
+    if (second.ok()) other_ = std::move(second).value();
+  }
+  ~PostgresStore() override {
+    other_.reset();
+    db_.reset();
+    (void)admin("DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+  }
+  bool ok() const { return db_ && other_; }
+  Database& db() override { return *db_; }
+  Database& other() override { return *other_; }
+
+ private:
+  bool admin(const std::string& sql) {
+    auto conn = PgConnection::open(cluster_, Durability::kNormal);
+    return conn.ok() && (*conn)->execute_script(sql).ok();
+  }
+
+  std::string cluster_;
+  std::string name_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<Database> other_;
+};
 }  // namespace
+
+std::unique_ptr<StoreUnderTest> open_postgres_store() {
+  const char* cluster = std::getenv("PARLEY_TEST_POSTGRES_URL");
+  if (cluster == nullptr || *cluster == '\0') return nullptr;
+  auto store = std::make_unique<PostgresStore>(cluster);
+  if (!store->ok()) return nullptr;
+  return store;
+}
+
+std::vector<StoreBackend> store_backends() {
+  // Both always, so that the list of tests does not depend on the environment (ctest lists them
+  // once); the PostgreSQL ones skip without a cluster.
+  return {{"Sqlite", open_sqlite_store}, {"Postgres", open_postgres_store}};
+}
 
 std::unique_ptr<StoreUnderTest> open_sqlite_store() {
   auto store = std::make_unique<SqliteStore>();
@@ -47,6 +102,10 @@ std::unique_ptr<StoreUnderTest> open_sqlite_store() {
 }
 
 void StoreContract::SetUp() {
+  const char* cluster = std::getenv("PARLEY_TEST_POSTGRES_URL");
+  if (GetParam().name == "Postgres" && (cluster == nullptr || *cluster == '\0')) {
+    GTEST_SKIP() << "PARLEY_TEST_POSTGRES_URL names no PostgreSQL cluster";
+  }
   store_ = GetParam().open();
   ASSERT_NE(store_, nullptr) << "cannot open a " << GetParam().name << " store";
   write([&](Connection& c) -> Result<void> {

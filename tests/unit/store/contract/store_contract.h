@@ -1,6 +1,7 @@
 // The contract every store backend keeps, as one test fixture parameterised over backends: each
-// TEST_P(StoreContract, ...) runs once per backend instantiated in store_backends.cpp (today
-// SQLite in a temporary file). A second backend adds one INSTANTIATE_TEST_SUITE_P line there.
+// TEST_P(StoreContract, ...) runs once per backend instantiated in store_backends.cpp: SQLite in
+// a temporary file, and PostgreSQL in a new database of the cluster PARLEY_TEST_POSTGRES_URL
+// names, when it is set (scripts/test.sh runs them again with it).
 //
 // Concurrent tests write from several threads at once through two handles on the same store
 // (as two processes sharing it would), and assert exact counts: a sequence, counter or cap that
@@ -12,7 +13,9 @@
 
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "store/db.h"
 
@@ -31,6 +34,8 @@ struct StoreBackend {
   std::string name;
   std::function<std::unique_ptr<StoreUnderTest>()> open;  // a new, empty, migrated store
 };
+// Its name in test listings (ctest's test names), rather than its bytes.
+inline void PrintTo(const StoreBackend& backend, std::ostream* out) { *out << backend.name; }
 
 class StoreContract : public ::testing::TestWithParam<StoreBackend> {
  protected:
@@ -61,5 +66,11 @@ class StoreContract : public ::testing::TestWithParam<StoreBackend> {
 
 // The SQLite backend: a database file in a new temporary directory.
 std::unique_ptr<StoreUnderTest> open_sqlite_store();
+// The PostgreSQL backend: a new database on the cluster PARLEY_TEST_POSTGRES_URL names; null
+// when it is not set.
+std::unique_ptr<StoreUnderTest> open_postgres_store();
+// SQLite, and PostgreSQL (skipped unless PARLEY_TEST_POSTGRES_URL is set, as the end-to-end
+// suite).
+std::vector<StoreBackend> store_backends();
 
 }  // namespace parley

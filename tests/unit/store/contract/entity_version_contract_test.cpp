@@ -1,0 +1,203 @@
+// Per-entity versions (store/entity_changes.h): a commit moves the version of exactly the
+// entities it changed, another handle on the store (another process, another node) sees the
+// move, a chat turn's counters are written once and published with their counts, and a
+// conversation's figures are recounted once per transaction.
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "store/agent_counts.h"
+#include "store/agent_repo.h"
+#include "store/contact_repo.h"
+#include "store/conversation_repo.h"
+#include "store/entity_versions.h"
+#include "store/figure_repo.h"
+#include "store/key_repo.h"
+#include "store_contract.h"
+
+namespace parley {
+namespace {
+
+constexpr const char* kOtherAgent = "agt_contract_other";
+
+// Waits (up to 5 s) for `done`: a change announced by another node arrives asynchronously.
+bool eventually(const std::function<bool()>& done) {
+  for (int i = 0; i < 500; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return done();
+}
+
+// Until a PostgreSQL handle's listener is connected every read of a version is new (nothing
+// cached is trusted meanwhile): waits for versions to hold still.
+void wait_until_heard(Database& db) {
+  EntitySource* source = entity_source(db);
+  ASSERT_NE(source, nullptr);
+  EXPECT_TRUE(eventually([&] {
+    return source->entity_version(Entity::kAccount, "acc_settled") ==
+           source->entity_version(Entity::kAccount, "acc_settled");
+  }));
+}
+
+void add_other_agent(Database& db, const std::string& account, int64_t now) {
+  auto r = db.write([&](Connection& c) {
+    AgentRecord a;
+    a.id = kOtherAgent;
+    a.account_id = account;
+    a.name = "Other";
+    a.created_at = a.updated_at = now;
+    return AgentRepo::insert(c, a);
+  });
+  ASSERT_TRUE(r.ok()) << r.error().message;
+}
+
+// A chat turn's writes: a conversation and two messages.
+Result<void> turn(Connection& c, const std::string& conversation, const std::string& agent,
+                  const std::string& account, int64_t now) {
+  ConversationRecord v;
+  v.id = conversation;
+  v.agent_id = agent;
+  v.account_id = account;
+  v.session_id = "ses_" + conversation;
+  v.channel = "api";
+  v.created_at = v.last_activity_at = now;
+  PARLEY_TRY(ConversationRepo::insert(c, v));
+  for (const char* role : {"user", "assistant"}) {
+    MessageRecord m{
+        "msg_" + conversation + role, conversation, 0, role, "hello", std::nullopt, "[]", now};
+    auto appended = ConversationRepo::append_message(c, std::move(m));
+    if (!appended.ok()) return appended.error();
+  }
+  return {};
+}
+
+TEST_P(StoreContract, ACommitMovesTheVersionsOfWhatItChangedOnly) {
+  wait_until_heard(db());
+  add_other_agent(db(), account_, now_);
+  ASSERT_NE(EntityVersions::slot(Entity::kAgent, agent_),
+            EntityVersions::slot(Entity::kAgent, kOtherAgent));
+  const uint64_t agent_before = entity_source(db())->entity_version(Entity::kAgent, agent_);
+  const uint64_t other_before = entity_source(db())->entity_version(Entity::kAgent, kOtherAgent);
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(auto a, AgentRepo::find_any(c, agent_));
+    a->name = "Renamed";
+    return AgentRepo::update(c, *a);
+  });
+  EXPECT_EQ(entity_source(db())->entity_version(Entity::kAgent, agent_), agent_before + 1);
+  EXPECT_EQ(entity_source(db())->entity_version(Entity::kAgent, kOtherAgent), other_before);
+
+  // A contact is no cached entity: no agent's version moves.
+  const uint64_t agent_now = entity_source(db())->entity_version(Entity::kAgent, agent_);
+  write([&](Connection& c) -> Result<void> {
+    ContactRecord x;
+    x.id = "ctc_versions";
+    x.agent_id = agent_;
+    x.account_id = account_;
+    x.email = "a@example.com";
+    x.source = "api";
+    x.first_seen_at = x.last_seen_at = x.created_at = x.updated_at = now_;
+    PARLEY_ASSIGN_OR_RETURN(bool inserted, ContactRepo::insert_within_cap(c, x, 100));
+    if (!inserted) return ApiError::internal("not inserted");
+    return {};
+  });
+  EXPECT_EQ(entity_source(db())->entity_version(Entity::kAgent, agent_), agent_now);
+}
+
+TEST_P(StoreContract, AnotherHandleSeesAChangedEntity) {
+  wait_until_heard(db());
+  wait_until_heard(other());
+  const uint64_t seen = entity_source(other())->entity_version(Entity::kAgent, agent_);
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(auto a, AgentRepo::find_any(c, agent_));
+    a->name = "Seen elsewhere";
+    return AgentRepo::update(c, *a);
+  });
+  EXPECT_TRUE(eventually(
+      [&] { return entity_source(other())->entity_version(Entity::kAgent, agent_) != seen; }));
+  const uint64_t key_seen = entity_source(other())->entity_version(Entity::kKey, "key_versions");
+  write([&](Connection& c) -> Result<void> {
+    ApiKeyRecord k;
+    k.id = "key_versions";
+    k.account_id = account_;
+    k.name = "versions";
+    k.prefix = "svc_live_abc";
+    k.fingerprint = "fp_versions";
+    k.all_scopes = true;
+    k.created_at = now_;
+    return KeyRepo::insert(c, k);
+  });
+  EXPECT_TRUE(eventually([&] {
+    return entity_source(other())->entity_version(Entity::kKey, "key_versions") != key_seen;
+  }));
+}
+
+TEST_P(StoreContract, ATurnsCountersAreWrittenOnceAndPublishedWithTheirCounts) {
+  wait_until_heard(db());
+  std::mutex mu;
+  std::vector<std::pair<EntityChange, uint64_t>> seen;
+  entity_source(db())->add_commit_observer([&](const EntityChange& change, uint64_t version) {
+    std::lock_guard lock(mu);
+    seen.emplace_back(change, version);
+  });
+  const uint64_t before = entity_source(db())->entity_version(Entity::kAgent, agent_);
+  write([&](Connection& c) { return turn(c, "cnv_one", agent_, account_, now_); });
+  write([&](Connection& c) { return turn(c, "cnv_two", agent_, account_, now_); });
+  std::lock_guard lock(mu);
+  ASSERT_EQ(seen.size(), 2u);  // one change per commit, the agent's counters
+  for (int i = 0; i < 2; ++i) {
+    const auto& [change, version] = seen[i];
+    EXPECT_EQ(change.kind, Entity::kAgent);
+    EXPECT_EQ(change.id, agent_);
+    ASSERT_TRUE(change.counts.has_value());
+    EXPECT_EQ(change.counts->conversations, i + 1);
+    EXPECT_EQ(change.counts->messages, 2 * (i + 1));
+    EXPECT_EQ(change.counts->seq, i + 1);  // one counter statement per turn
+    EXPECT_EQ(version, before + i + 1);
+  }
+  int64_t counts_seq = 0;
+  auto agent = *find_agent_with_counts_seq(reader(), agent_, counts_seq);
+  EXPECT_EQ(agent->conversations_count, 2);
+  EXPECT_EQ(agent->messages_count, 4);
+  EXPECT_EQ(counts_seq, 2);
+}
+
+TEST_P(StoreContract, CountersReadInsideTheUnitOfWorkIncludeItsOwnMoves) {
+  int64_t inside = -1;
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(AgentRepo::add_to_counter(c, agent_, AgentCounter::kLeads, 3));
+    PARLEY_ASSIGN_OR_RETURN(auto a, AgentRepo::find_any(c, agent_));
+    inside = a->leads_count;
+    return AgentRepo::add_to_counter(c, agent_, AgentCounter::kLeads, -1);
+  });
+  EXPECT_EQ(inside, 3);
+  EXPECT_EQ((*AgentRepo::find_any(reader(), agent_))->leads_count, 2);
+}
+
+TEST_P(StoreContract, AFailedUnitOfWorkPublishesNothing) {
+  wait_until_heard(db());
+  std::atomic<int> calls{0};
+  entity_source(db())->add_commit_observer([&](const EntityChange&, uint64_t) { ++calls; });
+  const uint64_t before = entity_source(db())->entity_version(Entity::kAgent, agent_);
+  auto r = db().write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(AgentRepo::add_to_counter(c, agent_, AgentCounter::kMessages, 1));
+    return ApiError::invalid("no");
+  });
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(calls.load(), 0);
+  EXPECT_EQ(entity_source(db())->entity_version(Entity::kAgent, agent_), before);
+  EXPECT_EQ((*AgentRepo::find_any(reader(), agent_))->messages_count, 0);
+}
+
+TEST_P(StoreContract, ATurnsFiguresAreCountedOncePerTransaction) {
+  write([&](Connection& c) { return turn(c, "cnv_fig", agent_, account_, now_); });
+  const int64_t day = now_ / 86'400'000;  // the account's zone is UTC
+  auto days = *FigureRepo::days(reader(), agent_, day - 1, day + 1);
+  ASSERT_EQ(days.size(), 1u);
+  EXPECT_EQ(days[0].figures.conversations, 1);
+  EXPECT_EQ(days[0].figures.visitor_messages, 1);
+  EXPECT_EQ(days[0].figures.agent_replies, 1);
+}
+
+}  // namespace
+}  // namespace parley

@@ -29,7 +29,7 @@ void AgentCache::State::on_commit(const EntityChange& change, uint64_t version) 
   e.version = version;
   const AgentCounts& n = *change.counts;
   if (n.seq <= e.counts_seq) return;  // the entry already has these counts or newer ones
-  LoadedAgent next{e.agent->record, e.agent->settings};
+  LoadedAgent next{e.agent->record, e.agent->settings, e.agent->keywords};
   next.record.conversations_count = n.conversations;
   next.record.messages_count = n.messages;
   next.record.leads_count = n.leads;

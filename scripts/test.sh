@@ -83,7 +83,7 @@ PARLEY_TEST_RESPONSE_LOG=$responses/postgresql PARLEY_TEST_POSTGRES_URL=$url \
 step "ctest: machine_load on PostgreSQL"
 # The store contract on PostgreSQL (tests/unit/store/contract: each test in a database of its own).
 PARLEY_TEST_POSTGRES_URL=$url \
-  run_suite postgresql --test-dir build/ctest-postgresql -R '^unit\..*StoreContract\..*/Postgres' ||
+  run_suite postgresql --test-dir build/ctest-postgresql -j "$jobs" -R '^unit\..*StoreContract\..*/Postgres' ||
   status=1
 step "ctest: store contract on PostgreSQL"
 if [ "$status" != 0 ]; then

@@ -98,7 +98,7 @@ struct Opening : std::enable_shared_from_this<Opening> {
     if (tools == result->MemberEnd() || !tools->value.IsArray()) return fail(not_mcp());
     for (const auto& t : tools->value.GetArray()) {
       if (!t.IsObject() || session.tools.size() == kMaxTools) continue;
-      McpTool tool;
+      RemoteMcpTool tool;
       tool.name = std::string(string_member(t, "name"));
       tool.description = std::string(string_member(t, "description"));
       auto schema = t.FindMember("inputSchema");

@@ -34,7 +34,7 @@ struct McpEndpoint {
   size_t max_result_bytes = 16 * 1024;  // of a tool's result handed on
 };
 
-struct McpTool {
+struct RemoteMcpTool {
   std::string name;
   std::string description;
   std::string input_schema = R"({"type":"object","properties":{}})";  // JSON Schema object
@@ -44,7 +44,7 @@ struct McpTool {
 struct McpSession {
   std::string id;                // Mcp-Session-Id; empty for a server that keeps none
   std::string protocol_version;  // what the server chose
-  std::vector<McpTool> tools;
+  std::vector<RemoteMcpTool> tools;
 };
 
 // What a tool call gave: the text handed to the model, and whether the server said the tool

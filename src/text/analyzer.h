@@ -72,8 +72,8 @@ class Analyzer {
   WordForms forms(std::string_view token) const;
 
   // How many times any analyser has gone over a text (for_each_word, terms, content_terms,
-  // lemmas) since the process started, and how many texts text/analyzed_text.h analysed: tests
-  // count them to prove a chat turn analyses its message once.
+  // lemmas) on the calling thread since it started, and how many texts text/analyzed_text.h
+  // analysed there: tests count them to prove a chat turn analyses its message once.
   static uint64_t passes();
   static void count_pass();
 

@@ -141,10 +141,8 @@ void add_admin_webhook_commands(CLI::App& admin, GlobalOptions& global, CommandR
         PARLEY_ASSIGN_OR_RETURN(auto list, WebhookRepo::list_deliveries(c, a->id, a->limit));
         JsonWriter w;
         w.begin_object().key("data").begin_array();
-        for (const auto& d : list) {
-          PARLEY_ASSIGN_OR_RETURN(auto attempts, WebhookRepo::attempts_of(c, d.id));
-          write_delivery(w, d, attempts);
-        }
+        PARLEY_ASSIGN_OR_RETURN(auto views, with_attempts(c, std::move(list)));
+        for (const auto& v : views) write_delivery(w, v.delivery, v.attempts);
         w.end_array().end_object();
         return w.str();
       });

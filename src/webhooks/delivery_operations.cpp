@@ -16,15 +16,25 @@ Result<WebhookRecord> find_reachable(Connection& c, std::string_view account_id,
     return no_webhook(webhook_id);
   return std::move(*h);
 }
+}  // namespace
 
-// Each delivery of `deliveries` with its attempts, read in one statement.
 Result<std::vector<DeliveryView>> with_attempts(Connection& c,
                                                 std::vector<DeliveryRecord> deliveries) {
+  // The deliveries were read by an earlier statement, and an attempt may have been recorded since:
+  // a delivery's row and its attempt are written in one transaction, so attempts numbered past
+  // the row's count are newer than the row and are left out.
   std::vector<std::string> ids;
-  for (const auto& d : deliveries) ids.push_back(d.id);
+  std::map<std::string, int64_t> recorded;
+  for (const auto& d : deliveries) {
+    ids.push_back(d.id);
+    recorded[d.id] = d.attempts;
+  }
   PARLEY_ASSIGN_OR_RETURN(auto attempts, WebhookRepo::attempts_of_many(c, ids));
   std::map<std::string, std::vector<AttemptRecord>> by_delivery;
-  for (auto& a : attempts) by_delivery[a.delivery_id].push_back(std::move(a));
+  for (auto& a : attempts) {
+    if (a.attempt > recorded[a.delivery_id]) continue;
+    by_delivery[a.delivery_id].push_back(std::move(a));
+  }
   std::vector<DeliveryView> out;
   out.reserve(deliveries.size());
   for (auto& d : deliveries) {
@@ -34,8 +44,6 @@ Result<std::vector<DeliveryView>> with_attempts(Connection& c,
   }
   return out;
 }
-}  // namespace
-
 Result<WebhookRecord> get_reachable_webhook(Services& s, std::string_view account_id,
                                             std::string_view webhook_id, WebhookReach reach) {
   PARLEY_ASSIGN_OR_RETURN(Connection& c, s.db.read());

@@ -37,6 +37,11 @@ struct RetriedDelivery {
   DeliveryView delivery;
 };
 
+// Each delivery with its attempts, read in one statement, as the commit that wrote the delivery's
+// row left them (an attempt recorded after the row was read is not shown).
+Result<std::vector<DeliveryView>> with_attempts(Connection& c,
+                                                std::vector<DeliveryRecord> deliveries);
+
 // The webhook when the account has it within `reach`; 404 not_found otherwise.
 Result<WebhookRecord> get_reachable_webhook(Services& s, std::string_view account_id,
                                             std::string_view webhook_id, WebhookReach reach);

@@ -350,6 +350,31 @@ TEST_F(WebhookOperationsTest, TheHistoryIsPagedNewestFirstWithAttempts) {
   EXPECT_EQ(second->page.items[0].delivery.event_id, events[0]);
 }
 
+// A history read takes the deliveries, then their attempts, in two statements; an attempt
+// recorded in between is not shown with the row that does not count it yet, so a delivery never
+// shows an attempt beside the status and next attempt time of before it.
+TEST_F(WebhookOperationsTest, AnAttemptRecordedAfterTheRowWasReadIsNotShownWithIt) {
+  auto hook = add_webhook({"form.submitted"});
+  sender_.fail_status = 500;
+  record_form();
+  worker_->run_once();
+  auto before = deliveries(hook.id);
+  ASSERT_EQ(before[0].attempts, 1);
+  clock_.advance_ms(1000);
+  worker_->run_once();
+  ASSERT_EQ(attempts(before[0].id).size(), 2u);
+
+  auto views = with_attempts(db_->read()->get(), before);
+  ASSERT_TRUE(views.ok()) << views.error().message;
+  ASSERT_EQ(views->size(), 1u);
+  EXPECT_EQ((*views)[0].delivery.next_attempt_at, before[0].next_attempt_at);
+  ASSERT_EQ((*views)[0].attempts.size(), 1u);
+  EXPECT_EQ((*views)[0].attempts[0].attempt, 1);
+  auto now = with_attempts(db_->read()->get(), deliveries(hook.id));
+  ASSERT_TRUE(now.ok());
+  EXPECT_EQ((*now)[0].attempts.size(), 2u);
+}
+
 TEST(DeliveryJson, StatusAttemptsAndNextAttempt) {
   WebhookRecord hook;
   DeliveryView v;

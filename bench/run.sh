@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PARLEY_BINARY="$PWD/build/parley"
+# The load tools and the micro benchmarks are not part of the default build (make test does not
+# need them); they are built here.
+cmake --build build -j "$(nproc)" --target bench_tools
 mkdir -p bench/results bench/results/tmp
 scenarios=("$@")
 if [ ${#scenarios[@]} -eq 0 ]; then

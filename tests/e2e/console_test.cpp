@@ -6,7 +6,7 @@
 namespace parley::e2e {
 namespace {
 
-const char* kPassword = "correct horse 42";
+const char* kMemberPassword = "correct horse 42";
 
 std::set<std::string> keys_of(const Json& object) {
   std::set<std::string> out;
@@ -53,9 +53,11 @@ Server* ConsoleApi::server_ = nullptr;
 
 TEST_F(ConsoleApi, LoginGivesSessionTokenAndMember) {
   fresh_account();
-  auto m = create_member(*server_, account_, "editor", kPassword);
-  auto r =
-      server_->request({"POST", "/console/v1/login", Json{{"email", m["email"]}, {"password", kPassword}}.dump(), {}});
+  auto m = create_member(*server_, account_, "editor", kMemberPassword);
+  auto r = server_->request({"POST",
+                             "/console/v1/login",
+                             Json{{"email", m["email"]}, {"password", kMemberPassword}}.dump(),
+                             {}});
   ASSERT_EQ(r.status, 200) << r.body;
   auto body = r.json();
   std::string token = body["token"];
@@ -77,23 +79,26 @@ TEST_F(ConsoleApi, LoginGivesSessionTokenAndMember) {
 
 TEST_F(ConsoleApi, EmailIsCaseInsensitiveAtLogin) {
   fresh_account();
-  auto m = create_member(*server_, account_, "viewer", kPassword);
+  auto m = create_member(*server_, account_, "viewer", kMemberPassword);
   std::string email = m["email"];
   for (auto& c : email) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  auto r = server_->request({"POST", "/console/v1/login", Json{{"email", email}, {"password", kPassword}}.dump(), {}});
+  auto r = server_->request({"POST",
+                             "/console/v1/login",
+                             Json{{"email", email}, {"password", kMemberPassword}}.dump(),
+                             {}});
   EXPECT_EQ(r.status, 200) << r.body;
 }
 
 TEST_F(ConsoleApi, WrongPasswordUnknownEmailAndNoPasswordLookTheSame) {
   fresh_account();
-  auto with_password = create_member(*server_, account_, "admin", kPassword);
+  auto with_password = create_member(*server_, account_, "admin", kMemberPassword);
   auto without_password = create_member(*server_, account_, "admin");
   auto attempt = [&](const std::string& email, const std::string& password) {
     return server_->request({"POST", "/console/v1/login", Json{{"email", email}, {"password", password}}.dump(), {}});
   };
   auto wrong = attempt(with_password["email"], "not the password");
-  auto unknown = attempt("nobody." + account_ + "@example.com", kPassword);
-  auto none = attempt(without_password["email"], kPassword);
+  auto unknown = attempt("nobody." + account_ + "@example.com", kMemberPassword);
+  auto none = attempt(without_password["email"], kMemberPassword);
   for (const auto* r : {&wrong, &unknown, &none}) {
     EXPECT_EQ(r->status, 401) << r->body;
     EXPECT_EQ(r->error_code(), "unauthorized");
@@ -116,9 +121,11 @@ TEST_F(ConsoleApi, LoginInputIsValidated) {
 
 TEST_F(ConsoleApi, LogoutEndsTheSession) {
   fresh_account();
-  auto m = create_member(*server_, account_, "viewer", kPassword);
-  auto login =
-      server_->request({"POST", "/console/v1/login", Json{{"email", m["email"]}, {"password", kPassword}}.dump(), {}});
+  auto m = create_member(*server_, account_, "viewer", kMemberPassword);
+  auto login = server_->request({"POST",
+                                 "/console/v1/login",
+                                 Json{{"email", m["email"]}, {"password", kMemberPassword}}.dump(),
+                                 {}});
   std::string token = login.json()["token"];
   auto out = server_->post("/console/v1/logout", token, "");
   ASSERT_EQ(out.status, 200) << out.body;
@@ -498,16 +505,18 @@ TEST_F(ConsoleApi, AdminCliRefusesBadMembers) {
 
 TEST_F(ConsoleApi, SecretsNeverReachTheLog) {
   fresh_account();
-  auto m = create_member(*server_, account_, "owner", kPassword);
-  auto login =
-      server_->request({"POST", "/console/v1/login", Json{{"email", m["email"]}, {"password", kPassword}}.dump(), {}});
+  auto m = create_member(*server_, account_, "owner", kMemberPassword);
+  auto login = server_->request({"POST",
+                                 "/console/v1/login",
+                                 Json{{"email", m["email"]}, {"password", kMemberPassword}}.dump(),
+                                 {}});
   std::string session = login.json()["token"];
   std::string key =
       server_->post("/console/v1/keys", session, R"({"name":"k","allScopes":true})").json()["data"]["key"];
   server_->request(
       {"POST", "/console/v1/login", Json{{"email", m["email"]}, {"password", "wrong password 1"}}.dump(), {}});
   std::string log = server_->log();
-  EXPECT_EQ(log.find(kPassword), std::string::npos);
+  EXPECT_EQ(log.find(kMemberPassword), std::string::npos);
   EXPECT_EQ(log.find("wrong password 1"), std::string::npos);
   EXPECT_EQ(log.find(session), std::string::npos);
   EXPECT_EQ(log.find(m["token"].get<std::string>()), std::string::npos);

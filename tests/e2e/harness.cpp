@@ -178,6 +178,26 @@ Env Admin::database_env() const {
   return env;
 }
 
+std::string emoji(size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s += "\xF0\x9F\x98\x80";
+  return s;
+}
+
+double metric_sample(const std::string& text, const std::string& series) {
+  size_t at = text.find("\n" + series + " ");
+  if (at == std::string::npos) return -1;
+  return std::stod(text.substr(at + series.size() + 2));
+}
+
+void Admin::write_sql(const std::string& statement) const {
+  sql(on_postgres() ? statement : "PRAGMA busy_timeout = 10000; " + statement);
+}
+
+int64_t Admin::sql_int(const std::string& query) const {
+  return std::stoll(sql(query).at(0).at(0));
+}
+
 std::vector<std::vector<std::string>> Admin::sql(const std::string& query) const {
   std::vector<std::string> argv = on_postgres()
       ? std::vector<std::string>{"/usr/bin/psql", database_url(data_dir_), "-qAtX", "-F", "\t", "-c", query}

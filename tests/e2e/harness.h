@@ -48,6 +48,13 @@ using Env = std::map<std::string, std::string>;
 // there, made, copied (from a seed, as a template) and dropped with it.
 bool on_postgres();
 
+// `n` times U+1F600, a character of four bytes in UTF-8 (for the contract's length rules, which
+// count characters).
+std::string emoji(size_t n);
+// The value of the Prometheus sample line of `text` that starts with `series` (labels included),
+// or -1 when there is none.
+double metric_sample(const std::string& text, const std::string& series);
+
 // `parley admin` on one data directory: a server's, or a seed's while it is made.
 class Admin {
  public:
@@ -59,6 +66,11 @@ class Admin {
   // Rows of a query run on the database by its command-line client (sqlite3 or psql), each
   // column as text ("" for NULL).
   std::vector<std::vector<std::string>> sql(const std::string& query) const;
+  // Runs a statement that writes, while a server may be writing too (SQLite waits up to 10 s for
+  // its lock instead of failing at once).
+  void write_sql(const std::string& statement) const;
+  // The first column of the first row as an integer (a count).
+  int64_t sql_int(const std::string& query) const;
   // Everything the database holds, as the client's dump prints it.
   std::string dump() const;
 

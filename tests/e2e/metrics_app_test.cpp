@@ -13,12 +13,6 @@
 namespace parley::e2e {
 namespace {
 
-double sample(const std::string& text, const std::string& series) {
-  size_t at = text.find("\n" + series + " ");
-  if (at == std::string::npos) return -1;
-  return std::stod(text.substr(at + series.size() + 2));
-}
-
 // promtool's verdict on `text`: its exit status and what it printed.
 std::pair<int, std::string> promtool_check(const std::string& text) {
   char path[] = "/tmp/parley_metrics_XXXXXX";
@@ -41,22 +35,24 @@ TEST(MetricsApp, RepliesQueuesAndPromtool) {
   ChatSetup c = chat_setup(server);
   for (int i = 0; i < 3; ++i) ASSERT_EQ(chat(server, c, {{"message", "Hello"}}).status, 200);
   std::string m = server.request({"GET", "/metrics", "", {}}).body;
-  EXPECT_EQ(sample(m, "parley_replies_total{engine=\"retrieval\",outcome=\"unrecorded\"}") +
-                sample(m, "parley_replies_total{engine=\"retrieval\",outcome=\"answered\"}") +
-                sample(m, "parley_replies_total{engine=\"retrieval\",outcome=\"fallback\"}") +
-                sample(m, "parley_replies_total{engine=\"retrieval\",outcome=\"low_confidence\"}"),
-            3)
-      << m;
-  EXPECT_EQ(sample(m, "parley_replies_total{engine=\"openai\",outcome=\"failed\"}"), 0);
-  EXPECT_EQ(sample(m, "parley_reply_engine_duration_seconds_count{engine=\"retrieval\"}"), 3);
   EXPECT_EQ(
-      sample(m, "parley_reply_engine_duration_seconds_bucket{engine=\"retrieval\",le=\"+Inf\"}"),
-      3);
+      metric_sample(m, "parley_replies_total{engine=\"retrieval\",outcome=\"unrecorded\"}") +
+          metric_sample(m, "parley_replies_total{engine=\"retrieval\",outcome=\"answered\"}") +
+          metric_sample(m, "parley_replies_total{engine=\"retrieval\",outcome=\"fallback\"}") +
+          metric_sample(m, "parley_replies_total{engine=\"retrieval\",outcome=\"low_confidence\"}"),
+      3)
+      << m;
+  EXPECT_EQ(metric_sample(m, "parley_replies_total{engine=\"openai\",outcome=\"failed\"}"), 0);
+  EXPECT_EQ(metric_sample(m, "parley_reply_engine_duration_seconds_count{engine=\"retrieval\"}"),
+            3);
+  EXPECT_EQ(metric_sample(
+                m, "parley_reply_engine_duration_seconds_bucket{engine=\"retrieval\",le=\"+Inf\"}"),
+            3);
   for (const char* gauge :
        {"parley_training_queue_depth", "parley_training_queue_oldest_age_seconds",
         "parley_webhook_deliveries_due", "parley_webhook_delivery_lag_seconds",
         "parley_webhook_deliveries_failed", "parley_crawl_pages_fetched_total"}) {
-    EXPECT_GE(sample(m, gauge), 0) << gauge;
+    EXPECT_GE(metric_sample(m, gauge), 0) << gauge;
   }
 
   auto [status, said] = promtool_check(m);

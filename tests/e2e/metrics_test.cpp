@@ -9,13 +9,6 @@
 namespace parley::e2e {
 namespace {
 
-// The value of the sample line starting with `series` (labels included), or -1.
-double sample(const std::string& text, const std::string& series) {
-  size_t at = text.find("\n" + series + " ");
-  if (at == std::string::npos) return -1;
-  return std::stod(text.substr(at + series.size() + 2));
-}
-
 TEST(Metrics, CountRequestsByRoutePatternAndStatus) {
   Server server(unlimited());
   std::string account = server.create_account();
@@ -34,7 +27,8 @@ TEST(Metrics, CountRequestsByRoutePatternAndStatus) {
     for (int i = 0; i < 200; ++i) {
       res = server.request({"GET", "/metrics", "", {}});
       ++scrapes;
-      if (res.status != 200 || sample(res.body, "parley_http_requests_in_flight") == 1) break;
+      if (res.status != 200 || metric_sample(res.body, "parley_http_requests_in_flight") == 1)
+        break;
       std::this_thread::sleep_for(std::chrono::milliseconds(25));
     }
     return res;
@@ -44,20 +38,23 @@ TEST(Metrics, CountRequestsByRoutePatternAndStatus) {
   EXPECT_EQ(r.header("content-type"), "text/plain; version=0.0.4; charset=utf-8");
   const std::string& m = r.body;
   std::string route = "route=\"GET /api/v1/agents/{agentId}\"";
-  EXPECT_EQ(sample(m, "parley_http_requests_total{" + route + ",status=\"200\"}"), 3) << m;
-  EXPECT_EQ(sample(m, "parley_http_requests_total{" + route + ",status=\"404\"}"), 1);
-  EXPECT_EQ(sample(m, "parley_http_requests_total{" + route + ",status=\"401\"}"), 1);
-  EXPECT_EQ(sample(m, "parley_http_requests_total{route=\"unmatched\",status=\"404\"}"), 1);
-  EXPECT_EQ(sample(m, "parley_http_request_duration_seconds_count{" + route + "}"), 5);
-  EXPECT_EQ(sample(m, "parley_http_request_duration_seconds_bucket{" + route + ",le=\"+Inf\"}"), 5);
-  EXPECT_GE(sample(m, "parley_http_request_duration_seconds_bucket{" + route + ",le=\"30\"}"), 5);
+  EXPECT_EQ(metric_sample(m, "parley_http_requests_total{" + route + ",status=\"200\"}"), 3) << m;
+  EXPECT_EQ(metric_sample(m, "parley_http_requests_total{" + route + ",status=\"404\"}"), 1);
+  EXPECT_EQ(metric_sample(m, "parley_http_requests_total{" + route + ",status=\"401\"}"), 1);
+  EXPECT_EQ(metric_sample(m, "parley_http_requests_total{route=\"unmatched\",status=\"404\"}"), 1);
+  EXPECT_EQ(metric_sample(m, "parley_http_request_duration_seconds_count{" + route + "}"), 5);
+  EXPECT_EQ(
+      metric_sample(m, "parley_http_request_duration_seconds_bucket{" + route + ",le=\"+Inf\"}"),
+      5);
+  EXPECT_GE(
+      metric_sample(m, "parley_http_request_duration_seconds_bucket{" + route + ",le=\"30\"}"), 5);
   EXPECT_NE(m.find("le=\"0.0005\""), std::string::npos);
-  EXPECT_GE(sample(m, "parley_http_connections"), 1);
-  EXPECT_EQ(sample(m, "parley_http_requests_in_flight"), 1);  // this one
-  EXPECT_GT(sample(m, "process_resident_memory_bytes"), 1e6);
-  EXPECT_GE(sample(m, "process_cpu_seconds_total"), 0);
-  EXPECT_GT(sample(m, "process_open_fds"), 3);
-  EXPECT_GT(sample(m, "process_start_time_seconds"), 1.6e9);
+  EXPECT_GE(metric_sample(m, "parley_http_connections"), 1);
+  EXPECT_EQ(metric_sample(m, "parley_http_requests_in_flight"), 1);  // this one
+  EXPECT_GT(metric_sample(m, "process_resident_memory_bytes"), 1e6);
+  EXPECT_GE(metric_sample(m, "process_cpu_seconds_total"), 0);
+  EXPECT_GT(metric_sample(m, "process_open_fds"), 3);
+  EXPECT_GT(metric_sample(m, "process_start_time_seconds"), 1.6e9);
   // Patterns, never paths: no id, key or account in any label.
   EXPECT_EQ(m.find(agent), std::string::npos);
   EXPECT_EQ(m.find(account), std::string::npos);
@@ -67,8 +64,12 @@ TEST(Metrics, CountRequestsByRoutePatternAndStatus) {
   // The scrape itself is counted on the next one.
   int before = scrapes;
   auto again = settled_scrape();
-  EXPECT_GE(sample(again.body, "parley_http_requests_total{route=\"GET /metrics\",status=\"200\"}"), before);
-  EXPECT_LT(sample(again.body, "parley_http_requests_total{route=\"GET /metrics\",status=\"200\"}"), scrapes);
+  EXPECT_GE(metric_sample(again.body,
+                          "parley_http_requests_total{route=\"GET /metrics\",status=\"200\"}"),
+            before);
+  EXPECT_LT(metric_sample(again.body,
+                          "parley_http_requests_total{route=\"GET /metrics\",status=\"200\"}"),
+            scrapes);
 }
 
 TEST(Metrics, OnlyGetAndHead) {

@@ -19,10 +19,6 @@ namespace {
 
 // A write through the database's own client beside the running server: on SQLite the client
 // waits for the server's writer instead of failing at once with "database is locked".
-inline void write_sql(const Admin& db, const std::string& statement) {
-  db.sql(on_postgres() ? statement : "PRAGMA busy_timeout = 10000; " + statement);
-}
-
 constexpr const char* kEmail = "erin.erase+1@example.org";
 constexpr const char* kKept = "kim.kept@example.org";
 
@@ -43,10 +39,6 @@ bool database_holds(const Admin& db, const std::string& text) {
     if (lower(bytes.str()).find(lower(text)) != std::string::npos) return true;
   }
   return false;
-}
-
-int64_t count(const Admin& db, const std::string& query) {
-  return std::stoll(db.sql(query).at(0).at(0));
 }
 
 struct Person {
@@ -99,16 +91,16 @@ class RecordsErasure : public ::testing::Test {
     server_->admin({"record", "booking", "--agent", agent_, "--email", email, "--name", name});
     server_->admin({"record", "return", "--agent", agent_, "--email", email, "--order", "A-1"});
     p.bound_conversation = conversation("Where is my parcel?");
-    write_sql(*server_, "UPDATE conversations SET contact_id = '" + p.contact + "' WHERE id = '" +
-                            p.bound_conversation + "'");
+    server_->write_sql("UPDATE conversations SET contact_id = '" + p.contact + "' WHERE id = '" +
+                       p.bound_conversation + "'");
     return p;
   }
 
   // Waits until the webhook has a delivery of each of the `n` events recorded so far.
   void wait_for_deliveries(int64_t n) const {
-    for (int i = 0; i < 300 && count(*server_, "SELECT count(*) FROM webhook_deliveries") < n; ++i)
+    for (int i = 0; i < 300 && server_->sql_int("SELECT count(*) FROM webhook_deliveries") < n; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    ASSERT_EQ(count(*server_, "SELECT count(*) FROM webhook_deliveries"), n);
+    ASSERT_EQ(server_->sql_int("SELECT count(*) FROM webhook_deliveries"), n);
   }
 
   LocalWebhookReceiver local_;
@@ -156,22 +148,22 @@ TEST_F(RecordsErasure, EraseRemovesEveryCopyOfThePersonAndReportsWhat) {
   EXPECT_FALSE(database_holds(*server_, erin.lead_conversation));
   // The contact's id is kept in one place: the audit entry recording its erasure (an opaque id,
   // nothing of the person; docs/decisions/audit.md).
-  EXPECT_EQ(count(*server_, "SELECT count(*) FROM audit_entries WHERE target_id = '" +
-                                erin.contact + "' AND action = 'contact.erase'"),
+  EXPECT_EQ(server_->sql_int("SELECT count(*) FROM audit_entries WHERE target_id = '" +
+                             erin.contact + "' AND action = 'contact.erase'"),
             1);
-  EXPECT_EQ(count(*server_,
-                  "SELECT count(*) FROM audit_entries WHERE target_id = '" + erin.contact + "'"),
+  EXPECT_EQ(server_->sql_int("SELECT count(*) FROM audit_entries WHERE target_id = '" +
+                             erin.contact + "'"),
             1);
-  EXPECT_EQ(count(*server_, "SELECT count(*) FROM contacts WHERE id = '" + erin.contact + "'"), 0);
-  EXPECT_EQ(count(*server_,
-                  "SELECT count(*) FROM conversations WHERE contact_id = '" + erin.contact + "'"),
+  EXPECT_EQ(server_->sql_int("SELECT count(*) FROM contacts WHERE id = '" + erin.contact + "'"), 0);
+  EXPECT_EQ(server_->sql_int("SELECT count(*) FROM conversations WHERE contact_id = '" +
+                             erin.contact + "'"),
             0);
   // Kim is untouched.
   EXPECT_TRUE(database_holds(*server_, kKept));
-  EXPECT_EQ(count(*server_, "SELECT count(*) FROM conversations WHERE id IN ('" +
-                                kim.lead_conversation + "', '" + kim.bound_conversation + "')"),
+  EXPECT_EQ(server_->sql_int("SELECT count(*) FROM conversations WHERE id IN ('" +
+                             kim.lead_conversation + "', '" + kim.bound_conversation + "')"),
             2);
-  EXPECT_EQ(count(*server_, "SELECT count(*) FROM webhook_deliveries"), 4);
+  EXPECT_EQ(server_->sql_int("SELECT count(*) FROM webhook_deliveries"), 4);
   EXPECT_EQ(server_->get("/api/v1/contacts/" + kim.contact, key_).status, 200);
   EXPECT_EQ(server_->get("/api/v1/contacts/" + erin.contact, key_).status, 404);
 

@@ -11,10 +11,6 @@ namespace {
 
 // A write through the database's own client beside the running server: on SQLite the client
 // waits for the server's writer instead of failing at once with "database is locked".
-inline void write_sql(const Admin& db, const std::string& statement) {
-  db.sql(on_postgres() ? statement : "PRAGMA busy_timeout = 10000; " + statement);
-}
-
 class RecordsExport : public SeededServerTest {
  protected:
   void SetUp() override {
@@ -56,10 +52,10 @@ TEST_F(RecordsExport, JsonLinesHoldsOneConversationPerLineWithItsMessagesOldestF
   std::string late = conversation("2026-02-01", "Where is my order?", "It ships today.");
   std::string early = conversation("2026-01-10", "Do you open on Sunday?", "We open at ten.");
   // What the support loop adds to a reply (migration 0041), set as its engine would.
-  write_sql(*server_,
-            "UPDATE messages SET outcome = 'low_confidence', confidence = 0.25, rating = 'down', "
-            "rated_at = 1768039200000 WHERE conversation_id = '" +
-                early + "' AND seq = 2");
+  server_->write_sql(
+      "UPDATE messages SET outcome = 'low_confidence', confidence = 0.25, rating = 'down', "
+      "rated_at = 1768039200000 WHERE conversation_id = '" +
+      early + "' AND seq = 2");
   auto r = get("?format=jsonl", admin_token_);
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.header("content-type"), "application/x-ndjson");

@@ -12,15 +12,7 @@ namespace {
 
 // A write through the database's own client beside the running server: on SQLite the client
 // waits for the server's writer instead of failing at once with "database is locked".
-inline void write_sql(const Admin& db, const std::string& statement) {
-  db.sql(on_postgres() ? statement : "PRAGMA busy_timeout = 10000; " + statement);
-}
-
 constexpr int64_t kDayMs = 86'400'000;
-
-int64_t count(const Admin& db, const std::string& query) {
-  return std::stoll(db.sql(query).at(0).at(0));
-}
 
 std::string conversation(const Admin& db, const std::string& agent) {
   Json messages = Json::array(
@@ -34,19 +26,18 @@ std::string conversation(const Admin& db, const std::string& agent) {
 void handoff_event_delivered(const Admin& db, const std::string& account, const std::string& agent,
                              const std::string& conversation, const std::string& webhook) {
   std::string event_id = conversation + ":1700000000000";
-  write_sql(db,
-            "INSERT INTO event_outbox (id, account_id, agent_id, event, event_id, created_at, "
-            "dispatched_at) VALUES "
-            "('obx_" +
-                conversation + "', '" + account + "', '" + agent + "', 'handoff.requested', '" +
-                event_id + "', 1700000000000, 1700000000000)");
-  write_sql(db,
-            "INSERT INTO webhook_deliveries (id, webhook_id, outbox_id, event, event_id, payload, "
-            "status, attempts, "
-            "event_created_at, created_at) VALUES ('dlv_" +
-                conversation + "', '" + webhook + "', 'obx_" + conversation +
-                "', 'handoff.requested', '" + event_id +
-                "', '{}', 'succeeded', 1, 1700000000000, 1700000000000)");
+  db.write_sql(
+      "INSERT INTO event_outbox (id, account_id, agent_id, event, event_id, created_at, "
+      "dispatched_at) VALUES "
+      "('obx_" +
+      conversation + "', '" + account + "', '" + agent + "', 'handoff.requested', '" + event_id +
+      "', 1700000000000, 1700000000000)");
+  db.write_sql(
+      "INSERT INTO webhook_deliveries (id, webhook_id, outbox_id, event, event_id, payload, "
+      "status, attempts, "
+      "event_created_at, created_at) VALUES ('dlv_" +
+      conversation + "', '" + webhook + "', 'obx_" + conversation + "', 'handoff.requested', '" +
+      event_id + "', '{}', 'succeeded', 1, 1700000000000, 1700000000000)");
 }
 
 TEST(RecordsRetention, TheSettingIsValidatedShownAndClearedByOwnersAndTheAdminCommand) {
@@ -116,25 +107,26 @@ TEST(RecordsRetention, TheWorkerDeletesOnlyWhatIsOlderThanTheAccountKeeps) {
   ASSERT_EQ(chat.status, 200) << chat.body;
   std::string fresh = chat.json()["conversationId"];
 
-  for (int i = 0; i < 200 && count(server, "SELECT count(*) FROM conversations WHERE agent_id = '" +
-                                               agent + "'") > 1;
+  for (int i = 0;
+       i < 200 &&
+       server.sql_int("SELECT count(*) FROM conversations WHERE agent_id = '" + agent + "'") > 1;
        ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   auto left = server.sql("SELECT id FROM conversations WHERE agent_id = '" + agent + "'");
   ASSERT_EQ(left.size(), 1u);
   EXPECT_EQ(left[0][0], fresh);
-  EXPECT_EQ(count(server, "SELECT count(*) FROM messages WHERE conversation_id = '" + old[0] + "'"),
-            0);
   EXPECT_EQ(
-      count(server, "SELECT count(*) FROM event_outbox WHERE event_id LIKE '" + old[0] + "%'"), 0);
-  EXPECT_EQ(count(server,
-                  "SELECT count(*) FROM webhook_deliveries WHERE event_id LIKE '" + old[0] + "%'"),
+      server.sql_int("SELECT count(*) FROM messages WHERE conversation_id = '" + old[0] + "'"), 0);
+  EXPECT_EQ(
+      server.sql_int("SELECT count(*) FROM event_outbox WHERE event_id LIKE '" + old[0] + "%'"), 0);
+  EXPECT_EQ(server.sql_int("SELECT count(*) FROM webhook_deliveries WHERE event_id LIKE '" +
+                           old[0] + "%'"),
             0);
-  EXPECT_GE(count(server, "SELECT count(*) FROM messages WHERE conversation_id = '" + fresh + "'"),
+  EXPECT_GE(server.sql_int("SELECT count(*) FROM messages WHERE conversation_id = '" + fresh + "'"),
             1);
   // Another account keeps its conversations for ever (no retention set).
-  EXPECT_EQ(count(server, "SELECT count(*) FROM conversations WHERE id = '" + kept_elsewhere + "'"),
-            1);
+  EXPECT_EQ(
+      server.sql_int("SELECT count(*) FROM conversations WHERE id = '" + kept_elsewhere + "'"), 1);
   // The agent's counters follow.
   auto agent_json = server.get("/api/v1/agents/" + agent, server.create_key(account));
   ASSERT_EQ(agent_json.status, 200);

@@ -9,12 +9,6 @@
 namespace parley::e2e {
 namespace {
 
-std::string emoji(size_t n) {
-  std::string s;
-  for (size_t i = 0; i < n; ++i) s += "\xF0\x9F\x98\x80";  // U+1F600, four bytes
-  return s;
-}
-
 const std::regex kTimestamp(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)");
 
 class SpecChat : public ::testing::Test {

@@ -7,12 +7,6 @@
 namespace parley::e2e {
 namespace {
 
-std::string emoji(size_t n) {
-  std::string s;
-  for (size_t i = 0; i < n; ++i) s += "\xF0\x9F\x98\x80";  // U+1F600, four bytes
-  return s;
-}
-
 class SpecRequests : public ::testing::Test {
  protected:
   static Server* server_;

@@ -14,49 +14,17 @@
 #include <nlohmann/json.hpp>
 
 #include "loopback_listener.h"
+#include "stand_in_http.h"
 
 namespace parley::e2e {
 
 namespace {
-bool write_all(int fd, const std::string& data) {
-  size_t off = 0;
-  while (off < data.size()) {
-    ssize_t n = ::send(fd, data.data() + off, data.size() - off, MSG_NOSIGNAL);
-    if (n <= 0) return false;
-    off += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 bool is_embeddings(const std::string& path) {
   const std::string suffix = "/embeddings";
   return path.size() >= suffix.size() &&
          path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-const char* reason(int status) {
-  switch (status) {
-    case 200:
-      return "OK";
-    case 400:
-      return "Bad Request";
-    case 401:
-      return "Unauthorized";
-    case 429:
-      return "Too Many Requests";
-    case 500:
-      return "Internal Server Error";
-    case 503:
-      return "Service Unavailable";
-    default:
-      return "Status";
-  }
-}
 }  // namespace
 
 std::string sse_body(const std::vector<std::string>& chunks, bool done) {
@@ -265,7 +233,7 @@ void FakeLlmServer::serve(int fd) {
     if (colon != std::string::npos) {
       std::string value = line.substr(colon + 1);
       value.erase(0, value.find_first_not_of(' '));
-      req.headers[lower(line.substr(0, colon))] = value;
+      req.headers[ascii_lower(line.substr(0, colon))] = value;
     }
     pos = e + 2;
   }
@@ -300,12 +268,13 @@ void FakeLlmServer::serve(int fd) {
     }
   }
   std::string head_out = "HTTP/1.1 " + std::to_string(response.status) + " " +
-                         reason(response.status) + "\r\nContent-Type: " + response.content_type +
+                         status_reason(response.status) +
+                         "\r\nContent-Type: " + response.content_type +
                          "\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
-  bool ok = write_all(fd, head_out);
+  bool ok = send_all(fd, head_out);
   for (size_t i = 0; ok && i < response.pieces.size(); ++i) {
     if (i > 0 && response.pause_ms > 0 && !pause(response.pause_ms)) break;
-    ok = write_all(fd, response.pieces[i]);
+    ok = send_all(fd, response.pieces[i]);
     if (ok) body_bytes_ += response.pieces[i].size();
   }
   if (ok && response.stall_ms > 0) pause(response.stall_ms);

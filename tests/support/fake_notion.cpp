@@ -12,6 +12,7 @@
 
 #include "core/time_format.h"
 #include "loopback_listener.h"
+#include "stand_in_http.h"
 
 namespace parley::e2e {
 
@@ -19,21 +20,6 @@ namespace {
 using Json = nlohmann::json;
 
 constexpr int64_t kEpochOfEdits = 1709287200000;  // 2024-03-01T10:00:00.000Z
-
-bool write_all(int fd, const std::string& data) {
-  size_t off = 0;
-  while (off < data.size()) {
-    ssize_t n = ::send(fd, data.data() + off, data.size() - off, MSG_NOSIGNAL);
-    if (n <= 0) return false;
-    off += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 // Notion accepts ids with or without dashes.
 std::string dashed(const std::string& id) {
@@ -74,22 +60,6 @@ Json rich_text(const std::string& text) {
 
 Json user(const std::string& id) { return {{"object", "user"}, {"id", id}}; }
 
-const char* reason(int status) {
-  switch (status) {
-    case 200:
-      return "OK";
-    case 400:
-      return "Bad Request";
-    case 401:
-      return "Unauthorized";
-    case 404:
-      return "Not Found";
-    case 429:
-      return "Too Many Requests";
-    default:
-      return "Status";
-  }
-}
 }  // namespace
 
 FakeNotion::FakeNotion() {
@@ -446,7 +416,7 @@ void FakeNotion::serve(int fd) {
     if (colon != std::string::npos) {
       std::string value = line.substr(colon + 1);
       value.erase(0, value.find_first_not_of(' '));
-      req.headers[lower(line.substr(0, colon))] = value;
+      req.headers[ascii_lower(line.substr(0, colon))] = value;
     }
     pos = e + 2;
   }
@@ -464,12 +434,12 @@ void FakeNotion::serve(int fd) {
     requests_.push_back(req);
     a = answer(req);
   }
-  std::string out = "HTTP/1.1 " + std::to_string(a.status) + " " + reason(a.status) +
+  std::string out = "HTTP/1.1 " + std::to_string(a.status) + " " + status_reason(a.status) +
                     "\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: " +
                     std::to_string(a.body.size()) + "\r\n";
   if (a.status == 429) out += "Retry-After: " + std::to_string(a.retry_after_s) + "\r\n";
   out += "Connection: close\r\n\r\n" + a.body;
-  write_all(fd, out);
+  send_all(fd, out);
   ::shutdown(fd, SHUT_RDWR);
   ::close(fd);
 }

@@ -10,48 +10,11 @@
 #include <ctime>
 
 #include "loopback_listener.h"
+#include "stand_in_http.h"
 
 namespace parley::e2e {
 
 namespace {
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-bool write_all(int fd, const std::string& data) {
-  size_t sent = 0;
-  while (sent < data.size()) {
-    ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) return false;
-    sent += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-const char* reason(int status) {
-  switch (status) {
-    case 200:
-      return "OK";
-    case 301:
-      return "Moved Permanently";
-    case 302:
-      return "Found";
-    case 304:
-      return "Not Modified";
-    case 404:
-      return "Not Found";
-    case 410:
-      return "Gone";
-    case 500:
-      return "Internal Server Error";
-    case 503:
-      return "Service Unavailable";
-    default:
-      return "Status";
-  }
-}
-
 // An HTTP date a version of a page was "last modified": one minute per version from 2024.
 std::string http_date(int64_t version) {
   std::time_t t = 1'704'067'200 + version * 60;
@@ -240,7 +203,7 @@ void TestSite::serve(int fd) {
       if (colon != std::string::npos) {
         std::string value = h.substr(colon + 1);
         value.erase(0, value.find_first_not_of(' '));
-        req.headers[lower(h.substr(0, colon))] = value;
+        req.headers[ascii_lower(h.substr(0, colon))] = value;
       }
       pos = e + 2;
     }
@@ -258,7 +221,7 @@ void TestSite::serve(int fd) {
       if (keep_requests_) requests_.push_back(req);
     }
     if (!answer(fd, req, method == "HEAD")) break;
-    if (http10 || lower(req.headers["connection"]) == "close") break;
+    if (http10 || ascii_lower(req.headers["connection"]) == "close") break;
   }
   ::shutdown(fd, SHUT_RDWR);
   ::close(fd);
@@ -303,11 +266,11 @@ bool TestSite::answer(int fd, const SiteRequest& req, bool head) {
     body = gzip_stored(body);
     extra += "Content-Encoding: gzip\r\n";
   }
-  std::string out = "HTTP/1.1 " + std::to_string(status) + " " + reason(status) + "\r\n";
+  std::string out = "HTTP/1.1 " + std::to_string(status) + " " + status_reason(status) + "\r\n";
   if (status != 304) out += "Content-Type: " + v.page.content_type + "\r\n";
   out += extra + "Content-Length: " + std::to_string(status == 304 ? 0 : body.size()) + "\r\n\r\n";
   if (!head && status != 304) out += body;
-  return write_all(fd, out);
+  return send_all(fd, out);
 }
 
 }  // namespace parley::e2e

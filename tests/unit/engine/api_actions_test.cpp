@@ -5,7 +5,7 @@
 namespace parley {
 namespace {
 
-constexpr const char* kSettings = R"({"apiActions": [
+constexpr const char* kActionsSettings = R"({"apiActions": [
   {"name": "order_status", "description": "Looks up an order", "method": "get",
    "url": "https://api.example.com/orders/{orderId}",
    "parameters": [{"name": "orderId", "required": true}, {"name": "lang", "description": "Language"}],
@@ -18,7 +18,7 @@ constexpr const char* kSettings = R"({"apiActions": [
 ]})";
 
 TEST(ApiActions, ReadsWellFormedActionsOnly) {
-  auto actions = parse_agent_settings(kSettings).api_actions;
+  auto actions = parse_agent_settings(kActionsSettings).api_actions;
   ASSERT_EQ(actions.size(), 2u);
   EXPECT_EQ(actions[0].name, "order_status");
   EXPECT_EQ(actions[0].method, "GET");
@@ -31,7 +31,7 @@ TEST(ApiActions, ReadsWellFormedActionsOnly) {
 }
 
 TEST(ApiActions, ToolDescribesTheParameters) {
-  auto tool = api_action_tool(parse_agent_settings(kSettings).api_actions[0]);
+  auto tool = api_action_tool(parse_agent_settings(kActionsSettings).api_actions[0]);
   EXPECT_EQ(tool.name, "action_order_status");
   EXPECT_EQ(tool.description, "Looks up an order");
   EXPECT_EQ(tool.parameters_json,
@@ -40,7 +40,7 @@ TEST(ApiActions, ToolDescribesTheParameters) {
 }
 
 TEST(ApiActions, PlaceholdersAreEncodedAndTheRestGoesInQueryOrBody) {
-  auto actions = parse_agent_settings(kSettings).api_actions;
+  auto actions = parse_agent_settings(kActionsSettings).api_actions;
   auto get = build_action_request(actions[0],
                                   R"({"orderId": "A 1/../x", "lang": "fr", "extra": "dropped"})");
   ASSERT_TRUE(get.ok());
@@ -53,7 +53,8 @@ TEST(ApiActions, PlaceholdersAreEncodedAndTheRestGoesInQueryOrBody) {
 }
 
 TEST(ApiActions, AMissingRequiredParameterIsNamed) {
-  auto r = build_action_request(parse_agent_settings(kSettings).api_actions[0], R"({"lang": "fr"})");
+  auto r = build_action_request(parse_agent_settings(kActionsSettings).api_actions[0],
+                                R"({"lang": "fr"})");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "'orderId' is required.");
 }

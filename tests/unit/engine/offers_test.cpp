@@ -25,7 +25,7 @@ std::optional<std::string> json_of(const std::optional<LeadFormBlock>& lead_form
   return json_of(lead_form, write_lead_form_json);
 }
 
-constexpr const char* kSettings = R"({
+constexpr const char* kOffersSettings = R"({
   "buttons": [
     {"label": "See pricing", "url": "https://example.com/pricing", "keywords": ["price", "cost", "pricing plan"]},
     {"label": "Book a demo", "url": "https://example.com/demo"},
@@ -38,17 +38,17 @@ constexpr const char* kSettings = R"({
   ]})";
 
 TEST(Offers, ButtonsMatchByKeywordOrLabel) {
-  auto b = match_buttons(read(kSettings), "What are your prices?");
+  auto b = match_buttons(read(kOffersSettings), "What are your prices?");
   ASSERT_EQ(b.size(), 1u);
   EXPECT_EQ(b[0].label, "See pricing");
   EXPECT_EQ(b[0].url, "https://example.com/pricing");
-  EXPECT_EQ(match_buttons(read(kSettings), "Can I book a DEMO?").at(0).label, "Book a demo");
-  EXPECT_EQ(match_buttons(read(kSettings), "Tell me about the pricing plans").size(), 1u);
-  EXPECT_TRUE(match_buttons(read(kSettings), "Where are you based?").empty());
+  EXPECT_EQ(match_buttons(read(kOffersSettings), "Can I book a DEMO?").at(0).label, "Book a demo");
+  EXPECT_EQ(match_buttons(read(kOffersSettings), "Tell me about the pricing plans").size(), 1u);
+  EXPECT_TRUE(match_buttons(read(kOffersSettings), "Where are you based?").empty());
 }
 
 TEST(Offers, ProductsCarryWhatIsKnown) {
-  auto p = match_products(read(kSettings), "Do you sell a warm coat?");
+  auto p = match_products(read(kOffersSettings), "Do you sell a warm coat?");
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].name, "Blue Jacket");
   EXPECT_EQ(p[0].image, "https://shop.example.com/j.png");
@@ -56,16 +56,17 @@ TEST(Offers, ProductsCarryWhatIsKnown) {
   EXPECT_EQ(p[0].compare_at_price, 99);
   EXPECT_EQ(p[0].currency, "EUR");
   EXPECT_EQ(p[0].available, true);
-  auto scarf = match_products(read(kSettings), "red scarf in stock?");
+  auto scarf = match_products(read(kOffersSettings), "red scarf in stock?");
   ASSERT_EQ(scarf.size(), 1u);
   EXPECT_FALSE(scarf[0].price.has_value());
   EXPECT_FALSE(scarf[0].available.has_value());
 }
 
 TEST(Offers, TitledPicksTheExactItem) {
-  EXPECT_EQ(match_products_titled(read(kSettings), "Red Scarf").size(), 1u);
-  EXPECT_TRUE(match_products_titled(read(kSettings), "red scarf").empty());
-  EXPECT_EQ(match_buttons_titled(read(kSettings), "Book a demo").at(0).url, "https://example.com/demo");
+  EXPECT_EQ(match_products_titled(read(kOffersSettings), "Red Scarf").size(), 1u);
+  EXPECT_TRUE(match_products_titled(read(kOffersSettings), "red scarf").empty());
+  EXPECT_EQ(match_buttons_titled(read(kOffersSettings), "Book a demo").at(0).url,
+            "https://example.com/demo");
 }
 
 TEST(Offers, MalformedSettingsOfferNothing) {

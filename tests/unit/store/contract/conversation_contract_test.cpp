@@ -10,24 +10,13 @@
 namespace parley {
 namespace {
 
-ConversationRecord conversation(std::string id, std::string agent, std::string account,
-                                int64_t at) {
-  ConversationRecord c;
-  c.id = std::move(id);
-  c.agent_id = std::move(agent);
-  c.account_id = std::move(account);
-  c.session_id = "s_" + c.id;
-  c.created_at = c.last_activity_at = at;
-  return c;
-}
-
 MessageRecord message(std::string id, std::string conversation, int64_t at) {
   return {std::move(id), std::move(conversation), 0, "user", "hello", std::nullopt, "[]", at};
 }
 
 TEST_P(StoreContract, AConversationIsFoundByIdWithinItsAccountAndBySession) {
   write([&](Connection& c) {
-    return ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_));
+    return ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_));
   });
   auto found = ConversationRepo::find(reader(), account_, "cnv_1");
   ASSERT_TRUE(found.ok());
@@ -44,7 +33,7 @@ TEST_P(StoreContract, AConversationIsFoundByIdWithinItsAccountAndBySession) {
 
 TEST_P(StoreContract, MessagesAreNumberedFromOneAndReadInOrder) {
   write([&](Connection& c) -> Result<void> {
-    PARLEY_TRY(ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_)));
+    PARLEY_TRY(ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_)));
     for (int i = 0; i < 5; ++i) {
       PARLEY_ASSIGN_OR_RETURN(auto m,
                               ConversationRepo::append_message(
@@ -81,7 +70,7 @@ TEST_P(StoreContract, AppendingToAMissingConversationIsNotFound) {
 
 TEST_P(StoreContract, AnUpdateFromAStaleRecordKeepsTheMessageCountAndTheLastActivity) {
   write([&](Connection& c) {
-    return ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_));
+    return ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_));
   });
   ConversationRecord stale = **ConversationRepo::find(reader(), account_, "cnv_1");
   write([&](Connection& c) -> Result<void> {
@@ -100,7 +89,7 @@ TEST_P(StoreContract, AnUpdateFromAStaleRecordKeepsTheMessageCountAndTheLastActi
 
 TEST_P(StoreContract, RemovingAConversationTakesItsCountsOffTheAgent) {
   write([&](Connection& c) -> Result<void> {
-    PARLEY_TRY(ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_)));
+    PARLEY_TRY(ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_)));
     PARLEY_TRY(ConversationRepo::append_message(c, message("msg_1", "cnv_1", now_)));
     PARLEY_TRY(ConversationRepo::append_message(c, message("msg_2", "cnv_1", now_)));
     return {};
@@ -122,8 +111,9 @@ TEST_P(StoreContract, ConversationPagesAreNewestFirstAndContinueAfterTheLastItem
   write([&](Connection& c) -> Result<void> {
     for (int i = 0; i < 7; ++i) {
       // Two share each creation time: the id breaks the tie.
-      PARLEY_TRY(ConversationRepo::insert(
-          c, conversation("cnv_" + std::to_string(i), agent_, account_, now_ + (i / 2) * 100)));
+      PARLEY_TRY(
+          ConversationRepo::insert(c, contract_conversation("cnv_" + std::to_string(i), agent_,
+                                                            account_, now_ + (i / 2) * 100)));
     }
     return {};
   });
@@ -143,7 +133,7 @@ TEST_P(StoreContract, ConversationPagesAreNewestFirstAndContinueAfterTheLastItem
 
 TEST_P(StoreContract, ConcurrentAppendsToOneConversationTakeEverySeqOnce) {
   write([&](Connection& c) {
-    return ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_));
+    return ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_));
   });
   constexpr int kEach = 25;
   std::atomic<int> failures{0};
@@ -172,7 +162,7 @@ TEST_P(StoreContract, ConcurrentNewConversationsAreEachCountedOnTheAgent) {
     for (int i = 0; i < kEach; ++i) {
       auto id = "cnv_" + std::to_string(t) + "_" + std::to_string(i);
       auto r = db.write([&](Connection& c) {
-        return ConversationRepo::insert(c, conversation(id, agent_, account_, now_));
+        return ConversationRepo::insert(c, contract_conversation(id, agent_, account_, now_));
       });
       EXPECT_TRUE(r.ok());
     }

@@ -9,15 +9,11 @@
 namespace parley {
 namespace {
 
-ConversationRecord conversation(const std::string& id, const std::string& agent,
-                                const std::string& account, int64_t at) {
-  ConversationRecord c;
-  c.id = id;
-  c.agent_id = agent;
-  c.account_id = account;
-  c.session_id = "s_" + id;
+// A conversation of the widget channel (the figures count channels apart).
+ConversationRecord widget_conversation(const std::string& id, const std::string& agent,
+                                       const std::string& account, int64_t at) {
+  ConversationRecord c = contract_conversation(id, agent, account, at);
   c.channel = "widget";
-  c.created_at = c.last_activity_at = at;
   return c;
 }
 
@@ -29,7 +25,7 @@ MessageRecord message(const std::string& id, const std::string& conv, const std:
 TEST_P(StoreContract, FiguresFollowAConversationOnItsDayInTheAccountsZone) {
   write([&](Connection& c) -> Result<void> {
     PARLEY_TRY(c.execute("UPDATE accounts SET time_zone = 'Asia/Tokyo' WHERE id = $1", {account_}));
-    return ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_));
+    return ConversationRepo::insert(c, widget_conversation("cnv_1", agent_, account_, now_));
   });
   const int64_t day = local_day(now_, "Asia/Tokyo");
   auto read = [&] {
@@ -89,7 +85,7 @@ TEST_P(StoreContract, FiguresFollowAConversationOnItsDayInTheAccountsZone) {
 
 TEST_P(StoreContract, FiguresEndIdleConversationsAndReopenThemOnANewMessage) {
   write([&](Connection& c) -> Result<void> {
-    PARLEY_TRY(ConversationRepo::insert(c, conversation("cnv_1", agent_, account_, now_)));
+    PARLEY_TRY(ConversationRepo::insert(c, widget_conversation("cnv_1", agent_, account_, now_)));
     PARLEY_TRY(ConversationRepo::append_message(c, message("m1", "cnv_1", "user", now_)));
     return ConversationRepo::append_message(c, message("m2", "cnv_1", "assistant", now_)).ok()
                ? Result<void>{}
@@ -124,7 +120,7 @@ TEST_P(StoreContract, FiguresCountConcurrentWritersExactlyOnce) {
     for (int i = 0; i < kConversationsPerThread; ++i) {
       std::string id = "cnv_" + std::to_string(t) + "_" + std::to_string(i);
       auto done = db.write([&](Connection& c) -> Result<void> {
-        PARLEY_TRY(ConversationRepo::insert(c, conversation(id, agent_, account_, now_)));
+        PARLEY_TRY(ConversationRepo::insert(c, widget_conversation(id, agent_, account_, now_)));
         PARLEY_TRY(ConversationRepo::append_message(c, message(id + "u", id, "user", now_ + 1)));
         PARLEY_TRY(
             ConversationRepo::append_message(c, message(id + "a", id, "assistant", now_ + 1)));

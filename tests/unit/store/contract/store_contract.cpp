@@ -143,4 +143,15 @@ void StoreContract::concurrently(const std::function<void(int, Database&)>& fn) 
   for (auto& t : threads) t.join();
 }
 
+ConversationRecord contract_conversation(std::string id, std::string agent, std::string account,
+                                         int64_t at) {
+  ConversationRecord c;
+  c.id = std::move(id);
+  c.agent_id = std::move(agent);
+  c.account_id = std::move(account);
+  c.session_id = "s_" + c.id;
+  c.created_at = c.last_activity_at = at;
+  return c;
+}
+
 }  // namespace parley

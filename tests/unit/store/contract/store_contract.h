@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "store/conversation_repo.h"
 #include "store/db.h"
 
 namespace parley {
@@ -36,6 +37,10 @@ struct StoreBackend {
 };
 // Its name in test listings (ctest's test names), rather than its bytes.
 inline void PrintTo(const StoreBackend& backend, std::ostream* out) { *out << backend.name; }
+
+// A conversation row of `agent` on the API channel, begun at `at`, its session "s_<id>".
+ConversationRecord contract_conversation(std::string id, std::string agent, std::string account,
+                                         int64_t at);
 
 class StoreContract : public ::testing::TestWithParam<StoreBackend> {
  protected:

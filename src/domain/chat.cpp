@@ -20,7 +20,6 @@
 #include "store/account_repo.h"
 #include "store/conversation_repo.h"
 #include "store/lead_repo.h"
-#include "store/pipelined.h"
 
 namespace parley {
 
@@ -325,7 +324,7 @@ WriteFn ChatTurn::commit_work() {
     // (PostgreSQL nodes) queue instead of deadlocking on a conversation and the agent. The lock
     // goes with the conversation's lookup below, in one round trip.
     bool agent_exists = false;
-    PARLEY_TRY(lock_row_later(c, "agents", agent_id, agent_exists));
+    PARLEY_TRY(AgentRepo::lock_later(c, agent_id, agent_exists));
     ChatReply& out = reply_;
     std::optional<ConversationRecord> conv;
     if (existing_) {

@@ -113,6 +113,10 @@ Result<bool> AgentRepo::lock(Connection& c, std::string_view id) {
   return c.lock_row("agents", id);
 }
 
+Result<void> AgentRepo::lock_later(Connection& c, std::string_view id, bool& found) {
+  return lock_row_later(c, "agents", id, found);
+}
+
 Result<void> AgentRepo::update(Connection& c, const AgentRecord& a) {
   PARLEY_TRY(c.execute(
       "UPDATE agents SET name = $2, private = $3, settings = $4, status = $5, trained_at = $6,"

@@ -3,6 +3,8 @@
 // 4 round trips. Runs on the cluster PARLEY_TEST_POSTGRES_URL names; skipped without one.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <iostream>
 #include <sstream>
 
 #include "../engine/fake_retriever.h"
@@ -60,6 +62,10 @@ class ChatRoundTripsTest : public ::testing::Test {
     EXPECT_TRUE(committed.ok());
     if (reply != nullptr && committed.ok()) *reply = *committed;
     clock_.advance_ms(1000);
+    // PARLEY_SHOW_ROUND_TRIPS=1 lists every transaction's statements.
+    if (std::getenv("PARLEY_SHOW_ROUND_TRIPS") != nullptr) {
+      std::cout << listing(PgDatabase::last_write_cost());
+    }
     return PgDatabase::last_write_cost();
   }
 

@@ -97,8 +97,7 @@ Result<void> count_reply_within_limits_later(Connection& c, std::string_view acc
   std::string month = month_period(now_ms);
   out.limits_ = limits;
   out.agent_counted_ = true;
-  PARLEY_TRY(UsageRepo::add_one_below_later(c, account_id, month,
-                                            limits.account_messages_per_month,
+  PARLEY_TRY(UsageRepo::add_one_below_later(c, account_id, month, limits.account_messages_per_month,
                                             out.account_counted_));
   if (!limits.agent_monthly_cap) return UsageRepo::add_one(c, agent_id, month);
   return UsageRepo::add_one_below_later(c, agent_id, month, *limits.agent_monthly_cap,

@@ -61,8 +61,8 @@ class PendingReplyCount {
 
  private:
   friend Result<void> count_reply_within_limits_later(Connection&, std::string_view,
-                                                      std::string_view, const ReplyLimits&,
-                                                      int64_t, PendingReplyCount&);
+                                                      std::string_view, const ReplyLimits&, int64_t,
+                                                      PendingReplyCount&);
   ReplyLimits limits_;
   bool account_counted_ = false;
   bool agent_counted_ = true;

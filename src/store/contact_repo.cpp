@@ -51,11 +51,11 @@ void append_params(std::vector<DbValue>& params, const ContactRecord& v) {
 // next statement that waits, or at COMMIT.
 Result<void> insert_row(Connection& c, const ContactRecord& v) {
   PARLEY_TRY(execute_later(c,
-                       "INSERT INTO contacts (" CONTACT_COLUMNS
-                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-                       {v.id, v.agent_id, v.account_id, db_opt(v.external_id), db_opt(v.email),
-                        db_opt(v.phone), db_opt(v.name), v.attributes, v.source, v.first_seen_at,
-                        v.last_seen_at, v.created_at, v.updated_at}));
+                           "INSERT INTO contacts (" CONTACT_COLUMNS
+                           ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                           {v.id, v.agent_id, v.account_id, db_opt(v.external_id), db_opt(v.email),
+                            db_opt(v.phone), db_opt(v.name), v.attributes, v.source,
+                            v.first_seen_at, v.last_seen_at, v.created_at, v.updated_at}));
   return {};
 }
 
@@ -149,7 +149,8 @@ Result<bool> ContactRepo::lock(Connection& c, std::string_view id) {
 }
 
 Result<void> ContactRepo::update(Connection& c, const ContactRecord& v) {
-  PARLEY_TRY(execute_later(c,
+  PARLEY_TRY(execute_later(
+      c,
       "UPDATE contacts SET external_id = $2, email = $3, phone = $4, name = $5, attributes = $6, "
       "last_seen_at = $7, updated_at = $8 WHERE id = $1",
       {v.id, db_opt(v.external_id), db_opt(v.email), db_opt(v.phone), db_opt(v.name), v.attributes,
@@ -188,15 +189,15 @@ Result<ContactRepo::Matches> ContactRepo::find_by_external_id_or_email(
   if (!external_id && !email) return out;
   // A NULL parameter matches no row ("= NULL" is never true). Two lookups, each on its unique
   // index (as find_holding_any: an OR would scan the agent's contacts on SQLite).
-  PARLEY_TRY(c.query("SELECT " CONTACT_COLUMNS
-                     " FROM contacts WHERE agent_id = $1 AND external_id = $2 UNION ALL SELECT "
-                     CONTACT_COLUMNS " FROM contacts WHERE agent_id = $1 AND email = $3",
-                     {agent_id, db_opt(external_id), db_opt(email)}, [&](const Row& r) {
-                       ContactRecord found = read_contact(r);
-                       if (external_id && found.external_id == external_id)
-                         out.by_external_id = found;
-                       if (email && found.email == email) out.by_email = std::move(found);
-                     }));
+  PARLEY_TRY(c.query(
+      "SELECT " CONTACT_COLUMNS
+      " FROM contacts WHERE agent_id = $1 AND external_id = $2 UNION ALL SELECT " CONTACT_COLUMNS
+      " FROM contacts WHERE agent_id = $1 AND email = $3",
+      {agent_id, db_opt(external_id), db_opt(email)}, [&](const Row& r) {
+        ContactRecord found = read_contact(r);
+        if (external_id && found.external_id == external_id) out.by_external_id = found;
+        if (email && found.email == email) out.by_email = std::move(found);
+      }));
   return out;
 }
 

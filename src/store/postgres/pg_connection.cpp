@@ -4,8 +4,8 @@
 
 #include <atomic>
 #include <charconv>
-#include <deque>
 #include <cstdlib>
+#include <deque>
 #include <regex>
 
 #include "core/log.h"

@@ -73,8 +73,9 @@ class PgConnection final : public Connection {
 
   // What the current transaction (or, after it ended, the last one) cost: round trips to the
   // server (COMMIT's included), statements prepared (on their first use on this connection, one
-  // round trip each, counted apart) and the statements it ran, BEGIN and COMMIT left out. With `sql` on, each statement's text is kept
-  // too (a test's or a benchmark's view of a transaction; off, nothing is copied).
+  // round trip each, counted apart) and the statements it ran, BEGIN and COMMIT left out. After
+  // keep_statement_sql(true) (for every connection of the process), each statement's text is
+  // kept too: a test's view of a transaction; off, nothing is copied.
   struct TransactionCost {
     int round_trips = 0;
     int prepares = 0;

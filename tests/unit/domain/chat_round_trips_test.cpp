@@ -29,8 +29,8 @@ class FixedEngine final : public ReplyEngine {
 
 std::string listing(const PgConnection::TransactionCost& cost) {
   std::ostringstream out;
-  out << cost.round_trips << " round trips, " << cost.statements << " statements, "
-      << cost.prepares << " prepared:\n";
+  out << cost.round_trips << " round trips, " << cost.statements << " statements, " << cost.prepares
+      << " prepared:\n";
   for (const auto& sql : cost.sql) out << "  " << sql.substr(0, 160) << "\n";
   return out.str();
 }

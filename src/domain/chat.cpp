@@ -363,11 +363,14 @@ WriteFn ChatTurn::commit_work() {
     }
     bool paused =
         paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
-    // The counts go with the user message's append, which waits: checked after it.
+    // The counts, and the gap groups a fallback's question is filed among, go with the user
+    // message's append, which waits: read after it.
     PendingReplyCount counted;
+    std::vector<GapGroupRecord> gap_groups;
     if (!paused) {
       PARLEY_TRY(
           count_reply_within_limits_later(c, account_id_, agent_id, limits_, replied_at, counted));
+      PARLEY_TRY(read_reply_gap_groups(c, conv->agent_id, out.blocks.outcome, gap_groups));
     }
     MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
                        request_.message,          std::nullopt,        "[]", received_at_};
@@ -389,7 +392,7 @@ WriteFn ChatTurn::commit_work() {
       // waiting (its seq is not needed here).
       PARLEY_TRY(ConversationRepo::append_message_later(c, conv->agent_id, reply));
       PARLEY_TRY(record_reply_gap(c, s_.random, *conv, asked, reply, settings_->knowledge,
-                                  analysis_->message));
+                                  analysis_->message, &gap_groups));
       PARLEY_TRY(record_reply_handoff(c, s_.random, account_id_, out.conversation_id, out.blocks,
                                       existing_ && existing_->live_chat_offered, replied_at));
     }

@@ -19,12 +19,17 @@ namespace {
 
 constexpr int kMostRoundTrips = 4;
 
+// Answers every message the same way, with `outcome` ("fallback": the knowledge had no answer,
+// which makes the question a gap).
 class FixedEngine final : public ReplyEngine {
  public:
   Result<ReplyBlocks> reply(const ReplyRequest&, const TextSink& sink) const override {
     sink("Our opening hours are nine to five.");
-    return ReplyBlocks{};
+    ReplyBlocks blocks;
+    blocks.outcome = outcome;
+    return blocks;
   }
+  std::optional<std::string> outcome;
 };
 
 std::string listing(const PgConnection::TransactionCost& cost) {
@@ -99,6 +104,17 @@ TEST_F(ChatRoundTripsTest, ATurnBySessionTakesAtMostFourRoundTrips) {
   EXPECT_LE(started.round_trips, kMostRoundTrips) << listing(started);
   auto continued = turn({.message = "And on Sunday?", .session_id = "visitor-3"});
   EXPECT_LE(continued.round_trips, kMostRoundTrips) << listing(continued);
+}
+
+TEST_F(ChatRoundTripsTest, ATurnThatFallsBackAndRecordsAGapTakesAtMostFourRoundTrips) {
+  engine_.outcome = "fallback";
+  turn({.message = "Do you deliver to Norway?"});
+  turn({.message = "warming up the connection"});
+  auto cost = turn({.message = "Do you deliver to Norway?"});
+  EXPECT_LE(cost.round_trips, kMostRoundTrips) << listing(cost);
+  bool gap_inserted = false;
+  for (const auto& sql : cost.sql) gap_inserted |= sql.find("INSERT INTO gaps") != std::string::npos;
+  EXPECT_TRUE(gap_inserted) << listing(cost);
 }
 
 }  // namespace

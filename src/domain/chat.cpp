@@ -321,20 +321,22 @@ WriteFn ChatTurn::commit_work() {
     const std::string& agent_id = agent_->record.id;
     // Every turn takes the agent's row first, which every turn updates anyway (its counters):
     // turns of one agent then take the rows they share in one order, and concurrent writers
-    // (PostgreSQL nodes) queue instead of deadlocking on a conversation and the agent.
-    PARLEY_ASSIGN_OR_RETURN(bool agent_exists, c.lock_row("agents", agent_id));
-    if (!agent_exists) return ApiError::not_found("No agent " + agent_id + ".");
+    // (PostgreSQL nodes) queue instead of deadlocking on a conversation and the agent. The lock
+    // goes with the conversation's lookup below, in one round trip.
+    bool agent_exists = false;
+    PARLEY_TRY(AgentRepo::lock_later(c, agent_id, agent_exists));
     ChatReply& out = reply_;
     std::optional<ConversationRecord> conv;
     if (existing_) {
       PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find(c, account_id_, out.conversation_id));
-      if (!conv)
-        return ApiError::not_found("No conversation '" + out.conversation_id + "' for this agent.");
     } else {
       // Another request may have started this session's conversation meanwhile.
       PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find_by_session(c, agent_id, out.session_id));
-      if (conv && conv->channel != "api") return api_only("sessionId");
     }
+    if (!agent_exists) return ApiError::not_found("No agent " + agent_id + ".");
+    if (existing_ && !conv)
+      return ApiError::not_found("No conversation '" + out.conversation_id + "' for this agent.");
+    if (!existing_ && conv && conv->channel != "api") return api_only("sessionId");
     if (conv) {
       // Again in the write, with the count as it is now (another turn may have filled it).
       PARLEY_TRY(check_message_room(*conv, 2, s_.config.max_messages_per_conversation));
@@ -361,13 +363,20 @@ WriteFn ChatTurn::commit_work() {
     }
     bool paused =
         paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
+    // The counts, and the gap groups a fallback's question is filed among, go with the user
+    // message's append, which waits: read after it.
+    PendingReplyCount counted;
+    std::vector<GapGroupRecord> gap_groups;
     if (!paused) {
-      PARLEY_TRY(count_reply_within_limits(c, account_id_, agent_id, limits_, replied_at));
+      PARLEY_TRY(
+          count_reply_within_limits_later(c, account_id_, agent_id, limits_, replied_at, counted));
+      PARLEY_TRY(read_reply_gap_groups(c, conv->agent_id, out.blocks.outcome, gap_groups));
     }
     MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
                        request_.message,          std::nullopt,        "[]", received_at_};
     PARLEY_ASSIGN_OR_RETURN(MessageRecord asked,
                             ConversationRepo::append_message(c, std::move(user)));
+    if (!paused) PARLEY_TRY(counted.check());
     if (!paused) {
       MessageRecord reply{new_id(s_.random, "msg_"),
                           out.conversation_id,
@@ -379,10 +388,11 @@ WriteFn ChatTurn::commit_work() {
                           replied_at,
                           out.blocks.outcome,
                           out.blocks.confidence};
-      PARLEY_ASSIGN_OR_RETURN(MessageRecord replied,
-                              ConversationRepo::append_message(c, std::move(reply)));
-      PARLEY_TRY(record_reply_gap(c, s_.random, *conv, asked, replied, settings_->knowledge,
-                                  analysis_->message));
+      // The user message's append holds the conversation's row: the reply is appended without
+      // waiting (its seq is not needed here).
+      PARLEY_TRY(ConversationRepo::append_message_later(c, conv->agent_id, reply));
+      PARLEY_TRY(record_reply_gap(c, s_.random, *conv, asked, reply, settings_->knowledge,
+                                  analysis_->message, &gap_groups));
       PARLEY_TRY(record_reply_handoff(c, s_.random, account_id_, out.conversation_id, out.blocks,
                                       existing_ && existing_->live_chat_offered, replied_at));
     }

@@ -76,8 +76,8 @@ Result<void> check_unique(Connection& c, const ContactRecord& target, const Cont
 
 // Inserts the contact within the agent's allowance of the plan (403 contact_limit_reached).
 Result<void> insert_within_allowance(Connection& c, const AgentRecord& agent,
-                                     const ContactRecord& contact) {
-  PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, agent.account_id));
+                                     const ContactRecord& contact,
+                                     const std::optional<Account>& account) {
   if (!account) return ApiError::not_found("No account " + agent.account_id + ".");
   int64_t limit = effective_limits(account->plan, account->overrides).contacts_per_agent;
   PARLEY_ASSIGN_OR_RETURN(bool inserted, ContactRepo::insert_within_cap(c, contact, limit));
@@ -133,16 +133,16 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
     return ApiError::invalid("'external_id' or 'email' is required.");
   }
   // Upserts of one agent's contacts run in turn: a read-modify-write of the one found, or an
-  // insert that a concurrent upsert of the same person must see.
-  PARLEY_TRY(AgentRepo::lock(c, agent.id));
-  std::optional<ContactRecord> by_external_id, by_email;
-  if (in.external_id.value) {
-    PARLEY_ASSIGN_OR_RETURN(by_external_id,
-                            ContactRepo::find_by_external_id(c, agent.id, *in.external_id.value));
-  }
-  if (in.email.value) {
-    PARLEY_ASSIGN_OR_RETURN(by_email, ContactRepo::find_by_email(c, agent.id, *in.email.value));
-  }
+  // insert that a concurrent upsert of the same person must see. The lock, the account (its plan
+  // bounds a new contact) and the lookup of the contact go in one round trip.
+  bool agent_found = false;
+  PARLEY_TRY(AgentRepo::lock_later(c, agent.id, agent_found));
+  std::optional<Account> account;
+  PARLEY_TRY(AccountRepo::find_later(c, agent.account_id, account));
+  PARLEY_ASSIGN_OR_RETURN(auto found, ContactRepo::find_by_external_id_or_email(
+                                          c, agent.id, in.external_id.value, in.email.value));
+  std::optional<ContactRecord>& by_external_id = found.by_external_id;
+  std::optional<ContactRecord>& by_email = found.by_email;
   PARLEY_ASSIGN_OR_RETURN(UpsertMatch match,
                           match_upsert(by_external_id ? &*by_external_id : nullptr,
                                        by_email ? &*by_email : nullptr, in));
@@ -163,7 +163,7 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
   fresh.source = std::string(source);
   fresh.first_seen_at = fresh.last_seen_at = fresh.created_at = fresh.updated_at = now;
   PARLEY_ASSIGN_OR_RETURN(fresh, apply_contact_changes(std::move(fresh), in));
-  PARLEY_TRY(insert_within_allowance(c, agent, fresh));
+  PARLEY_TRY(insert_within_allowance(c, agent, fresh, account));
   return ContactUpsert{std::move(fresh), true};
 }
 
@@ -259,7 +259,8 @@ Result<std::optional<ContactRecord>> upsert_contact_from_lead(Connection& c, Ran
   fresh.last_seen_at = lead.last_seen_at;
   fresh.created_at = fresh.updated_at = now;
   // A lead beyond the allowance is kept without a contact.
-  auto inserted = insert_within_allowance(c, *agent, fresh);
+  PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, agent->account_id));
+  auto inserted = insert_within_allowance(c, *agent, fresh, account);
   if (!inserted.ok() && (inserted.error().code == ErrorCode::kContactLimitReached ||
                          inserted.error().code == ErrorCode::kNotFound)) {
     return std::optional<ContactRecord>();

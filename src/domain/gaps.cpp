@@ -192,12 +192,17 @@ bool same_meaning(const std::vector<std::string>& a, const std::vector<std::stri
   return same_meaning_with(matcher, matcher.key(a), matcher.key(b));
 }
 
-Result<void> record_gap(Connection& c, Random& random, const GapInput& in,
-                        const KnowledgeSettings& settings) {
-  PARLEY_ASSIGN_OR_RETURN(auto existing, GapRepo::find_gap(c, in.message_id));
-  if (existing) return {};
+namespace {
+bool makes_gap(const std::optional<std::string>& outcome) {
+  return outcome && (*outcome == "fallback" || *outcome == "low_confidence");
+}
+
+// Files the question in the group of the same meaning among `groups`, or a new one. `fresh`: no
+// gap can name the question yet (this write inserted it), so nothing waits.
+Result<void> file_gap(Connection& c, Random& random, const GapInput& in,
+                      const KnowledgeSettings& settings, const std::vector<GapGroupRecord>& groups,
+                      bool fresh) {
   auto terms = in.analyzed ? gap_terms(*in.analyzed, settings) : gap_terms(in.question, settings);
-  PARLEY_ASSIGN_OR_RETURN(auto groups, GapRepo::recent_groups(c, in.agent_id, kGapGroupsCompared));
   std::optional<std::string> group_id;
   const WordMatcher matcher(settings);
   const WordMatcher::Key asked = matcher.key(terms);
@@ -218,18 +223,40 @@ Result<void> record_gap(Connection& c, Random& random, const GapInput& in,
   }
   GapRecord gap{in.message_id, *group_id, in.agent_id, in.conversation_id,
                 in.reply_id,   in.reason, in.channel,  in.asked_at};
+  if (fresh) {
+    PARLEY_TRY(GapRepo::insert_new_gap(c, gap));
+    return GapRepo::touch_group(c, *group_id, in.asked_at);
+  }
   PARLEY_ASSIGN_OR_RETURN(bool added, GapRepo::insert_gap(c, gap));
   if (added) PARLEY_TRY(GapRepo::touch_group(c, *group_id, in.asked_at));
   return {};
 }
+}  // namespace
+
+Result<void> record_gap(Connection& c, Random& random, const GapInput& in,
+                        const KnowledgeSettings& settings) {
+  PARLEY_ASSIGN_OR_RETURN(auto existing, GapRepo::find_gap(c, in.message_id));
+  if (existing) return {};
+  PARLEY_ASSIGN_OR_RETURN(auto groups, GapRepo::recent_groups(c, in.agent_id, kGapGroupsCompared));
+  return file_gap(c, random, in, settings, groups, false);
+}
+
+Result<void> read_reply_gap_groups(Connection& c, std::string_view agent_id,
+                                   const std::optional<std::string>& outcome,
+                                   std::vector<GapGroupRecord>& out) {
+  out.clear();
+  if (!makes_gap(outcome)) return {};
+  return GapRepo::recent_groups_later(c, agent_id, kGapGroupsCompared, out);
+}
 
 Result<void> record_reply_gap(Connection& c, Random& random, const ConversationRecord& conv,
                               const MessageRecord& question, const MessageRecord& reply,
-                              const KnowledgeSettings& settings, const AnalyzedText& analyzed) {
-  if (!reply.outcome || (*reply.outcome != "fallback" && *reply.outcome != "low_confidence"))
-    return {};
+                              const KnowledgeSettings& settings, const AnalyzedText& analyzed,
+                              const std::vector<GapGroupRecord>* recent) {
+  if (!makes_gap(reply.outcome)) return {};
   GapInput in{conv.account_id,  conv.agent_id, conv.id,        conv.channel,        question.id,
               question.content, reply.id,      *reply.outcome, question.created_at, &analyzed};
+  if (recent != nullptr) return file_gap(c, random, in, settings, *recent, true);
   return record_gap(c, random, in, settings);
 }
 

@@ -62,9 +62,17 @@ Result<void> record_gap(Connection& c, Random& random, const GapInput& in,
 
 // In the chat turn's write: the reply's outcome makes its question a gap when it is "fallback" or
 // "low_confidence". `analyzed` is the question as the turn analysed it.
+// `recent`: the agent's recent groups, read earlier in the same write by read_reply_gap_groups
+// (the question is then one this write inserted: nothing is read here, nothing waits).
 Result<void> record_reply_gap(Connection& c, Random& random, const ConversationRecord& conv,
                               const MessageRecord& question, const MessageRecord& reply,
-                              const KnowledgeSettings& settings, const AnalyzedText& analyzed);
+                              const KnowledgeSettings& settings, const AnalyzedText& analyzed,
+                              const std::vector<GapGroupRecord>* recent = nullptr);
+// When a reply of `outcome` makes a gap: the agent's recent groups, read without waiting
+// (GapRepo::recent_groups_later) into `out`, for record_reply_gap. Nothing otherwise.
+Result<void> read_reply_gap_groups(Connection& c, std::string_view agent_id,
+                                   const std::optional<std::string>& outcome,
+                                   std::vector<GapGroupRecord>& out);
 
 // In the caller's write, after a conversation's CSAT changed: a score of 1 or 2 makes its first
 // visitor question a gap; a better score takes that back.

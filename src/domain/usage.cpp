@@ -91,6 +91,25 @@ Result<void> count_reply_within_limits(Connection& c, std::string_view account_i
   return {};
 }
 
+Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,
+                                             std::string_view agent_id, const ReplyLimits& limits,
+                                             int64_t now_ms, PendingReplyCount& out) {
+  std::string month = month_period(now_ms);
+  out.limits_ = limits;
+  out.agent_counted_ = true;
+  PARLEY_TRY(UsageRepo::add_one_below_later(c, account_id, month, limits.account_messages_per_month,
+                                            out.account_counted_));
+  if (!limits.agent_monthly_cap) return UsageRepo::add_one(c, agent_id, month);
+  return UsageRepo::add_one_below_later(c, agent_id, month, *limits.agent_monthly_cap,
+                                        out.agent_counted_);
+}
+
+Result<void> PendingReplyCount::check() const {
+  if (!account_counted_) return message_limit_reached(limits_);
+  if (!agent_counted_) return agent_cap_reached(*limits_.agent_monthly_cap);
+  return {};
+}
+
 Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms) {
   return UsageRepo::add_one(c, agent_id, hour_period(now_ms));
 }

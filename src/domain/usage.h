@@ -51,6 +51,25 @@ Result<void> count_reply(Connection& c, std::string_view account_id, std::string
 Result<void> count_reply_within_limits(Connection& c, std::string_view account_id,
                                        std::string_view agent_id, const ReplyLimits& limits,
                                        int64_t now_ms);
+// count_reply_within_limits without waiting for the counts: they go to the database with the
+// next statement that is waited for (store/pipelined.h), and only after that does check() give
+// the same verdict. Whatever the verdict, both counts may have moved: on an error the caller's
+// write must roll back (as for count_reply_within_limits).
+class PendingReplyCount {
+ public:
+  Result<void> check() const;
+
+ private:
+  friend Result<void> count_reply_within_limits_later(Connection&, std::string_view,
+                                                      std::string_view, const ReplyLimits&, int64_t,
+                                                      PendingReplyCount&);
+  ReplyLimits limits_;
+  bool account_counted_ = false;
+  bool agent_counted_ = true;
+};
+Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,
+                                             std::string_view agent_id, const ReplyLimits& limits,
+                                             int64_t now_ms, PendingReplyCount& out);
 // Counts one engine run on the agent's hour (the busy limit). Every run counts when it starts,
 // answered or not: a reply that times out or fails cost the provider as much as one stored.
 Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms);

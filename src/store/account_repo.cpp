@@ -1,5 +1,7 @@
 #include "store/account_repo.h"
+
 #include "store/entity_changes.h"
+#include "store/pipelined.h"
 
 namespace parley {
 
@@ -37,6 +39,13 @@ Result<std::optional<Account>> AccountRepo::find(Connection& c, std::string_view
   static const std::string sql = "SELECT " + std::string(kColumns) + " FROM accounts WHERE id = $1";
   PARLEY_TRY(c.query(sql, {id}, [&](const Row& r) { out = read_account(r); }));
   return out;
+}
+
+Result<void> AccountRepo::find_later(Connection& c, std::string_view id,
+                                     std::optional<Account>& out) {
+  out.reset();
+  static const std::string sql = "SELECT " + std::string(kColumns) + " FROM accounts WHERE id = $1";
+  return query_later(c, sql, {id}, [&out](const Row& r) { out = read_account(r); });
 }
 
 Result<std::vector<Account>> AccountRepo::list(Connection& c) {

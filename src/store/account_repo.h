@@ -27,6 +27,9 @@ class AccountRepo {
  public:
   static Result<void> insert(Connection& c, const Account& a);
   static Result<std::optional<Account>> find(Connection& c, std::string_view id);
+  // find() without waiting (store/pipelined.h query_later): `out` is filled when the answer comes
+  // back, with the next statement that waits; it must live until then.
+  static Result<void> find_later(Connection& c, std::string_view id, std::optional<Account>& out);
   static Result<std::vector<Account>> list(Connection& c);
   // Holds the account's row until the transaction ends (Connection::lock_row): taken before a
   // check over what the account owns that a write then relies on (its last owner). False when

@@ -1,6 +1,8 @@
 #include "store/agent_repo.h"
+
 #include "store/agent_counts.h"
 #include "store/entity_changes.h"
+#include "store/pipelined.h"
 
 #include <array>
 #include <memory>
@@ -45,17 +47,20 @@ class CounterDeltas final : public Deferred {
 
   Result<void> run(Connection& c) override {
     if (deltas_ == std::array<int64_t, 4>{}) return {};
-    std::optional<AgentCounts> counts;
-    PARLEY_TRY(c.query(
+    // Nothing waits for the counts: they reach the unit of work's changes when the answer comes
+    // back (with COMMIT at the end of a chat turn), before the commit is published.
+    PARLEY_TRY(query_later(
+        c,
         "UPDATE agents SET conversations_count = conversations_count + $2,"
         " messages_count = messages_count + $3, leads_count = leads_count + $4,"
         " sources_count = sources_count + $5, counts_seq = counts_seq + 1 WHERE id = $1"
         " RETURNING conversations_count, messages_count, leads_count, sources_count, counts_seq",
-        {agent_id_, deltas_[0], deltas_[1], deltas_[2], deltas_[3]}, [&](const Row& r) {
-          counts = AgentCounts{r.int64(0), r.int64(1), r.int64(2), r.int64(3), r.int64(4)};
+        {agent_id_, deltas_[0], deltas_[1], deltas_[2], deltas_[3]},
+        [conn = &c, id = agent_id_](const Row& r) {
+          record_change(*conn, Entity::kAgent, id,
+                        AgentCounts{r.int64(0), r.int64(1), r.int64(2), r.int64(3), r.int64(4)});
         }));
     deltas_ = {};
-    if (counts) record_change(c, Entity::kAgent, agent_id_, counts);
     return {};
   }
 
@@ -106,6 +111,10 @@ Result<std::vector<AgentRecord>> AgentRepo::list(Connection& c, std::string_view
 
 Result<bool> AgentRepo::lock(Connection& c, std::string_view id) {
   return c.lock_row("agents", id);
+}
+
+Result<void> AgentRepo::lock_later(Connection& c, std::string_view id, bool& found) {
+  return lock_row_later(c, "agents", id, found);
 }
 
 Result<void> AgentRepo::update(Connection& c, const AgentRecord& a) {

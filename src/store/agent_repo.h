@@ -49,6 +49,9 @@ class AgentRepo {
   // read-modify-write of the agent or a check of what it owns (training characters). False when
   // there is no such agent.
   static Result<bool> lock(Connection& c, std::string_view id);
+  // lock() without waiting (store/pipelined.h lock_row_later): held before the next statement
+  // runs; `found` is set when the answer comes back with the next statement that waits.
+  static Result<void> lock_later(Connection& c, std::string_view id, bool& found);
   static Result<void> update(Connection& c, const AgentRecord& a);
   // Replaces the agent's sealed identity secret (and its time); nothing else of the agent moves.
   static Result<void> set_identity_secret(Connection& c, std::string_view id,

@@ -1,5 +1,7 @@
 #include "store/contact_repo.h"
 
+#include "store/pipelined.h"
+
 namespace parley {
 
 namespace {
@@ -45,12 +47,15 @@ void append_params(std::vector<DbValue>& params, const ContactRecord& v) {
                  v.last_seen_at, v.created_at, v.updated_at});
 }
 
+// Sent without waiting (store/pipelined.h): a failure (a duplicate) fails the transaction at its
+// next statement that waits, or at COMMIT.
 Result<void> insert_row(Connection& c, const ContactRecord& v) {
-  PARLEY_TRY(c.execute("INSERT INTO contacts (" CONTACT_COLUMNS
-                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-                       {v.id, v.agent_id, v.account_id, db_opt(v.external_id), db_opt(v.email),
-                        db_opt(v.phone), db_opt(v.name), v.attributes, v.source, v.first_seen_at,
-                        v.last_seen_at, v.created_at, v.updated_at}));
+  PARLEY_TRY(execute_later(c,
+                           "INSERT INTO contacts (" CONTACT_COLUMNS
+                           ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                           {v.id, v.agent_id, v.account_id, db_opt(v.external_id), db_opt(v.email),
+                            db_opt(v.phone), db_opt(v.name), v.attributes, v.source,
+                            v.first_seen_at, v.last_seen_at, v.created_at, v.updated_at}));
   return {};
 }
 
@@ -144,7 +149,8 @@ Result<bool> ContactRepo::lock(Connection& c, std::string_view id) {
 }
 
 Result<void> ContactRepo::update(Connection& c, const ContactRecord& v) {
-  PARLEY_TRY(c.execute(
+  PARLEY_TRY(execute_later(
+      c,
       "UPDATE contacts SET external_id = $2, email = $3, phone = $4, name = $5, attributes = $6, "
       "last_seen_at = $7, updated_at = $8 WHERE id = $1",
       {v.id, db_opt(v.external_id), db_opt(v.email), db_opt(v.phone), db_opt(v.name), v.attributes,
@@ -174,6 +180,25 @@ Result<std::optional<ContactRecord>> ContactRepo::find_by_email(Connection& c,
                                                                 std::string_view agent_id,
                                                                 std::string_view email) {
   return find_one(c, "agent_id = $1 AND email = $2", {agent_id, email});
+}
+
+Result<ContactRepo::Matches> ContactRepo::find_by_external_id_or_email(
+    Connection& c, std::string_view agent_id, const std::optional<std::string>& external_id,
+    const std::optional<std::string>& email) {
+  Matches out;
+  if (!external_id && !email) return out;
+  // A NULL parameter matches no row ("= NULL" is never true). Two lookups, each on its unique
+  // index (as find_holding_any: an OR would scan the agent's contacts on SQLite).
+  PARLEY_TRY(c.query(
+      "SELECT " CONTACT_COLUMNS
+      " FROM contacts WHERE agent_id = $1 AND external_id = $2 UNION ALL SELECT " CONTACT_COLUMNS
+      " FROM contacts WHERE agent_id = $1 AND email = $3",
+      {agent_id, db_opt(external_id), db_opt(email)}, [&](const Row& r) {
+        ContactRecord found = read_contact(r);
+        if (external_id && found.external_id == external_id) out.by_external_id = found;
+        if (email && found.email == email) out.by_email = std::move(found);
+      }));
+  return out;
 }
 
 Result<std::optional<ContactRecord>> ContactRepo::find_by_phone(Connection& c,

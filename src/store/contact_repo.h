@@ -54,7 +54,8 @@ class ContactRepo {
       const std::vector<std::string>& emails);
   // Holds the contact's row until the transaction ends: taken before a read-modify-write of it.
   static Result<bool> lock(Connection& c, std::string_view id);
-  // Writes every mutable column.
+  // Writes every mutable column, without waiting (store/pipelined.h execute_later): a failure
+  // fails the transaction at its next statement that waits, or at COMMIT.
   static Result<void> update(Connection& c, const ContactRecord& contact);
   // Deletes the contact when it belongs to the account; false when there is none.
   static Result<bool> remove(Connection& c, std::string_view account_id, std::string_view id);
@@ -66,6 +67,15 @@ class ContactRepo {
   static Result<std::optional<ContactRecord>> find_by_email(Connection& c,
                                                             std::string_view agent_id,
                                                             std::string_view email);
+  // find_by_external_id and find_by_email in one statement (either may be nothing: not looked
+  // up); the same contact may be both.
+  struct Matches {
+    std::optional<ContactRecord> by_external_id;
+    std::optional<ContactRecord> by_email;
+  };
+  static Result<Matches> find_by_external_id_or_email(Connection& c, std::string_view agent_id,
+                                                      const std::optional<std::string>& external_id,
+                                                      const std::optional<std::string>& email);
   static Result<std::optional<ContactRecord>> find_by_phone(Connection& c,
                                                             std::string_view agent_id,
                                                             std::string_view phone);

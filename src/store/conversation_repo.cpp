@@ -175,6 +175,25 @@ Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRec
   return m;
 }
 
+Result<void> ConversationRepo::append_message_later(Connection& c, std::string_view agent_id,
+                                                    const MessageRecord& m) {
+  PARLEY_TRY(execute_later(
+      c,
+      "UPDATE conversations SET message_count = message_count + 1, "
+      "last_activity_at = CASE WHEN last_activity_at > $2 THEN last_activity_at ELSE $2 END "
+      "WHERE id = $1",
+      {m.conversation_id, m.created_at}));
+  PARLEY_TRY(execute_later(
+      c,
+      "INSERT INTO messages (" MESSAGE_COLUMNS
+      ") VALUES ($1, $2, (SELECT message_count FROM conversations WHERE id = $2), $3, $4, $5, $6,"
+      " $7, $8, $9, $10, $11)",
+      {m.id, m.conversation_id, m.role, m.content, db_opt(m.author_name), m.sources, m.created_at,
+       db_opt(m.outcome), db_opt(m.confidence), db_opt(m.rating), db_opt(m.rated_at)}));
+  PARLEY_TRY(AgentRepo::add_to_counter(c, agent_id, AgentCounter::kMessages, 1));
+  return FigureRepo::refresh(c, m.conversation_id);
+}
+
 Result<std::optional<MessageRecord>> ConversationRepo::find_message(
     Connection& c, std::string_view conversation_id, std::string_view message_id) {
   std::optional<MessageRecord> out;

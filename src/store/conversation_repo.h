@@ -84,6 +84,12 @@ class ConversationRepo {
   // conversation's message count), moves the last activity to the message's time, and counts
   // the message on the agent.
   static Result<MessageRecord> append_message(Connection& c, MessageRecord m);
+  // append_message without waiting for anything (store/pipelined.h execute_later): the seq is
+  // taken inside the insert, and the caller does not learn it (m.seq is not read). Only for a
+  // conversation of `agent_id` this transaction already appended to (append_message holds its
+  // row until the end): a conversation that is gone fails the insert (seq NOT NULL).
+  static Result<void> append_message_later(Connection& c, std::string_view agent_id,
+                                           const MessageRecord& m);
   // The whole transcript, oldest first.
   static Result<std::vector<MessageRecord>> messages(Connection& c,
                                                      std::string_view conversation_id);

@@ -70,7 +70,6 @@ Result<void> UnitOfWork::finish(Connection& c) {
     if (work) r = work->run(c);
   }
   deferred_.clear();
-  active_ = false;
   return r;
 }
 

@@ -83,9 +83,10 @@ class UnitOfWork {
   Result<void> add(Connection& c, std::string key, std::unique_ptr<Deferred> work);
   // Runs the deferred work whose key starts with `prefix` now (before a read that must see it).
   Result<void> run_now(Connection& c, std::string_view prefix);
-  // Runs what is deferred, in the order it was first asked for, and ends the unit of work.
+  // Runs what is deferred, in the order it was first asked for. Changes are still recorded
+  // until abandon() (answers to statements sent with COMMIT, store/pipelined.h query_later).
   Result<void> finish(Connection& c);
-  // Ends the unit of work without running what is deferred (it failed).
+  // Ends the unit of work, without running what is still deferred (it failed, or was finished).
   void abandon();
 
  private:

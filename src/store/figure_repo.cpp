@@ -73,97 +73,97 @@ void set_csat(Figures& f, std::optional<int64_t> score) {
   f.csat[*score - 1] = 1;
 }
 
-Result<std::optional<Contribution>> stored(Connection& c, std::string_view conversation_id) {
-  std::optional<Contribution> out;
-  PARLEY_TRY(c.query(
-      "SELECT agent_id, day, channel, topics, last_activity_at, idle_ended, visitor_messages,"
-      " agent_replies, answered, low_confidence, fallbacks, handoff, live_chat, ended, resolved,"
-      " csat, thumbs_up, thumbs_down FROM conversation_figures WHERE conversation_id = $1",
-      {conversation_id}, [&](const Row& r) {
-        Contribution k;
-        k.agent_id = r.text(0);
-        k.day = r.int64(1);
-        k.channel = r.text(2);
-        k.topics = topic_list(r.text_view(3));
-        k.last_activity_at = r.int64(4);
-        k.idle_ended = r.boolean(5);
-        k.f.conversations = 1;
-        k.f.visitor_messages = r.int64(6);
-        k.f.agent_replies = r.int64(7);
-        k.f.answered = r.int64(8);
-        k.f.low_confidence = r.int64(9);
-        k.f.fallbacks = r.int64(10);
-        k.f.handoffs = r.int64(11);
-        k.f.live_chats = r.int64(12);
-        k.f.ended = r.int64(13);
-        k.f.resolved = r.int64(14);
-        set_csat(k.f, r.opt_int64(15));
-        k.f.thumbs_up = r.int64(16);
-        k.f.thumbs_down = r.int64(17);
-        fill_names(k);
-        out = std::move(k);
-      }));
-  return out;
-}
+// A conversation's contribution as stored (`before`, nothing when not counted yet) and as its
+// rows say now (`after`, nothing when it is gone), read by one statement.
+struct Recount {
+  std::optional<Contribution> before;
+  std::optional<Contribution> after;
+};
 
-// The conversation as its rows say now; nothing when it is gone.
-Result<std::optional<Contribution>> counted(Connection& c, std::string_view conversation_id,
-                                            const std::optional<Contribution>& before,
-                                            std::optional<int64_t> now) {
-  std::optional<Contribution> out;
+Result<Recount> recount(Connection& c, std::string_view conversation_id,
+                        std::optional<int64_t> now) {
+  Recount out;
   std::optional<std::string> live_status;
-  bool handoff = false;
+  bool handoff = false, recent_fallback = false;
   std::optional<int64_t> csat;
-  PARLEY_TRY(
-      c.query("SELECT c.agent_id, c.created_at, c.channel, c.topics, c.last_activity_at,"
-              " c.handoff_requested_at, c.live_chat_requested_at, c.live_chat_status,"
-              " c.live_chat_started_at, c.csat_score, a.time_zone"
-              " FROM conversations c JOIN accounts a ON a.id = c.account_id WHERE c.id = $1",
-              {conversation_id}, [&](const Row& r) {
-                Contribution k;
-                k.agent_id = r.text(0);
-                k.day = before ? before->day : local_day(r.int64(1), r.text_view(10));
-                k.channel = r.text(2);
-                k.topics = topic_list(r.text_view(3));
-                k.last_activity_at = r.int64(4);
-                handoff = !r.is_null(5) || !r.is_null(6);
-                live_status = r.opt_text(7);
-                k.f.live_chats = r.is_null(8) ? 0 : 1;
-                csat = r.opt_int64(9);
-                out = std::move(k);
-              }));
-  if (!out) return out;
-  Contribution& k = *out;
+  PARLEY_TRY(c.query(
+      "SELECT f.agent_id, f.day, f.channel, f.topics, f.last_activity_at, f.idle_ended,"
+      " f.visitor_messages, f.agent_replies, f.answered, f.low_confidence, f.fallbacks, f.handoff,"
+      " f.live_chat, f.ended, f.resolved, f.csat, f.thumbs_up, f.thumbs_down, f.conversation_id,"
+      " c.agent_id, c.created_at, c.channel, c.topics, c.last_activity_at,"
+      " c.handoff_requested_at, c.live_chat_requested_at, c.live_chat_status,"
+      " c.live_chat_started_at, c.csat_score, a.time_zone, a.id,"
+      " COALESCE(m.users, 0), COALESCE(m.replies, 0), COALESCE(m.low, 0),"
+      " COALESCE(m.fallbacks, 0), COALESCE(m.up, 0), COALESCE(m.down, 0),"
+      " (SELECT COUNT(*) FROM (SELECT outcome FROM messages WHERE conversation_id = $1"
+      "   AND role = 'assistant' AND author_name IS NULL ORDER BY seq DESC LIMIT 2) r"
+      "   WHERE r.outcome = 'fallback')"
+      " FROM (SELECT CAST($1 AS TEXT) AS id) k"
+      " LEFT JOIN conversation_figures f ON f.conversation_id = k.id"
+      " LEFT JOIN conversations c ON c.id = k.id"
+      " LEFT JOIN accounts a ON a.id = c.account_id"
+      " CROSS JOIN (SELECT"
+      "   SUM(CASE WHEN role = 'user' THEN 1 ELSE 0 END) AS users,"
+      "   SUM(CASE WHEN role = 'assistant' AND author_name IS NULL THEN 1 ELSE 0 END) AS replies,"
+      "   SUM(CASE WHEN role = 'assistant' AND author_name IS NULL"
+      "     AND outcome = 'low_confidence' THEN 1 ELSE 0 END) AS low,"
+      "   SUM(CASE WHEN role = 'assistant' AND author_name IS NULL"
+      "     AND outcome = 'fallback' THEN 1 ELSE 0 END) AS fallbacks,"
+      "   SUM(CASE WHEN rating = 'up' THEN 1 ELSE 0 END) AS up,"
+      "   SUM(CASE WHEN rating = 'down' THEN 1 ELSE 0 END) AS down"
+      "   FROM messages WHERE conversation_id = $1) m",
+      {conversation_id}, [&](const Row& r) {
+        if (!r.is_null(18)) {
+          Contribution k;
+          k.agent_id = r.text(0);
+          k.day = r.int64(1);
+          k.channel = r.text(2);
+          k.topics = topic_list(r.text_view(3));
+          k.last_activity_at = r.int64(4);
+          k.idle_ended = r.boolean(5);
+          k.f.conversations = 1;
+          k.f.visitor_messages = r.int64(6);
+          k.f.agent_replies = r.int64(7);
+          k.f.answered = r.int64(8);
+          k.f.low_confidence = r.int64(9);
+          k.f.fallbacks = r.int64(10);
+          k.f.handoffs = r.int64(11);
+          k.f.live_chats = r.int64(12);
+          k.f.ended = r.int64(13);
+          k.f.resolved = r.int64(14);
+          set_csat(k.f, r.opt_int64(15));
+          k.f.thumbs_up = r.int64(16);
+          k.f.thumbs_down = r.int64(17);
+          fill_names(k);
+          out.before = std::move(k);
+        }
+        if (r.is_null(19) || r.is_null(30)) return;  // the conversation (or its account) is gone
+        Contribution k;
+        k.agent_id = r.text(19);
+        k.day = out.before ? out.before->day : local_day(r.int64(20), r.text_view(29));
+        k.channel = r.text(21);
+        k.topics = topic_list(r.text_view(22));
+        k.last_activity_at = r.int64(23);
+        handoff = !r.is_null(24) || !r.is_null(25);
+        live_status = r.opt_text(26);
+        k.f.live_chats = r.is_null(27) ? 0 : 1;
+        csat = r.opt_int64(28);
+        k.f.visitor_messages = r.int64(31);
+        k.f.agent_replies = r.int64(32);
+        k.f.low_confidence = r.int64(33);
+        k.f.fallbacks = r.int64(34);
+        k.f.answered = k.f.agent_replies - k.f.fallbacks;  // NULL outcome counts as answered
+        k.f.thumbs_up = r.int64(35);
+        k.f.thumbs_down = r.int64(36);
+        recent_fallback = r.int64(37) > 0;
+        out.after = std::move(k);
+      }));
+  if (!out.after) return out;
+  Contribution& k = *out.after;
+  const auto& before = out.before;
   k.f.conversations = 1;
   k.f.handoffs = handoff ? 1 : 0;
   set_csat(k.f, csat);
-  PARLEY_TRY(c.query(
-      "SELECT"
-      " COALESCE(SUM(CASE WHEN role = 'user' THEN 1 ELSE 0 END), 0),"
-      " COALESCE(SUM(CASE WHEN role = 'assistant' AND author_name IS NULL THEN 1 ELSE 0 END), 0),"
-      " COALESCE(SUM(CASE WHEN role = 'assistant' AND author_name IS NULL"
-      "   AND outcome = 'low_confidence' THEN 1 ELSE 0 END), 0),"
-      " COALESCE(SUM(CASE WHEN role = 'assistant' AND author_name IS NULL"
-      "   AND outcome = 'fallback' THEN 1 ELSE 0 END), 0),"
-      " COALESCE(SUM(CASE WHEN rating = 'up' THEN 1 ELSE 0 END), 0),"
-      " COALESCE(SUM(CASE WHEN rating = 'down' THEN 1 ELSE 0 END), 0)"
-      " FROM messages WHERE conversation_id = $1",
-      {conversation_id}, [&](const Row& r) {
-        k.f.visitor_messages = r.int64(0);
-        k.f.agent_replies = r.int64(1);
-        k.f.low_confidence = r.int64(2);
-        k.f.fallbacks = r.int64(3);
-        k.f.answered = k.f.agent_replies - k.f.fallbacks;  // NULL outcome counts as answered
-        k.f.thumbs_up = r.int64(4);
-        k.f.thumbs_down = r.int64(5);
-      }));
-  bool recent_fallback = false;
-  PARLEY_TRY(
-      c.query("SELECT outcome FROM messages WHERE conversation_id = $1 AND role = 'assistant'"
-              " AND author_name IS NULL ORDER BY seq DESC LIMIT 2",
-              {conversation_id}, [&](const Row& r) {
-                if (!r.is_null(0) && r.text_view(0) == "fallback") recent_fallback = true;
-              }));
   // Ended: the live chat ended, the visitor gave a CSAT, or the sweeper found it idle (and no
   // activity came since). A conversation waiting for or with a person is not idle.
   bool waiting = live_status == "requested" || live_status == "active";
@@ -288,8 +288,9 @@ namespace {
 // Recounts the conversation and moves its day's roll-ups by the difference, at once.
 Result<void> refresh_now(Connection& c, std::string_view conversation_id,
                          std::optional<int64_t> now) {
-  PARLEY_ASSIGN_OR_RETURN(auto before, stored(c, conversation_id));
-  PARLEY_ASSIGN_OR_RETURN(auto after, counted(c, conversation_id, before, now));
+  PARLEY_ASSIGN_OR_RETURN(Recount counts, recount(c, conversation_id, now));
+  const std::optional<Contribution>& before = counts.before;
+  const std::optional<Contribution>& after = counts.after;
   if (!after) return {};  // deleted: its figures stay counted
   if (before && before->day == after->day && before->agent_id == after->agent_id) {
     Figures d = after->f;

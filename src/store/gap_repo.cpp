@@ -46,6 +46,13 @@ Result<void> GapRepo::insert_group(Connection& c, const GapGroupRecord& g) {
   return {};
 }
 
+Result<void> GapRepo::insert_new_gap(Connection& c, const GapRecord& g) {
+  return execute_later(c,
+                       "INSERT INTO gaps (" GAP_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                       {g.message_id, g.group_id, g.agent_id, g.conversation_id,
+                        db_opt(g.reply_id), g.reason, g.channel, g.asked_at});
+}
+
 Result<bool> GapRepo::insert_gap(Connection& c, const GapRecord& g) {
   int64_t added = 0;
   PARLEY_TRY(c.query("INSERT INTO gaps (" GAP_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
@@ -99,6 +106,16 @@ Result<std::vector<GapGroupRecord>> GapRepo::recent_groups(Connection& c, std::s
                      {agent_id, static_cast<int64_t>(limit)},
                      [&](const Row& r) { out.push_back(read_group(r)); }));
   return out;
+}
+
+Result<void> GapRepo::recent_groups_later(Connection& c, std::string_view agent_id, size_t limit,
+                                          std::vector<GapGroupRecord>& out) {
+  out.clear();
+  return query_later(c,
+                     "SELECT " GAP_GROUP_COLUMNS " FROM gap_groups WHERE agent_id = $1 "
+                     "ORDER BY last_asked_at DESC, id DESC LIMIT $2",
+                     {agent_id, static_cast<int64_t>(limit)},
+                     [&out](const Row& r) { out.push_back(read_group(r)); });
 }
 
 Result<std::optional<GapGroupRecord>> GapRepo::find_group(Connection& c, std::string_view agent_id,

@@ -61,6 +61,9 @@ class GapRepo {
   static Result<void> insert_group(Connection& c, const GapGroupRecord& g);
   // Adds the gap unless its question is a gap already; true when added.
   static Result<bool> insert_gap(Connection& c, const GapRecord& gap);
+  // insert_gap without waiting, for a question no gap can name yet (a message this transaction
+  // inserted): it is added.
+  static Result<void> insert_new_gap(Connection& c, const GapRecord& gap);
   // Moves the group's last asked time forward, and reopens it when the question was asked after it
   // was resolved.
   static Result<void> touch_group(Connection& c, std::string_view group_id, int64_t asked_at);
@@ -75,6 +78,10 @@ class GapRepo {
   // The agent's groups asked about most recently (at most `limit`), to match a new question with.
   static Result<std::vector<GapGroupRecord>> recent_groups(Connection& c, std::string_view agent_id,
                                                            size_t limit);
+  // recent_groups without waiting (store/pipelined.h query_later): `out` is filled when the answer
+  // comes back, with the next statement that waits; it must live until then.
+  static Result<void> recent_groups_later(Connection& c, std::string_view agent_id, size_t limit,
+                                          std::vector<GapGroupRecord>& out);
   static Result<std::optional<GapGroupRecord>> find_group(Connection& c, std::string_view agent_id,
                                                           std::string_view id);
   // A page of the agent's groups that still have a gap, newest first.

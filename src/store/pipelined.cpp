@@ -12,4 +12,24 @@ Result<void> execute_later(Connection& c, std::string_view sql, Params params) {
   return {};
 }
 
+Result<void> query_later(Connection& c, std::string_view sql, Params params, RowFn on_row) {
+  if (auto* pg = dynamic_cast<PgConnection*>(&c); pg != nullptr && pg->in_transaction()) {
+    return pg->send(sql, params, std::move(on_row));
+  }
+  return c.query(sql, params, on_row);
+}
+
+Result<void> lock_row_later(Connection& c, std::string_view table, std::string_view id,
+                            bool& found) {
+  auto* pg = dynamic_cast<PgConnection*>(&c);
+  if (pg == nullptr || !pg->in_transaction()) {
+    PARLEY_ASSIGN_OR_RETURN(found, c.lock_row(table, id));
+    return {};
+  }
+  found = false;
+  // As PgConnection::lock_row; `table` comes from code.
+  return pg->send("SELECT 1 FROM " + std::string(table) + " WHERE id = $1 FOR UPDATE", {id},
+                  [&found](const Row&) { found = true; });
+}
+
 }  // namespace parley

@@ -18,4 +18,16 @@ namespace parley {
 
 Result<void> execute_later(Connection& c, std::string_view sql, Params params);
 
+// execute_later for a statement whose rows are wanted, but not at once: `on_row` runs for each of
+// its rows when its answer comes back (with the next statement that is waited for, or with
+// COMMIT), so what it fills is read only after such a statement, or after the unit of work; what
+// it refers to must live until then. It must not run statements. Its failure surfaces as
+// execute_later's (and on_row does not run). Elsewhere it runs at once.
+Result<void> query_later(Connection& c, std::string_view sql, Params params, RowFn on_row);
+
+// Connection::lock_row without waiting: the row is locked before the next statement runs, and
+// `found` is set when the answer comes back (as query_later's rows; it must live until then).
+Result<void> lock_row_later(Connection& c, std::string_view table, std::string_view id,
+                            bool& found);
+
 }  // namespace parley

@@ -20,6 +20,10 @@ class UsageRepo {
   // statement, so that two writers near the cap cannot both pass it.
   static Result<bool> add_one_below(Connection& c, std::string_view scope_id,
                                     std::string_view period, int64_t cap);
+  // add_one_below without waiting (store/pipelined.h query_later): `added` is set when the
+  // answer comes back, with the next statement that is waited for.
+  static Result<void> add_one_below_later(Connection& c, std::string_view scope_id,
+                                          std::string_view period, int64_t cap, bool& added);
 };
 
 }  // namespace parley

@@ -2,9 +2,10 @@
 
 #include <libpq-fe.h>
 
+#include <atomic>
 #include <charconv>
-#include <deque>
 #include <cstdlib>
+#include <deque>
 #include <regex>
 
 #include "core/log.h"
@@ -127,6 +128,8 @@ class PgRow final : public Row {
   mutable std::deque<std::string> decoded_;  // texts unescaped, each kept while the row is
 };
 
+std::atomic<bool> keep_sql{false};
+
 struct ResultGuard {
   PGresult* r;
   ~ResultGuard() { PQclear(r); }
@@ -192,6 +195,7 @@ Result<const std::string*> PgConnection::prepared(std::string_view sql) {
   if (it == prepared_.end()) {
     std::string name = "p" + std::to_string(prepared_.size() + 1);
     std::string text(sql);
+    ++cost_.prepares;
     ResultGuard prep{PQprepare(conn_, name.c_str(), text.c_str(), 0, nullptr)};
     if (PQresultStatus(prep.r) != PGRES_COMMAND_OK) {
       return error("prepare failed for [" + text.substr(0, 200) + "]",
@@ -243,6 +247,8 @@ Result<void> PgConnection::run(std::string_view sql, const DbValue* params, size
   bind(params, n);
   PGresult* res = nullptr;
   std::string failed_sql;
+  count_statement(sql, false);
+  ++cost_.round_trips;
   if (begin_pending_ || !queued_.empty()) {
     res = exec_pipeline(name, static_cast<int>(n), &failed_sql);
   } else {
@@ -253,10 +259,16 @@ Result<void> PgConnection::run(std::string_view sql, const DbValue* params, size
 }
 
 Result<void> PgConnection::send(std::string_view sql, Params params) {
-  if (!in_transaction_) return run(sql, params.begin(), params.size(), nullptr, nullptr);
+  return send(sql, params, nullptr);
+}
+
+Result<void> PgConnection::send(std::string_view sql, Params params, RowFn on_row) {
+  if (!in_transaction_) {
+    return run(sql, params.begin(), params.size(), on_row ? &on_row : nullptr, nullptr);
+  }
   PARLEY_ASSIGN_OR_RETURN(const std::string* name, prepared(sql));
   bind(params.begin(), params.size());
-  Queued q{*name, std::string(sql), {}, lengths_, formats_, {}};
+  Queued q{*name, std::string(sql), {}, lengths_, formats_, {}, std::move(on_row)};
   q.texts.resize(params.size());
   q.nulls.resize(params.size());
   for (size_t i = 0; i < params.size(); ++i) {
@@ -267,17 +279,29 @@ Result<void> PgConnection::send(std::string_view sql, Params params) {
         formats_[i] == 1 ? std::string(values_[i], static_cast<size_t>(lengths_[i])) : texts_[i];
   }
   queued_.push_back(std::move(q));
+  count_statement(sql, true);
   return {};
+}
+
+void PgConnection::keep_statement_sql(bool on) { keep_sql.store(on, std::memory_order_relaxed); }
+
+void PgConnection::count_statement(std::string_view sql, bool queued) {
+  ++cost_.statements;
+  if (keep_sql.load(std::memory_order_relaxed)) {
+    cost_.sql.push_back((queued ? "queue " : "wait ") + std::string(sql));
+  }
 }
 
 PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::string* failed_sql) {
   // What is sent, in order: BEGIN (when pending), the queued statements, the last statement.
   std::vector<const std::string*> sent_sql;
+  std::vector<const RowFn*> row_fns;  // by query sent: who reads a queued statement's rows
   static const std::string kBegin = "BEGIN", kCommit = "COMMIT";
   bool ok = PQenterPipelineMode(conn_) == 1;
   if (ok && begin_pending_) {
     ok = PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
     sent_sql.push_back(&kBegin);
+    row_fns.push_back(nullptr);
   }
   begin_pending_ = false;
   std::vector<const char*> values;
@@ -290,6 +314,7 @@ PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::strin
     ok = PQsendQueryPrepared(conn_, q.name.c_str(), static_cast<int>(values.size()), values.data(),
                              q.lengths.data(), q.formats.data(), 0) == 1;
     sent_sql.push_back(&q.sql);
+    row_fns.push_back(q.on_row ? &q.on_row : nullptr);
   }
   if (ok) {
     ok = name != nullptr
@@ -326,6 +351,10 @@ PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::strin
       if (failed_sql != nullptr) *failed_sql = *sent_sql[query];
     } else if (query + 1 == queries && last == nullptr) {
       last = r;
+    } else if (status == PGRES_TUPLES_OK && query < row_fns.size() && row_fns[query] != nullptr &&
+               first_failure == nullptr) {
+      for (int i = 0; i < PQntuples(r); ++i) (*row_fns[query])(PgRow(r, i));
+      PQclear(r);
     } else {
       PQclear(r);
     }
@@ -376,6 +405,7 @@ Result<int64_t> PgConnection::execute(std::string_view sql, Params params) {
 }
 
 void PgConnection::begin() {
+  cost_ = {};
   begin_pending_ = true;
   in_transaction_ = true;
   queued_.clear();
@@ -389,6 +419,7 @@ Result<void> PgConnection::commit() {
   }
   if (queued_.empty()) return execute_script("COMMIT");
   // The queued statements and COMMIT in one round trip.
+  ++cost_.round_trips;
   std::string failed_sql;
   PGresult* res = exec_pipeline(nullptr, 0, &failed_sql);
   return finish(res, failed_sql.empty() ? std::string_view("COMMIT") : std::string_view(failed_sql),
@@ -410,6 +441,7 @@ Result<void> PgConnection::execute_script(std::string_view sql) {
     // What was queued runs first (a script cannot join a pipeline).
     std::string failed_sql;
     PARLEY_ASSIGN_OR_RETURN(const std::string* name, prepared("SELECT 1"));
+    ++cost_.round_trips;
     bind(nullptr, 0);
     PARLEY_TRY(
         finish(exec_pipeline(name, 0, &failed_sql),
@@ -420,6 +452,8 @@ Result<void> PgConnection::execute_script(std::string_view sql) {
   std::string text = begin_pending_ ? "BEGIN; " : "";
   begin_pending_ = false;
   text.append(sql);
+  ++cost_.round_trips;
+  if (in_transaction_ && sql != "COMMIT") count_statement(sql, false);
   ResultGuard res{PQexec(conn_, text.c_str())};
   ExecStatusType status = PQresultStatus(res.r);
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_EMPTY_QUERY) {

@@ -49,6 +49,10 @@ class PgConnection final : public Connection {
   // statement's (or COMMIT's) failure, so the unit of work fails as if it had failed at once.
   // Outside a transaction it runs at once.
   Result<void> send(std::string_view sql, Params params);
+  // send() for a statement whose rows are wanted, but not at once: `on_row` runs for each of its
+  // rows when its answer comes back (with the next statement that is waited for, or COMMIT). It
+  // must not run statements. Outside a transaction it runs at once.
+  Result<void> send(std::string_view sql, Params params, RowFn on_row);
 
   // The SQLSTATE of the last statement that failed ("" after a success or before any failure).
   const std::string& last_sqlstate() const { return last_sqlstate_; }
@@ -66,6 +70,21 @@ class PgConnection final : public Connection {
   Result<void> take_notifications(const NotifyFn& on_notify);
   // The unit of work running on this connection (store/entity_changes.h).
   UnitOfWork& work() { return work_; }
+
+  // What the current transaction (or, after it ended, the last one) cost: round trips to the
+  // server (COMMIT's included), statements prepared (on their first use on this connection, one
+  // round trip each, counted apart) and the statements it ran, BEGIN and COMMIT left out. After
+  // keep_statement_sql(true) (for every connection of the process), each statement's text is
+  // kept too: a test's view of a transaction; off, nothing is copied.
+  struct TransactionCost {
+    int round_trips = 0;
+    int prepares = 0;
+    int statements = 0;
+    // Each statement as "wait <sql>" (its answer was waited for) or "queue <sql>" (send()).
+    std::vector<std::string> sql;
+  };
+  const TransactionCost& transaction_cost() const { return cost_; }
+  static void keep_statement_sql(bool on);
 
  private:
   explicit PgConnection(pg_conn* conn) : conn_(conn) {}
@@ -95,6 +114,7 @@ class PgConnection final : public Connection {
     std::vector<int> lengths;
     std::vector<int> formats;
     std::vector<bool> nulls;
+    RowFn on_row;  // null: its rows are not read
   };
   std::vector<Queued> queued_;
   // A statement's parameters as sent (run() fills them; reused so that a statement allocates only
@@ -104,6 +124,9 @@ class PgConnection final : public Connection {
   std::vector<int> lengths_;
   std::vector<int> formats_;
   UnitOfWork work_;
+  TransactionCost cost_;
+  // Counts one statement in cost_ (`queued`: sent later with another).
+  void count_statement(std::string_view sql, bool queued);
 };
 
 // SQLSTATE classes write() treats as a lost race: the transaction is run again.

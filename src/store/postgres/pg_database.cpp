@@ -252,8 +252,9 @@ WriteAttempt PgDatabase::write_once(PgConnection& conn, const WriteFn& fn) {
   conn.work().begin();
   Result<void> r = fn(conn);
   if (r.ok()) r = conn.work().finish(conn);  // the work it deferred to its end
-  conn.work().abandon();
+  // Still recording while COMMIT's round trip brings back the answers sent with it.
   if (r.ok()) r = conn.commit();
+  conn.work().abandon();
   if (r.ok()) return {r, false};
   conn.work().clear_changes();
   std::string sqlstate = conn.last_sqlstate();
@@ -261,9 +262,16 @@ WriteAttempt PgDatabase::write_once(PgConnection& conn, const WriteFn& fn) {
   return {r, is_conflict_sqlstate(sqlstate)};
 }
 
+namespace {
+thread_local PgConnection::TransactionCost last_cost;
+}  // namespace
+
+const PgConnection::TransactionCost& PgDatabase::last_write_cost() { return last_cost; }
+
 Result<void> PgDatabase::write(WriteFn fn) {
   PARLEY_ASSIGN_OR_RETURN(auto conn, take_writer());
   Result<void> r = run_write_attempts([&] { return write_once(*conn, fn); });
+  last_cost = conn->transaction_cost();
   // Before the caller hears of its commit, as db.h promises; other nodes move theirs when the
   // announcement reaches them.
   bool auth = false;

@@ -57,6 +57,9 @@ class PgDatabase final : public Database, public EntitySource {
   void add_commit_observer(CommitObserver observer) override {
     observers_.add(std::move(observer));
   }
+  // What the calling thread's last write() cost (its last attempt's transaction): round trips
+  // and statements (PgConnection::transaction_cost), for tests and benchmarks.
+  static const PgConnection::TransactionCost& last_write_cost();
 
  private:
   struct Job {

@@ -1,0 +1,121 @@
+// What a chat turn's write transaction costs on PostgreSQL, counted (not timed): its round trips
+// to the server and its statements (PgConnection::transaction_cost). Issue 30 §3 asks for at most
+// 4 round trips. Runs on the cluster PARLEY_TEST_POSTGRES_URL names; skipped without one.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "../engine/fake_retriever.h"
+#include "../store/contract/store_contract.h"
+#include "domain/accounts.h"
+#include "domain/agents.h"
+#include "domain/chat.h"
+#include "store/postgres/pg_database.h"
+
+namespace parley {
+namespace {
+
+constexpr int kMostRoundTrips = 4;
+
+// Answers every message the same way, with `outcome` ("fallback": the knowledge had no answer,
+// which makes the question a gap).
+class FixedEngine final : public ReplyEngine {
+ public:
+  Result<ReplyBlocks> reply(const ReplyRequest&, const TextSink& sink) const override {
+    sink("Our opening hours are nine to five.");
+    ReplyBlocks blocks;
+    blocks.outcome = outcome;
+    return blocks;
+  }
+  std::optional<std::string> outcome;
+};
+
+std::string listing(const PgConnection::TransactionCost& cost) {
+  std::ostringstream out;
+  out << cost.round_trips << " round trips, " << cost.statements << " statements, " << cost.prepares
+      << " prepared:\n";
+  for (const auto& sql : cost.sql) out << "  " << sql.substr(0, 160) << "\n";
+  return out.str();
+}
+
+class ChatRoundTripsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = open_postgres_store();
+    if (store_ == nullptr) GTEST_SKIP() << "PARLEY_TEST_POSTGRES_URL names no PostgreSQL cluster";
+    PgConnection::keep_statement_sql(true);
+    Services s{store_->db(), clock_, random_};
+    account_ = create_account(s, "Acme", "starter")->id;
+    agent_ = create_agent(s, account_, "Helper", false, "")->id;
+  }
+  void TearDown() override {
+    PgConnection::keep_statement_sql(false);
+    store_.reset();
+  }
+
+  // One turn; the cost of its commit's transaction.
+  PgConnection::TransactionCost turn(ChatRequest r, ChatReply* reply = nullptr) {
+    r.agent_id = agent_;
+    ChatServices s{store_->db(), clock_, random_, engine_, knowledge_, ChatConfig{}};
+    auto t = ChatTurn::prepare(s, account_, r);
+    EXPECT_TRUE(t.ok());
+    if (!t.ok()) return {};
+    EXPECT_TRUE(t->run([](std::string_view) { return true; }).ok());
+    auto committed = t->commit();
+    EXPECT_TRUE(committed.ok());
+    if (reply != nullptr && committed.ok()) *reply = *committed;
+    clock_.advance_ms(1000);
+    // PARLEY_SHOW_ROUND_TRIPS=1 lists every transaction's statements.
+    if (std::getenv("PARLEY_SHOW_ROUND_TRIPS") != nullptr) {
+      std::cout << listing(PgDatabase::last_write_cost());
+    }
+    return PgDatabase::last_write_cost();
+  }
+
+  std::unique_ptr<StoreUnderTest> store_;
+  ManualClock clock_{1'795'345'572'123};
+  SecureRandom random_;
+  FixedEngine engine_;
+  FakeRetriever knowledge_;
+  std::string account_, agent_;
+};
+
+TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesAtMostFourRoundTrips) {
+  turn({.message = "warming the connection up"});
+  auto cost = turn({.message = "When are you open?"});
+  EXPECT_LE(cost.round_trips, kMostRoundTrips) << listing(cost);
+  EXPECT_GT(cost.statements, 0) << listing(cost);
+}
+
+TEST_F(ChatRoundTripsTest, ATurnThatContinuesAConversationTakesAtMostFourRoundTrips) {
+  ChatReply first;
+  turn({.message = "Hello"}, &first);
+  turn({.message = "warming up", .conversation_id = first.conversation_id});
+  auto cost = turn({.message = "When are you open?", .conversation_id = first.conversation_id});
+  EXPECT_LE(cost.round_trips, kMostRoundTrips) << listing(cost);
+}
+
+TEST_F(ChatRoundTripsTest, ATurnBySessionTakesAtMostFourRoundTrips) {
+  turn({.message = "Hello", .session_id = "visitor-1"});
+  turn({.message = "warming up", .session_id = "visitor-2"});
+  auto started = turn({.message = "When are you open?", .session_id = "visitor-3"});
+  EXPECT_LE(started.round_trips, kMostRoundTrips) << listing(started);
+  auto continued = turn({.message = "And on Sunday?", .session_id = "visitor-3"});
+  EXPECT_LE(continued.round_trips, kMostRoundTrips) << listing(continued);
+}
+
+TEST_F(ChatRoundTripsTest, ATurnThatFallsBackAndRecordsAGapTakesAtMostFourRoundTrips) {
+  engine_.outcome = "fallback";
+  turn({.message = "Do you deliver to Norway?"});
+  turn({.message = "warming up the connection"});
+  auto cost = turn({.message = "Do you deliver to Norway?"});
+  EXPECT_LE(cost.round_trips, kMostRoundTrips) << listing(cost);
+  bool gap_inserted = false;
+  for (const auto& sql : cost.sql) gap_inserted |= sql.find("INSERT INTO gaps") != std::string::npos;
+  EXPECT_TRUE(gap_inserted) << listing(cost);
+}
+
+}  // namespace
+}  // namespace parley

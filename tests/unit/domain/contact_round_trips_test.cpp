@@ -1,0 +1,85 @@
+// What a contact upsert's write transaction (POST /api/v1/contacts) costs on PostgreSQL, counted
+// (not timed): its round trips to the server (PgConnection::transaction_cost). Runs on the
+// cluster PARLEY_TEST_POSTGRES_URL names; skipped without one.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "../store/contract/store_contract.h"
+#include "domain/accounts.h"
+#include "domain/agents.h"
+#include "domain/contacts.h"
+#include "store/agent_repo.h"
+#include "store/postgres/pg_database.h"
+
+namespace parley {
+namespace {
+
+std::string listing(const PgConnection::TransactionCost& cost) {
+  std::ostringstream out;
+  out << cost.round_trips << " round trips, " << cost.statements << " statements:\n";
+  for (const auto& sql : cost.sql) out << "  " << sql.substr(0, 160) << "\n";
+  return out.str();
+}
+
+ContactInput person(std::string external_id, std::string email, std::string name) {
+  ContactInput in;
+  in.external_id = {true, std::move(external_id)};
+  in.email = {true, std::move(email)};
+  in.name = {true, std::move(name)};
+  return in;
+}
+
+class ContactRoundTripsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = open_postgres_store();
+    if (store_ == nullptr) GTEST_SKIP() << "PARLEY_TEST_POSTGRES_URL names no PostgreSQL cluster";
+    PgConnection::keep_statement_sql(true);
+    Services s{store_->db(), clock_, random_};
+    const std::string account = create_account(s, "Acme", "starter")->id;
+    const std::string agent = create_agent(s, account, "Helper", false, "")->id;
+    auto read = store_->db().read();
+    agent_ = *AgentRepo::find_any(read->get(), agent).value();
+  }
+  void TearDown() override {
+    PgConnection::keep_statement_sql(false);
+    store_.reset();
+  }
+
+  PgConnection::TransactionCost upsert(const ContactInput& in, bool expect_created) {
+    Services s{store_->db(), clock_, random_};
+    auto saved = upsert_contact(s, agent_, in, "api");
+    EXPECT_TRUE(saved.ok());
+    if (saved.ok()) EXPECT_EQ(saved->created, expect_created);
+    clock_.advance_ms(1000);
+    // PARLEY_SHOW_ROUND_TRIPS=1 lists every transaction's statements.
+    if (std::getenv("PARLEY_SHOW_ROUND_TRIPS") != nullptr) {
+      std::cout << listing(PgDatabase::last_write_cost());
+    }
+    return PgDatabase::last_write_cost();
+  }
+
+  std::unique_ptr<StoreUnderTest> store_;
+  ManualClock clock_{1'795'345'572'123};
+  SecureRandom random_;
+  AgentRecord agent_;
+};
+
+TEST_F(ContactRoundTripsTest, AnUpsertThatUpdatesTakesTwoRoundTrips) {
+  upsert(person("u-1", "ann@example.com", "Ann"), true);
+  upsert(person("u-1", "ann@example.com", "Ann B."), false);  // the connection prepares
+  auto cost = upsert(person("u-1", "ann@example.com", "Ann C."), false);
+  EXPECT_LE(cost.round_trips, 2) << listing(cost);
+}
+
+TEST_F(ContactRoundTripsTest, AnUpsertThatCreatesTakesThreeRoundTrips) {
+  upsert(person("u-1", "ann@example.com", "Ann"), true);  // the connection prepares
+  auto cost = upsert(person("u-2", "bob@example.com", "Bob"), true);
+  EXPECT_LE(cost.round_trips, 3) << listing(cost);
+}
+
+}  // namespace
+}  // namespace parley

@@ -13,6 +13,7 @@
 #include "domain/agents.h"
 #include "domain/chat.h"
 #include "store/postgres/pg_database.h"
+#include "round_trips.h"
 
 namespace parley {
 namespace {
@@ -31,14 +32,6 @@ class FixedEngine final : public ReplyEngine {
   }
   std::optional<std::string> outcome;
 };
-
-std::string listing(const PgConnection::TransactionCost& cost) {
-  std::ostringstream out;
-  out << cost.round_trips << " round trips, " << cost.statements << " statements, " << cost.prepares
-      << " prepared:\n";
-  for (const auto& sql : cost.sql) out << "  " << sql.substr(0, 160) << "\n";
-  return out.str();
-}
 
 class ChatRoundTripsTest : public ::testing::Test {
  protected:
@@ -69,7 +62,7 @@ class ChatRoundTripsTest : public ::testing::Test {
     clock_.advance_ms(1000);
     // PARLEY_SHOW_ROUND_TRIPS=1 lists every transaction's statements.
     if (std::getenv("PARLEY_SHOW_ROUND_TRIPS") != nullptr) {
-      std::cout << listing(PgDatabase::last_write_cost());
+      std::cout << round_trip_listing(PgDatabase::last_write_cost());
     }
     return PgDatabase::last_write_cost();
   }
@@ -85,8 +78,8 @@ class ChatRoundTripsTest : public ::testing::Test {
 TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesAtMostFourRoundTrips) {
   turn({.message = "warming the connection up"});
   auto cost = turn({.message = "When are you open?"});
-  EXPECT_LE(cost.round_trips, kMostRoundTrips) << listing(cost);
-  EXPECT_GT(cost.statements, 0) << listing(cost);
+  EXPECT_LE(cost.round_trips, kMostRoundTrips) << round_trip_listing(cost);
+  EXPECT_GT(cost.statements, 0) << round_trip_listing(cost);
 }
 
 TEST_F(ChatRoundTripsTest, ATurnThatContinuesAConversationTakesAtMostFourRoundTrips) {
@@ -94,16 +87,16 @@ TEST_F(ChatRoundTripsTest, ATurnThatContinuesAConversationTakesAtMostFourRoundTr
   turn({.message = "Hello"}, &first);
   turn({.message = "warming up", .conversation_id = first.conversation_id});
   auto cost = turn({.message = "When are you open?", .conversation_id = first.conversation_id});
-  EXPECT_LE(cost.round_trips, kMostRoundTrips) << listing(cost);
+  EXPECT_LE(cost.round_trips, kMostRoundTrips) << round_trip_listing(cost);
 }
 
 TEST_F(ChatRoundTripsTest, ATurnBySessionTakesAtMostFourRoundTrips) {
   turn({.message = "Hello", .session_id = "visitor-1"});
   turn({.message = "warming up", .session_id = "visitor-2"});
   auto started = turn({.message = "When are you open?", .session_id = "visitor-3"});
-  EXPECT_LE(started.round_trips, kMostRoundTrips) << listing(started);
+  EXPECT_LE(started.round_trips, kMostRoundTrips) << round_trip_listing(started);
   auto continued = turn({.message = "And on Sunday?", .session_id = "visitor-3"});
-  EXPECT_LE(continued.round_trips, kMostRoundTrips) << listing(continued);
+  EXPECT_LE(continued.round_trips, kMostRoundTrips) << round_trip_listing(continued);
 }
 
 TEST_F(ChatRoundTripsTest, ATurnThatFallsBackAndRecordsAGapTakesAtMostFourRoundTrips) {
@@ -111,10 +104,10 @@ TEST_F(ChatRoundTripsTest, ATurnThatFallsBackAndRecordsAGapTakesAtMostFourRoundT
   turn({.message = "Do you deliver to Norway?"});
   turn({.message = "warming up the connection"});
   auto cost = turn({.message = "Do you deliver to Norway?"});
-  EXPECT_LE(cost.round_trips, kMostRoundTrips) << listing(cost);
+  EXPECT_LE(cost.round_trips, kMostRoundTrips) << round_trip_listing(cost);
   bool gap_inserted = false;
   for (const auto& sql : cost.sql) gap_inserted |= sql.find("INSERT INTO gaps") != std::string::npos;
-  EXPECT_TRUE(gap_inserted) << listing(cost);
+  EXPECT_TRUE(gap_inserted) << round_trip_listing(cost);
 }
 
 }  // namespace

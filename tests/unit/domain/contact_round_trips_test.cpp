@@ -13,16 +13,10 @@
 #include "domain/contacts.h"
 #include "store/agent_repo.h"
 #include "store/postgres/pg_database.h"
+#include "round_trips.h"
 
 namespace parley {
 namespace {
-
-std::string listing(const PgConnection::TransactionCost& cost) {
-  std::ostringstream out;
-  out << cost.round_trips << " round trips, " << cost.statements << " statements:\n";
-  for (const auto& sql : cost.sql) out << "  " << sql.substr(0, 160) << "\n";
-  return out.str();
-}
 
 ContactInput person(std::string external_id, std::string email, std::string name) {
   ContactInput in;
@@ -57,7 +51,7 @@ class ContactRoundTripsTest : public ::testing::Test {
     clock_.advance_ms(1000);
     // PARLEY_SHOW_ROUND_TRIPS=1 lists every transaction's statements.
     if (std::getenv("PARLEY_SHOW_ROUND_TRIPS") != nullptr) {
-      std::cout << listing(PgDatabase::last_write_cost());
+      std::cout << round_trip_listing(PgDatabase::last_write_cost());
     }
     return PgDatabase::last_write_cost();
   }
@@ -72,13 +66,13 @@ TEST_F(ContactRoundTripsTest, AnUpsertThatUpdatesTakesTwoRoundTrips) {
   upsert(person("u-1", "ann@example.com", "Ann"), true);
   upsert(person("u-1", "ann@example.com", "Ann B."), false);  // the connection prepares
   auto cost = upsert(person("u-1", "ann@example.com", "Ann C."), false);
-  EXPECT_LE(cost.round_trips, 2) << listing(cost);
+  EXPECT_LE(cost.round_trips, 2) << round_trip_listing(cost);
 }
 
 TEST_F(ContactRoundTripsTest, AnUpsertThatCreatesTakesThreeRoundTrips) {
   upsert(person("u-1", "ann@example.com", "Ann"), true);  // the connection prepares
   auto cost = upsert(person("u-2", "bob@example.com", "Bob"), true);
-  EXPECT_LE(cost.round_trips, 3) << listing(cost);
+  EXPECT_LE(cost.round_trips, 3) << round_trip_listing(cost);
 }
 
 }  // namespace

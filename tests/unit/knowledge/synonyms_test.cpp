@@ -15,7 +15,7 @@ namespace {
 using test::qa;
 using test::text;
 
-const double kThreshold = KnowledgeSettings{}.answer_threshold;
+const double kAnswerThreshold = KnowledgeSettings{}.answer_threshold;
 
 bool has_source(const std::vector<RetrievedChunk>& hits, std::string_view id) {
   return std::any_of(hits.begin(), hits.end(),
@@ -39,7 +39,7 @@ TEST(AgentSynonyms, APhraseOfTheQuestionMeetsAWordOfTheKnowledge) {
   auto a = index.answer("can I get my money back?", 3);
   EXPECT_EQ(a.text, "Refunds are paid to your card within five days.");
   EXPECT_EQ(a.source_id, "refunds");
-  EXPECT_GE(a.confidence, kThreshold);
+  EXPECT_GE(a.confidence, kAnswerThreshold);
 }
 
 TEST(AgentSynonyms, WithoutTheSettingThePhraseFindsNothing) {
@@ -47,7 +47,7 @@ TEST(AgentSynonyms, WithoutTheSettingThePhraseFindsNothing) {
   add_shop(index);
   EXPECT_FALSE(has_source(index.search("can I get my money back?", 3), "refunds"));
   auto a = index.answer("can I get my money back?", 3);
-  EXPECT_TRUE(a.text.empty() || a.confidence < kThreshold) << a.text << " " << a.confidence;
+  EXPECT_TRUE(a.text.empty() || a.confidence < kAnswerThreshold) << a.text << " " << a.confidence;
   EXPECT_NE(a.source_id, "refunds");
 }
 
@@ -78,7 +78,7 @@ TEST(AgentSynonyms, AWordOfTheQuestionMeetsAPhraseOfTheKnowledge) {
   auto a = index.answer("Can I bring my bike?", 3);
   EXPECT_EQ(a.text, "Each passenger may bring one pedal cycle free of charge.");
   EXPECT_EQ(a.source_id, "cycles");
-  EXPECT_GE(a.confidence, kThreshold);
+  EXPECT_GE(a.confidence, kAnswerThreshold);
   // Inflected on either side, the group still meets: "bikes", "pedal cycles".
   index.add(text("cycles", "Pedal cycles travel on the lower deck."));
   auto plural = index.search("Where do bikes go?", 3);
@@ -87,7 +87,7 @@ TEST(AgentSynonyms, AWordOfTheQuestionMeetsAPhraseOfTheKnowledge) {
 
   AgentIndex without = make(KnowledgeSettings{});
   auto b = without.answer("Can I bring my bike?", 3);
-  EXPECT_TRUE(b.source_id != "cycles" || b.confidence < kThreshold)
+  EXPECT_TRUE(b.source_id != "cycles" || b.confidence < kAnswerThreshold)
       << b.text << " " << b.confidence;
 }
 

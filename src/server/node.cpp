@@ -4,6 +4,7 @@
 #include <malloc.h>
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -114,6 +115,18 @@ Result<void> check_node_options(const NodeOptions& o) {
 
 Result<int> run_node(Database& database, const NodeOptions& o) {
   PARLEY_TRY(check_node_options(o));
+#if defined(__GLIBC__)
+  // Indexes leave memory as often as others load (--knowledge-memory-mb): their large arrays are
+  // given their own pages, returned to the system when freed. Left to itself glibc raises this
+  // threshold to the largest block ever freed, after which such arrays come from the heap and
+  // the freed ones stay in the process as fragments.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  // glibc gives up to eight heaps (arenas) per core to a process's threads, and a node has more
+  // than a hundred: the small blocks a loaded index leaves behind are then spread over a dozen
+  // heaps, each keeping its own free fragments. One heap per usable core (at least two) is as many
+  // as can allocate at once; measured, RSS over the knowledge budget fell by a third.
+  mallopt(M_ARENA_MAX, static_cast<int>(std::max<size_t>(2, usable_cpu_count())));
+#endif
   // Refuses to start rather than fail at the first import when tokens cannot be opened here.
   PARLEY_TRY(check_workspace_secrets(database, o.workspace.secret_key.get()));
   PARLEY_TRY(check_identity_secrets(database, o.workspace.secret_key.get()));
@@ -131,13 +144,6 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   double memory_mb = o.knowledge_memory_mb > 0
                          ? o.knowledge_memory_mb
                          : static_cast<double>(default_knowledge_memory_mb());
-#if defined(__GLIBC__)
-  // Indexes leave memory as often as others load (--knowledge-memory-mb): their large arrays are
-  // given their own pages, returned to the system when freed. Left to itself glibc raises this
-  // threshold to the largest block ever freed, after which such arrays come from the heap and
-  // the freed ones stay in the process as fragments.
-  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-#endif
   KnowledgeIndex knowledge(database, {static_cast<size_t>(memory_mb * 1024 * 1024)}, &clock);
   VectorIndex vectors(database);
   // Before the trainer, whose workers use them: the provider guard and the embedder.

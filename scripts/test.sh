@@ -5,8 +5,9 @@
 # printed at the end (bench/results/test_time.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Tests at a time in each of the two side-by-side runs (PARLEY_TEST_JOBS; default the core count).
-jobs=${PARLEY_TEST_JOBS:-$(nproc)}
+# Tests at a time in each of the two side-by-side runs (PARLEY_TEST_JOBS; default twice the core
+# count: an end-to-end test mostly waits for its server, so four per core still leave CPU spare).
+jobs=${PARLEY_TEST_JOBS:-$(($(nproc) * 2))}
 steps=()
 step_start=$SECONDS
 step() {  # step NAME: records how long the step that just ended took

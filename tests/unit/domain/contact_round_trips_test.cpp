@@ -49,11 +49,7 @@ class ContactRoundTripsTest : public ::testing::Test {
     EXPECT_TRUE(saved.ok());
     if (saved.ok()) EXPECT_EQ(saved->created, expect_created);
     clock_.advance_ms(1000);
-    // PARLEY_SHOW_ROUND_TRIPS=1 lists every transaction's statements.
-    if (std::getenv("PARLEY_SHOW_ROUND_TRIPS") != nullptr) {
-      std::cout << round_trip_listing(PgDatabase::last_write_cost());
-    }
-    return PgDatabase::last_write_cost();
+    return last_write_cost_shown();
   }
 
   std::unique_ptr<StoreUnderTest> store_;

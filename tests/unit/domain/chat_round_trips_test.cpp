@@ -33,21 +33,8 @@ class FixedEngine final : public ReplyEngine {
   std::optional<std::string> outcome;
 };
 
-class ChatRoundTripsTest : public ::testing::Test {
+class ChatRoundTripsTest : public RoundTripsTest {
  protected:
-  void SetUp() override {
-    store_ = open_postgres_store();
-    if (store_ == nullptr) GTEST_SKIP() << "PARLEY_TEST_POSTGRES_URL names no PostgreSQL cluster";
-    PgConnection::keep_statement_sql(true);
-    Services s{store_->db(), clock_, random_};
-    account_ = create_account(s, "Acme", "starter")->id;
-    agent_ = create_agent(s, account_, "Helper", false, "")->id;
-  }
-  void TearDown() override {
-    PgConnection::keep_statement_sql(false);
-    store_.reset();
-  }
-
   // One turn; the cost of its commit's transaction.
   PgConnection::TransactionCost turn(ChatRequest r, ChatReply* reply = nullptr) {
     r.agent_id = agent_;
@@ -63,12 +50,8 @@ class ChatRoundTripsTest : public ::testing::Test {
     return last_write_cost_shown();
   }
 
-  std::unique_ptr<StoreUnderTest> store_;
-  ManualClock clock_{1'795'345'572'123};
-  SecureRandom random_;
   FixedEngine engine_;
   FakeRetriever knowledge_;
-  std::string account_, agent_;
 };
 
 TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesAtMostFourRoundTrips) {

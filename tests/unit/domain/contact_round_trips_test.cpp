@@ -26,36 +26,25 @@ ContactInput person(std::string external_id, std::string email, std::string name
   return in;
 }
 
-class ContactRoundTripsTest : public ::testing::Test {
+class ContactRoundTripsTest : public RoundTripsTest {
  protected:
   void SetUp() override {
-    store_ = open_postgres_store();
-    if (store_ == nullptr) GTEST_SKIP() << "PARLEY_TEST_POSTGRES_URL names no PostgreSQL cluster";
-    PgConnection::keep_statement_sql(true);
-    Services s{store_->db(), clock_, random_};
-    const std::string account = create_account(s, "Acme", "starter")->id;
-    const std::string agent = create_agent(s, account, "Helper", false, "")->id;
+    RoundTripsTest::SetUp();
+    if (IsSkipped()) return;
     auto read = store_->db().read();
-    agent_ = *AgentRepo::find_any(read->get(), agent).value();
-  }
-  void TearDown() override {
-    PgConnection::keep_statement_sql(false);
-    store_.reset();
+    agent_record_ = *AgentRepo::find_any(read->get(), agent_).value();
   }
 
   PgConnection::TransactionCost upsert(const ContactInput& in, bool expect_created) {
     Services s{store_->db(), clock_, random_};
-    auto saved = upsert_contact(s, agent_, in, "api");
+    auto saved = upsert_contact(s, agent_record_, in, "api");
     EXPECT_TRUE(saved.ok());
     if (saved.ok()) EXPECT_EQ(saved->created, expect_created);
     clock_.advance_ms(1000);
     return last_write_cost_shown();
   }
 
-  std::unique_ptr<StoreUnderTest> store_;
-  ManualClock clock_{1'795'345'572'123};
-  SecureRandom random_;
-  AgentRecord agent_;
+  AgentRecord agent_record_;
 };
 
 TEST_F(ContactRoundTripsTest, AnUpsertThatUpdatesTakesTwoRoundTrips) {

@@ -7,6 +7,15 @@
 #include <sstream>
 #include <string>
 
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "../store/contract/store_contract.h"
+#include "core/clock.h"
+#include "core/random.h"
+#include "domain/accounts.h"
+#include "domain/agents.h"
 #include "store/postgres/pg_database.h"
 
 namespace parley {
@@ -27,5 +36,28 @@ inline PgConnection::TransactionCost last_write_cost_shown() {
   }
   return PgDatabase::last_write_cost();
 }
+
+// A PostgreSQL store of its own (skipped without PARLEY_TEST_POSTGRES_URL) with an account and an
+// agent, every statement's text kept for round_trip_listing.
+class RoundTripsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = open_postgres_store();
+    if (store_ == nullptr) GTEST_SKIP() << "PARLEY_TEST_POSTGRES_URL names no PostgreSQL cluster";
+    PgConnection::keep_statement_sql(true);
+    Services s{store_->db(), clock_, random_};
+    account_ = create_account(s, "Acme", "starter")->id;
+    agent_ = create_agent(s, account_, "Helper", false, "")->id;
+  }
+  void TearDown() override {
+    PgConnection::keep_statement_sql(false);
+    store_.reset();
+  }
+
+  std::unique_ptr<StoreUnderTest> store_;
+  ManualClock clock_{1'795'345'572'123};
+  SecureRandom random_;
+  std::string account_, agent_;
+};
 
 }  // namespace parley

@@ -76,21 +76,6 @@ Result<void> count_reply(Connection& c, std::string_view account_id, std::string
   return UsageRepo::add_one(c, agent_id, month);
 }
 
-Result<void> count_reply_within_limits(Connection& c, std::string_view account_id,
-                                       std::string_view agent_id, const ReplyLimits& limits,
-                                       int64_t now_ms) {
-  std::string month = month_period(now_ms);
-  PARLEY_ASSIGN_OR_RETURN(
-      bool counted, UsageRepo::add_one_below(c, account_id, month, limits.account_messages_per_month));
-  if (!counted) return message_limit_reached(limits);
-  if (!limits.agent_monthly_cap) return UsageRepo::add_one(c, agent_id, month);
-  // Refused here, the account's count above is undone with the rest of the unit of work.
-  PARLEY_ASSIGN_OR_RETURN(counted,
-                          UsageRepo::add_one_below(c, agent_id, month, *limits.agent_monthly_cap));
-  if (!counted) return agent_cap_reached(*limits.agent_monthly_cap);
-  return {};
-}
-
 Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,
                                              std::string_view agent_id, const ReplyLimits& limits,
                                              int64_t now_ms, PendingReplyCount& out) {

@@ -45,16 +45,12 @@ Result<void> check_agent_hour(Connection& c, std::string_view agent_id, const Re
 Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,
                          int64_t now_ms);
 // Counts one stored reply as count_reply() does, unless that would go beyond the plan's messages
-// or the agent's monthly cap: 403 message_limit_reached or agent_cap_reached then (checked in that
-// order), and the caller's write must roll back. Each count refuses to pass its limit in one
-// statement, so replies committed at the same moment never take a month past it.
-Result<void> count_reply_within_limits(Connection& c, std::string_view account_id,
-                                       std::string_view agent_id, const ReplyLimits& limits,
-                                       int64_t now_ms);
-// count_reply_within_limits without waiting for the counts: they go to the database with the
-// next statement that is waited for (store/pipelined.h), and only after that does check() give
-// the same verdict. Whatever the verdict, both counts may have moved: on an error the caller's
-// write must roll back (as for count_reply_within_limits).
+// or the agent's monthly cap: then check() gives 403 message_limit_reached or agent_cap_reached
+// (checked in that order), and the caller's write must roll back, since both counts may have
+// moved. Each count refuses to pass its limit in one statement, so replies committed at the same
+// moment never take a month past it. The counts are not waited for: they go to the database with
+// the next statement that is (store/pipelined.h; at once on SQLite), and only after it does
+// check() give its verdict.
 class PendingReplyCount {
  public:
   Result<void> check() const;

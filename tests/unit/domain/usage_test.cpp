@@ -29,7 +29,9 @@ class ReplyCount : public ::testing::Test {
   }
   Result<void> count(const ReplyLimits& limits) {
     return db_->write([&](Connection& c) {
-      return count_reply_within_limits(c, "acc_u", "agt_u", limits, kNow);
+      PendingReplyCount pending;
+      PARLEY_TRY(count_reply_within_limits_later(c, "acc_u", "agt_u", limits, kNow, pending));
+      return pending.check();
     });
   }
   int64_t used(std::string_view scope) {

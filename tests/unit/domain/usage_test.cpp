@@ -28,7 +28,7 @@ class ReplyCount : public ::testing::Test {
     std::filesystem::remove_all(dir_);
   }
   Result<void> count(const ReplyLimits& limits) {
-    return db_->write([&](Connection& c) {
+    return db_->write([&](Connection& c) -> Result<void> {
       PendingReplyCount pending;
       PARLEY_TRY(count_reply_within_limits_later(c, "acc_u", "agt_u", limits, kNow, pending));
       return pending.check();

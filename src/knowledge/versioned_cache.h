@@ -1,7 +1,9 @@
 // One value per agent held in memory as a cache of the database (the BM25 index, the embedding
-// vectors), kept current by the agent's knowledge version: every query reads that version (one
-// primary-key read) and reloads the value when it differs, or when the value was built for
-// another key (the agent's analysis settings, its embedding model). Changes this node makes are
+// vectors), kept current by the agent's knowledge version: a query reloads the value when that
+// version differs from the value's, or when the value was built for another key (the agent's
+// analysis settings, its embedding model). The version is read from the database (one primary-key
+// read) only when the knowledge's entity version (store/entity_versions.h) moved since it was last
+// read; otherwise the version last read is still the database's, and no query is made. Changes this node makes are
 // applied in place, so the value follows them without a reload.
 // With a budget, the values' bytes (as `measure` counts them) are kept within it across agents:
 // when a load or a change takes the total past it, the least recently used agents' values are
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "store/db.h"
+#include "store/entity_versions.h"
 #include "store/source_repo.h"
 
 namespace parley {
@@ -43,7 +46,7 @@ class VersionedCache {
   using Measure = std::function<size_t(const Value&)>;
   // `budget` 0: no budget (nothing is measured or evicted).
   explicit VersionedCache(Database& db, size_t budget = 0, Measure measure = {})
-      : db_(db), budget_(budget), measure_(std::move(measure)) {}
+      : db_(db), source_(entity_source(db)), budget_(budget), measure_(std::move(measure)) {}
 
   // Runs fn(const Value&) under the agent's shared lock once its value reflects the database's
   // version and `key`: load(Value&, version) rebuilds it, under the agent's exclusive lock, and
@@ -51,11 +54,9 @@ class VersionedCache {
   // `key` (its first load failed) is not used: fn gets an empty Value.
   template <typename Load, typename Fn>
   auto with_current(std::string_view agent_id, const Key& key, Load load, Fn fn) const {
-    auto reader = db_.read();
-    auto version =
-        reader.ok() ? SourceRepo::version(*reader, agent_id) : Result<int64_t>(reader.error());
     auto e = entry(agent_id, true);
     touch(*e);
+    Result<int64_t> version = database_version(agent_id, *e);
     if (version.ok()) {
       std::shared_lock read(e->mu);
       if (e->version == *version && Same{}(e->key, key)) return fn(std::as_const(e->value));
@@ -186,7 +187,29 @@ class VersionedCache {
     Value value;
     std::atomic<uint64_t> used{0};  // when it was last asked for (the cache's tick)
     size_t bytes = 0;               // as last measured; guarded by the cache's mu_
+    // The knowledge version last read from the database, and the entity version before that read.
+    std::mutex read_mu;
+    uint64_t read_stamp = 0;
+    int64_t read_version = -1;
   };
+
+  // The agent's knowledge version in the database: the one last read while the entity's version
+  // has not moved since (read before the database, so a commit in between moves it), else read.
+  Result<int64_t> database_version(std::string_view agent_id, Entry& e) const {
+    const uint64_t stamp = source_ ? source_->entity_version(Entity::kKnowledge, agent_id) : 0;
+    if (source_) {
+      std::lock_guard lock(e.read_mu);
+      if (e.read_stamp == stamp && e.read_version >= 0) return e.read_version;
+    }
+    PARLEY_ASSIGN_OR_RETURN(Connection & reader, db_.read());
+    PARLEY_ASSIGN_OR_RETURN(int64_t version, SourceRepo::version(reader, agent_id));
+    if (source_) {
+      std::lock_guard lock(e.read_mu);
+      e.read_stamp = stamp;
+      e.read_version = version;
+    }
+    return version;
+  }
 
   std::shared_ptr<Entry> entry(std::string_view agent_id, bool create) const {
     std::lock_guard lock(mu_);
@@ -238,6 +261,7 @@ class VersionedCache {
   }
 
   Database& db_;
+  EntitySource* const source_;  // null: the version is read from the database on every query
   const size_t budget_;
   const Measure measure_;
   mutable std::mutex mu_;

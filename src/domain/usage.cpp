@@ -21,13 +21,6 @@ Result<int64_t> usage_count(Connection& c, std::string_view scope_id, std::strin
   return UsageRepo::count(c, scope_id, period);
 }
 
-Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
-                                 std::string_view agent_id, const ReplyLimits& limits,
-                                 int64_t now_ms) {
-  PARLEY_TRY(check_plan_messages(c, account_id, agent_id, limits, now_ms));
-  return check_agent_hour(c, agent_id, limits, now_ms);
-}
-
 namespace {
 ApiError message_limit_reached(const ReplyLimits& limits) {
   return {ErrorCode::kMessageLimitReached,
@@ -41,23 +34,18 @@ ApiError agent_cap_reached(int64_t cap) {
 }
 }  // namespace
 
-Result<void> check_plan_messages(Connection& c, std::string_view account_id,
+Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
                                  std::string_view agent_id, const ReplyLimits& limits,
                                  int64_t now_ms) {
-  std::string month = month_period(now_ms);
-  PARLEY_ASSIGN_OR_RETURN(int64_t account_used, usage_count(c, account_id, month));
-  if (account_used >= limits.account_messages_per_month) return message_limit_reached(limits);
-  if (limits.agent_monthly_cap) {
-    PARLEY_ASSIGN_OR_RETURN(int64_t agent_used, usage_count(c, agent_id, month));
-    if (agent_used >= *limits.agent_monthly_cap) return agent_cap_reached(*limits.agent_monthly_cap);
-  }
-  return {};
-}
-
-Result<void> check_agent_hour(Connection& c, std::string_view agent_id, const ReplyLimits& limits,
-                              int64_t now_ms) {
-  PARLEY_ASSIGN_OR_RETURN(int64_t hour_used, usage_count(c, agent_id, hour_period(now_ms)));
-  if (hour_used >= limits.agent_replies_per_hour) {
+  const std::string month = month_period(now_ms);
+  const std::string hour = hour_period(now_ms);
+  PARLEY_ASSIGN_OR_RETURN(
+      std::vector<int64_t> used,
+      UsageRepo::counts(c, {{account_id, month}, {agent_id, month}, {agent_id, hour}}));
+  if (used[0] >= limits.account_messages_per_month) return message_limit_reached(limits);
+  if (limits.agent_monthly_cap && used[1] >= *limits.agent_monthly_cap)
+    return agent_cap_reached(*limits.agent_monthly_cap);
+  if (used[2] >= limits.agent_replies_per_hour) {
     constexpr int64_t kHourMs = 60 * 60 * 1000;
     int64_t retry_after_s = (kHourMs - now_ms % kHourMs + 999) / 1000;
     return ApiError{ErrorCode::kAgentBusy,

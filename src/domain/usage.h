@@ -27,19 +27,13 @@ struct ReplyLimits {
 std::string month_period(int64_t now_ms);
 std::string hour_period(int64_t now_ms);
 
-// 403 message_limit_reached, 403 agent_cap_reached or 429 agent_busy when one more reply would
-// go beyond a limit (checked in that order): check_plan_messages() then check_agent_hour().
+// 403 message_limit_reached, 403 agent_cap_reached or 429 agent_busy (with Retry-After up to the
+// next hour) when one more reply would go beyond a limit, checked in that order: the monthly
+// limits of stored replies, then the engine runs of the agent's hour. The counts are read with
+// one statement.
 Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
                                  std::string_view agent_id, const ReplyLimits& limits,
                                  int64_t now_ms);
-// 403 message_limit_reached or 403 agent_cap_reached: the monthly limits, of stored replies.
-Result<void> check_plan_messages(Connection& c, std::string_view account_id,
-                                 std::string_view agent_id, const ReplyLimits& limits,
-                                 int64_t now_ms);
-// 429 agent_busy, with Retry-After up to the next hour, when the agent's engine already ran
-// `agent_replies_per_hour` times this hour.
-Result<void> check_agent_hour(Connection& c, std::string_view agent_id, const ReplyLimits& limits,
-                              int64_t now_ms);
 
 // Counts one stored reply on the account's month and the agent's month (the plan's messages).
 Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,
@@ -66,8 +60,8 @@ class PendingReplyCount {
 Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,
                                              std::string_view agent_id, const ReplyLimits& limits,
                                              int64_t now_ms, PendingReplyCount& out);
-// Counts one engine run on the agent's hour (the busy limit). Every run counts when it starts,
-// answered or not: a reply that times out or fails cost the provider as much as one stored.
+// Counts one engine run on the agent's hour (the busy limit). Every run counts, answered or not:
+// a reply that times out or fails cost the provider as much as one stored.
 Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms);
 
 // The count of a scope (account or agent id) in a period; 0 when none.

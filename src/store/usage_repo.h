@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "store/db.h"
 
@@ -14,6 +17,10 @@ class UsageRepo {
  public:
   // The count of the scope in the period; 0 when none.
   static Result<int64_t> count(Connection& c, std::string_view scope_id, std::string_view period);
+  // The counts of up to three (scope, period) pairs, in their order, with one statement; 0 for
+  // one that has none.
+  static Result<std::vector<int64_t>> counts(
+      Connection& c, std::initializer_list<std::pair<std::string_view, std::string_view>> pairs);
   // Adds one, in one statement (no read of the count first).
   static Result<void> add_one(Connection& c, std::string_view scope_id, std::string_view period);
   // Adds one unless the count already reached `cap`; false (and nothing added) when it had. One

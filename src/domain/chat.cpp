@@ -8,6 +8,7 @@
 
 #include "core/crypto.h"
 #include "core/json.h"
+#include "domain/account_cache.h"
 #include "domain/agent_cache.h"
 #include "domain/agents.h"
 #include "domain/gaps.h"
@@ -171,7 +172,13 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
     return ApiError{ErrorCode::kAgentPrivate,
                     "The agent is private; it answers only in the dashboard."};
   }
-  PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(read, account_id));
+  std::shared_ptr<const Account> account;
+  if (s.accounts != nullptr) {
+    PARLEY_ASSIGN_OR_RETURN(account, s.accounts->find(account_id));
+  } else {
+    PARLEY_ASSIGN_OR_RETURN(auto found, AccountRepo::find(read, account_id));
+    if (found) account = std::make_shared<const Account>(std::move(*found));
+  }
   if (!account) return ApiError::not_found("No account " + std::string(account_id) + ".");
   WidgetRules widget_rules;
   if (r.widget && !r.widget->in_dashboard) {
@@ -204,10 +211,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
     if (s.slots) {
       PARLEY_ASSIGN_OR_RETURN(t.slot_, s.slots->acquire(account_id, agent.id));
     }
-    // Written behind, so the chat does not wait for it; a run that fails or times out counts too.
-    s.db.write_async([agent_id = agent.id, at = t.received_at_](Connection& c) {
-      return count_engine_run(c, agent_id, at);
-    });
+    t.run_count_ = std::make_unique<EngineRunCount>(s.db, agent.id, t.received_at_);
   }
   // Read here, on the request's thread: run() may be on a thread without a database connection.
   if (r.history && !t.paused_) {
@@ -308,9 +312,26 @@ Result<void> ChatTurn::finish_run(Result<ReplyBlocks> outcome) {
   return {};
 }
 
+EngineRunCount::~EngineRunCount() {
+  if (counted_) return;
+  // Written behind: nothing waits for it.
+  db_.write_async([agent_id = std::move(agent_id_), at = at_](Connection& c) {
+    return count_engine_run(c, agent_id, at);
+  });
+}
+
+Result<void> EngineRunCount::count_in(Connection& c) const {
+  return count_engine_run(c, agent_id_, at_);
+}
+
 Result<ChatReply> ChatTurn::commit() {
   PARLEY_TRY(s_.db.write(commit_work()));
+  committed();
   return reply_;
+}
+
+void ChatTurn::committed() {
+  if (run_count_) run_count_->committed();
 }
 
 WriteFn ChatTurn::commit_work() {
@@ -411,6 +432,7 @@ WriteFn ChatTurn::commit_work() {
     }
     PARLEY_TRY(refresh_topics(c, *settings_, out.conversation_id,
                               TopicMessage{asked.id, &analysis_->message}));
+    if (run_count_) PARLEY_TRY(run_count_->count_in(c));
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
     return {};
   };

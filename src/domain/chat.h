@@ -24,6 +24,7 @@
 
 namespace parley {
 
+class AccountCache;
 class AgentCache;
 struct LoadedAgent;
 
@@ -51,6 +52,7 @@ struct ChatServices {
   const Mailer* mailer = nullptr;   // hand-off mail; null: hand-offs by email fail with 500
   ChatSlots* slots = nullptr;       // engines in flight per agent and account; null: no caps
   AgentCache* agents = nullptr;     // agents with their settings read; null: loaded every turn
+  AccountCache* accounts = nullptr;  // accounts with their limits read; null: read every turn
   ReplyMetrics* metrics = nullptr;  // replies by engine and outcome for /metrics; null: not counted
 };
 
@@ -124,8 +126,33 @@ std::string api_session_id(std::string_view agent_id, std::string_view caller_se
 // prepare() also analyses the message once and decides the turn's intents (engine/turn_analysis.h);
 // the engine, the commit's contact details, gap and topics all read that one analysis.
 // Unless a team member has the conversation, prepare() takes an engine slot (chat_slots.h: 429
-// agent_busy past the agent's or account's cap) and counts the run on the agent's hour; the
-// slot is given back when run() returns, so a run its client stopped waiting for keeps it.
+// agent_busy past the agent's or account's cap) and the run is counted on the agent's hour
+// (EngineRunCount); the slot is given back when run() returns, so a run its client stopped
+// waiting for keeps it.
+//
+// The agent's hour counts engine runs, whatever their outcome: a turn that stores its exchange
+// counts its run in the same transaction; one that ends otherwise (the engine failed or ran out of
+// time, the plan refused it in the write, its client went away) counts it on its own, written
+// behind, when the turn is destroyed.
+class EngineRunCount {
+ public:
+  EngineRunCount(Database& db, std::string agent_id, int64_t at)
+      : db_(db), agent_id_(std::move(agent_id)), at_(at) {}
+  EngineRunCount(const EngineRunCount&) = delete;
+  EngineRunCount& operator=(const EngineRunCount&) = delete;
+  ~EngineRunCount();
+
+  // Counts the run in the transaction of `c`; committed() once that transaction committed.
+  Result<void> count_in(Connection& c) const;
+  void committed() { counted_ = true; }
+
+ private:
+  Database& db_;
+  std::string agent_id_;
+  int64_t at_;
+  bool counted_ = false;
+};
+
 class ChatTurn {
  public:
   static Result<ChatTurn> prepare(ChatServices& s, std::string_view account_id,
@@ -156,6 +183,8 @@ class ChatTurn {
   Result<ChatReply> commit();
   // commit()'s transaction, for Database::write_then; reply() is the result once it succeeded.
   WriteFn commit_work();
+  // commit_work()'s transaction committed (commit() says it itself).
+  void committed();
   const ChatReply& reply() const { return reply_; }
 
  private:
@@ -178,6 +207,7 @@ class ChatTurn {
   int64_t deadline_ms_ = 0;
   ChatReply reply_;
   std::unique_ptr<ChatSlots::Lease> slot_;  // held from prepare() until run() returns
+  std::unique_ptr<EngineRunCount> run_count_;  // the engine's run; none when paused at prepare()
 };
 
 // prepare(), run() collecting the text, commit().

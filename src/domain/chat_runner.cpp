@@ -10,6 +10,7 @@ void store(const std::shared_ptr<ChatTurn>& turn, Database& db, const std::share
   if (h->may_store && !h->may_store()) return h->done(reply_timeout(turn->services().config.timeout_ms));
   db.write_then(turn->commit_work(), [turn, h](Result<void> stored) {
     if (!stored.ok()) return h->done(stored.error());
+    turn->committed();
     h->done(turn->reply());
   });
 }

@@ -13,6 +13,7 @@
 #include "core/cpu_count.h"
 #include "core/log.h"
 #include "core/random.h"
+#include "domain/account_cache.h"
 #include "domain/agent_cache.h"
 #include "domain/rate_limiter.h"
 #include "domain/widget_identity.h"
@@ -176,6 +177,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   OpenAiEngine openai(clock, o.llm, &actions, &vectors, &reply_pool, tools);
   EngineRouter engines(clock, engine, openai);
   AgentCache agent_cache(database);
+  AccountCache account_cache(database);
   auto webhooks = WebhookService::create(database, clock, random, o.webhooks, &mailer);
   if (!webhooks.ok()) return webhooks.error();
   WidgetLimits widget_limits(clock, o.widget, database.shared_by_nodes() ? &database : nullptr);
@@ -184,6 +186,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   chat.mailer = &mailer;
   chat.slots = &chat_slots;
   chat.agents = &agent_cache;
+  chat.accounts = &account_cache;
   ReplyMetrics reply_metrics;
   chat.metrics = &reply_metrics;
   WebhookPolicy* policy = &(*webhooks)->policy();

@@ -9,6 +9,7 @@
 #include "../engine/fake_retriever.h"
 #include "domain/accounts.h"
 #include "domain/agents.h"
+#include "domain/usage.h"
 #include "store/agent_repo.h"
 #include "store/conversation_repo.h"
 
@@ -151,6 +152,37 @@ TEST_F(ChatFlowTest, RunsThatTimeOutCountOnTheHourAndBusyTellsWhenToRetry) {
   // 11:06:14.125 now: 3225.875 s to the next hour.
   EXPECT_EQ(r.error().retry_after_s, 3226);
   EXPECT_EQ(engine_.calls, 2);
+}
+
+TEST_F(ChatFlowTest, AStoredTurnCountsItsRunOnceWithItsExchange) {
+  ASSERT_TRUE(send({.message = "1"}).ok());
+  ASSERT_TRUE(send({.message = "2"}).ok());
+  // In the turn's own transaction: nothing is left to be written behind.
+  EXPECT_EQ(*usage_count(db_->read()->get(), agent_, hour_period(clock_.now_ms())), 2);
+}
+
+TEST_F(ChatFlowTest, ARunThePlanRefusesInTheWriteStillCountsOnTheHour) {
+  config_.replies_per_agent_hour = 1;
+  ChatServices s{*db_, clock_, random_, engine_, knowledge_, config_};
+  {
+    auto turn = ChatTurn::prepare(s, account_, {.agent_id = agent_, .message = "1"});
+    ASSERT_TRUE(turn.ok()) << turn.error().message;
+    // The plan's messages run out while the engine writes.
+    ASSERT_TRUE(db_->write([&](Connection& c) -> Result<void> {
+                     PARLEY_TRY(c.execute("INSERT INTO usage_counters (scope_id, period, count)"
+                                          " VALUES ($1, $2, 1000000)",
+                                          {account_, month_period(clock_.now_ms())}));
+                     return {};
+                   }).ok());
+    ASSERT_TRUE(turn->run([](std::string_view) { return true; }).ok());
+    auto stored = turn->commit();
+    ASSERT_FALSE(stored.ok());
+    EXPECT_EQ(stored.error().code, ErrorCode::kMessageLimitReached);
+  }
+  // Counted behind when the turn ended; a write queued after it has it committed.
+  ASSERT_TRUE(db_->write([](Connection&) -> Result<void> { return {}; }).ok());
+  EXPECT_EQ(*usage_count(db_->read()->get(), agent_, hour_period(clock_.now_ms())), 1);
+  EXPECT_EQ(engine_.calls, 1);
 }
 
 TEST_F(ChatFlowTest, TimeoutStoresNothing) {

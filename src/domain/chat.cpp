@@ -374,7 +374,10 @@ WriteFn ChatTurn::commit_work() {
         fresh.page = request_.widget->page;
         fresh.country = request_.widget->country;
       }
-      fresh.created_at = fresh.last_activity_at = received_at_;
+      fresh.created_at = received_at_;
+      // Its last message is the reply appended below: the append then leaves the indexed
+      // activity as it is (on PostgreSQL, an update no index has to follow).
+      fresh.last_activity_at = replied_at;
       PARLEY_TRY(ConversationRepo::insert(c, fresh));
       conv = fresh;
     }
@@ -384,8 +387,8 @@ WriteFn ChatTurn::commit_work() {
     }
     bool paused =
         paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
-    // The counts, and the gap groups a fallback's question is filed among, go with the user
-    // message's append, which waits: read after it.
+    // The counts, and the gap groups a fallback's question is filed among, go with the
+    // exchange's append, which waits: read after it.
     PendingReplyCount counted;
     std::vector<GapGroupRecord> gap_groups;
     if (!paused) {
@@ -395,23 +398,25 @@ WriteFn ChatTurn::commit_work() {
     }
     MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
                        request_.message,          std::nullopt,        "[]", received_at_};
-    PARLEY_ASSIGN_OR_RETURN(MessageRecord asked,
-                            ConversationRepo::append_message(c, std::move(user)));
-    if (!paused) PARLEY_TRY(counted.check());
-    if (!paused) {
-      MessageRecord reply{new_id(s_.random, "msg_"),
-                          out.conversation_id,
-                          0,
-                          "assistant",
-                          out.reply,
-                          std::nullopt,
-                          sources_json(out.blocks.sources),
-                          replied_at,
-                          out.blocks.outcome,
-                          out.blocks.confidence};
-      // The user message's append holds the conversation's row: the reply is appended without
-      // waiting (its seq is not needed here).
-      PARLEY_TRY(ConversationRepo::append_message_later(c, conv->agent_id, reply));
+    std::string asked_id = user.id;
+    if (paused) {
+      PARLEY_TRY(ConversationRepo::append_message(c, std::move(user)));
+    } else {
+      MessageRecord answer{new_id(s_.random, "msg_"),
+                           out.conversation_id,
+                           0,
+                           "assistant",
+                           out.reply,
+                           std::nullopt,
+                           sources_json(out.blocks.sources),
+                           replied_at,
+                           out.blocks.outcome,
+                           out.blocks.confidence};
+      PARLEY_ASSIGN_OR_RETURN(auto exchange, ConversationRepo::append_exchange(
+                                                 c, std::move(user), std::move(answer)));
+      PARLEY_TRY(counted.check());
+      const MessageRecord& asked = exchange.first;
+      const MessageRecord& reply = exchange.second;
       PARLEY_TRY(record_reply_gap(c, s_.random, *conv, asked, reply, settings_->knowledge,
                                   analysis_->message, &gap_groups));
       PARLEY_TRY(record_reply_handoff(c, s_.random, account_id_, out.conversation_id, out.blocks,
@@ -431,7 +436,7 @@ WriteFn ChatTurn::commit_work() {
       PARLEY_TRY(record_lead(c, s_.random, replied_at, lead));
     }
     PARLEY_TRY(refresh_topics(c, *settings_, out.conversation_id,
-                              TopicMessage{asked.id, &analysis_->message}));
+                              TopicMessage{asked_id, &analysis_->message}));
     if (run_count_) PARLEY_TRY(run_count_->count_in(c));
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
     return {};

@@ -1,10 +1,10 @@
 #include "store/conversation_repo.h"
-#include "store/pipelined.h"
 
 #include <algorithm>
 
 #include "store/agent_repo.h"
 #include "store/figure_repo.h"
+#include "store/pipelined.h"
 
 namespace parley {
 
@@ -175,23 +175,32 @@ Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRec
   return m;
 }
 
-Result<void> ConversationRepo::append_message_later(Connection& c, std::string_view agent_id,
-                                                    const MessageRecord& m) {
-  PARLEY_TRY(execute_later(
-      c,
-      "UPDATE conversations SET message_count = message_count + 1, "
+Result<std::pair<MessageRecord, MessageRecord>> ConversationRepo::append_exchange(
+    Connection& c, MessageRecord user, MessageRecord reply) {
+  // As append_message: the seqs come from one atomic increment, never a count read first.
+  std::optional<std::string> agent_id;
+  PARLEY_TRY(c.query(
+      "UPDATE conversations SET message_count = message_count + 2, "
       "last_activity_at = CASE WHEN last_activity_at > $2 THEN last_activity_at ELSE $2 END "
-      "WHERE id = $1",
-      {m.conversation_id, m.created_at}));
-  PARLEY_TRY(execute_later(
-      c,
-      "INSERT INTO messages (" MESSAGE_COLUMNS
-      ") VALUES ($1, $2, (SELECT message_count FROM conversations WHERE id = $2), $3, $4, $5, $6,"
-      " $7, $8, $9, $10, $11)",
-      {m.id, m.conversation_id, m.role, m.content, db_opt(m.author_name), m.sources, m.created_at,
-       db_opt(m.outcome), db_opt(m.confidence), db_opt(m.rating), db_opt(m.rated_at)}));
-  PARLEY_TRY(AgentRepo::add_to_counter(c, agent_id, AgentCounter::kMessages, 1));
-  return FigureRepo::refresh(c, m.conversation_id);
+      "WHERE id = $1 RETURNING message_count, agent_id",
+      {user.conversation_id, std::max(user.created_at, reply.created_at)}, [&](const Row& r) {
+        reply.seq = r.int64(0);
+        user.seq = reply.seq - 1;
+        agent_id = r.text(1);
+      }));
+  if (!agent_id) return ApiError::not_found("No conversation " + user.conversation_id + ".");
+  reply.conversation_id = user.conversation_id;
+  for (const MessageRecord* m : {&user, &reply}) {
+    PARLEY_TRY(execute_later(c,
+                             "INSERT INTO messages (" MESSAGE_COLUMNS
+                             ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                             {m->id, m->conversation_id, m->seq, m->role, m->content,
+                              db_opt(m->author_name), m->sources, m->created_at, db_opt(m->outcome),
+                              db_opt(m->confidence), db_opt(m->rating), db_opt(m->rated_at)}));
+  }
+  PARLEY_TRY(AgentRepo::add_to_counter(c, *agent_id, AgentCounter::kMessages, 2));
+  PARLEY_TRY(FigureRepo::refresh(c, user.conversation_id));
+  return std::pair{std::move(user), std::move(reply)};
 }
 
 Result<std::optional<MessageRecord>> ConversationRepo::find_message(

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/db.h"
@@ -84,12 +85,14 @@ class ConversationRepo {
   // conversation's message count), moves the last activity to the message's time, and counts
   // the message on the agent.
   static Result<MessageRecord> append_message(Connection& c, MessageRecord m);
-  // append_message without waiting for anything (store/pipelined.h execute_later): the seq is
-  // taken inside the insert, and the caller does not learn it (m.seq is not read). Only for a
-  // conversation of `agent_id` this transaction already appended to (append_message holds its
-  // row until the end): a conversation that is gone fails the insert (seq NOT NULL).
-  static Result<void> append_message_later(Connection& c, std::string_view agent_id,
-                                           const MessageRecord& m);
+  // A visitor's message and the agent's reply appended together, as append_message would one
+  // after the other, with one update of the conversation: its count moves by two (the messages
+  // take the last two seqs) and its last activity to the later of the two times. The user
+  // message's seq is waited for; the inserts are not (store/pipelined.h execute_later). Returns
+  // both messages with their seqs.
+  static Result<std::pair<MessageRecord, MessageRecord>> append_exchange(Connection& c,
+                                                                         MessageRecord user,
+                                                                         MessageRecord reply);
   // The whole transcript, oldest first.
   static Result<std::vector<MessageRecord>> messages(Connection& c,
                                                      std::string_view conversation_id);

@@ -20,7 +20,9 @@
 #include "engine/turn_analysis.h"
 #include "store/account_repo.h"
 #include "store/conversation_repo.h"
+#include "store/entity_changes.h"
 #include "store/lead_repo.h"
+#include "store/pipelined.h"
 
 namespace parley {
 
@@ -334,6 +336,23 @@ void ChatTurn::committed() {
   if (run_count_) run_count_->committed();
 }
 
+namespace {
+// The turn's reply count checked at the end of its unit of work, once its answers are in.
+class CheckReplyCount final : public Deferred {
+ public:
+  CheckReplyCount(std::shared_ptr<const PendingReplyCount> count, uint64_t answers)
+      : count_(std::move(count)), answers_(answers) {}
+  Result<void> run(Connection& c) override {
+    PARLEY_TRY(wait_for_answers(c, answers_));
+    return count_->check();
+  }
+
+ private:
+  std::shared_ptr<const PendingReplyCount> count_;
+  uint64_t answers_;  // the mark of the count's statements
+};
+}  // namespace
+
 WriteFn ChatTurn::commit_work() {
   const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
   // The unit of work may run more than once (db.h): it keeps the turn's state and writes it again.
@@ -387,13 +406,10 @@ WriteFn ChatTurn::commit_work() {
     }
     bool paused =
         paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
-    // The counts, and the gap groups a fallback's question is filed among, go with the
-    // exchange's append, which waits: read after it.
-    PendingReplyCount counted;
+    // The gap groups a fallback's question is filed among go with the exchange's append, which
+    // waits: read after it.
     std::vector<GapGroupRecord> gap_groups;
     if (!paused) {
-      PARLEY_TRY(
-          count_reply_within_limits_later(c, account_id_, agent_id, limits_, replied_at, counted));
       PARLEY_TRY(read_reply_gap_groups(c, conv->agent_id, out.blocks.outcome, gap_groups));
     }
     MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
@@ -414,7 +430,6 @@ WriteFn ChatTurn::commit_work() {
                            out.blocks.confidence};
       PARLEY_ASSIGN_OR_RETURN(auto exchange, ConversationRepo::append_exchange(
                                                  c, std::move(user), std::move(answer)));
-      PARLEY_TRY(counted.check());
       const MessageRecord& asked = exchange.first;
       const MessageRecord& reply = exchange.second;
       PARLEY_TRY(record_reply_gap(c, s_.random, *conv, asked, reply, settings_->knowledge,
@@ -438,6 +453,18 @@ WriteFn ChatTurn::commit_work() {
     PARLEY_TRY(refresh_topics(c, *settings_, out.conversation_id,
                               TopicMessage{asked_id, &analysis_->message}));
     if (run_count_) PARLEY_TRY(run_count_->count_in(c));
+    if (!paused) {
+      // Counted last: every turn of the account moves its month's row and holds it until the
+      // commit (PostgreSQL queues the account's other turns on it), so the later it is taken, the
+      // shorter the queue. The answers come back with the statement that the end of the unit of
+      // work waits for (the figures' read); the check, deferred after it, refuses the turn
+      // before COMMIT, and the whole exchange rolls back.
+      reply_count_ = std::make_shared<PendingReplyCount>();
+      PARLEY_TRY(count_reply_within_limits_later(c, account_id_, agent_id, limits_, replied_at,
+                                                 *reply_count_));
+      PARLEY_TRY(defer(c, "chat:reply-count",
+                       std::make_unique<CheckReplyCount>(reply_count_, answers_mark(c))));
+    }
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
     return {};
   };

@@ -19,6 +19,17 @@ Result<void> query_later(Connection& c, std::string_view sql, Params params, Row
   return c.query(sql, params, on_row);
 }
 
+uint64_t answers_mark(Connection& c) {
+  auto* pg = dynamic_cast<PgConnection*>(&c);
+  return pg != nullptr ? pg->queued_count() : 0;
+}
+
+Result<void> wait_for_answers(Connection& c, uint64_t mark) {
+  auto* pg = dynamic_cast<PgConnection*>(&c);
+  if (pg == nullptr || !pg->in_transaction() || pg->answered_count() >= mark) return {};
+  return c.query("SELECT 1", {}, [](const Row&) {});
+}
+
 Result<void> lock_row_later(Connection& c, std::string_view table, std::string_view id,
                             bool& found) {
   auto* pg = dynamic_cast<PgConnection*>(&c);

@@ -10,6 +10,7 @@
 // Stateless; runs on the connection it is given.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "store/db.h"
@@ -24,6 +25,13 @@ Result<void> execute_later(Connection& c, std::string_view sql, Params params);
 // it refers to must live until then. It must not run statements. Its failure surfaces as
 // execute_later's (and on_row does not run). Elsewhere it runs at once.
 Result<void> query_later(Connection& c, std::string_view sql, Params params, RowFn on_row);
+
+// A mark of the statements queued on `c` so far, for wait_for_answers().
+uint64_t answers_mark(Connection& c);
+// Waits for the answers of the statements queued up to `mark`, so that what their on_row filled
+// can be read: nothing when they are in already (SQLite runs them at once; a statement waited for
+// since took them along), else one round trip.
+Result<void> wait_for_answers(Connection& c, uint64_t mark);
 
 // Connection::lock_row without waiting: the row is locked before the next statement runs, and
 // `found` is set when the answer comes back (as query_later's rows; it must live until then).

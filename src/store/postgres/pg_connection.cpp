@@ -279,6 +279,7 @@ Result<void> PgConnection::send(std::string_view sql, Params params, RowFn on_ro
         formats_[i] == 1 ? std::string(values_[i], static_cast<size_t>(lengths_[i])) : texts_[i];
   }
   queued_.push_back(std::move(q));
+  ++queued_total_;
   count_statement(sql, true);
   return {};
 }
@@ -361,6 +362,7 @@ PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::strin
   }
   PQexitPipelineMode(conn_);
   queued_.clear();
+  answered_total_ = queued_total_;
   if (first_failure != nullptr) {
     PQclear(last);
     return first_failure;
@@ -409,6 +411,7 @@ void PgConnection::begin() {
   begin_pending_ = true;
   in_transaction_ = true;
   queued_.clear();
+  answered_total_ = queued_total_;
 }
 
 Result<void> PgConnection::commit() {
@@ -429,6 +432,7 @@ Result<void> PgConnection::commit() {
 void PgConnection::rollback() {
   in_transaction_ = false;
   queued_.clear();  // never sent
+  answered_total_ = queued_total_;
   if (begin_pending_) {
     begin_pending_ = false;
     return;

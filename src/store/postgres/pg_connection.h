@@ -54,6 +54,12 @@ class PgConnection final : public Connection {
   // must not run statements. Outside a transaction it runs at once.
   Result<void> send(std::string_view sql, Params params, RowFn on_row);
 
+  // How many statements send() has queued since the connection opened, and how many of those
+  // have been answered (or dropped with their transaction): a statement queued as the n-th is
+  // answered once answered_count() >= n.
+  uint64_t queued_count() const { return queued_total_; }
+  uint64_t answered_count() const { return answered_total_; }
+
   // The SQLSTATE of the last statement that failed ("" after a success or before any failure).
   const std::string& last_sqlstate() const { return last_sqlstate_; }
   void clear_sqlstate() { last_sqlstate_.clear(); }
@@ -117,6 +123,8 @@ class PgConnection final : public Connection {
     RowFn on_row;  // null: its rows are not read
   };
   std::vector<Queued> queued_;
+  uint64_t queued_total_ = 0;    // statements ever queued
+  uint64_t answered_total_ = 0;  // of those, answered or dropped
   // A statement's parameters as sent (run() fills them; reused so that a statement allocates only
   // for texts longer than the last ones).
   std::vector<std::string> texts_;

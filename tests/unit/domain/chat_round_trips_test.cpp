@@ -89,5 +89,33 @@ TEST_F(ChatRoundTripsTest, ATurnThatFallsBackAndRecordsAGapTakesAtMostFourRoundT
   EXPECT_TRUE(gap_inserted) << round_trip_listing(cost);
 }
 
+// The plan's messages are counted last in the transaction and checked at its end: a turn whose
+// plan ran out while its engine wrote is refused before COMMIT, in as many round trips, and
+// stores nothing of its exchange.
+TEST_F(ChatRoundTripsTest, ATurnThePlanRefusesInItsWriteIsCheckedBeforeCommitAndStoresNothing) {
+  turn({.message = "warming the connection up"});
+  ChatServices s{store_->db(), clock_, random_, engine_, knowledge_, ChatConfig{}};
+  auto t = ChatTurn::prepare(s, account_, {.agent_id = agent_, .message = "When are you open?"});
+  ASSERT_TRUE(t.ok());
+  ASSERT_TRUE(t->run([](std::string_view) { return true; }).ok());
+  ASSERT_TRUE(store_->db()
+                  .write([&](Connection& c) -> Result<void> {
+                    PARLEY_TRY(c.execute("UPDATE usage_counters SET count = 1000000000"
+                                         " WHERE scope_id = $1",
+                                         {account_}));
+                    return {};
+                  })
+                  .ok());
+  auto refused = t->commit();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kMessageLimitReached);
+  auto cost = last_write_cost_shown();
+  EXPECT_LE(cost.round_trips, kMostRoundTrips) << round_trip_listing(cost);
+  auto stored = store_->db().read()->get().query_int(
+      "SELECT count(*) FROM conversations WHERE id = $1", {t->conversation_id()});
+  ASSERT_TRUE(stored.ok());
+  EXPECT_EQ(stored->value_or(-1), 0);
+}
+
 }  // namespace
 }  // namespace parley

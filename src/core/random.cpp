@@ -2,6 +2,7 @@
 
 #include <openssl/rand.h>
 
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -72,6 +73,29 @@ std::string new_id(Random& random, std::string_view prefix) {
   id.reserve(prefix.size() + 22);
   id.append(prefix);
   append_random_base62(random, 22, id);
+  return id;
+}
+
+std::string ordered_base62(Random& random) {
+  static constexpr char kAlphabet[] =
+      "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  constexpr size_t kTimeChars = 8;
+  auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                 std::chrono::system_clock::now().time_since_epoch())
+                 .count();
+  uint64_t ms = now > 0 ? static_cast<uint64_t>(now) : 0;
+  std::string out(kTimeChars, '0');
+  for (size_t i = kTimeChars; i-- > 0;) {
+    out[i] = kAlphabet[ms % 62];
+    ms /= 62;
+  }
+  append_random_base62(random, 22 - kTimeChars, out);
+  return out;
+}
+
+std::string new_ordered_id(Random& random, std::string_view prefix) {
+  std::string id(prefix);
+  id += ordered_base62(random);
   return id;
 }
 

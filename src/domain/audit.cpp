@@ -124,7 +124,7 @@ std::string audit_changes_json(const std::optional<AuditSnapshot>& before,
 Result<AuditRecord> append_audit(Connection& c, const Clock& clock, Random& random,
                                  const AuditEvent& event) {
   AuditRecord r;
-  r.id = new_id(random, "aud_");
+  r.id = new_ordered_id(random, "aud_");
   r.account_id = event.account_id;
   r.created_at = clock.now_ms();
   r.actor_type = event.actor.type;

@@ -70,7 +70,7 @@ Result<Target> resolve_conversation(ChatServices& s, Connection& c, std::string_
       t.conversation_id = t.existing->id;
       t.session_id = t.existing->session_id;
     } else {
-      t.conversation_id = new_id(s.random, "cnv_");
+      t.conversation_id = new_ordered_id(s.random, "cnv_");
       t.session_id = "w_" + random_base62(s.random, 22);
     }
     return t;
@@ -87,13 +87,13 @@ Result<Target> resolve_conversation(ChatServices& s, Connection& c, std::string_
                             ConversationRepo::find_by_session(c, agent.id, t.session_id));
     if (t.existing && t.existing->channel != "api") return api_only("sessionId");
   } else {
-    t.session_id = "svcapi_" + random_base62(s.random, 22);
+    t.session_id = "svcapi_" + ordered_base62(s.random);
   }
   if (t.existing) {
     t.conversation_id = t.existing->id;
     t.session_id = t.existing->session_id;
   } else {
-    t.conversation_id = new_id(s.random, "cnv_");
+    t.conversation_id = new_ordered_id(s.random, "cnv_");
   }
   return t;
 }
@@ -412,13 +412,13 @@ WriteFn ChatTurn::commit_work() {
     if (!paused) {
       PARLEY_TRY(read_reply_gap_groups(c, conv->agent_id, out.blocks.outcome, gap_groups));
     }
-    MessageRecord user{new_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
+    MessageRecord user{new_ordered_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
                        request_.message,          std::nullopt,        "[]", received_at_};
     std::string asked_id = user.id;
     if (paused) {
       PARLEY_TRY(ConversationRepo::append_message(c, std::move(user)));
     } else {
-      MessageRecord answer{new_id(s_.random, "msg_"),
+      MessageRecord answer{new_ordered_id(s_.random, "msg_"),
                            out.conversation_id,
                            0,
                            "assistant",
@@ -439,7 +439,7 @@ WriteFn ChatTurn::commit_work() {
     }
     if (!contact.empty()) {
       LeadRecord lead;
-      lead.id = new_id(s_.random, "lead_");
+      lead.id = new_ordered_id(s_.random, "lead_");
       lead.agent_id = agent_id;
       lead.account_id = account_id_;
       lead.person_key = contact.person_key();

@@ -170,7 +170,7 @@ Result<std::vector<RowResult>> write_batch(Services& s, const AgentRecord& agent
           continue;
         }
         ContactRecord fresh;
-        fresh.id = new_id(s.random, "ctc_");
+        fresh.id = new_ordered_id(s.random, "ctc_");
         fresh.agent_id = agent.id;
         fresh.account_id = agent.account_id;
         fresh.source = "import";

@@ -157,7 +157,7 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
     return ContactUpsert{std::move(updated), false};
   }
   ContactRecord fresh;
-  fresh.id = new_id(random, "ctc_");
+  fresh.id = new_ordered_id(random, "ctc_");
   fresh.agent_id = agent.id;
   fresh.account_id = agent.account_id;
   fresh.source = std::string(source);
@@ -248,7 +248,7 @@ Result<std::optional<ContactRecord>> upsert_contact_from_lead(Connection& c, Ran
   PARLEY_ASSIGN_OR_RETURN(auto agent, AgentRepo::find_any(c, lead.agent_id));
   if (!agent) return std::optional<ContactRecord>();
   ContactRecord fresh;
-  fresh.id = new_id(random, "ctc_");
+  fresh.id = new_ordered_id(random, "ctc_");
   fresh.agent_id = lead.agent_id;
   fresh.account_id = lead.account_id;
   fresh.email = email;

@@ -29,7 +29,7 @@ Result<ConversationWithMessages> load(Connection& c, std::string_view id) {
 Result<void> append(Connection& c, Services& s, const ConversationRecord& conv, const NewMessage& m,
                     int64_t default_time) {
   MessageRecord rec;
-  rec.id = new_id(s.random, "msg_");
+  rec.id = new_ordered_id(s.random, "msg_");
   rec.conversation_id = conv.id;
   rec.role = m.role;
   rec.content = m.content;
@@ -114,14 +114,14 @@ Result<std::vector<ConversationWithMessages>> admin_create_conversations(Service
     const AgentSettings settings = parse_agent_settings(agent->settings);
     for (int64_t i = 0; i < count; ++i) {
       ConversationRecord conv;
-      conv.id = new_id(s.random, "cnv_");
+      conv.id = new_ordered_id(s.random, "cnv_");
       conv.agent_id = in.agent_id;
       conv.account_id = agent->account_id;
       conv.channel = in.channel;
       conv.country = in.country;
       conv.page = in.page;
       conv.session_id = in.session_id.value_or(
-          in.channel == "api" ? "svcapi_" + random_base62(s.random, 22) : new_id(s.random, "ses_"));
+          in.channel == "api" ? "svcapi_" + ordered_base62(s.random) : new_id(s.random, "ses_"));
       conv.created_at = conv.last_activity_at = created_at;
       PARLEY_TRY(ConversationRepo::insert(c, conv));
       for (const auto& m : in.messages) PARLEY_TRY(append(c, s, conv, m, conv.created_at));

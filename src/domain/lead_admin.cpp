@@ -42,7 +42,7 @@ Result<LeadSaved> admin_save_lead(Services& s, const NewLead& in) {
   if (!key) return ApiError::invalid("'email' or 'phone' is required.");
   PARLEY_TRY(check_custom_fields(in.custom_fields));
   LeadRecord lead;
-  lead.id = new_id(s.random, "lead_");
+  lead.id = new_ordered_id(s.random, "lead_");
   lead.agent_id = in.agent_id;
   lead.person_key = *key;
   lead.email = in.email;

@@ -47,11 +47,11 @@ Result<ConversationRecord> record_conversation(Services& s, const RecordedConver
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto agent, agent_of(c, in.agent_id));
     int64_t now = s.clock.now_ms();
-    conv.id = new_id(s.random, "cnv_");
+    conv.id = new_ordered_id(s.random, "cnv_");
     conv.agent_id = agent.id;
     conv.account_id = agent.account_id;
     conv.channel = in.channel;
-    conv.session_id = (in.channel == "api" ? "svcapi_" : "w_") + random_base62(s.random, 22);
+    conv.session_id = (in.channel == "api" ? "svcapi_" : "w_") + ordered_base62(s.random);
     conv.page = in.page;
     conv.country = in.country;
     conv.created_at = now;
@@ -68,7 +68,7 @@ Result<FormSubmissionRecord> record_form_submission(Services& s, FormSubmissionR
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto agent, agent_of(c, in.agent_id));
     PARLEY_TRY(check_conversation(c, in.conversation_id, agent));
-    in.id = new_id(s.random, "fsub_");
+    in.id = new_ordered_id(s.random, "fsub_");
     in.account_id = agent.account_id;
     in.created_at = s.clock.now_ms();
     PARLEY_TRY(RecordRepo::insert(c, in));
@@ -87,7 +87,7 @@ Result<BookingRecord> record_booking(Services& s, BookingRecord in) {
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto agent, agent_of(c, in.agent_id));
     PARLEY_TRY(check_conversation(c, in.conversation_id, agent));
-    in.id = new_id(s.random, "bkg_");
+    in.id = new_ordered_id(s.random, "bkg_");
     in.account_id = agent.account_id;
     in.created_at = s.clock.now_ms();
     if (in.start_at == 0) in.start_at = in.created_at + 86'400'000;
@@ -101,7 +101,7 @@ Result<ReturnRequestRecord> record_return_request(Services& s, ReturnRequestReco
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto agent, agent_of(c, in.agent_id));
     PARLEY_TRY(check_conversation(c, in.conversation_id, agent));
-    in.id = new_id(s.random, "ret_");
+    in.id = new_ordered_id(s.random, "ret_");
     in.account_id = agent.account_id;
     in.status = "requested";
     in.handled_at.reset();

@@ -52,7 +52,7 @@ Result<MessageRecord> team_reply(Services& s, std::string_view conversation_id,
                                " is not taken over; take it over first.");
     }
     PARLEY_TRY(check_message_room(conv, 1, max_messages));
-    MessageRecord m{new_id(s.random, "msg_"), conv.id, 0,    "assistant",
+    MessageRecord m{new_ordered_id(s.random, "msg_"), conv.id, 0,    "assistant",
                     std::string(text),        name,    "[]", s.clock.now_ms()};
     PARLEY_ASSIGN_OR_RETURN(out, ConversationRepo::append_message(c, std::move(m)));
     return {};

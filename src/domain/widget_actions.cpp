@@ -24,7 +24,7 @@ Result<LeadSaved> record_visitor_contact(Services& s, const ConversationRecord& 
   if (in.name && utf8_length(*in.name) > 100)
     return ApiError::invalid("'name' must be at most 100 characters.");
   LeadRecord lead;
-  lead.id = new_id(s.random, "lead_");
+  lead.id = new_ordered_id(s.random, "lead_");
   lead.agent_id = conv.agent_id;
   lead.account_id = conv.account_id;
   if (in.email) {

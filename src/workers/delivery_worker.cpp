@@ -194,7 +194,7 @@ Result<int64_t> DeliveryWorker::dispatch() {
         }
         if (!body) break;  // the record is gone
         DeliveryRecord d;
-        d.id = new_id(random_, "dlv_");
+        d.id = new_ordered_id(random_, "dlv_");
         d.webhook_id = h.id;
         d.outbox_id = row.id;
         d.event = row.event;
@@ -326,7 +326,7 @@ Result<void> DeliveryWorker::record(Connection& c, const std::vector<SentDeliver
     const auto& d = sent.due.delivery;
     const auto& o = sent.outcome;
     AttemptRecord a;
-    a.id = new_id(random_, "att_");
+    a.id = new_ordered_id(random_, "att_");
     a.delivery_id = d.id;
     a.webhook_id = d.webhook_id;
     a.attempt = d.attempts + 1;

@@ -12,6 +12,7 @@
 #include "cli/workspace_options.h"
 #include "core/json.h"
 #include "core/log.h"
+#include "core/thread_priority.h"
 #include "server/node.h"
 #include "store/copy_installation.h"
 
@@ -21,6 +22,7 @@ namespace {
 struct ServeOptions {
   std::string listen = "127.0.0.1:8080";
   int log_flush_ms = 200;
+  int work_nice = 10;  // core/thread_priority.h
   LlmServeOptions llm;
   WorkspaceServeOptions workspace;
   CrawlOptions crawl;
@@ -70,6 +72,8 @@ int serve(const GlobalOptions& global, ServeOptions o) {
   finish_crawl_options(o.crawl, node.webhooks.allow_private_targets);
   node.crawl = o.crawl.settings;
   node.crawler = o.crawl.crawler;
+  // Before the database starts its writer threads.
+  set_work_nice(o.work_nice);
   auto db = open_configured_database(global);
   if (!db.ok()) return print_error(db.error());
   if (auto held = (*db)->hold_for_serving(); !held.ok()) return print_error(held.error());
@@ -323,6 +327,12 @@ void add_serve_command(CLI::App& app, GlobalOptions& global, CommandRun& run) {
                   "Conversations the retention purge deletes per transaction")
       ->envname("PARLEY_RETENTION_BATCH")
       ->check(CLI::Range(int64_t{1}, int64_t{10'000}))
+      ->capture_default_str();
+  cmd->add_option("--work-nice", o->work_nice,
+                  "Niceness of the threads that write and reply (0-19), above the I/O threads that "
+                  "answer reads from memory, so reads keep the cores during write storms; 0: equal")
+      ->envname("PARLEY_WORK_NICE")
+      ->check(CLI::Range(0, 19))
       ->capture_default_str();
   cmd->add_option(
          "--reply-threads", o->node.reply_threads,

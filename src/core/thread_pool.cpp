@@ -1,6 +1,7 @@
 #include "core/thread_pool.h"
 
 #include "core/log.h"
+#include "core/thread_priority.h"
 
 namespace parley {
 
@@ -45,6 +46,7 @@ size_t ThreadPool::waiting() const {
 }
 
 void ThreadPool::run() {
+  enter_work_priority();
   for (;;) {
     std::function<void()> task;
     {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/log.h"
+#include "core/thread_priority.h"
 #include "store/migrations.h"
 #include "store/write_retry.h"
 
@@ -310,6 +311,7 @@ void PgDatabase::write_then(WriteFn fn, std::function<void(Result<void>)> done) 
 }
 
 void PgDatabase::worker_loop() {
+  enter_work_priority();
   for (;;) {
     Job job;
     {

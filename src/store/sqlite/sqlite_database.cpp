@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/log.h"
+#include "core/thread_priority.h"
 
 #include <chrono>
 #include <unordered_map>
@@ -156,6 +157,7 @@ void SqliteDatabase::write_then(WriteFn fn, std::function<void(Result<void>)> do
 }
 
 void SqliteDatabase::checkpoint_loop() {
+  enter_work_priority();
   constexpr auto kInterval = std::chrono::milliseconds(250);
   std::unique_lock lock(checkpoint_mu_);
   while (!checkpoint_cv_.wait_for(lock, kInterval, [&] { return checkpoint_stop_; })) {
@@ -177,6 +179,7 @@ void SqliteDatabase::checkpoint_loop() {
 }
 
 void SqliteDatabase::writer_loop() {
+  enter_work_priority();
   std::vector<Job> batch;
   for (;;) {
     {

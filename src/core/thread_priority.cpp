@@ -1,0 +1,33 @@
+#include "core/thread_priority.h"
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+
+namespace parley {
+
+namespace {
+std::atomic<int> g_work_nice{0};
+}  // namespace
+
+void set_work_nice(int nice) { g_work_nice.store(std::clamp(nice, 0, 19)); }
+
+int work_nice() { return g_work_nice.load(); }
+
+void enter_work_priority() {
+  const int nice = work_nice();
+  if (nice <= 0) return;
+  // getpriority() and setpriority() with a thread id read and set that thread's niceness alone
+  // (Linux). Only ever raised: a node started with a higher niceness (`nice -n 15`) keeps it.
+  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+  errno = 0;
+  const int now = getpriority(PRIO_PROCESS, tid);
+  if (errno == 0 && now >= nice) return;
+  (void)setpriority(PRIO_PROCESS, tid, nice);  // needs no privilege; a failure changes nothing
+}
+
+}  // namespace parley

@@ -9,7 +9,8 @@ namespace parley {
 
 void UnitOfWork::changed(Entity kind, std::string_view id, std::optional<AgentCounts> counts) {
   if (!active_) return;  // not a write transaction's (a read connection): nothing to publish
-  for (auto& c : changes_) {
+  for (size_t i = unit_start_; i < changes_.size(); ++i) {
+    EntityChange& c = changes_[i];
     if (c.kind != kind || c.id != id) continue;
     if (!counts)
       c.counts.reset();  // the whole entity changed
@@ -23,16 +24,19 @@ void UnitOfWork::changed(Entity kind, std::string_view id, std::optional<AgentCo
 void UnitOfWork::truncate(size_t mark) {
   everything_ = (mark & kEverythingBit) != 0;
   changes_.resize(std::min(changes_.size(), mark & ~kEverythingBit));
+  unit_start_ = std::min(unit_start_, changes_.size());
 }
 
 void UnitOfWork::clear_changes() {
   changes_.clear();
+  unit_start_ = 0;
   everything_ = false;
 }
 
 void UnitOfWork::begin() {
   deferred_.clear();
   active_ = true;
+  unit_start_ = changes_.size();
 }
 
 Deferred* UnitOfWork::find(std::string_view key) {

@@ -60,7 +60,9 @@ class Deferred {
 class UnitOfWork {
  public:
   // Records that the running unit of work changed the entity (outside one: nothing). The same
-  // entity recorded twice is kept once (a definition change wins over a counters-only change).
+  // entity recorded twice by one unit of work is kept once (a definition change wins over a
+  // counters-only change); units committed together keep an entry each, so that forgetting a unit
+  // that was rolled back (truncate) never touches what an earlier one recorded.
   void changed(Entity kind, std::string_view id, std::optional<AgentCounts> counts = std::nullopt);
   // A change whose rows are not known one by one (an installation copied in): every entity.
   void everything_changed() { everything_ = true; }
@@ -94,6 +96,7 @@ class UnitOfWork {
   std::vector<EntityChange> changes_;
   bool everything_ = false;
   bool active_ = false;
+  size_t unit_start_ = 0;  // where the running unit of work's changes begin in changes_
   std::vector<std::pair<std::string, std::unique_ptr<Deferred>>> deferred_;
 };
 

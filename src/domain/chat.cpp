@@ -337,19 +337,16 @@ void ChatTurn::committed() {
 }
 
 namespace {
-// The turn's reply count checked at the end of its unit of work, once its answers are in.
-class CheckReplyCount final : public Deferred {
- public:
-  CheckReplyCount(std::shared_ptr<const PendingReplyCount> count, uint64_t answers)
-      : count_(std::move(count)), answers_(answers) {}
+// The turn's reply count, checked at the end of its unit of work once its answers are in. It owns
+// what the answers fill: the unit of work keeps it until then, and a unit of work that fails
+// first drops its unanswered statements with it (the transaction rolls back unsent).
+struct CheckReplyCount final : Deferred {
+  PendingReplyCount count;
+  uint64_t answers = 0;  // the mark of the count's statements (store/pipelined.h)
   Result<void> run(Connection& c) override {
-    PARLEY_TRY(wait_for_answers(c, answers_));
-    return count_->check();
+    PARLEY_TRY(wait_for_answers(c, answers));
+    return count.check();
   }
-
- private:
-  std::shared_ptr<const PendingReplyCount> count_;
-  uint64_t answers_;  // the mark of the count's statements
 };
 }  // namespace
 
@@ -459,11 +456,11 @@ WriteFn ChatTurn::commit_work() {
       // shorter the queue. The answers come back with the statement that the end of the unit of
       // work waits for (the figures' read); the check, deferred after it, refuses the turn
       // before COMMIT, and the whole exchange rolls back.
-      reply_count_ = std::make_shared<PendingReplyCount>();
+      auto check = std::make_unique<CheckReplyCount>();
       PARLEY_TRY(count_reply_within_limits_later(c, account_id_, agent_id, limits_, replied_at,
-                                                 *reply_count_));
-      PARLEY_TRY(defer(c, "chat:reply-count",
-                       std::make_unique<CheckReplyCount>(reply_count_, answers_mark(c))));
+                                                 check->count));
+      check->answers = answers_mark(c);
+      PARLEY_TRY(defer(c, "chat:reply-count", std::move(check)));
     }
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
     return {};

@@ -208,9 +208,6 @@ class ChatTurn {
   ChatReply reply_;
   std::unique_ptr<ChatSlots::Lease> slot_;  // held from prepare() until run() returns
   std::unique_ptr<EngineRunCount> run_count_;  // the engine's run; none when paused at prepare()
-  // The reply counted on the plan's and the agent's months by the latest run of commit_work()'s
-  // unit of work; filled as the database answers (shared: the answers may come after it ended).
-  std::shared_ptr<PendingReplyCount> reply_count_;
 };
 
 // prepare(), run() collecting the text, commit().

@@ -40,8 +40,7 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
   const std::string month = month_period(now_ms);
   const std::string hour = hour_period(now_ms);
   PARLEY_ASSIGN_OR_RETURN(
-      std::vector<int64_t> used,
-      UsageRepo::counts(c, {{account_id, month}, {agent_id, month}, {agent_id, hour}}));
+      auto used, UsageRepo::counts(c, {{{account_id, month}, {agent_id, month}, {agent_id, hour}}}));
   if (used[0] >= limits.account_messages_per_month) return message_limit_reached(limits);
   if (limits.agent_monthly_cap && used[1] >= *limits.agent_monthly_cap)
     return agent_cap_reached(*limits.agent_monthly_cap);

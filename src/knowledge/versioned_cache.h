@@ -3,8 +3,8 @@
 // version differs from the value's, or when the value was built for another key (the agent's
 // analysis settings, its embedding model). The version is read from the database (one primary-key
 // read) only when the knowledge's entity version (store/entity_versions.h) moved since it was last
-// read; otherwise the version last read is still the database's, and no query is made. Changes this node makes are
-// applied in place, so the value follows them without a reload.
+// read; otherwise the version last read is still the database's, and no query is made. Changes
+// this node makes are applied in place, so the value follows them without a reload.
 // With a budget, the values' bytes (as `measure` counts them) are kept within it across agents:
 // when a load or a change takes the total past it, the least recently used agents' values are
 // dropped (their next query loads them again); the agent being served is never dropped, so one

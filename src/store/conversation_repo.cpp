@@ -150,6 +150,18 @@ Result<void> ConversationRepo::update(Connection& c, const ConversationRecord& v
   return FigureRepo::refresh(c, v.id);
 }
 
+namespace {
+// A message with its seq already taken, inserted without waiting (store/pipelined.h).
+Result<void> insert_message_later(Connection& c, const MessageRecord& m) {
+  return execute_later(c,
+                       "INSERT INTO messages (" MESSAGE_COLUMNS
+                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                       {m.id, m.conversation_id, m.seq, m.role, m.content, db_opt(m.author_name),
+                        m.sources, m.created_at, db_opt(m.outcome), db_opt(m.confidence),
+                        db_opt(m.rating), db_opt(m.rated_at)});
+}
+}  // namespace
+
 Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRecord m) {
   // The seq is the count after one atomic increment, never a count read first: two writers
   // appending at once queue on the conversation's row and get consecutive numbers (and the
@@ -164,12 +176,7 @@ Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRec
         agent_id = r.text(1);
       }));
   if (!agent_id) return ApiError::not_found("No conversation " + m.conversation_id + ".");
-  PARLEY_TRY(execute_later(c,
-                           "INSERT INTO messages (" MESSAGE_COLUMNS
-                           ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-                           {m.id, m.conversation_id, m.seq, m.role, m.content,
-                            db_opt(m.author_name), m.sources, m.created_at, db_opt(m.outcome),
-                            db_opt(m.confidence), db_opt(m.rating), db_opt(m.rated_at)}));
+  PARLEY_TRY(insert_message_later(c, m));
   PARLEY_TRY(AgentRepo::add_to_counter(c, *agent_id, AgentCounter::kMessages, 1));
   PARLEY_TRY(FigureRepo::refresh(c, m.conversation_id));
   return m;
@@ -190,14 +197,8 @@ Result<std::pair<MessageRecord, MessageRecord>> ConversationRepo::append_exchang
       }));
   if (!agent_id) return ApiError::not_found("No conversation " + user.conversation_id + ".");
   reply.conversation_id = user.conversation_id;
-  for (const MessageRecord* m : {&user, &reply}) {
-    PARLEY_TRY(execute_later(c,
-                             "INSERT INTO messages (" MESSAGE_COLUMNS
-                             ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-                             {m->id, m->conversation_id, m->seq, m->role, m->content,
-                              db_opt(m->author_name), m->sources, m->created_at, db_opt(m->outcome),
-                              db_opt(m->confidence), db_opt(m->rating), db_opt(m->rated_at)}));
-  }
+  PARLEY_TRY(insert_message_later(c, user));
+  PARLEY_TRY(insert_message_later(c, reply));
   PARLEY_TRY(AgentRepo::add_to_counter(c, *agent_id, AgentCounter::kMessages, 2));
   PARLEY_TRY(FigureRepo::refresh(c, user.conversation_id));
   return std::pair{std::move(user), std::move(reply)};

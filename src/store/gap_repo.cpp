@@ -98,12 +98,16 @@ Result<std::optional<GapRecord>> GapRepo::find_gap(Connection& c, std::string_vi
   return out;
 }
 
+namespace {
+constexpr std::string_view kRecentGroups =
+    "SELECT " GAP_GROUP_COLUMNS " FROM gap_groups WHERE agent_id = $1 "
+    "ORDER BY last_asked_at DESC, id DESC LIMIT $2";
+}  // namespace
+
 Result<std::vector<GapGroupRecord>> GapRepo::recent_groups(Connection& c, std::string_view agent_id,
                                                            size_t limit) {
   std::vector<GapGroupRecord> out;
-  PARLEY_TRY(c.query("SELECT " GAP_GROUP_COLUMNS " FROM gap_groups WHERE agent_id = $1 "
-                     "ORDER BY last_asked_at DESC, id DESC LIMIT $2",
-                     {agent_id, static_cast<int64_t>(limit)},
+  PARLEY_TRY(c.query(kRecentGroups, {agent_id, static_cast<int64_t>(limit)},
                      [&](const Row& r) { out.push_back(read_group(r)); }));
   return out;
 }
@@ -111,10 +115,7 @@ Result<std::vector<GapGroupRecord>> GapRepo::recent_groups(Connection& c, std::s
 Result<void> GapRepo::recent_groups_later(Connection& c, std::string_view agent_id, size_t limit,
                                           std::vector<GapGroupRecord>& out) {
   out.clear();
-  return query_later(c,
-                     "SELECT " GAP_GROUP_COLUMNS " FROM gap_groups WHERE agent_id = $1 "
-                     "ORDER BY last_asked_at DESC, id DESC LIMIT $2",
-                     {agent_id, static_cast<int64_t>(limit)},
+  return query_later(c, kRecentGroups, {agent_id, static_cast<int64_t>(limit)},
                      [&out](const Row& r) { out.push_back(read_group(r)); });
 }
 

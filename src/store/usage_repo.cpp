@@ -11,27 +11,18 @@ Result<int64_t> UsageRepo::count(Connection& c, std::string_view scope_id,
   return n.value_or(0);
 }
 
-Result<std::vector<int64_t>> UsageRepo::counts(
-    Connection& c, std::initializer_list<std::pair<std::string_view, std::string_view>> pairs) {
-  if (pairs.size() > 3) return ApiError::internal("UsageRepo::counts takes at most three pairs");
-  // Unused slots repeat the first pair; each row is matched back to every pair it answers.
-  std::vector<std::pair<std::string_view, std::string_view>> asked(pairs);
-  std::vector<DbValue> params;
-  for (size_t i = 0; i < 3; ++i) {
-    const auto& [scope, period] = asked[i < asked.size() ? i : 0];
-    params.emplace_back(scope);
-    params.emplace_back(period);
-  }
-  std::vector<int64_t> out(asked.size(), 0);
+Result<std::array<int64_t, 3>> UsageRepo::counts(Connection& c,
+                                                 const std::array<ScopePeriod, 3>& asked) {
+  std::array<int64_t, 3> out{};
   PARLEY_TRY(c.query("SELECT scope_id, period, count FROM usage_counters"
                      " WHERE (scope_id = $1 AND period = $2) OR (scope_id = $3 AND period = $4)"
                      " OR (scope_id = $5 AND period = $6)",
-                     params, [&](const Row& r) {
-                       std::string_view scope = r.text_view(0), period = r.text_view(1);
-                       for (size_t i = 0; i < asked.size(); ++i) {
-                         if (asked[i].first == scope && asked[i].second == period)
-                           out[i] = r.int64(2);
-                       }
+                     {asked[0].first, asked[0].second, asked[1].first, asked[1].second,
+                      asked[2].first, asked[2].second},
+                     [&](const Row& r) {
+                       const ScopePeriod row{r.text_view(0), r.text_view(1)};
+                       for (size_t i = 0; i < asked.size(); ++i)
+                         if (asked[i] == row) out[i] = r.int64(2);
                      }));
   return out;
 }

@@ -3,11 +3,10 @@
 // on the connection it is given.
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <initializer_list>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 #include "store/db.h"
 
@@ -17,10 +16,11 @@ class UsageRepo {
  public:
   // The count of the scope in the period; 0 when none.
   static Result<int64_t> count(Connection& c, std::string_view scope_id, std::string_view period);
-  // The counts of up to three (scope, period) pairs, in their order, with one statement; 0 for
-  // one that has none.
-  static Result<std::vector<int64_t>> counts(
-      Connection& c, std::initializer_list<std::pair<std::string_view, std::string_view>> pairs);
+  // The counts of three (scope, period) pairs, in their order, with one statement; 0 for one
+  // that has none.
+  using ScopePeriod = std::pair<std::string_view, std::string_view>;
+  static Result<std::array<int64_t, 3>> counts(Connection& c,
+                                               const std::array<ScopePeriod, 3>& asked);
   // Adds one, in one statement (no read of the count first).
   static Result<void> add_one(Connection& c, std::string_view scope_id, std::string_view period);
   // Adds one unless the count already reached `cap`; false (and nothing added) when it had. One

@@ -13,8 +13,10 @@
 #include "core/json.h"
 #include "core/log.h"
 #include "core/thread_priority.h"
+#include "net/outbound.h"
 #include "server/node.h"
 #include "store/copy_installation.h"
+#include "views/heartbeats.h"
 
 namespace parley {
 
@@ -72,6 +74,10 @@ int serve(const GlobalOptions& global, ServeOptions o) {
   finish_crawl_options(o.crawl, node.webhooks.allow_private_targets);
   node.crawl = o.crawl.settings;
   node.crawler = o.crawl.crawler;
+  // Made here, at the main thread's priority: a work thread making them on first use would pass
+  // them its niceness, and the loop times every outbound call (a webhook's timeout).
+  start_outbound_loop();
+  Heartbeats::instance().start();
   // Before the database starts its writer threads.
   set_work_nice(o.work_nice);
   auto db = open_configured_database(global);

@@ -5,7 +5,9 @@
 // about a tenth of the CPU a nice-0 thread wants beside it, and everything when nothing else is
 // runnable, so a node that only writes runs as fast as before. Niceness is per thread on Linux,
 // and weighs against the other threads of the same cgroup (a container's own processes).
-// Process-wide: set once, before the threads start.
+// Process-wide: set once, before the threads start. A new thread takes the niceness of the thread
+// that makes it, so a thread meant to run beside the I/O threads (the outbound loop, the stream
+// heartbeats) is started by `serve` itself, never first made by a work thread.
 #pragma once
 
 namespace parley {

@@ -408,6 +408,8 @@ void cancel_transfers() {
   if (loop.ready()) loop.cancel_all();
 }
 
+void start_outbound_loop() { (void)the_loop(); }
+
 size_t transfers_in_flight() { return the_loop().in_flight(); }
 
 bool on_outbound_loop() { return loop_thread_id.load() == std::this_thread::get_id(); }

@@ -64,6 +64,11 @@ std::shared_ptr<Transfer> this_transfer();
 // while the services they use still exist. Returns once that is queued, not done.
 void cancel_transfers();
 
+// Starts the loop's thread now, if it is not running yet. A new thread takes the niceness of the
+// thread that makes it, and the loop times every outbound call: `serve` starts it from its main
+// thread before any work thread (core/thread_priority.h) can make it on first use.
+void start_outbound_loop();
+
 // Transfers under way (for metrics and tests).
 size_t transfers_in_flight();
 

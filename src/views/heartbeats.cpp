@@ -26,6 +26,11 @@ void Heartbeats::add(std::weak_ptr<void> owner, int64_t interval_ms, std::functi
   cv_.notify_all();
 }
 
+void Heartbeats::start() {
+  std::lock_guard lock(mu_);
+  if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+}
+
 void Heartbeats::loop() {
   std::unique_lock lock(mu_);
   while (!stop_) {

@@ -1,6 +1,6 @@
 // One thread that keeps every event stream of the process alive: each registered beat runs about
 // every quarter of its interval while its owner lives, and decides itself whether its stream has
-// been silent long enough to need a comment line. Started with the first beat.
+// been silent long enough to need a comment line. Started with the first beat, or by start().
 #pragma once
 
 #include <condition_variable>
@@ -20,6 +20,9 @@ class Heartbeats {
 
   // `beat` runs on the heartbeat thread until it returns false or `owner` is gone.
   void add(std::weak_ptr<void> owner, int64_t interval_ms, std::function<bool()> beat);
+  // Starts the thread now, from the calling thread, whose niceness it takes (`serve`: before the
+  // work threads that answer streams could start it at theirs).
+  void start();
 
  private:
   Heartbeats() = default;

@@ -230,9 +230,10 @@ TEST(WebhookDeliveryTimeout, AnAttemptThatTimesOutIsRetried) {
   Tls tls{mkdtemp(tpl)};
   make_self_signed_certificate(tls.dir);
   HttpsReceiver receiver(tls.cert(), tls.key());
-  receiver.stall_first_attempts(1, 1500);
+  // The timeout leaves a loaded machine time to connect and send before it ends the attempt.
+  receiver.stall_first_attempts(1, 2000);
   Env env = delivery_env(tls, true, "100ms");
-  env["PARLEY_WEBHOOK_TIMEOUT_MS"] = "400";
+  env["PARLEY_WEBHOOK_TIMEOUT_MS"] = "1000";
   Server server(env);
   auto account = server.create_account();
   auto agent = server.create_agent(account);

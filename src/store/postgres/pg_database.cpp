@@ -25,6 +25,8 @@ constexpr std::string_view kMigrationUnlock = "SELECT pg_advisory_unlock(726172)
 constexpr int kWorkers = 4;
 // PostgreSQL refuses payloads of 8000 bytes or more.
 constexpr size_t kMaxPayload = 7000;
+// The least time between two announcements of a node (pg_database.h).
+constexpr std::chrono::milliseconds kAnnounceEvery{5};
 
 char kind_letter(Entity kind) {
   switch (kind) {
@@ -185,7 +187,11 @@ void PgDatabase::notify_loop() {
       lock.unlock();
       std::this_thread::sleep_for(200ms);
       lock.lock();
+      continue;
     }
+    // The commits of the next few milliseconds go out together: each NOTIFY is a transaction of
+    // its own here and a wake-up of every node's listener, one per commit under a write storm.
+    announce_cv_.wait_for(lock, kAnnounceEvery, [&] { return !announcing_; });
   }
 }
 

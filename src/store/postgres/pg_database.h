@@ -12,7 +12,10 @@
 // The announcement is not made inside the write transactions: a transaction that notifies holds
 // PostgreSQL's database-wide notification lock through its commit, WAL flush included, so every
 // writer of every node would commit one after another. The notifier sends one NOTIFY after
-// commits instead, coalescing those that happen while it sends.
+// commits instead, at most one every 5 ms, for all the commits since the last: under a write
+// storm a node announces 200 times a second, not once per commit (each announcement is a
+// transaction of the notifier's and wakes every node's listener), and another node hears of a
+// change at most 5 ms later than it would otherwise.
 //
 // While the listener has no connection (the database server restarted, the network dropped it),
 // another node's change would go unheard: from the moment the loss is noticed until LISTEN is

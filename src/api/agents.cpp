@@ -31,15 +31,8 @@ Result<Response> get_agent_handler(ApiCall& call) {
       return agent_response(agent->record);
   }
   return Response::on_pool([&app = call.app, account_id = call.account_id(), agent_id = std::string(call.param(0))] {
-    auto agent = [&]() -> Result<AgentRecord> {
-      if (app.agent_cache != nullptr) {
-        PARLEY_ASSIGN_OR_RETURN(auto loaded, app.agent_cache->get(account_id, agent_id));
-        return loaded->record;
-      }
-      PARLEY_ASSIGN_OR_RETURN(Connection& c, app.db.read());
-      return get_agent(c, account_id, agent_id);
-    }();
-    return agent.ok() ? agent_response(*agent) : error_response(agent.error());
+    auto agent = account_agent(app, account_id, agent_id);
+    return agent.ok() ? agent_response((*agent)->record) : error_response(agent.error());
   });
 }
 }  // namespace

@@ -53,6 +53,12 @@ struct ApiCall {
   const std::string& account_id() const { return key.account_id; }
 };
 
+// The account's agent with its settings read: from the agent cache when the node has one (as fresh
+// as the database, domain/agent_cache.h), else from the database. 404 not_found otherwise.
+Result<std::shared_ptr<const LoadedAgent>> account_agent(ApiContext& app,
+                                                         std::string_view account_id,
+                                                         std::string_view agent_id);
+
 // For endpoints that need a second scope beside the route's (list events): 403
 // insufficient_scope naming it when the key lacks it.
 Result<void> require_scope(const ApiCall& call, Scope scope);

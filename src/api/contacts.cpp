@@ -29,11 +29,9 @@ Result<Response> upsert_contact_handler(ApiCall& call) {
   if (!input.external_id.value && !input.email.value) {
     return ApiError::invalid("'external_id' or 'email' is required.");
   }
-  PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
-  PARLEY_ASSIGN_OR_RETURN(auto agent,
-                          get_agent(c, call.account_id(), call.param(0)));
+  PARLEY_ASSIGN_OR_RETURN(auto agent, account_agent(call.app, call.account_id(), call.param(0)));
   Services s{call.app.db, call.app.clock, call.app.random};
-  PARLEY_ASSIGN_OR_RETURN(auto saved, upsert_contact(s, agent, input, "api"));
+  PARLEY_ASSIGN_OR_RETURN(auto saved, upsert_contact(s, agent->record, input, "api"));
   return saved.created ? contact_response(201, saved.contact, "created")
                        : contact_response(200, saved.contact, "updated");
 }

@@ -48,18 +48,18 @@ Result<Response> list_events(ApiCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto kind, event_kind(call));
   PARLEY_TRY(require_scope(call, event_data_scope(kind)));
   PARLEY_ASSIGN_OR_RETURN(int64_t limit, read_limit(call.req));
+  PARLEY_ASSIGN_OR_RETURN(auto agent, account_agent(call.app, call.account_id(), call.param(0)));
+  EventAgent ea{agent->record.id, agent->record.name, *agent->settings};
   PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
-  PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
-  EventAgent ea{agent.id, agent.name, parse_agent_settings(agent.settings)};
   PARLEY_ASSIGN_OR_RETURN(auto events, latest_events(c, ea, kind, limit));
   return events_response(events, false);
 }
 
 Result<Response> sample_events(ApiCall& call) {
   PARLEY_ASSIGN_OR_RETURN(auto kind, event_kind(call));
+  PARLEY_ASSIGN_OR_RETURN(auto agent, account_agent(call.app, call.account_id(), call.param(0)));
+  EventAgent ea{agent->record.id, agent->record.name, *agent->settings};
   PARLEY_ASSIGN_OR_RETURN(Connection& c, call.app.db.read());
-  PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), call.param(0)));
-  EventAgent ea{agent.id, agent.name, parse_agent_settings(agent.settings)};
   if (call.key.allows(event_data_scope(kind))) {
     PARLEY_ASSIGN_OR_RETURN(auto events, latest_events(c, ea, kind, kSampleCount));
     if (!events.empty()) return events_response(events, false);

@@ -9,7 +9,6 @@
 
 #include "api/mcp.h"
 #include "core/percent_encoding.h"
-#include "domain/agent_cache.h"
 #include "domain/agents.h"
 #include "domain/contacts.h"
 #include "domain/conversations.h"
@@ -74,14 +73,7 @@ ToolResult search_knowledge_tool(ApiCall& call, const rapidjson::Value& args) {
   PARLEY_ASSIGN_OR_RETURN(auto query, f.required_string("query", kMaxQueryChars));
   if (is_blank(query)) return ApiError::invalid("'query' must not be blank.");
   PARLEY_ASSIGN_OR_RETURN(auto limit, integer_argument(args, "limit", 1, kMaxSearchResults));
-  std::shared_ptr<const LoadedAgent> agent;
-  if (call.app.agent_cache != nullptr) {
-    PARLEY_ASSIGN_OR_RETURN(agent, call.app.agent_cache->get(call.account_id(), agent_id));
-  } else {
-    PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
-    PARLEY_ASSIGN_OR_RETURN(auto record, get_agent(c, call.account_id(), agent_id));
-    agent = load_settings(std::move(record));
-  }
+  PARLEY_ASSIGN_OR_RETURN(auto agent, account_agent(call.app, call.account_id(), agent_id));
   auto chunks =
       call.app.chat.retriever.search(agent->record.id, agent->settings->knowledge, query,
                                      static_cast<size_t>(limit.value_or(kDefaultSearchResults)));
@@ -165,10 +157,9 @@ ToolResult upsert_contact_tool(ApiCall& call, const rapidjson::Value& args) {
   if (!input.external_id.value && !input.email.value) {
     return ApiError::invalid("'external_id' or 'email' is required.");
   }
-  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
-  PARLEY_ASSIGN_OR_RETURN(auto agent, get_agent(c, call.account_id(), agent_id));
+  PARLEY_ASSIGN_OR_RETURN(auto agent, account_agent(call.app, call.account_id(), agent_id));
   Services s{call.app.db, call.app.clock, call.app.random};
-  PARLEY_ASSIGN_OR_RETURN(auto saved, upsert_contact(s, agent, input, "api"));
+  PARLEY_ASSIGN_OR_RETURN(auto saved, upsert_contact(s, agent->record, input, "api"));
   JsonWriter w;
   w.begin_object().key("data");
   write_contact_json(w, saved.contact);

@@ -36,15 +36,14 @@ Result<Response> list_models(ApiCall& call) {
 }
 
 Result<Response> get_model(ApiCall& call) {
-  PARLEY_ASSIGN_OR_RETURN(Connection & c, call.app.db.read());
-  auto agent = get_agent(c, call.account_id(), call.param(0));
+  auto agent = account_agent(call.app, call.account_id(), call.param(0));
   if (!agent.ok()) {
     if (agent.error().code == ErrorCode::kNotFound)
       return openai_error_response(unknown_model(call.param(0)));
     return agent.error();
   }
   JsonWriter w;
-  write_model(w, *agent);
+  write_model(w, (*agent)->record);
   return json_response(200, w);
 }
 

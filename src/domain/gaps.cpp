@@ -1,6 +1,9 @@
 #include "domain/gaps.h"
 
 #include <algorithm>
+#include <memory>
+#include <shared_mutex>
+#include <unordered_map>
 
 #include "core/random.h"
 #include "domain/agents.h"
@@ -75,18 +78,33 @@ class WordMatcher {
     for (const auto& w : k.words) k.stems.emplace_back(analyzer_.stem(w, buffer));
     return k;
   }
+  // The key of a filed group: its terms never change, so they are stemmed once per process.
+  std::shared_ptr<const Key> group_key(const GapGroupRecord& g) const;
 
-  bool same(const Key& a, size_t i, const Key& b, size_t j) const {
-    if (a.words[i] == b.words[j] || a.stems[i] == b.stems[j]) return true;
-    return spelling_slip(a.words[i], b.words[j]) || synonyms(a.words[i], b.words[j]);
+  // The question's key with each word's synonyms looked up once, for comparing with many keys.
+  struct Asked {
+    Key key;
+    std::vector<const std::vector<std::string>*> thesaurus;  // per word; null: none
+  };
+  Asked asked(std::vector<std::string> words) const {
+    Asked a{key(std::move(words)), {}};
+    for (const auto& w : a.key.words)
+      a.thesaurus.push_back(analyzer_.language() == "en" ? Thesaurus::english().synonyms(w)
+                                                         : nullptr);
+    return a;
+  }
+
+  bool same(const Asked& a, size_t i, const Key& b, size_t j) const {
+    const auto& word = a.key.words[i];
+    if (word == b.words[j] || a.key.stems[i] == b.stems[j]) return true;
+    if (spelling_slip(word, b.words[j])) return true;
+    if (const auto* list = a.thesaurus[i])
+      if (std::find(list->begin(), list->end(), b.words[j]) != list->end()) return true;
+    return in_one_group(word, b.words[j]);
   }
 
  private:
-  bool synonyms(std::string_view a, std::string_view b) const {
-    if (analyzer_.language() == "en") {
-      if (const auto* list = Thesaurus::english().synonyms(a))
-        if (std::find(list->begin(), list->end(), b) != list->end()) return true;
-    }
+  bool in_one_group(std::string_view a, std::string_view b) const {
     for (const auto& g : groups_) {
       if (std::find(g.begin(), g.end(), a) != g.end() &&
           std::find(g.begin(), g.end(), b) != g.end())
@@ -99,14 +117,49 @@ class WordMatcher {
   std::vector<std::vector<std::string>> groups_;
 };
 
-bool same_meaning_with(const WordMatcher& matcher, const WordMatcher::Key& a,
+// Filed groups' keys by group id and language. Bounded: emptied when full, as a group compared
+// again is stemmed again.
+class GroupKeys {
+ public:
+  static GroupKeys& instance() {
+    static GroupKeys keys;
+    return keys;
+  }
+  template <typename Make>
+  std::shared_ptr<const WordMatcher::Key> get(const std::string& id, Make&& make) {
+    {
+      std::shared_lock lock(mu_);
+      if (auto it = keys_.find(id); it != keys_.end()) return it->second;
+    }
+    auto made = std::make_shared<const WordMatcher::Key>(make());
+    std::unique_lock lock(mu_);
+    if (keys_.size() >= kMaxKeys) keys_.clear();
+    keys_.emplace(id, made);
+    return made;
+  }
+
+ private:
+  static constexpr size_t kMaxKeys = 50'000;
+  std::shared_mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<const WordMatcher::Key>> keys_;
+};
+
+std::shared_ptr<const WordMatcher::Key> WordMatcher::group_key(const GapGroupRecord& g) const {
+  std::string id = g.id;
+  id += '|';
+  id += analyzer_.language();
+  return GroupKeys::instance().get(id, [&] { return key(split_terms(g.terms)); });
+}
+
+bool same_meaning_with(const WordMatcher& matcher, const WordMatcher::Asked& asked,
                        const WordMatcher::Key& b) {
+  const auto& a = asked.key;
   if (a.words.empty() || b.words.empty()) return a.words.empty() && b.words.empty();
   std::vector<bool> used(b.words.size(), false);
   size_t matched = 0;
   for (size_t i = 0; i < a.words.size(); ++i) {
     for (size_t j = 0; j < b.words.size(); ++j) {
-      if (used[j] || !matcher.same(a, i, b, j)) continue;
+      if (used[j] || !matcher.same(asked, i, b, j)) continue;
       used[j] = true;
       ++matched;
       break;
@@ -189,7 +242,7 @@ std::vector<std::string> gap_terms(const AnalyzedText& question,
 bool same_meaning(const std::vector<std::string>& a, const std::vector<std::string>& b,
                   const KnowledgeSettings& settings) {
   const WordMatcher matcher(settings);
-  return same_meaning_with(matcher, matcher.key(a), matcher.key(b));
+  return same_meaning_with(matcher, matcher.asked(a), matcher.key(b));
 }
 
 namespace {
@@ -205,9 +258,9 @@ Result<void> file_gap(Connection& c, Random& random, const GapInput& in,
   auto terms = in.analyzed ? gap_terms(*in.analyzed, settings) : gap_terms(in.question, settings);
   std::optional<std::string> group_id;
   const WordMatcher matcher(settings);
-  const WordMatcher::Key asked = matcher.key(terms);
+  const WordMatcher::Asked asked = matcher.asked(terms);
   for (const auto& g : groups) {
-    if (!same_meaning_with(matcher, asked, matcher.key(split_terms(g.terms)))) continue;
+    if (!same_meaning_with(matcher, asked, *matcher.group_key(g))) continue;
     group_id = g.id;
     break;
   }

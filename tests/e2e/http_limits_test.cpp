@@ -156,6 +156,8 @@ TEST(HttpBlockingQueue, AReadRefusedForWantOfAWorkerKeepsItsRateLimitHeaders) {
   std::string account = server.create_account();
   std::string key = server.create_key(account);
   std::string agent = server.create_agent(account);
+  // The upserts below load their agent into the cache; the read asks for one nothing has loaded.
+  std::string unread = server.create_agent(account);
   sqlite3* other = nullptr;
   ASSERT_EQ(sqlite3_open((server.data_dir() + "/parley.db").c_str(), &other), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
@@ -168,7 +170,7 @@ TEST(HttpBlockingQueue, AReadRefusedForWantOfAWorkerKeepsItsRateLimitHeaders) {
   second.send(write);
   std::this_thread::sleep_for(300ms);  // both handler threads now wait for the write lock
   Connection read(server.port());
-  read.send("GET /api/v1/agents/" + agent + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + key +
+  read.send("GET /api/v1/agents/" + unread + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + key +
             "\r\n\r\n");
   std::string r = read.read_response();
   ASSERT_EQ(sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);

@@ -118,6 +118,20 @@ TEST(KillUnderWrites, EveryAcknowledgedWriteSurvivesAndEachRecordHasExactlyOneEv
         }
       }
     });
+    // Killed while writes are under way: once this run has had one acknowledged (however long a
+    // loaded machine takes to get there), then 20-80 ms later.
+    size_t acked_before = 0;
+    {
+      std::lock_guard lock(mu);
+      acked_before = acked_contacts.size();
+    }
+    for (int wait = 0; wait < 500; ++wait) {
+      {
+        std::lock_guard lock(mu);
+        if (acked_contacts.size() > acked_before) break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(20, 80)(rng)));
     server.kill_hard();
     killed = true;

@@ -1,6 +1,7 @@
 #include "net/outbound.h"
 
 #include <curl/curl.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -312,6 +313,7 @@ class Loop {
   }
 
   void run() {
+    pthread_setname_np(pthread_self(), "outbound");  // as `top -H` and /proc show it
     loop_thread_id.store(std::this_thread::get_id());
     std::vector<epoll_event> events(512);
     int running = 0;

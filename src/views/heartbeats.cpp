@@ -1,5 +1,7 @@
 #include "views/heartbeats.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 
 namespace parley {
@@ -32,6 +34,7 @@ void Heartbeats::start() {
 }
 
 void Heartbeats::loop() {
+  pthread_setname_np(pthread_self(), "heartbeats");  // as `top -H` and /proc show it
   std::unique_lock lock(mu_);
   while (!stop_) {
     if (entries_.empty()) {

@@ -127,6 +127,7 @@ class Server : public Admin {
   int stop(int signal_number = 15);
   void kill_hard();
   bool running() const { return pid_ > 0; }
+  pid_t pid() const { return pid_; }
 
   const std::string& base_url() const { return base_url_; }
   uint16_t port() const { return port_; }

@@ -46,7 +46,9 @@ TEST(LiveReplies, ARequestQueuedPastItsDeadlineGets504AtTheDeadlineAndNothingIsS
   Server s(unlimited(), {"--reply-threads", "1", "--engine-delay-ms", "1500", "--chat-timeout-ms", "2000"});
   auto c = chat_setup(s);
   auto first = chat_later(s, c, "first");
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Long enough for the first to reach the reply thread before the others on a loaded machine,
+  // short enough that the others still wait for it past their deadline.
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
   auto second = chat_later(s, c, "second");
   auto third = chat_later(s, c, "third");
 

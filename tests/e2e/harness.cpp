@@ -325,26 +325,25 @@ Server::~Server() {
 
 void Server::start() {
   std::ofstream(log_path_, std::ios::trunc).close();
+  std::map<std::string, std::string> env;
+  for (auto& [k, v] : database_env()) env[k] = v;
+  env["PARLEY_LOG_FLUSH_MS"] = "0";  // every line at once, so tests read the whole log
+  // The suite runs many servers beside each other and beside PostgreSQL: at the work niceness
+  // (core/thread_priority.h) a server's work would yield to the other tests' processes, and a
+  // test that times a reply would time the machine's load. A test of the niceness sets it.
+  env["PARLEY_WORK_NICE"] = "0";
+  for (auto& [k, v] : env_) env[k] = v;
+  std::vector<std::string> argv = {PARLEY_BINARY, "serve", "--listen", "127.0.0.1:0"};
+  argv.insert(argv.end(), args_.begin(), args_.end());
+  const ExecPlan plan(argv, env);  // built before the fork (process.h)
+  const char* log_path = log_path_.c_str();
   pid_ = fork();
   if (pid_ == 0) {
-    int fd = open(log_path_.c_str(), O_WRONLY | O_APPEND);
+    int fd = open(log_path, O_WRONLY | O_APPEND);
     dup2(fd, 2);
     int devnull = open("/dev/null", O_WRONLY);
     dup2(devnull, 1);
-    for (auto& [k, v] : database_env()) setenv(k.c_str(), v.c_str(), 1);
-    setenv("PARLEY_LOG_FLUSH_MS", "0", 1);  // every line at once, so tests read the whole log
-    // The suite runs many servers beside each other and beside PostgreSQL: at the work niceness
-    // (core/thread_priority.h) a server's work would yield to the other tests' processes, and a
-    // test that times a reply would time the machine's load. A test of the niceness sets it.
-    setenv("PARLEY_WORK_NICE", "0", 1);
-    for (auto& [k, v] : env_) setenv(k.c_str(), v.c_str(), 1);
-    std::vector<std::string> argv = {PARLEY_BINARY, "serve", "--listen", "127.0.0.1:0"};
-    argv.insert(argv.end(), args_.begin(), args_.end());
-    std::vector<char*> cargs;
-    for (auto& a : argv) cargs.push_back(const_cast<char*>(a.c_str()));
-    cargs.push_back(nullptr);
-    execv(cargs[0], cargs.data());
-    _exit(127);
+    plan.exec();
   }
   std::regex listening(R"re("msg":"listening","address":"[^"]*:(\d+)")re");
   // Up to 30 s: a sanitizer build on a loaded machine starts far slower than a release one.

@@ -16,4 +16,20 @@ struct ProcessResult {
 };
 ProcessResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env);
 
+// A program to run in a child process, with this process's environment plus `env`, prepared
+// before fork(). A test process has other threads (servers, receivers): after fork() the child
+// may call only async-signal-safe functions until it execs, since another thread may have held
+// the allocator's lock at the fork, so the child must not build strings or call setenv.
+class ExecPlan {
+ public:
+  ExecPlan(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env);
+  // In the child: execs the program; _exit(127) when that fails.
+  [[noreturn]] void exec() const;
+
+ private:
+  std::vector<std::string> strings_;
+  std::vector<char*> argv_;
+  std::vector<char*> envp_;
+};
+
 }  // namespace parley::e2e

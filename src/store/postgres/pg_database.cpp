@@ -191,7 +191,8 @@ void PgDatabase::notify_loop() {
     }
     // The commits of the next few milliseconds go out together: each NOTIFY is a transaction of
     // its own here and a wake-up of every node's listener, one per commit under a write storm.
-    announce_cv_.wait_for(lock, kAnnounceEvery, [&] { return !announcing_; });
+    // A change of keys, accounts or plans (a revocation) is never held back.
+    announce_cv_.wait_for(lock, kAnnounceEvery, [&] { return !announcing_ || auth_changed_; });
   }
 }
 

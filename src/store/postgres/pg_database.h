@@ -15,7 +15,8 @@
 // commits instead, at most one every 5 ms, for all the commits since the last: under a write
 // storm a node announces 200 times a second, not once per commit (each announcement is a
 // transaction of the notifier's and wakes every node's listener), and another node hears of a
-// change at most 5 ms later than it would otherwise.
+// change at most 5 ms later than it would otherwise. A change of keys, accounts or plans (a
+// revocation) is announced at once, with whatever else is pending.
 //
 // While the listener has no connection (the database server restarted, the network dropped it),
 // another node's change would go unheard: from the moment the loss is noticed until LISTEN is

@@ -18,16 +18,21 @@ void set_work_nice(int nice) { g_work_nice.store(std::clamp(nice, 0, 19)); }
 
 int work_nice() { return g_work_nice.load(); }
 
+// getpriority() and setpriority() with a thread id read and set that thread's niceness alone
+// (Linux).
+int current_thread_nice() {
+  return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+}
+
 void enter_work_priority() {
   const int nice = work_nice();
   if (nice <= 0) return;
-  // getpriority() and setpriority() with a thread id read and set that thread's niceness alone
-  // (Linux). Only ever raised: a node started with a higher niceness (`nice -n 15`) keeps it.
-  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+  // Only ever raised: a node started with a higher niceness (`nice -n 15`) keeps it.
   errno = 0;
-  const int now = getpriority(PRIO_PROCESS, tid);
+  const int now = current_thread_nice();
   if (errno == 0 && now >= nice) return;
-  (void)setpriority(PRIO_PROCESS, tid, nice);  // needs no privilege; a failure changes nothing
+  // Needs no privilege; a failure changes nothing.
+  (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), nice);
 }
 
 }  // namespace parley

@@ -16,6 +16,8 @@ namespace parley {
 // commands); `serve` sets it from --work-nice before it opens the database.
 void set_work_nice(int nice);
 int work_nice();
+// The calling thread's niceness (Linux: niceness is per thread).
+int current_thread_nice();
 // Called by a work thread as it starts: takes the work niceness unless it already has a higher
 // one (best effort; nothing when 0).
 void enter_work_priority();

@@ -117,8 +117,8 @@ class WordMatcher {
   std::vector<std::vector<std::string>> groups_;
 };
 
-// Filed groups' keys by group id and language. Bounded: emptied when full, as a group compared
-// again is stemmed again.
+// Filed groups' keys by group id, with the language they were stemmed in (an agent's language may
+// change). Bounded: emptied when full, as a group compared again is stemmed again.
 class GroupKeys {
  public:
   static GroupKeys& instance() {
@@ -126,29 +126,33 @@ class GroupKeys {
     return keys;
   }
   template <typename Make>
-  std::shared_ptr<const WordMatcher::Key> get(const std::string& id, Make&& make) {
+  std::shared_ptr<const WordMatcher::Key> get(const std::string& id, std::string_view language,
+                                              Make&& make) {
     {
       std::shared_lock lock(mu_);
-      if (auto it = keys_.find(id); it != keys_.end()) return it->second;
+      if (auto it = keys_.find(id); it != keys_.end() && it->second.language == language)
+        return it->second.key;
     }
     auto made = std::make_shared<const WordMatcher::Key>(make());
     std::unique_lock lock(mu_);
     if (keys_.size() >= kMaxKeys) keys_.clear();
-    keys_.emplace(id, made);
+    keys_.insert_or_assign(id, Entry{std::string(language), made});
     return made;
   }
 
  private:
   static constexpr size_t kMaxKeys = 50'000;
+  struct Entry {
+    std::string language;
+    std::shared_ptr<const WordMatcher::Key> key;
+  };
   std::shared_mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<const WordMatcher::Key>> keys_;
+  std::unordered_map<std::string, Entry> keys_;
 };
 
 std::shared_ptr<const WordMatcher::Key> WordMatcher::group_key(const GapGroupRecord& g) const {
-  std::string id = g.id;
-  id += '|';
-  id += analyzer_.language();
-  return GroupKeys::instance().get(id, [&] { return key(split_terms(g.terms)); });
+  return GroupKeys::instance().get(g.id, analyzer_.language(),
+                                   [&] { return key(split_terms(g.terms)); });
 }
 
 bool same_meaning_with(const WordMatcher& matcher, const WordMatcher::Asked& asked,

@@ -24,12 +24,16 @@ void Heartbeats::add(std::weak_ptr<void> owner, int64_t interval_ms, std::functi
   auto every = std::chrono::milliseconds(std::max<int64_t>(10, interval_ms / 4));
   std::lock_guard lock(mu_);
   entries_.push_back({std::move(owner), every, std::chrono::steady_clock::now() + every, std::move(beat)});
-  if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+  start_locked();
   cv_.notify_all();
 }
 
 void Heartbeats::start() {
   std::lock_guard lock(mu_);
+  start_locked();
+}
+
+void Heartbeats::start_locked() {
   if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
 }
 

@@ -26,6 +26,7 @@ class Heartbeats {
 
  private:
   Heartbeats() = default;
+  void start_locked();  // mu_ held
   void loop();
 
   struct Entry {

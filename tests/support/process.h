@@ -23,6 +23,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::map<s
 class ExecPlan {
  public:
   ExecPlan(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env);
+  ExecPlan(const ExecPlan&) = delete;  // argv_ and envp_ point into strings_
+  ExecPlan& operator=(const ExecPlan&) = delete;
   // In the child: execs the program; _exit(127) when that fails.
   [[noreturn]] void exec() const;
 

@@ -3,12 +3,8 @@
 #include "core/thread_priority.h"
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <future>
 
 #include "core/thread_pool.h"
@@ -16,32 +12,27 @@
 namespace parley {
 namespace {
 
-int own_nice() {
-  errno = 0;
-  return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
-}
-
 TEST(WorkPriority, APoolsThreadsTakeTheWorkNicenessAndOthersKeepTheirs) {
-  const int before = own_nice();
+  const int before = current_thread_nice();
   set_work_nice(7);
   int in_pool = -1;
   {
     ThreadPool pool(1);
     std::promise<int> seen;
-    pool.post([&] { seen.set_value(own_nice()); });
+    pool.post([&] { seen.set_value(current_thread_nice()); });
     in_pool = seen.get_future().get();
   }
   set_work_nice(0);
   EXPECT_EQ(in_pool, std::max(before, 7));  // a niceness already higher is kept
-  EXPECT_EQ(own_nice(), before);
+  EXPECT_EQ(current_thread_nice(), before);
 }
 
 TEST(WorkPriority, ZeroLeavesThreadsAsTheyAre) {
-  const int before = own_nice();
+  const int before = current_thread_nice();
   set_work_nice(0);
   ThreadPool pool(1);
   std::promise<int> seen;
-  pool.post([&] { seen.set_value(own_nice()); });
+  pool.post([&] { seen.set_value(current_thread_nice()); });
   EXPECT_EQ(seen.get_future().get(), before);
 }
 

@@ -2,11 +2,7 @@
 // work niceness: started first by the thread that runs a node, it keeps that thread's priority
 // even when a work thread is the first to send.
 #include <gtest/gtest.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <future>
 
 #include "core/thread_pool.h"
@@ -16,13 +12,8 @@
 namespace parley {
 namespace {
 
-int own_nice() {
-  errno = 0;
-  return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
-}
-
 TEST(OutboundLoopPriority, StartedFirstItKeepsItsStartersNicenessWhenAWorkThreadSendsFirst) {
-  const int before = own_nice();
+  const int before = current_thread_nice();
   if (before >= 19) GTEST_SKIP() << "the test runs at the highest niceness already";
   start_outbound_loop();
   set_work_nice(19);
@@ -31,12 +22,12 @@ TEST(OutboundLoopPriority, StartedFirstItKeepsItsStartersNicenessWhenAWorkThread
   {
     ThreadPool pool(1);
     pool.post([&] {
-      pool_nice = own_nice();
+      pool_nice = current_thread_nice();
       TransferCall call;
       call.request.url = "http://127.0.0.1:1/";  // refused at once: only the callback matters
       call.request.timeout_ms = 2000;
       call.request.connect_timeout_ms = 2000;
-      call.done = [&](SendOutcome) { loop_nice.set_value(own_nice()); };
+      call.done = [&](SendOutcome) { loop_nice.set_value(current_thread_nice()); };
       start_transfer(std::move(call));
     });
     EXPECT_EQ(loop_nice.get_future().get(), before);

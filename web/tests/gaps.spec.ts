@@ -56,14 +56,33 @@ test("a question the agent cannot answer becomes a gap; Answer this teaches it",
   await ask(page, "How much is a day pass?");
   await expect(lastReply(page)).toContainText(fallback);
   const thumbs = page.getByRole("group", { name: "Rate this answer" }).last();
+  // The first rating is held back on its way: the second click must still be the one stored.
+  const ratings: string[] = [];
+  let answered = 0;
+  page.on("response", (r) => void (r.url().endsWith("/rating") && answered++));
+  await page.route("**/rating", async (route) => {
+    const rating = route.request().postDataJSON().rating;
+    ratings.push(String(rating));
+    if (ratings.length === 1) await new Promise((ok) => setTimeout(ok, 500));
+    await route.continue();
+  });
   await thumbs.getByRole("button", { name: "Helpful", exact: true }).click();
   await expect(thumbs.getByRole("button", { name: "Helpful", exact: true })).toHaveAttribute("aria-pressed", "true");
   await thumbs.getByRole("button", { name: "Not helpful" }).click();
   await expect(thumbs.getByRole("button", { name: "Not helpful" })).toHaveAttribute("aria-pressed", "true");
   await expect(thumbs.getByRole("button", { name: "Helpful", exact: true })).toHaveAttribute("aria-pressed", "false");
+  await expect.poll(() => answered).toBe(2);
+  expect(ratings).toEqual(["up", "down"]);
+  await page.unroute("**/rating");
+  const conversationId = await page.evaluate((k) => localStorage.getItem(k), `parley:${parley.agentId}:conversation`);
+  const stored = parley.admin("conversation", "get", conversationId!).messages;
+  expect(stored.map((m: { rating?: string | null }) => m.rating ?? null)).toEqual([null, "down"]);
+  await expect(thumbs.getByRole("button", { name: "Not helpful" })).toHaveAttribute("aria-pressed", "true");
   // Asked again in other words: the same gap.
   await ask(page, "day pass price");
   await expect(lastReply(page)).toContainText(fallback);
+  // The text streams before the exchange (and its gap) is stored; the log is no longer busy once it is.
+  await expect(page.getByRole("log", { name: "Messages" })).toHaveAttribute("aria-busy", "false");
 
   // The team member signs in and opens the agent's Gaps tab.
   const team = await context.newPage();

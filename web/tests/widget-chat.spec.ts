@@ -149,6 +149,8 @@ test("remembers the conversation across a reload", async ({ page }) => {
   await page.getByRole("button", { name: "Open chat" }).click();
   await ask(page, "What are your opening hours?");
   await expect(lastReply(page)).toContainText("We are open Monday to Friday from 9 am to 6 pm.");
+  // The text streams before the exchange is stored; the log is no longer busy once it is.
+  await expect(page.getByRole("log", { name: "Messages" })).toHaveAttribute("aria-busy", "false");
   const key = `parley:${parley.agentId}:`;
   const stored = await page.evaluate((k) => ({ visitor: localStorage.getItem(k + "visitor"), conversation: localStorage.getItem(k + "conversation") }), key);
   expect(stored.visitor).toMatch(/^.{1,100}$/);
@@ -170,6 +172,7 @@ test("remembers the conversation across a reload", async ({ page }) => {
   expect(body.page).toBe(`http://shop.test:${shop.port}/`);
   expect(body.stream).toBe(true);
   await expect(lastReply(page)).toContainText("three to five business days");
+  await expect(page.getByRole("log", { name: "Messages" })).toHaveAttribute("aria-busy", "false");
 
   // The server holds both exchanges in the one conversation.
   const conversation = parley.admin("conversation", "get", stored.conversation!);

@@ -38,6 +38,8 @@ async function chat(page: Page, text: string) {
   await box.press("Enter");
   expect((await sent).status()).toBe(200);
   await expect(page.getByRole("log", { name: "Messages" }).locator(".msg.assistant .bubble").last()).not.toBeEmpty();
+  // The text streams before the exchange is stored; the log is no longer busy once it is.
+  await expect(page.getByRole("log", { name: "Messages" })).toHaveAttribute("aria-busy", "false");
 }
 
 const conversationOf = (page: Page) =>
@@ -124,5 +126,6 @@ test("Parley.identify binds the conversation a visitor already started", async (
   await expect.poll(() => conversationOf(page)).toMatch(/^cnv_/);
   const next = (await conversationOf(page))!;
   expect(next).not.toBe(conversation);
+  await expect(page.getByRole("log", { name: "Messages" })).toHaveAttribute("aria-busy", "false");
   expect(parley.admin("conversation", "get", next).identity.status).toBe("anonymous");
 });

@@ -97,6 +97,8 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
   const conv = useRef(conversationId);
   const liveRef = useRef<LiveChatStatus | null>(null);
   const seen = useRef(new Set<string>()); // ids of stored messages shown
+  // Per reply (by key): the rating requests' chain, the newest click's number, the stored rating.
+  const ratings = useRef(new Map<string, { last: Promise<void>; newest: number; stored: Rating }>());
   const busy = useRef(false);
   const logRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLTextAreaElement>(null);
@@ -333,17 +335,31 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
     },
   };
 
-  const rateReply = async (key: string, messageId: string, rating: Rating) => {
-    if (!conv.current) return;
+  // A reply's ratings are sent one after another, in the order clicked: two requests in flight
+  // at once could reach the server in either order and store the earlier click. The button shows
+  // the newest click at once; when that one fails, the last rating the server stored.
+  const rateReply = (key: string, messageId: string, rating: Rating) => {
+    const id = conv.current;
+    if (!id) return;
     const set = (r: Rating) => setMessages((list) => list.map((m) => (m.key === key ? { ...m, rating: r } : m)));
-    const before = messages.find((m) => m.key === key)?.rating ?? null;
-    set(rating);
-    try {
-      set(await api.rate(conv.current, messageId, visitorId, rating));
-    } catch (err) {
-      set(before);
-      setError(describeError(err));
+    let queue = ratings.current.get(key);
+    if (!queue) {
+      queue = { last: Promise.resolve(), newest: 0, stored: messages.find((m) => m.key === key)?.rating ?? null };
+      ratings.current.set(key, queue);
     }
+    const q = queue;
+    const turn = ++q.newest;
+    set(rating);
+    q.last = q.last.then(async () => {
+      try {
+        q.stored = await api.rate(id, messageId, visitorId, rating);
+        if (turn === q.newest) set(q.stored);
+      } catch (err) {
+        if (turn !== q.newest) return;
+        set(q.stored);
+        setError(describeError(err));
+      }
+    });
   };
 
   const rate = async (score: number) => {
@@ -454,7 +470,7 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
                   <ReplyBlocks blocks={{ ...emptyBlocks, sources: m.sources }} actions={actions} last={false} />
                 )}
                 {m.role === "assistant" && m.id && !m.streaming && (
-                  <Thumbs rating={m.rating ?? null} onRate={(r) => void rateReply(m.key, m.id!, r)} />
+                  <Thumbs rating={m.rating ?? null} onRate={(r) => rateReply(m.key, m.id!, r)} />
                 )}
               </div>
             );

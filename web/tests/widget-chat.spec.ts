@@ -296,3 +296,55 @@ test("shows a provider's reply piece by piece as it is written", async ({ page }
     await new Promise((ok) => provider.close(ok));
   }
 });
+
+// The visitor goes to another page while the reply is still being written: the exchange is stored
+// once the reply is complete, and the next page shows it, although the conversation did not exist
+// yet when that page first asked for it.
+test("a page left while the reply is written keeps the conversation", async ({ page }) => {
+  let release = () => {};
+  const held = new Promise<void>((ok) => (release = ok));
+  const provider = createServer(async (req, res) => {
+    for await (const _ of req) void _;
+    res.writeHead(200, { "Content-Type": "text/event-stream" });
+    const piece = (content: string) => ({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+    res.write(`data: ${JSON.stringify(piece("Our jackets are "))}\n\n`);
+    await held;
+    res.write(`data: ${JSON.stringify(piece("fully waterproof."))}\n\n`);
+    res.write(`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`);
+    res.end("data: [DONE]\n\n");
+  });
+  await new Promise<void>((ok) => provider.listen(0, "127.0.0.1", ok));
+  const llm = await startParley({
+    agentSettings: { allowedDomains: ["shop.test"], engine: "openai" },
+    serveArgs: ["--llm-base-url", `http://127.0.0.1:${(provider.address() as AddressInfo).port}`, "--llm-model", "stand-in"],
+  });
+  const llmShop = await site(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1></main>
+<script src="${llm.url}/widget.js" data-agent-id="${llm.agentId}" async></script></body></html>`);
+  try {
+    await page.goto(`http://shop.test:${llmShop.port}/`);
+    await page.getByRole("button", { name: "Open chat" }).click();
+    await ask(page, "Are your jackets waterproof?");
+    await expect(lastReply(page)).toContainText("Our jackets are");
+    const key = `parley:${llm.agentId}:conversation`;
+    const conversation = await page.evaluate((k) => localStorage.getItem(k), key);
+    expect(conversation).toMatch(/^cnv_/);
+
+    // The next page asks for the transcript before the exchange is stored.
+    const early = page.waitForResponse((r) => r.url().includes(`/widget/v1/conversations/${conversation}?visitorId=`));
+    await page.goto(`http://shop.test:${llmShop.port}/?page=2`);
+    expect((await early).status()).toBe(404);
+    expect(await page.evaluate((k) => localStorage.getItem(k), key)).toBe(conversation);
+
+    release();
+    await expect.poll(() => llm.admin("conversation", "get", conversation!).messages.length).toBe(2);
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const log = page.getByRole("log", { name: "Messages" });
+    await expect(log.getByText("Are your jackets waterproof?")).toBeVisible();
+    await expect(log.getByText("Our jackets are fully waterproof.")).toBeVisible();
+  } finally {
+    release();
+    await llmShop.close();
+    await llm.stop();
+    await new Promise((ok) => provider.close(ok));
+  }
+});

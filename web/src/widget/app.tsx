@@ -193,15 +193,17 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
       });
   }, []);
 
-  // On load: the agent, and the transcript of the remembered conversation.
-  useEffect(() => {
-    load();
-    const id = conv.current;
-    if (!id) return;
+  // The remembered conversation's transcript. A 404 may only mean that its first exchange is not
+  // stored yet (the visitor left the previous page while the reply was being written), so the id
+  // is kept and the transcript asked for again when the panel opens; a message to a conversation
+  // that is really gone starts a new one (send).
+  const unread = useRef(false); // the transcript answered 404 and nothing was sent since
+  const loadTranscript = (id: string) =>
     api
       .conversation(id, visitorId)
       .then((c) => {
-        if (conv.current !== id) return;
+        if (conv.current !== id || !unread.current) return;
+        unread.current = false;
         for (const m of c.messages) seen.current.add(m.id);
         setMessages((list) => [...fromServer(c), ...list]);
         const status = c.liveChat?.status ?? null;
@@ -212,10 +214,22 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
         }
         if (c.csat) setRated("yes");
       })
-      .catch((err) => {
-        if (err instanceof ApiError && err.status === 404 && conv.current === id) setConversation(null);
+      .catch(() => {
+        // kept unread: asked for again when the panel opens
       });
+
+  // On load: the agent, and the transcript of the remembered conversation.
+  useEffect(() => {
+    load();
+    const id = conv.current;
+    if (!id) return;
+    unread.current = true;
+    void loadTranscript(id);
   }, []);
+
+  useEffect(() => {
+    if (open && unread.current && conv.current) void loadTranscript(conv.current);
+  }, [open]);
 
   // While a team member is asked for or has the chat, follow the conversation's changes.
   useEffect(() => {
@@ -258,6 +272,7 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
     const text = raw.trim();
     if (!text || busy.current || refusal) return;
     busy.current = true;
+    unread.current = false;
     setSending(true);
     setError("");
     const replyKey = nextKey();

@@ -89,22 +89,29 @@ std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request
                                                      std::string_view answered_question) const {
   std::vector<std::string> out;
   if (request.knowledge == nullptr) return out;
-  // Questions already asked or answered in this conversation are not suggested again.
+  // Questions already asked or answered in this conversation are not suggested again. The
+  // history's questions are analysed only once a Q&A pair is close enough to be suggested.
   const KnowledgeSettings& knowledge = request.settings->knowledge;
   const Analyzer& analyzer = Analyzer::for_language_or_english(knowledge.language);
   auto key = [&](std::string_view text) { return normalize_for_match(text, analyzer); };
-  std::set<std::string> asked = {&message.analyzer() == &analyzer ? message.key()
-                                                                  : key(request.message)};
-  if (!answered_question.empty()) asked.insert(key(answered_question));
-  for (const auto& m : request.history)
-    if (m.role == "user") asked.insert(key(m.content));
+  std::set<std::string> asked;
+  bool asked_filled = false;
+  auto fill_asked = [&] {
+    asked_filled = true;
+    asked.insert(&message.analyzer() == &analyzer ? message.key() : key(request.message));
+    if (!answered_question.empty()) asked.insert(key(answered_question));
+    for (const auto& m : request.history)
+      if (m.role == "user") asked.insert(key(m.content));
+  };
   auto consider = [&](const auto& text) {
-    for (const auto& m : request.knowledge->match_qa(request.agent_id, knowledge, text,
-                                                     options_.max_follow_ups + 4)) {
+    for (auto& m : request.knowledge->match_qa(request.agent_id, knowledge, text,
+                                               options_.max_follow_ups + 4)) {
       if (out.size() >= options_.max_follow_ups) return;
       if (m.score < kFollowUpMatch) continue;
-      if (!asked.insert(key(m.question)).second) continue;
-      out.push_back(m.question);
+      if (!asked_filled) fill_asked();
+      // The index's key is in the index's language, the one asked is analysed in.
+      if (!asked.insert(m.key.empty() ? key(m.question) : std::move(m.key)).second) continue;
+      out.push_back(std::move(m.question));
     }
   };
   consider(message);

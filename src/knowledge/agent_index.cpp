@@ -422,7 +422,7 @@ std::vector<QaMatch> AgentIndex::match_qa(const AnalyzedText& analyzed, size_t k
   std::optional<AnalyzedText> scratch;
   const AnalyzedText& query = in_my_language(analyzed, scratch);
   const QaEntry* exact = exact_qa(query);
-  if (exact) out.push_back({exact->source_id, exact->question, exact->answer, 1.0});
+  if (exact) out.push_back({exact->source_id, exact->question, exact->answer, 1.0, exact->key});
   QueryPlan p = plan(query);
   if (p.empty()) return out;
   std::vector<QaMatch> close;
@@ -430,7 +430,7 @@ std::vector<QaMatch> AgentIndex::match_qa(const AnalyzedText& analyzed, size_t k
     const QaEntry& qa = qa_[hit.doc];
     if (&qa == exact) continue;
     double score = kCloseQuestionCeiling * qa_confidence(p, qa);
-    close.push_back({qa.source_id, qa.question, qa.answer, score});
+    close.push_back({qa.source_id, qa.question, qa.answer, score, qa.key});
   }
   std::stable_sort(close.begin(), close.end(), [](const QaMatch& a, const QaMatch& b) { return a.score > b.score; });
   for (auto& m : close) {

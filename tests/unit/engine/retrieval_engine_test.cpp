@@ -21,8 +21,10 @@ class RetrievalEngineTest : public ::testing::Test {
          2.0}};
   }
 
-  std::pair<std::string, ReplyBlocks> ask(const std::string& message, ReplySettings settings = {}) {
+  std::pair<std::string, ReplyBlocks> ask(const std::string& message, ReplySettings settings = {},
+                                          std::vector<HistoryMessage> history = {}) {
     ReplyRequest r;
+    r.history = std::move(history);
     r.agent_id = "agt_1";
     if (settings.fallback_message.empty())
       settings.fallback_message = std::string(kDefaultFallbackMessage);
@@ -109,6 +111,20 @@ TEST_F(RetrievalEngineTest, FollowUpsComeFromOtherQuestionsWhenOn) {
   ReplySettings s;
   s.follow_ups = true;
   auto blocks = ask("Do you ship abroad?", s).second;
+  ASSERT_EQ(blocks.follow_ups.size(), 1u);
+  EXPECT_EQ(blocks.follow_ups[0], "How much does it cost to ship abroad?");
+}
+
+TEST_F(RetrievalEngineTest, AFollowUpAlreadyAskedInTheConversationIsNotSuggestedAgain) {
+  ReplySettings s;
+  s.follow_ups = true;
+  auto blocks = ask("Do you ship abroad?", s, {{"user", "how much does it COST to ship abroad"},
+                                               {"assistant", "Shipping abroad costs 5 euros."}})
+                    .second;
+  EXPECT_TRUE(blocks.follow_ups.empty());
+  // Said by the agent, not asked: still suggested.
+  blocks = ask("Do you ship abroad?", s, {{"assistant", "How much does it cost to ship abroad?"}})
+               .second;
   ASSERT_EQ(blocks.follow_ups.size(), 1u);
   EXPECT_EQ(blocks.follow_ups[0], "How much does it cost to ship abroad?");
 }

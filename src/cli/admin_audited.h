@@ -17,10 +17,10 @@ using AuditAccountOf = std::function<Result<std::string>(Connection&, std::strin
 
 struct CliAudit {
   AuditRule rule;
-  std::string target_id;   // empty: a creation; the id is taken from what the command prints
-  std::string parent_id;   // the target's agent, for a source
-  std::string account_id;  // empty: found by account_of
-  AuditAccountOf account_of;
+  std::string target_id = {};   // empty: a creation; the id is taken from what the command prints
+  std::string parent_id = {};   // the target's agent, for a source
+  std::string account_id = {};  // empty: found by account_of
+  AuditAccountOf account_of = {};
 };
 
 int run_admin_audited(const GlobalOptions& global, CliAudit audit,

@@ -195,15 +195,19 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
 
   // The remembered conversation's transcript. A 404 may only mean that its first exchange is not
   // stored yet (the visitor left the previous page while the reply was being written), so the id
-  // is kept and the transcript asked for again when the panel opens; a message to a conversation
-  // that is really gone starts a new one (send).
-  const unread = useRef(false); // the transcript answered 404 and nothing was sent since
-  const loadTranscript = (id: string) =>
-    api
+  // is kept and the transcript asked for again when the panel opens, unless a message was sent
+  // meanwhile; a message to a conversation that is really gone starts a new one (send).
+  const shown = useRef(false); // the transcript is in the log
+  const retry = useRef(false); // it could not be read, and nothing was sent since
+  const sent = useRef(0); // messages sent from this page
+  const loadTranscript = (id: string) => {
+    const before = sent.current;
+    return api
       .conversation(id, visitorId)
       .then((c) => {
-        if (conv.current !== id || !unread.current) return;
-        unread.current = false;
+        if (conv.current !== id || shown.current) return;
+        shown.current = true;
+        retry.current = false;
         for (const m of c.messages) seen.current.add(m.id);
         setMessages((list) => [...fromServer(c), ...list]);
         const status = c.liveChat?.status ?? null;
@@ -215,20 +219,21 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
         if (c.csat) setRated("yes");
       })
       .catch(() => {
-        // kept unread: asked for again when the panel opens
+        if (conv.current === id && sent.current === before) retry.current = true;
       });
+  };
 
   // On load: the agent, and the transcript of the remembered conversation.
   useEffect(() => {
     load();
-    const id = conv.current;
-    if (!id) return;
-    unread.current = true;
-    void loadTranscript(id);
+    if (conv.current) void loadTranscript(conv.current);
   }, []);
 
   useEffect(() => {
-    if (open && unread.current && conv.current) void loadTranscript(conv.current);
+    if (open && retry.current && conv.current) {
+      retry.current = false;
+      void loadTranscript(conv.current);
+    }
   }, [open]);
 
   // While a team member is asked for or has the chat, follow the conversation's changes.
@@ -272,7 +277,8 @@ export function App({ api, agentId }: { api: WidgetApi; agentId: string }) {
     const text = raw.trim();
     if (!text || busy.current || refusal) return;
     busy.current = true;
-    unread.current = false;
+    sent.current += 1;
+    retry.current = false;
     setSending(true);
     setError("");
     const replyKey = nextKey();

@@ -252,19 +252,17 @@ test("the page's CSS does not reach the widget, and the widget's does not reach 
   await Promise.all([plain.close(), attacked.close(), without.close()]);
 });
 
-// An agent answered by an LLM provider: a stand-in provider on this machine (the only fake here)
-// sends its reply in three pieces 300 ms apart; the widget shows each piece as it arrives.
-test("shows a provider's reply piece by piece as it is written", async ({ page }) => {
-  const pieces = ["Our jackets are ", "filled with recycled down ", "and fully waterproof."];
+// A stand-in LLM provider on this machine (the only fake here), a Parley whose agent it answers,
+// and a shop page with that agent's widget. `write` sends the reply's pieces; each piece becomes
+// one chunk of OpenAI's stream, then the stream ends.
+async function providerShop(write: (piece: (content: string) => void) => Promise<void>) {
   const provider = createServer(async (req, res) => {
     for await (const _ of req) void _;
     res.writeHead(200, { "Content-Type": "text/event-stream" });
-    for (const piece of pieces) {
-      const chunk = { id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] };
-      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-      await new Promise((ok) => setTimeout(ok, 300));
-    }
-    res.write(`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`);
+    const chunk = (delta: object, finish: string | null) =>
+      `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    await write((content) => res.write(chunk({ content }, null)));
+    res.write(chunk({}, "stop"));
     res.end("data: [DONE]\n\n");
   });
   await new Promise<void>((ok) => provider.listen(0, "127.0.0.1", ok));
@@ -272,10 +270,31 @@ test("shows a provider's reply piece by piece as it is written", async ({ page }
     agentSettings: { allowedDomains: ["shop.test"], engine: "openai" },
     serveArgs: ["--llm-base-url", `http://127.0.0.1:${(provider.address() as AddressInfo).port}`, "--llm-model", "stand-in"],
   });
-  const llmShop = await site(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1></main>
+  const shopSite = await site(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1></main>
 <script src="${llm.url}/widget.js" data-agent-id="${llm.agentId}" async></script></body></html>`);
+  return {
+    llm,
+    url: `http://shop.test:${shopSite.port}/`,
+    async close() {
+      await shopSite.close();
+      await llm.stop();
+      await new Promise((ok) => provider.close(ok));
+    },
+  };
+}
+
+// An agent answered by an LLM provider that sends its reply in three pieces 300 ms apart: the
+// widget shows each piece as it arrives.
+test("shows a provider's reply piece by piece as it is written", async ({ page }) => {
+  const pieces = ["Our jackets are ", "filled with recycled down ", "and fully waterproof."];
+  const shopLlm = await providerShop(async (piece) => {
+    for (const p of pieces) {
+      piece(p);
+      await new Promise((ok) => setTimeout(ok, 300));
+    }
+  });
   try {
-    await page.goto(`http://shop.test:${llmShop.port}/`);
+    await page.goto(shopLlm.url);
     await page.getByRole("button", { name: "Open chat" }).click();
     await page.evaluate(() => {
       const log = document.querySelector("parley-chat")!.shadowRoot!.querySelector("[role=log]")!;
@@ -291,9 +310,7 @@ test("shows a provider's reply piece by piece as it is written", async ({ page }
     // Each piece was on the page before the next one came.
     expect(states.map((s) => s.trim())).toEqual([pieces[0], pieces[0] + pieces[1], pieces.join("")].map((s) => s.trim()));
   } finally {
-    await llmShop.close();
-    await llm.stop();
-    await new Promise((ok) => provider.close(ok));
+    await shopLlm.close();
   }
 });
 
@@ -303,25 +320,14 @@ test("shows a provider's reply piece by piece as it is written", async ({ page }
 test("a page left while the reply is written keeps the conversation", async ({ page }) => {
   let release = () => {};
   const held = new Promise<void>((ok) => (release = ok));
-  const provider = createServer(async (req, res) => {
-    for await (const _ of req) void _;
-    res.writeHead(200, { "Content-Type": "text/event-stream" });
-    const piece = (content: string) => ({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-    res.write(`data: ${JSON.stringify(piece("Our jackets are "))}\n\n`);
+  const shopLlm = await providerShop(async (piece) => {
+    piece("Our jackets are ");
     await held;
-    res.write(`data: ${JSON.stringify(piece("fully waterproof."))}\n\n`);
-    res.write(`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`);
-    res.end("data: [DONE]\n\n");
+    piece("fully waterproof.");
   });
-  await new Promise<void>((ok) => provider.listen(0, "127.0.0.1", ok));
-  const llm = await startParley({
-    agentSettings: { allowedDomains: ["shop.test"], engine: "openai" },
-    serveArgs: ["--llm-base-url", `http://127.0.0.1:${(provider.address() as AddressInfo).port}`, "--llm-model", "stand-in"],
-  });
-  const llmShop = await site(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1></main>
-<script src="${llm.url}/widget.js" data-agent-id="${llm.agentId}" async></script></body></html>`);
+  const { llm } = shopLlm;
   try {
-    await page.goto(`http://shop.test:${llmShop.port}/`);
+    await page.goto(shopLlm.url);
     await page.getByRole("button", { name: "Open chat" }).click();
     await ask(page, "Are your jackets waterproof?");
     await expect(lastReply(page)).toContainText("Our jackets are");
@@ -331,20 +337,26 @@ test("a page left while the reply is written keeps the conversation", async ({ p
 
     // The next page asks for the transcript before the exchange is stored.
     const early = page.waitForResponse((r) => r.url().includes(`/widget/v1/conversations/${conversation}?visitorId=`));
-    await page.goto(`http://shop.test:${llmShop.port}/?page=2`);
+    await page.goto(shopLlm.url + "?page=2");
     expect((await early).status()).toBe(404);
     expect(await page.evaluate((k) => localStorage.getItem(k), key)).toBe(conversation);
 
     release();
-    await expect.poll(() => llm.admin("conversation", "get", conversation!).messages.length).toBe(2);
+    // Not found until the reply is complete and stored.
+    const stored = () => {
+      try {
+        return llm.admin("conversation", "get", conversation!).messages.length;
+      } catch {
+        return 0;
+      }
+    };
+    await expect.poll(stored).toBe(2);
     await page.getByRole("button", { name: "Open chat" }).click();
     const log = page.getByRole("log", { name: "Messages" });
     await expect(log.getByText("Are your jackets waterproof?")).toBeVisible();
     await expect(log.getByText("Our jackets are fully waterproof.")).toBeVisible();
   } finally {
     release();
-    await llmShop.close();
-    await llm.stop();
-    await new Promise((ok) => provider.close(ok));
+    await shopLlm.close();
   }
 });

@@ -94,10 +94,8 @@ std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request
   const KnowledgeSettings& knowledge = request.settings->knowledge;
   const Analyzer& analyzer = Analyzer::for_language_or_english(knowledge.language);
   auto key = [&](std::string_view text) { return normalize_for_match(text, analyzer); };
-  std::set<std::string> asked;
-  bool asked_filled = false;
+  std::set<std::string> asked;  // filled at the first close pair; never empty after
   auto fill_asked = [&] {
-    asked_filled = true;
     asked.insert(&message.analyzer() == &analyzer ? message.key() : key(request.message));
     if (!answered_question.empty()) asked.insert(key(answered_question));
     for (const auto& m : request.history)
@@ -108,9 +106,8 @@ std::vector<std::string> RetrievalEngine::follow_ups(const ReplyRequest& request
                                                options_.max_follow_ups + 4)) {
       if (out.size() >= options_.max_follow_ups) return;
       if (m.score < kFollowUpMatch) continue;
-      if (!asked_filled) fill_asked();
-      // The index's key is in the index's language, the one asked is analysed in.
-      if (!asked.insert(m.key.empty() ? key(m.question) : std::move(m.key)).second) continue;
+      if (asked.empty()) fill_asked();
+      if (!asked.insert(std::move(m.key)).second) continue;
       out.push_back(std::move(m.question));
     }
   };

@@ -36,7 +36,7 @@ struct QaMatch {
   std::string question;
   std::string answer;
   double score = 0;
-  std::string key = {};  // normalize_for_match(question) in the index's language, as it keeps it
+  std::string key = {};  // normalize_for_match(question), as the index keeps it; always filled
 };
 
 // What an answer's confidence is computed from (knowledge/answerability.h).

@@ -59,9 +59,8 @@ Result<void> SqliteDatabase::start() {
   PARLEY_TRY(writer_conn_->execute_script("PRAGMA wal_autocheckpoint=0"));
   // A statement with a RETURNING clause collects its rows in a temporary table, and SQLite backs
   // temporary tables with a file by default: the writer created, unlinked and closed a file in
-  // /var/tmp for every chat turn. The writer's temporary tables hold a statement's own rows (what
-  // one write returns, a bounded purge's ids), so they stay in memory. Readers keep the default:
-  // a large export's sort may spill to a file there.
+  // /var/tmp for every chat turn. The writer's temporary tables hold what one write returns, so
+  // they stay in memory. Readers keep the default: a large export's sort may spill to a file.
   PARLEY_TRY(writer_conn_->execute_script("PRAGMA temp_store=MEMORY"));
   PARLEY_ASSIGN_OR_RETURN(checkpoint_conn_, SqliteConnection::open(path_, durability_));
   writer_ = std::thread([this] { writer_loop(); });

@@ -209,11 +209,12 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   // writer's lock. The hour is not checked again there: it counts engine runs, this one included,
   // and the slots bound how far concurrent runs can go past it.
   if (!t.paused_) {
-    PARLEY_TRY(check_reply_allowed(read, account_id, agent.id, t.limits_, t.received_at_));
+    PARLEY_TRY(
+        check_reply_allowed(read, account_id, agent.id, t.limits_, t.received_at_, s.usage));
     if (s.slots) {
       PARLEY_ASSIGN_OR_RETURN(t.slot_, s.slots->acquire(account_id, agent.id));
     }
-    t.run_count_ = std::make_unique<EngineRunCount>(s.db, agent.id, t.received_at_);
+    t.run_count_ = std::make_unique<EngineRunCount>(s.db, s.usage, agent.id, t.received_at_);
   }
   // Read here, on the request's thread: run() may be on a thread without a database connection.
   if (r.history && !t.paused_) {
@@ -317,10 +318,20 @@ Result<void> ChatTurn::finish_run(Result<ReplyBlocks> outcome) {
 EngineRunCount::~EngineRunCount() {
   if (counted_) return;
   // Written behind: nothing waits for it.
-  db_.write_async([agent_id = std::move(agent_id_), at = at_](Connection& c) {
-    return count_engine_run(c, agent_id, at);
-  });
+  std::shared_ptr<CountsInFlight> counting;
+  if (usage_ != nullptr) {
+    counting = std::make_shared<CountsInFlight>(*usage_, std::vector{count()});
+  }
+  db_.write_then(
+      [agent_id = std::move(agent_id_), at = at_](Connection& c) {
+        return count_engine_run(c, agent_id, at);
+      },
+      [counting](Result<void> stored) {
+        if (stored.ok() && counting) counting->committed();
+      });
 }
+
+CountsInFlight::Count EngineRunCount::count() const { return {agent_id_, hour_period(at_), 1}; }
 
 Result<void> EngineRunCount::count_in(Connection& c) const {
   return count_engine_run(c, agent_id_, at_);
@@ -334,6 +345,8 @@ Result<ChatReply> ChatTurn::commit() {
 
 void ChatTurn::committed() {
   if (run_count_) run_count_->committed();
+  if (counting_) counting_->committed();
+  counting_.reset();
 }
 
 namespace {
@@ -352,8 +365,17 @@ struct CheckReplyCount final : Deferred {
 
 WriteFn ChatTurn::commit_work() {
   const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
+  // What the turn may add to the reply counters, each set once the unit of work knows it.
+  std::shared_ptr<CountsInFlight> counting;
+  if (s_.usage != nullptr) {
+    const std::string month = month_period(replied_at);
+    std::vector<CountsInFlight::Count> counts{{account_id_, month}, {agent_->record.id, month}};
+    if (run_count_) counts.push_back(run_count_->count());
+    counting = std::make_shared<CountsInFlight>(*s_.usage, std::move(counts));
+    counting_ = counting;
+  }
   // The unit of work may run more than once (db.h): it keeps the turn's state and writes it again.
-  return [this, replied_at](Connection& c) -> Result<void> {
+  return [this, replied_at, counting](Connection& c) -> Result<void> {
     const ContactDetails& contact = analysis_->intents.contact;
     const std::string& agent_id = agent_->record.id;
     // Every turn takes the agent's row first, which every turn updates anyway (its counters):
@@ -463,6 +485,10 @@ WriteFn ChatTurn::commit_work() {
       PARLEY_TRY(defer(c, "chat:reply-count", std::move(check)));
     }
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
+    if (counting) {
+      auto& counts = counting->pending();
+      counts[0].added = counts[1].added = paused ? 0 : 1;  // the months; the hour's is set
+    }
     return {};
   };
 }

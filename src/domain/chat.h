@@ -54,6 +54,7 @@ struct ChatServices {
   AgentCache* agents = nullptr;     // agents with their settings read; null: loaded every turn
   AccountCache* accounts = nullptr;  // accounts with their limits read; null: read every turn
   ReplyMetrics* metrics = nullptr;  // replies by engine and outcome for /metrics; null: not counted
+  UsageCounts* usage = nullptr;     // the reply counters known in memory; null: read every turn
 };
 
 inline constexpr size_t kMaxMessageChars = 10'000;
@@ -136,8 +137,8 @@ std::string api_session_id(std::string_view agent_id, std::string_view caller_se
 // behind, when the turn is destroyed.
 class EngineRunCount {
  public:
-  EngineRunCount(Database& db, std::string agent_id, int64_t at)
-      : db_(db), agent_id_(std::move(agent_id)), at_(at) {}
+  EngineRunCount(Database& db, UsageCounts* usage, std::string agent_id, int64_t at)
+      : db_(db), usage_(usage), agent_id_(std::move(agent_id)), at_(at) {}
   EngineRunCount(const EngineRunCount&) = delete;
   EngineRunCount& operator=(const EngineRunCount&) = delete;
   ~EngineRunCount();
@@ -145,9 +146,12 @@ class EngineRunCount {
   // Counts the run in the transaction of `c`; committed() once that transaction committed.
   Result<void> count_in(Connection& c) const;
   void committed() { counted_ = true; }
+  // The count it adds to when counted: (agent id, hour period).
+  CountsInFlight::Count count() const;
 
  private:
   Database& db_;
+  UsageCounts* usage_;
   std::string agent_id_;
   int64_t at_;
   bool counted_ = false;
@@ -208,6 +212,7 @@ class ChatTurn {
   ChatReply reply_;
   std::unique_ptr<ChatSlots::Lease> slot_;  // held from prepare() until run() returns
   std::unique_ptr<EngineRunCount> run_count_;  // the engine's run; none when paused at prepare()
+  std::shared_ptr<CountsInFlight> counting_;   // what commit_work() adds to s_.usage
 };
 
 // prepare(), run() collecting the text, commit().

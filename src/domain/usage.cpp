@@ -36,11 +36,13 @@ ApiError agent_cap_reached(int64_t cap) {
 
 Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
                                  std::string_view agent_id, const ReplyLimits& limits,
-                                 int64_t now_ms) {
+                                 int64_t now_ms, UsageCounts* known) {
   const std::string month = month_period(now_ms);
   const std::string hour = hour_period(now_ms);
-  PARLEY_ASSIGN_OR_RETURN(
-      auto used, UsageRepo::counts(c, {{{account_id, month}, {agent_id, month}, {agent_id, hour}}}));
+  const std::array<UsageRepo::ScopePeriod, 3> asked{
+      {{account_id, month}, {agent_id, month}, {agent_id, hour}}};
+  PARLEY_ASSIGN_OR_RETURN(auto used,
+                          known ? known->read(c, asked) : UsageRepo::counts(c, asked));
   if (used[0] >= limits.account_messages_per_month) return message_limit_reached(limits);
   if (limits.agent_monthly_cap && used[1] >= *limits.agent_monthly_cap)
     return agent_cap_reached(*limits.agent_monthly_cap);

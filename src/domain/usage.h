@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/usage_counts.h"
 #include "store/db.h"
 
 namespace parley {
@@ -31,9 +32,10 @@ std::string hour_period(int64_t now_ms);
 // next hour) when one more reply would go beyond a limit, checked in that order: the monthly
 // limits of stored replies, then the engine runs of the agent's hour. The counts are read with
 // one statement.
+// With `known`, the counts come from memory once it knows them (domain/usage_counts.h).
 Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
                                  std::string_view agent_id, const ReplyLimits& limits,
-                                 int64_t now_ms);
+                                 int64_t now_ms, UsageCounts* known = nullptr);
 
 // Counts one stored reply on the account's month and the agent's month (the plan's messages).
 Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,

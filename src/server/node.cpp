@@ -191,6 +191,9 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   WidgetLimits widget_limits(clock, o.widget, database.shared_by_nodes() ? &database : nullptr);
 
   ChatServices chat{database, clock, random, engines, knowledge, o.chat};
+  // One process serves a SQLite file, so every count goes through this one (usage_counts.h).
+  UsageCounts usage_counts(!database.shared_by_nodes());
+  chat.usage = &usage_counts;
   chat.mailer = &mailer;
   chat.slots = &chat_slots;
   chat.agents = &agent_cache;

@@ -85,7 +85,7 @@ void add_widget_route(Router& router, WidgetContext& app, std::string_view metho
   std::string allowed_methods = std::string(method) + ", OPTIONS";
   router.add(method, pattern,
              {[&app, target, handler = std::move(handler)](Request& req) -> Response {
-                WidgetCall call{req, app, {app.db, app.clock, app.random}, {}, {}, {}, {}, {}};
+                WidgetCall call{req, app, {app.db, app.clock, app.random}};
                 std::string_view origin = req.header("Origin");
                 auto found = find_target(call, target);
                 if (!found.ok()) {
@@ -112,7 +112,7 @@ void add_widget_route(Router& router, WidgetContext& app, std::string_view metho
   // The browser's preflight: answered with CORS headers only for an allowed origin.
   router.add("OPTIONS", pattern,
              {[&app, target, allowed_methods](Request& req) -> Response {
-                WidgetCall call{req, app, {app.db, app.clock, app.random}, {}, {}, {}, {}, {}};
+                WidgetCall call{req, app, {app.db, app.clock, app.random}};
                 std::string_view origin = req.header("Origin");
                 auto found = find_target(call, target);
                 if (found.ok()) found = check_origin(call.rules, origin);

@@ -35,13 +35,13 @@ struct WidgetCall {
   Request& req;
   WidgetContext& app;
   Services services;
-  AgentRecord agent;
-  std::shared_ptr<const AgentSettings> settings;  // the agent's, read once (domain/agent_cache.h)
-  WidgetRules rules;
-  std::optional<std::string> country;             // from the trusted header, when configured
-  std::optional<ConversationRecord> conversation;  // for WidgetTarget::kConversation
-  rapidjson::Document body;                        // the JSON body of a POST
-  std::string address = {};                        // the client's (WidgetLimits::client_address)
+  AgentRecord agent = {};
+  std::shared_ptr<const AgentSettings> settings = {};  // the agent's, read once (agent_cache.h)
+  WidgetRules rules = {};
+  std::optional<std::string> country = {};             // from the trusted header, when configured
+  std::optional<ConversationRecord> conversation = {};  // for WidgetTarget::kConversation
+  rapidjson::Document body = {};                        // the JSON body of a POST
+  std::string address = {};  // the client's (WidgetLimits::client_address)
 };
 
 using WidgetHandler = std::function<Result<Response>(WidgetCall&)>;

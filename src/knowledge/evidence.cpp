@@ -87,15 +87,22 @@ bool states_kind(std::string_view text, AnswerKind kind) {
   return found;
 }
 
+void slot_credits_into(const QueryPlan& plan, std::span<const uint32_t> terms,
+                       std::span<double> out) {
+  for (size_t i = 0; i < plan.slots.size(); ++i) {
+    out[i] = 0.0;
+    for (const auto& alt : plan.slots[i].alternatives)
+      if (alt.weight > out[i] && has_term(terms, alt.term)) out[i] = alt.weight;
+  }
+}
+
 std::vector<double> slot_credits(const QueryPlan& plan, std::span<const uint32_t> terms) {
   std::vector<double> credits(plan.slots.size(), 0.0);
-  for (size_t i = 0; i < plan.slots.size(); ++i)
-    for (const auto& alt : plan.slots[i].alternatives)
-      if (alt.weight > credits[i] && has_term(terms, alt.term)) credits[i] = alt.weight;
+  slot_credits_into(plan, terms, credits);
   return credits;
 }
 
-double coverage(const QueryPlan& plan, const std::vector<double>& credits) {
+double coverage(const QueryPlan& plan, std::span<const double> credits) {
   if (plan.total_weight <= 0) return 0;
   double covered = 0;
   for (size_t i = 0; i < plan.slots.size(); ++i) covered += credits[i] * plan.slots[i].weight;
@@ -111,55 +118,65 @@ SentencePick pick_sentences(const QueryPlan& plan, const std::vector<SentenceTer
   SentencePick pick;
   if (plan.empty()) return pick;
   max_sentences = std::max<size_t>(max_sentences, 1);
+  const size_t slots = plan.slots.size();
   const std::vector<double> context_credits = slot_credits(plan, context_terms);
 
+  // Each scored sentence's credits live in `credits` from `at`: first with its context (all),
+  // then of the sentence alone (own), a slot each. One buffer for the chunk, not two per sentence.
   struct Scored {
     size_t index;
-    std::vector<double> all;  // credits of the sentence with its context
-    std::vector<double> own;  // of the sentence alone
+    size_t at;
     double score;
   };
   std::vector<Scored> scored;
+  std::vector<double> credits;
+  credits.reserve(2 * slots * sentences.size());
+  auto all_of = [&](const Scored& x) { return std::span<const double>(credits).subspan(x.at, slots); };
+  auto own_of = [&](const Scored& x) {
+    return std::span<const double>(credits).subspan(x.at + slots, slots);
+  };
   // Credits of the chunk's context and of the last heading line inside the chunk.
   std::vector<double> around = context_credits;
+  std::vector<double> own(slots);
   for (size_t i = 0; i < sentences.size(); ++i) {
+    slot_credits_into(plan, sentences[i].terms, own);
     if (sentences[i].heading) {
-      around = context_credits;
-      auto heading = slot_credits(plan, sentences[i].terms);
-      for (size_t s = 0; s < around.size(); ++s) around[s] = std::max(around[s], heading[s]);
+      for (size_t s = 0; s < slots; ++s) around[s] = std::max(context_credits[s], own[s]);
       continue;
     }
-    auto own = slot_credits(plan, sentences[i].terms);
-    std::vector<double> all = own;
-    for (size_t s = 0; s < all.size(); ++s) all[s] = std::max(all[s], around[s]);
     double score = 0;
-    for (size_t s = 0; s < plan.slots.size(); ++s)
-      score += plan.slots[s].weight * std::max(own[s], kContextShare * all[s]);
+    for (size_t s = 0; s < slots; ++s)
+      score += plan.slots[s].weight * std::max(own[s], kContextShare * std::max(own[s], around[s]));
     if (score <= 0) continue;
     if (plan.kind != AnswerKind::kAny && states_kind(sentences[i].text, plan.kind))
       score += kNumberBonus * plan.total_weight;
-    scored.push_back({i, std::move(all), std::move(own), score});
+    const size_t at = credits.size();
+    for (size_t s = 0; s < slots; ++s) credits.push_back(std::max(own[s], around[s]));
+    credits.insert(credits.end(), own.begin(), own.end());
+    scored.push_back({i, at, score});
   }
   if (scored.empty()) return pick;
   std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.score > b.score; });
 
   std::vector<size_t> chosen = {0};
-  std::vector<double> covered = scored[0].all;
+  std::vector<double> covered(all_of(scored[0]).begin(), all_of(scored[0]).end());
   // When no sentence matches by its own words, the chunk answered by its title or heading: its
   // opening sentences say what it is about.
-  if (std::all_of(scored[0].own.begin(), scored[0].own.end(), [](double c) { return c == 0; })) {
+  const auto best_own = own_of(scored[0]);
+  if (std::all_of(best_own.begin(), best_own.end(), [](double c) { return c == 0; })) {
     std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.index < b.index; });
     chosen.clear();
     for (size_t c = 0; c < scored.size() && chosen.size() < max_sentences; ++c) chosen.push_back(c);
     max_sentences = 0;
   }
   for (size_t c = 1; c < scored.size() && chosen.size() < max_sentences; ++c) {
+    const auto their = own_of(scored[c]);
     double gain = 0;
-    for (size_t s = 0; s < plan.slots.size(); ++s)
-      gain += plan.slots[s].weight * std::max(0.0, scored[c].own[s] - covered[s]);
+    for (size_t s = 0; s < slots; ++s)
+      gain += plan.slots[s].weight * std::max(0.0, their[s] - covered[s]);
     if (gain < kAddedSentenceGain * plan.total_weight) continue;
     chosen.push_back(c);
-    for (size_t s = 0; s < plan.slots.size(); ++s) covered[s] = std::max(covered[s], scored[c].own[s]);
+    for (size_t s = 0; s < slots; ++s) covered[s] = std::max(covered[s], their[s]);
   }
   // A question asking how much, how many or when is answered by a sentence that states a number
   // (or a day or a month): when the sentences chosen state none, the best one of the chunk that
@@ -169,14 +186,15 @@ SentencePick pick_sentences(const QueryPlan& plan, const std::vector<SentenceTer
     for (size_t c = 1; c < scored.size(); ++c) {
       if (!states_number(c)) continue;
       chosen.push_back(c);
-      for (size_t s = 0; s < plan.slots.size(); ++s) covered[s] = std::max(covered[s], scored[c].own[s]);
+      const auto their = own_of(scored[c]);
+      for (size_t s = 0; s < slots; ++s) covered[s] = std::max(covered[s], their[s]);
       break;
     }
   }
-  for (size_t s = 0; s < plan.slots.size(); ++s) covered[s] = std::max(covered[s], context_credits[s]);
+  for (size_t s = 0; s < slots; ++s) covered[s] = std::max(covered[s], context_credits[s]);
   // Evidence spread over several sentences is weaker than one sentence that says it all: the
   // sentences beside the best one count half.
-  const double best = coverage(plan, scored[chosen[0]].all);
+  const double best = coverage(plan, all_of(scored[chosen[0]]));
   const double all = coverage(plan, covered);
   std::vector<size_t> order;
   for (size_t c : chosen) order.push_back(scored[c].index);

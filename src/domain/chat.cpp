@@ -210,7 +210,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   // and the slots bound how far concurrent runs can go past it.
   if (!t.paused_) {
     PARLEY_TRY(
-        check_reply_allowed(read, account_id, agent.id, t.limits_, t.received_at_, s.usage));
+        check_reply_allowed(read, account_id, agent.id, t.limits_, t.received_at_, s.usage.get()));
     if (s.slots) {
       PARLEY_ASSIGN_OR_RETURN(t.slot_, s.slots->acquire(account_id, agent.id));
     }
@@ -319,9 +319,7 @@ EngineRunCount::~EngineRunCount() {
   if (counted_) return;
   // Written behind: nothing waits for it.
   std::shared_ptr<CountsInFlight> counting;
-  if (usage_ != nullptr) {
-    counting = std::make_shared<CountsInFlight>(*usage_, std::vector{count()});
-  }
+  if (usage_) counting = std::make_shared<CountsInFlight>(usage_, std::vector{count()});
   db_.write_then(
       [agent_id = std::move(agent_id_), at = at_](Connection& c) {
         return count_engine_run(c, agent_id, at);
@@ -367,11 +365,11 @@ WriteFn ChatTurn::commit_work() {
   const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
   // What the turn may add to the reply counters, each set once the unit of work knows it.
   std::shared_ptr<CountsInFlight> counting;
-  if (s_.usage != nullptr) {
+  if (s_.usage) {
     const std::string month = month_period(replied_at);
     std::vector<CountsInFlight::Count> counts{{account_id_, month}, {agent_->record.id, month}};
     if (run_count_) counts.push_back(run_count_->count());
-    counting = std::make_shared<CountsInFlight>(*s_.usage, std::move(counts));
+    counting = std::make_shared<CountsInFlight>(s_.usage, std::move(counts));
     counting_ = counting;
   }
   // The unit of work may run more than once (db.h): it keeps the turn's state and writes it again.

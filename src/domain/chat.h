@@ -54,7 +54,8 @@ struct ChatServices {
   AgentCache* agents = nullptr;     // agents with their settings read; null: loaded every turn
   AccountCache* accounts = nullptr;  // accounts with their limits read; null: read every turn
   ReplyMetrics* metrics = nullptr;  // replies by engine and outcome for /metrics; null: not counted
-  UsageCounts* usage = nullptr;     // the reply counters known in memory; null: read every turn
+  // The reply counters known in memory (SQLite); null: read every turn.
+  std::shared_ptr<UsageCounts> usage = nullptr;
 };
 
 inline constexpr size_t kMaxMessageChars = 10'000;
@@ -137,8 +138,8 @@ std::string api_session_id(std::string_view agent_id, std::string_view caller_se
 // behind, when the turn is destroyed.
 class EngineRunCount {
  public:
-  EngineRunCount(Database& db, UsageCounts* usage, std::string agent_id, int64_t at)
-      : db_(db), usage_(usage), agent_id_(std::move(agent_id)), at_(at) {}
+  EngineRunCount(Database& db, std::shared_ptr<UsageCounts> usage, std::string agent_id, int64_t at)
+      : db_(db), usage_(std::move(usage)), agent_id_(std::move(agent_id)), at_(at) {}
   EngineRunCount(const EngineRunCount&) = delete;
   EngineRunCount& operator=(const EngineRunCount&) = delete;
   ~EngineRunCount();
@@ -151,7 +152,7 @@ class EngineRunCount {
 
  private:
   Database& db_;
-  UsageCounts* usage_;
+  std::shared_ptr<UsageCounts> usage_;
   std::string agent_id_;
   int64_t at_;
   bool counted_ = false;

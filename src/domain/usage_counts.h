@@ -6,9 +6,11 @@
 // it committed or failed (end). A count is learnt only when no such write was in flight during its
 // read, so the value read is the committed one and every later addition comes through end().
 // This is exact only when every count of the database goes through this process: SQLite, which
-// one process serves (`exact`). A node that shares its database with others (PostgreSQL) reads
+// one process serves. A node that shares its database with others (PostgreSQL) has none and reads
 // the counters every time. The commit still checks the plan's messages in its own statement
 // (count_reply_within_limits_later); this only spares the read before the engine runs.
+// Shared (std::shared_ptr) by everything that may end a write: a write queued behind may end
+// after the node that made it has stopped serving.
 #pragma once
 
 #include <array>
@@ -29,7 +31,7 @@ class UsageCounts {
  public:
   using ScopePeriod = UsageRepo::ScopePeriod;
 
-  explicit UsageCounts(bool exact) : exact_(exact) {}
+  UsageCounts() = default;
   UsageCounts(const UsageCounts&) = delete;
   UsageCounts& operator=(const UsageCounts&) = delete;
 
@@ -54,9 +56,9 @@ class UsageCounts {
   Known& at(std::string_view scope, std::string_view period);
   void forget_unused();
 
-  const bool exact_;
   mutable std::mutex mu_;
   StringMap<Known> known_;  // by scope id, '\n', period
+  uint64_t forgets_ = 0;    // how many times known_ was thinned (forget_unused)
 };
 
 // The additions one write may make to the counts, begun when it is made and ended once, when
@@ -69,7 +71,7 @@ class CountsInFlight {
     std::string period;
     int64_t added = 0;  // what the write adds when it commits; the unit of work may change it
   };
-  CountsInFlight(UsageCounts& counts, std::vector<Count> pending);
+  CountsInFlight(std::shared_ptr<UsageCounts> counts, std::vector<Count> pending);
   CountsInFlight(const CountsInFlight&) = delete;
   CountsInFlight& operator=(const CountsInFlight&) = delete;
   ~CountsInFlight();
@@ -78,7 +80,7 @@ class CountsInFlight {
   void committed();
 
  private:
-  UsageCounts& counts_;
+  std::shared_ptr<UsageCounts> counts_;
   std::vector<Count> pending_;
   bool ended_ = false;
 };

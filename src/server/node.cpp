@@ -127,7 +127,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   // ~100 KB of page cache for each statement that needs a temporary table (RETURNING does), so a
   // chat turn shrank and regrew a heap two or three times, and faulted the pages in again each
   // time: 7% of the server's CPU under the chat bench. A heap now keeps up to 4 MB free at its
-  // top and grows 1 MB at a time; evicted indexes' memory still goes back (malloc_trim).
+  // top; the main heap grows 1 MB at a time and a trimmed heap keeps 1 MB. Evicted indexes'
+  // large arrays have their own pages, and malloc_trim gives back what the heaps hold free.
   mallopt(M_TRIM_THRESHOLD, 4 * 1024 * 1024);
   mallopt(M_TOP_PAD, 1024 * 1024);
   // glibc gives up to eight heaps (arenas) per core to a process's threads, and a node has more
@@ -192,8 +193,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
 
   ChatServices chat{database, clock, random, engines, knowledge, o.chat};
   // One process serves a SQLite file, so every count goes through this one (usage_counts.h).
-  UsageCounts usage_counts(!database.shared_by_nodes());
-  chat.usage = &usage_counts;
+  if (!database.shared_by_nodes()) chat.usage = std::make_shared<UsageCounts>();
   chat.mailer = &mailer;
   chat.slots = &chat_slots;
   chat.agents = &agent_cache;

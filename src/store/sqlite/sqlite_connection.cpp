@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdlib>
+#include <mutex>
 
 namespace parley {
 
@@ -47,8 +48,25 @@ class SqliteRow final : public Row {
 };
 }  // namespace
 
+namespace {
+// Every unit of work runs in its own savepoint (group_commit.h), and SQLite keeps the pages a
+// savepoint changes in a statement journal, held in memory up to this size and then written to a
+// temporary file. At SQLite's default (64 KiB, sixteen pages) a chat turn's journal spilled: the
+// writer created, wrote, unlinked and closed a file in the temporary folder for every turn. A
+// turn's pages fit in 1 MiB; a larger unit of work (a knowledge form rewritten, a source deleted)
+// still spills, so memory stays bounded.
+constexpr int kStatementJournalInMemory = 1024 * 1024;
+
+void configure_sqlite_once() {
+  static std::once_flag once;
+  // Only before SQLite's first use in the process; otherwise it keeps its default.
+  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, kStatementJournalInMemory); });
+}
+}  // namespace
+
 Result<std::unique_ptr<SqliteConnection>> SqliteConnection::open(const std::string& path,
                                                                  Durability durability) {
+  configure_sqlite_once();
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(
       path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);

@@ -57,11 +57,6 @@ Result<void> SqliteDatabase::start() {
   epoch_[1].fetch_add(1, std::memory_order_acq_rel);
   if (migrated > 0) versions_->bump_all();
   PARLEY_TRY(writer_conn_->execute_script("PRAGMA wal_autocheckpoint=0"));
-  // A statement with a RETURNING clause collects its rows in a temporary table, and SQLite backs
-  // temporary tables with a file by default: the writer created, unlinked and closed a file in
-  // /var/tmp for every chat turn. The writer's temporary tables hold what one write returns, so
-  // they stay in memory. Readers keep the default: a large export's sort may spill to a file.
-  PARLEY_TRY(writer_conn_->execute_script("PRAGMA temp_store=MEMORY"));
   PARLEY_ASSIGN_OR_RETURN(checkpoint_conn_, SqliteConnection::open(path_, durability_));
   writer_ = std::thread([this] { writer_loop(); });
   checkpointer_ = std::thread([this] { checkpoint_loop(); });

@@ -1,5 +1,6 @@
 // The chat flow on a real SQLite database with a recording engine and a manual clock: history
-// window, continuity, limits by month and hour, timeout leaving nothing stored.
+// window, continuity, limits by month and hour (checked from memory, as `serve` does on SQLite),
+// timeout leaving nothing stored.
 #include "domain/chat.h"
 
 #include <gtest/gtest.h>
@@ -57,6 +58,7 @@ class ChatFlowTest : public ::testing::Test {
   Result<ChatReply> send(ChatRequest r) {
     if (r.agent_id.empty()) r.agent_id = agent_;
     ChatServices s{*db_, clock_, random_, engine_, knowledge_, config_};
+    s.usage = usage_;  // as `serve` runs on SQLite: the limits are checked from memory
     return chat(s, account_, r);
   }
 
@@ -67,6 +69,7 @@ class ChatFlowTest : public ::testing::Test {
   RecordingEngine engine_;
   FakeRetriever knowledge_;
   ChatConfig config_;
+  std::shared_ptr<UsageCounts> usage_ = std::make_shared<UsageCounts>();
   std::unique_ptr<Database> db_;
   std::string account_, agent_;
 };

@@ -93,8 +93,7 @@ TEST_F(ReplyCount, RepliesCommittedAtOnceStopExactlyAtThePlansLimit) {
 }
 
 // UsageCounts (domain/usage_counts.h): a count is read from the database until it is learnt,
-// learnt only when no write of it was in flight during the read, then kept by the writes' ends;
-// on a shared database every read goes to the database.
+// learnt only when no write of it was in flight during the read, then kept by the writes' ends.
 class UsageCountsTest : public ReplyCount {
  protected:
   // Adds to the stored count without telling any UsageCounts.
@@ -116,35 +115,35 @@ class UsageCountsTest : public ReplyCount {
 };
 
 TEST_F(UsageCountsTest, LearntOnceThenKeptByTheWritesEnds) {
-  UsageCounts counts(true);
+  auto counts = std::make_shared<UsageCounts>();
   add_stored("acc_1", 3);
   add_stored("agt_1", 2);
-  EXPECT_EQ(read(counts), (std::array<int64_t, 3>{3, 2, 0}));
+  EXPECT_EQ(read(*counts), (std::array<int64_t, 3>{3, 2, 0}));
   // Learnt: a change that did not go through it is not seen (none can, on its own database).
   add_stored("acc_1", 5);
-  EXPECT_EQ(read(counts), (std::array<int64_t, 3>{3, 2, 0}));
-  counts.begin("acc_1", kMonth);
-  counts.begin("agt_1", kHour);
-  counts.end("acc_1", kMonth, 1);
-  counts.end("agt_1", kHour, 1);
-  EXPECT_EQ(read(counts), (std::array<int64_t, 3>{4, 2, 1}));
+  EXPECT_EQ(read(*counts), (std::array<int64_t, 3>{3, 2, 0}));
+  counts->begin("acc_1", kMonth);
+  counts->begin("agt_1", kHour);
+  counts->end("acc_1", kMonth, 1);
+  counts->end("agt_1", kHour, 1);
+  EXPECT_EQ(read(*counts), (std::array<int64_t, 3>{4, 2, 1}));
 }
 
 TEST_F(UsageCountsTest, NotLearntWhileAWriteOfItIsInFlight) {
-  UsageCounts counts(true);
-  counts.begin("acc_1", kMonth);
+  auto counts = std::make_shared<UsageCounts>();
+  counts->begin("acc_1", kMonth);
   add_stored("acc_1", 1);  // the write committed; its end() has not come yet
-  EXPECT_EQ(read(counts)[0], 1);
-  counts.end("acc_1", kMonth, 1);
+  EXPECT_EQ(read(*counts)[0], 1);
+  counts->end("acc_1", kMonth, 1);
   // Had the read been learnt, the write would now be counted twice.
-  EXPECT_EQ(read(counts)[0], 1);
+  EXPECT_EQ(read(*counts)[0], 1);
   add_stored("acc_1", 1);  // learnt by the read above: not seen
-  EXPECT_EQ(read(counts)[0], 1);
+  EXPECT_EQ(read(*counts)[0], 1);
 }
 
 TEST_F(UsageCountsTest, AWriteThatFailedOrNeverCommittedAddsNothing) {
-  UsageCounts counts(true);
-  EXPECT_EQ(read(counts), (std::array<int64_t, 3>{0, 0, 0}));
+  auto counts = std::make_shared<UsageCounts>();
+  EXPECT_EQ(read(*counts), (std::array<int64_t, 3>{0, 0, 0}));
   {
     CountsInFlight dropped(counts, {{"acc_1", std::string(kMonth), 1}});
   }
@@ -152,25 +151,15 @@ TEST_F(UsageCountsTest, AWriteThatFailedOrNeverCommittedAddsNothing) {
   committed.pending()[0].added = 1;  // what the unit of work decided
   committed.committed();
   committed.committed();  // once only
-  EXPECT_EQ(read(counts)[0], 1);
-}
-
-TEST_F(UsageCountsTest, OnASharedDatabaseEveryReadGoesToIt) {
-  UsageCounts counts(false);
-  EXPECT_EQ(read(counts)[0], 0);
-  add_stored("acc_1", 2);
-  counts.begin("acc_1", kMonth);
-  counts.end("acc_1", kMonth, 7);
-  EXPECT_EQ(read(counts)[0], 2);
-  EXPECT_EQ(counts.size(), 0u);
+  EXPECT_EQ(read(*counts)[0], 1);
 }
 
 TEST_F(UsageCountsTest, TheCheckBeforeTheEngineRefusesFromMemory) {
-  UsageCounts counts(true);
+  auto counts = std::make_shared<UsageCounts>();
   const std::string month = month_period(kNow);
   ReplyLimits limits{2, std::nullopt};
   auto check = [&] {
-    return check_reply_allowed(db_->read()->get(), "acc_1", "agt_1", limits, kNow, &counts);
+    return check_reply_allowed(db_->read()->get(), "acc_1", "agt_1", limits, kNow, counts.get());
   };
   EXPECT_TRUE(check().ok());
   for (int i = 0; i < 2; ++i) {

@@ -26,6 +26,16 @@ bool has_term(std::span<const uint32_t> sorted, uint32_t term) {
   return std::binary_search(sorted.begin(), sorted.end(), term);
 }
 
+// slot_credits written into `out` (one per slot), for a buffer used again.
+void slot_credits_into(const QueryPlan& plan, std::span<const uint32_t> terms,
+                       std::span<double> out) {
+  for (size_t i = 0; i < plan.slots.size(); ++i) {
+    out[i] = 0.0;
+    for (const auto& alt : plan.slots[i].alternatives)
+      if (alt.weight > out[i] && has_term(terms, alt.term)) out[i] = alt.weight;
+  }
+}
+
 }  // namespace
 
 std::vector<WeightedTerm> QueryPlan::bm25_terms() const {
@@ -87,15 +97,6 @@ bool states_kind(std::string_view text, AnswerKind kind) {
   return found;
 }
 
-void slot_credits_into(const QueryPlan& plan, std::span<const uint32_t> terms,
-                       std::span<double> out) {
-  for (size_t i = 0; i < plan.slots.size(); ++i) {
-    out[i] = 0.0;
-    for (const auto& alt : plan.slots[i].alternatives)
-      if (alt.weight > out[i] && has_term(terms, alt.term)) out[i] = alt.weight;
-  }
-}
-
 std::vector<double> slot_credits(const QueryPlan& plan, std::span<const uint32_t> terms) {
   std::vector<double> credits(plan.slots.size(), 0.0);
   slot_credits_into(plan, terms, credits);
@@ -131,7 +132,7 @@ SentencePick pick_sentences(const QueryPlan& plan, const std::vector<SentenceTer
   std::vector<Scored> scored;
   std::vector<double> credits;
   credits.reserve(2 * slots * sentences.size());
-  auto all_of = [&](const Scored& x) { return std::span<const double>(credits).subspan(x.at, slots); };
+  auto with_context_of = [&](const Scored& x) { return std::span<const double>(credits).subspan(x.at, slots); };
   auto own_of = [&](const Scored& x) {
     return std::span<const double>(credits).subspan(x.at + slots, slots);
   };
@@ -159,7 +160,8 @@ SentencePick pick_sentences(const QueryPlan& plan, const std::vector<SentenceTer
   std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.score > b.score; });
 
   std::vector<size_t> chosen = {0};
-  std::vector<double> covered(all_of(scored[0]).begin(), all_of(scored[0]).end());
+  const auto best_with_context = with_context_of(scored[0]);
+  std::vector<double> covered(best_with_context.begin(), best_with_context.end());
   // When no sentence matches by its own words, the chunk answered by its title or heading: its
   // opening sentences say what it is about.
   const auto best_own = own_of(scored[0]);
@@ -194,7 +196,7 @@ SentencePick pick_sentences(const QueryPlan& plan, const std::vector<SentenceTer
   for (size_t s = 0; s < slots; ++s) covered[s] = std::max(covered[s], context_credits[s]);
   // Evidence spread over several sentences is weaker than one sentence that says it all: the
   // sentences beside the best one count half.
-  const double best = coverage(plan, all_of(scored[chosen[0]]));
+  const double best = coverage(plan, with_context_of(scored[chosen[0]]));
   const double all = coverage(plan, covered);
   std::vector<size_t> order;
   for (size_t c : chosen) order.push_back(scored[c].index);

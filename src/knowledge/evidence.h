@@ -53,8 +53,6 @@ bool is_question_phrase(std::string_view previous, std::string_view word);
 
 // The credit (0..1) a sorted term set gives each slot.
 std::vector<double> slot_credits(const QueryPlan& plan, std::span<const uint32_t> terms);
-// slot_credits written into `out` (one per slot), for callers that reuse a buffer.
-void slot_credits_into(const QueryPlan& plan, std::span<const uint32_t> terms, std::span<double> out);
 
 // A slot counts as covered (the key word present) from this credit: its own word, a correction
 // or a synonym; a partial match below it does not.

@@ -317,16 +317,19 @@ Result<void> ChatTurn::finish_run(Result<ReplyBlocks> outcome) {
 
 EngineRunCount::~EngineRunCount() {
   if (counted_) return;
-  // Written behind: nothing waits for it.
+  // Written behind: nothing waits for it. The counts in memory learn of it once it committed.
   std::shared_ptr<CountsInFlight> counting;
   if (usage_) counting = std::make_shared<CountsInFlight>(usage_, std::vector{count()});
-  db_.write_then(
-      [agent_id = std::move(agent_id_), at = at_](Connection& c) {
-        return count_engine_run(c, agent_id, at);
-      },
-      [counting](Result<void> stored) {
-        if (stored.ok() && counting) counting->committed();
-      });
+  WriteFn write = [agent_id = std::move(agent_id_), at = at_](Connection& c) {
+    return count_engine_run(c, agent_id, at);
+  };
+  if (!counting) {
+    db_.write_async(std::move(write));
+    return;
+  }
+  db_.write_then(std::move(write), [counting](Result<void> stored) {
+    if (stored.ok()) counting->committed();
+  });
 }
 
 CountsInFlight::Count EngineRunCount::count() const { return {agent_id_, hour_period(at_), 1}; }

@@ -77,11 +77,6 @@ void UsageCounts::end(std::string_view scope, std::string_view period, int64_t a
   k.count += added;
 }
 
-size_t UsageCounts::size() const {
-  std::lock_guard lock(mu_);
-  return known_.size();
-}
-
 CountsInFlight::CountsInFlight(std::shared_ptr<UsageCounts> counts, std::vector<Count> pending)
     : counts_(std::move(counts)), pending_(std::move(pending)) {
   for (const auto& p : pending_) counts_->begin(p.scope, p.period);

@@ -43,9 +43,6 @@ class UsageCounts {
   // That write committed, having added `added` (0 when it added nothing), or failed (0).
   void end(std::string_view scope, std::string_view period, int64_t added);
 
-  // How many pairs are known or written now (for tests).
-  size_t size() const;
-
  private:
   struct Known {
     int64_t count = 0;
@@ -56,7 +53,7 @@ class UsageCounts {
   Known& at(std::string_view scope, std::string_view period);
   void forget_unused();
 
-  mutable std::mutex mu_;
+  std::mutex mu_;
   StringMap<Known> known_;  // by scope id, '\n', period
   uint64_t forgets_ = 0;    // how many times known_ was thinned (forget_unused)
 };

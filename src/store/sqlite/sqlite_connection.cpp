@@ -46,9 +46,7 @@ class SqliteRow final : public Row {
  private:
   sqlite3_stmt* s_;
 };
-}  // namespace
 
-namespace {
 // Every unit of work runs in its own savepoint (group_commit.h), and SQLite keeps the pages a
 // savepoint changes in a statement journal, held in memory up to this size and then written to a
 // temporary file. At SQLite's default (64 KiB, sixteen pages) a chat turn's journal spilled: the
@@ -60,7 +58,8 @@ constexpr int kStatementJournalInMemory = 1024 * 1024;
 void configure_sqlite_once() {
   static std::once_flag once;
   // Only before SQLite's first use in the process; otherwise it keeps its default.
-  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, kStatementJournalInMemory); });
+  std::call_once(once,
+                 [] { sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, kStatementJournalInMemory); });
 }
 }  // namespace
 

@@ -339,13 +339,15 @@ Result<void> EngineRunCount::count_in(Connection& c) const {
 }
 
 Result<ChatReply> ChatTurn::commit() {
-  PARLEY_TRY(s_.db.write(commit_work()));
+  PARLEY_ASSIGN_OR_RETURN(WriteFn work, commit_work());
+  PARLEY_TRY(s_.db.write(std::move(work)));
   committed();
   return reply_;
 }
 
 void ChatTurn::committed() {
   if (run_count_) run_count_->committed();
+  if (hold_) hold_->kept();
   if (counting_) counting_->committed();
   counting_.reset();
 }
@@ -364,8 +366,13 @@ struct CheckReplyCount final : Deferred {
 };
 }  // namespace
 
-WriteFn ChatTurn::commit_work() {
+Result<WriteFn> ChatTurn::commit_work() {
   const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
+  if (!paused_) {
+    PARLEY_ASSIGN_OR_RETURN(hold_, PlanMessageHold::take(s_.db, account_id_, replied_at,
+                                                         limits_.account_messages_per_month));
+  }
+  const PlanMessageHold* hold = hold_.get();
   // What the turn may add to the reply counters, each set once the unit of work knows it.
   std::shared_ptr<CountsInFlight> counting;
   if (s_.usage) {
@@ -376,7 +383,7 @@ WriteFn ChatTurn::commit_work() {
     counting_ = counting;
   }
   // The unit of work may run more than once (db.h): it keeps the turn's state and writes it again.
-  return [this, replied_at, counting](Connection& c) -> Result<void> {
+  WriteFn work = [this, replied_at, counting, hold](Connection& c) -> Result<void> {
     const ContactDetails& contact = analysis_->intents.contact;
     const std::string& agent_id = agent_->record.id;
     // Every turn takes the agent's row first, which every turn updates anyway (its counters):
@@ -474,24 +481,27 @@ WriteFn ChatTurn::commit_work() {
                               TopicMessage{asked_id, &analysis_->message}));
     if (run_count_) PARLEY_TRY(run_count_->count_in(c));
     if (!paused) {
-      // Counted last: every turn of the account moves its month's row and holds it until the
-      // commit (PostgreSQL queues the account's other turns on it), so the later it is taken, the
-      // shorter the queue. The answers come back with the statement that the end of the unit of
-      // work waits for (the figures' read); the check, deferred after it, refuses the turn
-      // before COMMIT, and the whole exchange rolls back.
+      // Counted last: a month's row is held from its count until the commit, and the later it
+      // is taken, the shorter the queue of turns behind it. The account's month, which every
+      // turn of the account moves, is counted here only where there is no such queue (SQLite);
+      // elsewhere the hold counted it before the transaction. The answers come back with the
+      // statement that the end of the unit of work waits for (the figures' read); the check,
+      // deferred after it, refuses the turn before COMMIT, and the whole exchange rolls back.
       auto check = std::make_unique<CheckReplyCount>();
       PARLEY_TRY(count_reply_within_limits_later(c, account_id_, agent_id, limits_, replied_at,
-                                                 check->count));
+                                                 check->count, hold != nullptr));
       check->answers = answers_mark(c);
       PARLEY_TRY(defer(c, "chat:reply-count", std::move(check)));
     }
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
+    if (paused && hold) PARLEY_TRY(hold->give_back_in(c));
     if (counting) {
       auto& counts = counting->pending();
       counts[0].added = counts[1].added = paused ? 0 : 1;  // the months; the hour's is set
     }
     return {};
   };
+  return work;
 }
 
 Result<ChatReply> chat(ChatServices& s, std::string_view account_id, const ChatRequest& request) {

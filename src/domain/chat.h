@@ -12,6 +12,7 @@
 #include "core/random.h"
 #include "domain/chat_slots.h"
 #include "domain/conversations.h"
+#include "domain/plan_message_hold.h"
 #include "domain/reply_metrics.h"
 #include "domain/usage.h"
 #include "domain/widget_identity.h"
@@ -134,7 +135,7 @@ std::string api_session_id(std::string_view agent_id, std::string_view caller_se
 //
 // The agent's hour counts engine runs, whatever their outcome: a turn that stores its exchange
 // counts its run in the same transaction; one that ends otherwise (the engine failed or ran out of
-// time, the plan refused it in the write, its client went away) counts it on its own, written
+// time, the plan refused it as it was stored, its client went away) counts it on its own, written
 // behind, when the turn is destroyed.
 class EngineRunCount {
  public:
@@ -187,7 +188,9 @@ class ChatTurn {
   // Stores the user message, the reply, counters, usage and any lead; returns the reply.
   Result<ChatReply> commit();
   // commit()'s transaction, for Database::write_then; reply() is the result once it succeeded.
-  WriteFn commit_work();
+  // Where writers run at once, the plan's message is counted first, ahead of the transaction
+  // (domain/plan_message_hold.h): 403 message_limit_reached then comes from here.
+  Result<WriteFn> commit_work();
   // commit_work()'s transaction committed (commit() says it itself).
   void committed();
   const ChatReply& reply() const { return reply_; }
@@ -214,6 +217,7 @@ class ChatTurn {
   std::unique_ptr<ChatSlots::Lease> slot_;  // held from prepare() until run() returns
   std::unique_ptr<EngineRunCount> run_count_;  // the engine's run; none when paused at prepare()
   std::shared_ptr<CountsInFlight> counting_;   // what commit_work() adds to s_.usage
+  std::unique_ptr<PlanMessageHold> hold_;      // the plan's message counted by commit_work()
 };
 
 // prepare(), run() collecting the text, commit().

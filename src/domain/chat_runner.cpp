@@ -8,7 +8,9 @@ namespace {
 // Stores the exchange unless the request was answered otherwise meanwhile.
 void store(const std::shared_ptr<ChatTurn>& turn, Database& db, const std::shared_ptr<TurnHandlers>& h) {
   if (h->may_store && !h->may_store()) return h->done(reply_timeout(turn->services().config.timeout_ms));
-  db.write_then(turn->commit_work(), [turn, h](Result<void> stored) {
+  auto work = turn->commit_work();
+  if (!work.ok()) return h->done(work.error());
+  db.write_then(std::move(work).value(), [turn, h](Result<void> stored) {
     if (!stored.ok()) return h->done(stored.error());
     turn->committed();
     h->done(turn->reply());

@@ -21,13 +21,12 @@ Result<int64_t> usage_count(Connection& c, std::string_view scope_id, std::strin
   return UsageRepo::count(c, scope_id, period);
 }
 
-namespace {
-ApiError message_limit_reached(const ReplyLimits& limits) {
-  return {ErrorCode::kMessageLimitReached,
-          "The account has used all " + std::to_string(limits.account_messages_per_month) +
-              " messages of its plan this month."};
+ApiError message_limit_reached(int64_t limit) {
+  return {ErrorCode::kMessageLimitReached, "The account has used all " + std::to_string(limit) +
+                                               " messages of its plan this month."};
 }
 
+namespace {
 ApiError agent_cap_reached(int64_t cap) {
   return {ErrorCode::kAgentCapReached,
           "The agent has reached its monthly cap of " + std::to_string(cap) + " messages."};
@@ -43,7 +42,8 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
       {{account_id, month}, {agent_id, month}, {agent_id, hour}}};
   PARLEY_ASSIGN_OR_RETURN(auto used,
                           known ? known->read(c, asked) : UsageRepo::counts(c, asked));
-  if (used[0] >= limits.account_messages_per_month) return message_limit_reached(limits);
+  if (used[0] >= limits.account_messages_per_month)
+    return message_limit_reached(limits.account_messages_per_month);
   if (limits.agent_monthly_cap && used[1] >= *limits.agent_monthly_cap)
     return agent_cap_reached(*limits.agent_monthly_cap);
   if (used[2] >= limits.agent_replies_per_hour) {
@@ -67,19 +67,23 @@ Result<void> count_reply(Connection& c, std::string_view account_id, std::string
 
 Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,
                                              std::string_view agent_id, const ReplyLimits& limits,
-                                             int64_t now_ms, PendingReplyCount& out) {
+                                             int64_t now_ms, PendingReplyCount& out,
+                                             bool account_held) {
   std::string month = month_period(now_ms);
   out.limits_ = limits;
   out.agent_counted_ = true;
-  PARLEY_TRY(UsageRepo::add_one_below_later(c, account_id, month, limits.account_messages_per_month,
-                                            out.account_counted_));
+  out.account_counted_ = account_held;
+  if (!account_held) {
+    PARLEY_TRY(UsageRepo::add_one_below_later(
+        c, account_id, month, limits.account_messages_per_month, out.account_counted_));
+  }
   if (!limits.agent_monthly_cap) return UsageRepo::add_one(c, agent_id, month);
   return UsageRepo::add_one_below_later(c, agent_id, month, *limits.agent_monthly_cap,
                                         out.agent_counted_);
 }
 
 Result<void> PendingReplyCount::check() const {
-  if (!account_counted_) return message_limit_reached(limits_);
+  if (!account_counted_) return message_limit_reached(limits_.account_messages_per_month);
   if (!agent_counted_) return agent_cap_reached(*limits_.agent_monthly_cap);
   return {};
 }

@@ -37,6 +37,9 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
                                  std::string_view agent_id, const ReplyLimits& limits,
                                  int64_t now_ms, UsageCounts* known = nullptr);
 
+// 403 message_limit_reached: the account has used the plan's `limit` messages this month.
+ApiError message_limit_reached(int64_t limit);
+
 // Counts one stored reply on the account's month and the agent's month (the plan's messages).
 Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,
                          int64_t now_ms);
@@ -46,7 +49,8 @@ Result<void> count_reply(Connection& c, std::string_view account_id, std::string
 // moved. Each count refuses to pass its limit in one statement, so replies committed at the same
 // moment never take a month past it. The counts are not waited for: they go to the database with
 // the next statement that is (store/pipelined.h; at once on SQLite), and only after it does
-// check() give its verdict.
+// check() give its verdict. With `account_held`, the account's month was counted ahead
+// (domain/plan_message_hold.h) and only the agent's is counted here.
 class PendingReplyCount {
  public:
   Result<void> check() const;
@@ -54,14 +58,15 @@ class PendingReplyCount {
  private:
   friend Result<void> count_reply_within_limits_later(Connection&, std::string_view,
                                                       std::string_view, const ReplyLimits&, int64_t,
-                                                      PendingReplyCount&);
+                                                      PendingReplyCount&, bool);
   ReplyLimits limits_;
   bool account_counted_ = false;
   bool agent_counted_ = true;
 };
 Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,
                                              std::string_view agent_id, const ReplyLimits& limits,
-                                             int64_t now_ms, PendingReplyCount& out);
+                                             int64_t now_ms, PendingReplyCount& out,
+                                             bool account_held = false);
 // Counts one engine run on the agent's hour (the busy limit). Every run counts, answered or not:
 // a reply that times out or fails cost the provider as much as one stored.
 Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms);

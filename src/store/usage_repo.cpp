@@ -36,6 +36,14 @@ Result<void> UsageRepo::add_one(Connection& c, std::string_view scope_id, std::s
   return {};
 }
 
+Result<void> UsageRepo::subtract_one(Connection& c, std::string_view scope_id,
+                                     std::string_view period) {
+  return execute_later(c,
+                       "UPDATE usage_counters SET count = count - 1"
+                       " WHERE scope_id = $1 AND period = $2 AND count > 0",
+                       {scope_id, period});
+}
+
 namespace {
 constexpr std::string_view kAddOneBelow =
     "INSERT INTO usage_counters (scope_id, period, count) SELECT $1, $2, 1 WHERE $3 > 0 "

@@ -23,6 +23,9 @@ class UsageRepo {
                                                const std::array<ScopePeriod, 3>& asked);
   // Adds one, in one statement (no read of the count first).
   static Result<void> add_one(Connection& c, std::string_view scope_id, std::string_view period);
+  // Takes one off (never below 0), in one statement: a count given back.
+  static Result<void> subtract_one(Connection& c, std::string_view scope_id,
+                                   std::string_view period);
   // Adds one unless the count already reached `cap`; false (and nothing added) when it had. One
   // statement, so that two writers near the cap cannot both pass it.
   static Result<bool> add_one_below(Connection& c, std::string_view scope_id,

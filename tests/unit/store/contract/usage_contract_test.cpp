@@ -34,6 +34,21 @@ TEST_P(StoreContract, ACappedCountStopsAtTheCap) {
   EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-09"), 0);
 }
 
+TEST_P(StoreContract, ACountGivenBackTakesOneOffAndNeverGoesBelowZero) {
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(UsageRepo::add_one(c, account_, "m:2026-09"));
+    PARLEY_TRY(UsageRepo::add_one(c, account_, "m:2026-09"));
+    PARLEY_TRY(UsageRepo::subtract_one(c, account_, "m:2026-09"));
+    PARLEY_TRY(UsageRepo::subtract_one(c, agent_, "m:2026-09"));  // no count: nothing to take
+    PARLEY_TRY(UsageRepo::add_one(c, agent_, "m:2026-10"));
+    PARLEY_TRY(UsageRepo::subtract_one(c, agent_, "m:2026-10"));
+    return UsageRepo::subtract_one(c, agent_, "m:2026-10");
+  });
+  EXPECT_EQ(*UsageRepo::count(reader(), account_, "m:2026-09"), 1);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-09"), 0);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-10"), 0);
+}
+
 TEST_P(StoreContract, ConcurrentCountsAreEachCounted) {
   constexpr int kEach = 25;
   concurrently([&](int, Database& db) {

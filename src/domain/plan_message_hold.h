@@ -1,0 +1,53 @@
+// PlanMessageHold: one of the plan's messages counted ahead of a chat turn's write transaction,
+// where writers run at once (Database::shared_by_nodes: PostgreSQL).
+//
+// Every turn of an account counts its message on one row, the account's month. Counted inside
+// the turn's transaction, that row stays locked until the commit's WAL flush, and the account's
+// turns queue on it one after another, across agents and nodes. Counted here, in a statement of
+// its own (Database::write_volatile: autocommit, no wait for the flush), the row is held for that
+// statement only. The count still refuses to pass the plan's limit in one statement, so the limit
+// stays exact under concurrent turns. The turn's own durable commit flushes this count with it
+// (it comes earlier in the WAL).
+//
+// A hold not kept gives its message back (written behind) when it is destroyed: the turn failed,
+// the agent's monthly cap refused it, or its transaction never committed. A turn that stored no
+// reply (a team member took the conversation meanwhile) gives it back in its own transaction.
+// SQLite has one writer and no row to wait for: there the turn's transaction counts the month
+// itself, as count_reply_within_limits_later does, and take() holds nothing.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "store/db.h"
+
+namespace parley {
+
+class PlanMessageHold {
+ public:
+  // Counts one message on the account's month of `now_ms`; 403 message_limit_reached when the
+  // plan's `limit` is used up. nullptr (nothing held) where writers do not run at once.
+  static Result<std::unique_ptr<PlanMessageHold>> take(Database& db, std::string account_id,
+                                                       int64_t now_ms, int64_t limit);
+  PlanMessageHold(const PlanMessageHold&) = delete;
+  PlanMessageHold& operator=(const PlanMessageHold&) = delete;
+  ~PlanMessageHold();
+
+  // Gives the message back in the transaction of `c` (the turn stored no reply); kept() once that
+  // transaction committed.
+  Result<void> give_back_in(Connection& c) const;
+  // The turn's transaction committed: the message stays counted, or was given back with it.
+  void kept() { kept_ = true; }
+
+ private:
+  PlanMessageHold(Database& db, std::string account_id, std::string month)
+      : db_(db), account_id_(std::move(account_id)), month_(std::move(month)) {}
+
+  Database& db_;
+  std::string account_id_;
+  std::string month_;
+  bool kept_ = false;
+};
+
+}  // namespace parley

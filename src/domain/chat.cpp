@@ -318,24 +318,27 @@ Result<void> ChatTurn::finish_run(Result<ReplyBlocks> outcome) {
 EngineRunCount::~EngineRunCount() {
   if (counted_) return;
   // Written behind: nothing waits for it. The counts in memory learn of it once it committed.
-  std::shared_ptr<CountsInFlight> counting;
-  if (usage_) counting = std::make_shared<CountsInFlight>(usage_, std::vector{count()});
-  WriteFn write = [agent_id = std::move(agent_id_), at = at_](Connection& c) {
-    return count_engine_run(c, agent_id, at);
-  };
-  if (!counting) {
-    db_.write_async(std::move(write));
+  if (!usage_) {
+    db_.write_async([agent_id = std::move(agent_id_), at = at_](Connection& c) {
+      return count_engine_run(c, agent_id, at);
+    });
     return;
   }
-  db_.write_then(std::move(write), [counting](Result<void> stored) {
-    if (stored.ok()) counting->committed();
-  });
+  auto seen = std::make_shared<CountsSeen>(usage_);
+  int64_t* count = place_in(*seen);
+  db_.write_then([agent_id = std::move(agent_id_), at = at_, seen,
+                  count](Connection& c) { return count_engine_run(c, agent_id, at, count); },
+                 [seen](Result<void> stored) {
+                   if (stored.ok()) seen->committed();
+                 });
 }
 
-CountsInFlight::Count EngineRunCount::count() const { return {agent_id_, hour_period(at_), 1}; }
+int64_t* EngineRunCount::place_in(CountsSeen& seen) const {
+  return seen.place(agent_id_, hour_period(at_));
+}
 
-Result<void> EngineRunCount::count_in(Connection& c) const {
-  return count_engine_run(c, agent_id_, at_);
+Result<void> EngineRunCount::count_in(Connection& c, int64_t* count) const {
+  return count_engine_run(c, agent_id_, at_, count);
 }
 
 Result<ChatReply> ChatTurn::commit() {
@@ -348,8 +351,8 @@ Result<ChatReply> ChatTurn::commit() {
 void ChatTurn::committed() {
   if (run_count_) run_count_->committed();
   if (hold_) hold_->kept();
-  if (counting_) counting_->committed();
-  counting_.reset();
+  if (seen_) seen_->committed();
+  seen_.reset();
 }
 
 namespace {
@@ -359,8 +362,12 @@ namespace {
 struct CheckReplyCount final : Deferred {
   PendingReplyCount count;
   uint64_t answers = 0;  // the mark of the count's statements (store/pipelined.h)
+  int64_t* account_seen = nullptr;  // where the months' counts go for UsageCounts; null: nowhere
+  int64_t* agent_seen = nullptr;
   Result<void> run(Connection& c) override {
     PARLEY_TRY(wait_for_answers(c, answers));
+    if (account_seen) *account_seen = count.account_count();
+    if (agent_seen) *agent_seen = count.agent_count();
     return count.check();
   }
 };
@@ -373,17 +380,20 @@ Result<WriteFn> ChatTurn::commit_work() {
                                                          limits_.account_messages_per_month));
   }
   const PlanMessageHold* hold = hold_.get();
-  // What the turn may add to the reply counters, each set once the unit of work knows it.
-  std::shared_ptr<CountsInFlight> counting;
+  // The reply counters' counts the turn's statements return, for the counts in memory.
+  std::shared_ptr<CountsSeen> seen;
+  std::array<int64_t*, 3> places{};  // the account's month, the agent's, the agent's hour
   if (s_.usage) {
+    seen = std::make_shared<CountsSeen>(s_.usage);
     const std::string month = month_period(replied_at);
-    std::vector<CountsInFlight::Count> counts{{account_id_, month}, {agent_->record.id, month}};
-    if (run_count_) counts.push_back(run_count_->count());
-    counting = std::make_shared<CountsInFlight>(s_.usage, std::move(counts));
-    counting_ = counting;
+    places[0] = seen->place(account_id_, month);
+    places[1] = seen->place(agent_->record.id, month);
+    if (run_count_) places[2] = run_count_->place_in(*seen);
+    seen_ = seen;
   }
   // The unit of work may run more than once (db.h): it keeps the turn's state and writes it again.
-  WriteFn work = [this, replied_at, counting, hold](Connection& c) -> Result<void> {
+  WriteFn work = [this, replied_at, seen, places, hold](Connection& c) -> Result<void> {
+    if (seen) seen->clear();
     const ContactDetails& contact = analysis_->intents.contact;
     const std::string& agent_id = agent_->record.id;
     // Every turn takes the agent's row first, which every turn updates anyway (its counters):
@@ -479,7 +489,7 @@ Result<WriteFn> ChatTurn::commit_work() {
     }
     PARLEY_TRY(refresh_topics(c, *settings_, out.conversation_id,
                               TopicMessage{asked_id, &analysis_->message}));
-    if (run_count_) PARLEY_TRY(run_count_->count_in(c));
+    if (run_count_) PARLEY_TRY(run_count_->count_in(c, places[2]));
     if (!paused) {
       // Counted last: a month's row is held from its count until the commit, and the later it
       // is taken, the shorter the queue of turns behind it. The account's month, which every
@@ -491,14 +501,12 @@ Result<WriteFn> ChatTurn::commit_work() {
       PARLEY_TRY(count_reply_within_limits_later(c, account_id_, agent_id, limits_, replied_at,
                                                  check->count, hold != nullptr));
       check->answers = answers_mark(c);
+      check->account_seen = places[0];
+      check->agent_seen = places[1];
       PARLEY_TRY(defer(c, "chat:reply-count", std::move(check)));
     }
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
     if (paused && hold) PARLEY_TRY(hold->give_back_in(c));
-    if (counting) {
-      auto& counts = counting->pending();
-      counts[0].added = counts[1].added = paused ? 0 : 1;  // the months; the hour's is set
-    }
     return {};
   };
   return work;

@@ -145,11 +145,12 @@ class EngineRunCount {
   EngineRunCount& operator=(const EngineRunCount&) = delete;
   ~EngineRunCount();
 
-  // Counts the run in the transaction of `c`; committed() once that transaction committed.
-  Result<void> count_in(Connection& c) const;
+  // Counts the run in the transaction of `c`, the hour's count after it set in `count` when
+  // given; committed() once that transaction committed.
+  Result<void> count_in(Connection& c, int64_t* count = nullptr) const;
   void committed() { counted_ = true; }
-  // The count it adds to when counted: (agent id, hour period).
-  CountsInFlight::Count count() const;
+  // The place in `seen` for the hour's count this run makes.
+  int64_t* place_in(CountsSeen& seen) const;
 
  private:
   Database& db_;
@@ -216,7 +217,7 @@ class ChatTurn {
   ChatReply reply_;
   std::unique_ptr<ChatSlots::Lease> slot_;  // held from prepare() until run() returns
   std::unique_ptr<EngineRunCount> run_count_;  // the engine's run; none when paused at prepare()
-  std::shared_ptr<CountsInFlight> counting_;   // what commit_work() adds to s_.usage
+  std::shared_ptr<CountsSeen> seen_;           // the counts commit_work() tells s_.usage
   std::unique_ptr<PlanMessageHold> hold_;      // the plan's message counted by commit_work()
 };
 

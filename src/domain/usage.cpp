@@ -71,25 +71,27 @@ Result<void> count_reply_within_limits_later(Connection& c, std::string_view acc
                                              bool account_held) {
   std::string month = month_period(now_ms);
   out.limits_ = limits;
-  out.agent_counted_ = true;
-  out.account_counted_ = account_held;
+  out.account_held_ = account_held;
   if (!account_held) {
     PARLEY_TRY(UsageRepo::add_one_below_later(
-        c, account_id, month, limits.account_messages_per_month, out.account_counted_));
+        c, account_id, month, limits.account_messages_per_month, out.account_count_));
   }
-  if (!limits.agent_monthly_cap) return UsageRepo::add_one(c, agent_id, month);
+  if (!limits.agent_monthly_cap) return UsageRepo::add_one(c, agent_id, month, &out.agent_count_);
   return UsageRepo::add_one_below_later(c, agent_id, month, *limits.agent_monthly_cap,
-                                        out.agent_counted_);
+                                        out.agent_count_);
 }
 
 Result<void> PendingReplyCount::check() const {
-  if (!account_counted_) return message_limit_reached(limits_.account_messages_per_month);
-  if (!agent_counted_) return agent_cap_reached(*limits_.agent_monthly_cap);
+  if (!account_held_ && account_count_ == 0)
+    return message_limit_reached(limits_.account_messages_per_month);
+  if (limits_.agent_monthly_cap && agent_count_ == 0)
+    return agent_cap_reached(*limits_.agent_monthly_cap);
   return {};
 }
 
-Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms) {
-  return UsageRepo::add_one(c, agent_id, hour_period(now_ms));
+Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms,
+                              int64_t* count) {
+  return UsageRepo::add_one(c, agent_id, hour_period(now_ms), count);
 }
 
 }  // namespace parley

@@ -54,22 +54,29 @@ Result<void> count_reply(Connection& c, std::string_view account_id, std::string
 class PendingReplyCount {
  public:
   Result<void> check() const;
+  // The months' counts after this reply, as its statements returned them (UsageCounts learns of
+  // them); 0 for a month not counted (refused, or the account's held ahead).
+  int64_t account_count() const { return account_count_; }
+  int64_t agent_count() const { return agent_count_; }
 
  private:
   friend Result<void> count_reply_within_limits_later(Connection&, std::string_view,
                                                       std::string_view, const ReplyLimits&, int64_t,
                                                       PendingReplyCount&, bool);
   ReplyLimits limits_;
-  bool account_counted_ = false;
-  bool agent_counted_ = true;
+  bool account_held_ = false;
+  int64_t account_count_ = 0;
+  int64_t agent_count_ = 0;
 };
 Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,
                                              std::string_view agent_id, const ReplyLimits& limits,
                                              int64_t now_ms, PendingReplyCount& out,
                                              bool account_held = false);
 // Counts one engine run on the agent's hour (the busy limit). Every run counts, answered or not:
-// a reply that times out or fails cost the provider as much as one stored.
-Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms);
+// a reply that times out or fails cost the provider as much as one stored. With `count`, the
+// hour's count after it is set there (UsageRepo::add_one).
+Result<void> count_engine_run(Connection& c, std::string_view agent_id, int64_t now_ms,
+                              int64_t* count = nullptr);
 
 // The count of a scope (account or agent id) in a period; 0 when none.
 Result<int64_t> usage_count(Connection& c, std::string_view scope_id, std::string_view period);

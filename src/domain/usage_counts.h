@@ -1,25 +1,29 @@
 // UsageCounts: what this node knows of the reply counters (domain/usage.h), so that the check
 // before a turn's engine runs (check_reply_allowed) reads memory instead of the database.
 //
-// A count is learnt once from the database, then kept by the writes of this process: each write
-// that may add to it says so before it is handed to the database (begin) and what it added once
-// it committed or failed (end). A count is learnt only when no such write was in flight during its
-// read, so the value read is the committed one and every later addition comes through end().
+// A count only grows, so the highest value of it seen in a committed state of the database is
+// the latest. A count is read from the database once (learnt); from then on it comes from memory,
+// and every write of it through this process tells the count its statement returned (`RETURNING
+// count`) once the write committed (CountsSeen), which raises the count kept. A write that fails
+// or rolls back tells nothing. A read that raced a write in flight saw the count before it, and
+// the write's, higher, replaces it when the write commits: nothing is counted twice, and no write
+// has to be waited for. A write that committed before the read is in it, whenever it tells.
+// Past 100,000 counts all are forgotten and learnt again.
 // This is exact only when every count of the database goes through this process: SQLite, which
 // one process serves. A node that shares its database with others (PostgreSQL) has none and reads
 // the counters every time. The commit still checks the plan's messages in its own statement
 // (count_reply_within_limits_later); this only spares the read before the engine runs.
-// Shared (std::shared_ptr) by everything that may end a write: a write queued behind may end
-// after the node that made it has stopped serving.
+// Shared (std::shared_ptr) by everything that may tell it a count: a write queued behind may
+// commit after the node that made it has stopped serving.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "core/string_map.h"
 #include "store/db.h"
@@ -35,51 +39,44 @@ class UsageCounts {
   UsageCounts(const UsageCounts&) = delete;
   UsageCounts& operator=(const UsageCounts&) = delete;
 
-  // The counts of the three pairs, as UsageRepo::counts gives them; from memory when known.
+  // The counts of the three pairs, as UsageRepo::counts gives them; from memory when each has
+  // been seen, else read from the database (and seen).
   Result<std::array<int64_t, 3>> read(Connection& c, const std::array<ScopePeriod, 3>& asked);
 
-  // A write that may add to the count of (scope, period) is about to be handed to the database.
-  void begin(std::string_view scope, std::string_view period);
-  // That write committed, having added `added` (0 when it added nothing), or failed (0).
-  void end(std::string_view scope, std::string_view period, int64_t added);
+  // (scope, period) held `count` in a committed state of the database: raises the count kept,
+  // if it was learnt.
+  void saw(std::string_view scope, std::string_view period, int64_t count);
 
  private:
-  struct Known {
-    int64_t count = 0;
-    bool learnt = false;
-    int64_t writing = 0;  // writes begun and not ended
-    uint64_t ended = 0;   // writes ended, ever
-  };
-  Known& at(std::string_view scope, std::string_view period);
-  void forget_unused();
-
   std::mutex mu_;
-  StringMap<Known> known_;  // by scope id, '\n', period
-  uint64_t forgets_ = 0;    // how many times known_ was thinned (forget_unused)
+  StringMap<int64_t> known_;  // by scope id, '\n', period
 };
 
-// The additions one write may make to the counts, begun when it is made and ended once, when
-// committed() is called or, failing that, when the last reference goes (0 added). Held by the
-// write's unit of work and by whoever learns of its commit.
-class CountsInFlight {
+// The counts one write's statements return, told to UsageCounts once the write committed. The
+// caller asks for each count's place before the write; the write's statements fill the places
+// (UsageRepo's `RETURNING count`) and leave 0 where they counted nothing. A unit of work that
+// runs again (db.h) clears them first.
+class CountsSeen {
  public:
-  struct Count {
-    std::string scope;
-    std::string period;
-    int64_t added = 0;  // what the write adds when it commits; the unit of work may change it
-  };
-  CountsInFlight(std::shared_ptr<UsageCounts> counts, std::vector<Count> pending);
-  CountsInFlight(const CountsInFlight&) = delete;
-  CountsInFlight& operator=(const CountsInFlight&) = delete;
-  ~CountsInFlight();
+  explicit CountsSeen(std::shared_ptr<UsageCounts> counts) : counts_(std::move(counts)) {}
+  CountsSeen(const CountsSeen&) = delete;
+  CountsSeen& operator=(const CountsSeen&) = delete;
 
-  std::vector<Count>& pending() { return pending_; }
+  // Where the write puts the count of (scope, period) it returned; stable for this object's life.
+  int64_t* place(std::string scope, std::string period);
+  // Sets every place back to 0, for a unit of work that runs again.
+  void clear();
+  // The write committed: each count it returned is seen.
   void committed();
 
  private:
+  struct Seen {
+    std::string scope;
+    std::string period;
+    int64_t count = 0;
+  };
   std::shared_ptr<UsageCounts> counts_;
-  std::vector<Count> pending_;
-  bool ended_ = false;
+  std::deque<Seen> seen_;
 };
 
 }  // namespace parley

@@ -27,13 +27,17 @@ Result<std::array<int64_t, 3>> UsageRepo::counts(Connection& c,
   return out;
 }
 
-Result<void> UsageRepo::add_one(Connection& c, std::string_view scope_id, std::string_view period) {
-  PARLEY_TRY(
-      execute_later(c,
-                    "INSERT INTO usage_counters (scope_id, period, count) VALUES ($1, $2, 1) "
-                    "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1",
-                    {scope_id, period}));
-  return {};
+Result<void> UsageRepo::add_one(Connection& c, std::string_view scope_id, std::string_view period,
+                                int64_t* count) {
+  if (count != nullptr) *count = 0;
+  return query_later(
+      c,
+      "INSERT INTO usage_counters (scope_id, period, count) VALUES ($1, $2, 1) "
+      "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1 "
+      "RETURNING count",
+      {scope_id, period}, [count](const Row& r) {
+        if (count != nullptr) *count = r.int64(0);
+      });
 }
 
 Result<void> UsageRepo::subtract_one(Connection& c, std::string_view scope_id,
@@ -59,10 +63,10 @@ Result<bool> UsageRepo::add_one_below(Connection& c, std::string_view scope_id,
 }
 
 Result<void> UsageRepo::add_one_below_later(Connection& c, std::string_view scope_id,
-                                            std::string_view period, int64_t cap, bool& added) {
-  added = false;
+                                            std::string_view period, int64_t cap, int64_t& count) {
+  count = 0;
   return query_later(c, kAddOneBelow, {scope_id, period, cap},
-                     [&added](const Row&) { added = true; });
+                     [&count](const Row& r) { count = r.int64(0); });
 }
 
 }  // namespace parley

@@ -21,8 +21,10 @@ class UsageRepo {
   using ScopePeriod = std::pair<std::string_view, std::string_view>;
   static Result<std::array<int64_t, 3>> counts(Connection& c,
                                                const std::array<ScopePeriod, 3>& asked);
-  // Adds one, in one statement (no read of the count first).
-  static Result<void> add_one(Connection& c, std::string_view scope_id, std::string_view period);
+  // Adds one, in one statement (no read of the count first). With `count`, the statement returns
+  // the count it made, set there when its answer comes back (store/pipelined.h query_later).
+  static Result<void> add_one(Connection& c, std::string_view scope_id, std::string_view period,
+                              int64_t* count = nullptr);
   // Takes one off (never below 0), in one statement: a count given back.
   static Result<void> subtract_one(Connection& c, std::string_view scope_id,
                                    std::string_view period);
@@ -30,10 +32,11 @@ class UsageRepo {
   // statement, so that two writers near the cap cannot both pass it.
   static Result<bool> add_one_below(Connection& c, std::string_view scope_id,
                                     std::string_view period, int64_t cap);
-  // add_one_below without waiting (store/pipelined.h query_later): `added` is set when the
-  // answer comes back, with the next statement that is waited for.
+  // add_one_below without waiting (store/pipelined.h query_later): `count` is set to the count it
+  // made when the answer comes back, with the next statement that is waited for; 0 when nothing
+  // was added.
   static Result<void> add_one_below_later(Connection& c, std::string_view scope_id,
-                                          std::string_view period, int64_t cap, bool& added);
+                                          std::string_view period, int64_t cap, int64_t& count);
 };
 
 }  // namespace parley

@@ -92,8 +92,8 @@ TEST_F(ReplyCount, RepliesCommittedAtOnceStopExactlyAtThePlansLimit) {
   EXPECT_EQ(used("agt_u"), 45);
 }
 
-// UsageCounts (domain/usage_counts.h): a count is read from the database until it is learnt,
-// learnt only when no write of it was in flight during the read, then kept by the writes' ends.
+// UsageCounts (domain/usage_counts.h): a count is read from the database once, then raised by
+// the counts committed writes returned (CountsSeen); a lower count told late changes nothing.
 class UsageCountsTest : public ReplyCount {
  protected:
   // Adds to the stored count without telling any UsageCounts.
@@ -114,7 +114,7 @@ class UsageCountsTest : public ReplyCount {
   static constexpr std::string_view kHour = "h:2026-11-26T22";
 };
 
-TEST_F(UsageCountsTest, LearntOnceThenKeptByTheWritesEnds) {
+TEST_F(UsageCountsTest, LearntOnceThenRaisedByWhatCommittedWritesReturned) {
   auto counts = std::make_shared<UsageCounts>();
   add_stored("acc_1", 3);
   add_stored("agt_1", 2);
@@ -122,36 +122,60 @@ TEST_F(UsageCountsTest, LearntOnceThenKeptByTheWritesEnds) {
   // Learnt: a change that did not go through it is not seen (none can, on its own database).
   add_stored("acc_1", 5);
   EXPECT_EQ(read(*counts), (std::array<int64_t, 3>{3, 2, 0}));
-  counts->begin("acc_1", kMonth);
-  counts->begin("agt_1", kHour);
-  counts->end("acc_1", kMonth, 1);
-  counts->end("agt_1", kHour, 1);
+  counts->saw("acc_1", kMonth, 4);
+  counts->saw("agt_1", kHour, 1);
   EXPECT_EQ(read(*counts), (std::array<int64_t, 3>{4, 2, 1}));
+  // Told late by a write that committed before another: the higher count stays.
+  counts->saw("acc_1", kMonth, 2);
+  EXPECT_EQ(read(*counts)[0], 4);
 }
 
-TEST_F(UsageCountsTest, NotLearntWhileAWriteOfItIsInFlight) {
+TEST_F(UsageCountsTest, AWriteInFlightDuringTheReadIsCountedOnce) {
   auto counts = std::make_shared<UsageCounts>();
-  counts->begin("acc_1", kMonth);
-  add_stored("acc_1", 1);  // the write committed; its end() has not come yet
+  CountsSeen write(counts);
+  int64_t* month = write.place("acc_1", std::string(kMonth));
+  ASSERT_TRUE(
+      db_->write([&](Connection& c) { return UsageRepo::add_one(c, "acc_1", kMonth, month); })
+          .ok());
+  EXPECT_EQ(*month, 1);
+  // Read after the write committed and before it told: the read has it already.
   EXPECT_EQ(read(*counts)[0], 1);
-  counts->end("acc_1", kMonth, 1);
-  // Had the read been learnt, the write would now be counted twice.
+  write.committed();
   EXPECT_EQ(read(*counts)[0], 1);
-  add_stored("acc_1", 1);  // learnt by the read above: not seen
-  EXPECT_EQ(read(*counts)[0], 1);
+  // A read before a write committed: the write's count replaces the read's when it tells.
+  EXPECT_EQ(read(*counts)[1], 0);
+  CountsSeen next(counts);
+  int64_t* agent_month = next.place("agt_1", std::string(kMonth));
+  ASSERT_TRUE(
+      db_->write([&](Connection& c) { return UsageRepo::add_one(c, "agt_1", kMonth, agent_month); })
+          .ok());
+  EXPECT_EQ(read(*counts)[1], 0);  // committed, not told yet
+  next.committed();
+  EXPECT_EQ(read(*counts), (std::array<int64_t, 3>{1, 1, 0}));
 }
 
-TEST_F(UsageCountsTest, AWriteThatFailedOrNeverCommittedAddsNothing) {
+TEST_F(UsageCountsTest, AWriteThatFailedOrCountedNothingTellsNothing) {
   auto counts = std::make_shared<UsageCounts>();
   EXPECT_EQ(read(*counts), (std::array<int64_t, 3>{0, 0, 0}));
   {
-    CountsInFlight dropped(counts, {{"acc_1", std::string(kMonth), 1}});
+    CountsSeen rolled_back(counts);
+    *rolled_back.place("acc_1", std::string(kMonth)) = 7;  // its statement ran; no commit came
   }
-  CountsInFlight committed(counts, {{"acc_1", std::string(kMonth), 0}});
-  committed.pending()[0].added = 1;  // what the unit of work decided
-  committed.committed();
-  committed.committed();  // once only
-  EXPECT_EQ(read(*counts)[0], 1);
+  CountsSeen nothing(counts);
+  nothing.place("acc_1", std::string(kMonth));  // its statement refused, or never ran
+  nothing.committed();
+  CountsSeen again(counts);
+  *again.place("agt_1", std::string(kHour)) = 9;
+  again.clear();  // its unit of work runs again, and this time counts nothing
+  again.committed();
+  EXPECT_EQ(read(*counts), (std::array<int64_t, 3>{0, 0, 0}));
+  // A count not learnt yet is not taken from a write: it is read.
+  counts->saw("acc_2", kMonth, 1);
+  add_stored("acc_2", 4);
+  auto got =
+      counts->read(db_->read()->get(), {{{"acc_2", kMonth}, {"agt_1", kMonth}, {"agt_1", kHour}}});
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ((*got)[0], 4);
 }
 
 TEST_F(UsageCountsTest, TheCheckBeforeTheEngineRefusesFromMemory) {
@@ -163,7 +187,16 @@ TEST_F(UsageCountsTest, TheCheckBeforeTheEngineRefusesFromMemory) {
   };
   EXPECT_TRUE(check().ok());
   for (int i = 0; i < 2; ++i) {
-    CountsInFlight turn(counts, {{"acc_1", month, 1}, {"agt_1", month, 1}});
+    CountsSeen turn(counts);
+    int64_t* account = turn.place("acc_1", month);
+    ASSERT_TRUE(db_->write([&](Connection& c) -> Result<void> {
+                     PendingReplyCount pending;
+                     PARLEY_TRY(count_reply_within_limits_later(c, "acc_1", "agt_1", limits, kNow,
+                                                                pending));
+                     *account = pending.account_count();
+                     return pending.check();
+                   })
+                    .ok());
     turn.committed();
   }
   auto refused = check();

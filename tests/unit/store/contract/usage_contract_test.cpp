@@ -34,6 +34,21 @@ TEST_P(StoreContract, ACappedCountStopsAtTheCap) {
   EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-09"), 0);
 }
 
+TEST_P(StoreContract, ACountReturnsTheCountItMadeOnceItsAnswerIsIn) {
+  int64_t first = -1, second = -1, capped = -1, refused = -1;
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(UsageRepo::add_one(c, account_, "m:2026-09", &first));
+    PARLEY_TRY(UsageRepo::add_one(c, account_, "m:2026-09", &second));
+    PARLEY_TRY(UsageRepo::add_one_below_later(c, account_, "m:2026-09", 3, capped));
+    return UsageRepo::add_one_below_later(c, account_, "m:2026-09", 3, refused);
+  });
+  EXPECT_EQ(first, 1);
+  EXPECT_EQ(second, 2);
+  EXPECT_EQ(capped, 3);
+  EXPECT_EQ(refused, 0);
+  EXPECT_EQ(*UsageRepo::count(reader(), account_, "m:2026-09"), 3);
+}
+
 TEST_P(StoreContract, ACountGivenBackTakesOneOffAndNeverGoesBelowZero) {
   write([&](Connection& c) -> Result<void> {
     PARLEY_TRY(UsageRepo::add_one(c, account_, "m:2026-09"));

@@ -51,7 +51,6 @@ struct Target {
   std::optional<ConversationRecord> existing;
   std::string conversation_id;
   std::string session_id;
-  bool session_made = false;  // a new session id, made here: no other request can have it
 };
 
 Result<Target> resolve_conversation(ChatServices& s, Connection& c, std::string_view account_id,
@@ -73,7 +72,6 @@ Result<Target> resolve_conversation(ChatServices& s, Connection& c, std::string_
     } else {
       t.conversation_id = new_ordered_id(s.random, "cnv_");
       t.session_id = "w_" + random_base62(s.random, 22);
-      t.session_made = true;
     }
     return t;
   }
@@ -90,7 +88,6 @@ Result<Target> resolve_conversation(ChatServices& s, Connection& c, std::string_
     if (t.existing && t.existing->channel != "api") return api_only("sessionId");
   } else {
     t.session_id = "svcapi_" + ordered_base62(s.random);
-    t.session_made = true;
   }
   if (t.existing) {
     t.conversation_id = t.existing->id;
@@ -199,7 +196,6 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   }
   t.reply_.conversation_id = std::move(target.conversation_id);
   t.reply_.session_id = std::move(target.session_id);
-  t.session_made_ = target.session_made;
   t.paused_ = t.existing_ && t.existing_->taken_over_by.has_value();
   if (t.paused_) t.reply_.live_chat = "paused";
   t.received_at_ = s.clock.now_ms();
@@ -406,16 +402,13 @@ Result<WriteFn> ChatTurn::commit_work() {
     // goes with the conversation's lookup below, in one round trip.
     bool agent_exists = false;
     PARLEY_TRY(AgentRepo::lock_later(c, agent_id, agent_exists));
-    const uint64_t locked = answers_mark(c);
     ChatReply& out = reply_;
     std::optional<ConversationRecord> conv;
     if (existing_) {
       PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find(c, account_id_, out.conversation_id));
-    } else if (!session_made_) {
+    } else {
       // Another request may have started this session's conversation meanwhile.
       PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find_by_session(c, agent_id, out.session_id));
-    } else {
-      PARLEY_TRY(wait_for_answers(c, locked));  // the lock's, alone: the session id is new
     }
     if (!agent_exists) return ApiError::not_found("No agent " + agent_id + ".");
     if (existing_ && !conv)

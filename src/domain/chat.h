@@ -211,7 +211,6 @@ class ChatTurn {
   // The message analysed once with the turn's intents (engine/turn_analysis.h), made by prepare().
   std::shared_ptr<const TurnAnalysis> analysis_;
   bool paused_ = false;
-  bool session_made_ = false;  // the turn made its session id: no conversation has it yet
   std::optional<std::string> known_live_chat_;
   int64_t received_at_ = 0;
   int64_t deadline_ms_ = 0;

@@ -80,20 +80,11 @@ class ChatRoundTripsTest : public RoundTripsTest {
   FakeRetriever knowledge_;
 };
 
-bool looks_up_session(const PgConnection::TransactionCost& cost) {
-  for (const auto& sql : cost.sql)
-    if (sql.find("FROM conversations WHERE agent_id = $1 AND session_id = $2") != std::string::npos)
-      return true;
-  return false;
-}
-
 TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesAtMostFourRoundTrips) {
   turn({.message = "warming the connection up"});
   auto cost = turn({.message = "When are you open?"});
   EXPECT_LE(cost.round_trips, kMostRoundTrips) << round_trip_listing(cost);
   EXPECT_GT(cost.statements, 0) << round_trip_listing(cost);
-  // Its session id is new, made by this turn: no other request can have started it.
-  EXPECT_FALSE(looks_up_session(cost)) << round_trip_listing(cost);
 }
 
 TEST_F(ChatRoundTripsTest, ATurnThatContinuesAConversationTakesAtMostFourRoundTrips) {
@@ -109,8 +100,6 @@ TEST_F(ChatRoundTripsTest, ATurnBySessionTakesAtMostFourRoundTrips) {
   turn({.message = "warming up", .session_id = "visitor-2"});
   auto started = turn({.message = "When are you open?", .session_id = "visitor-3"});
   EXPECT_LE(started.round_trips, kMostRoundTrips) << round_trip_listing(started);
-  // The caller's session id: another request may have started its conversation meanwhile.
-  EXPECT_TRUE(looks_up_session(started)) << round_trip_listing(started);
   auto continued = turn({.message = "And on Sunday?", .session_id = "visitor-3"});
   EXPECT_LE(continued.round_trips, kMostRoundTrips) << round_trip_listing(continued);
 }

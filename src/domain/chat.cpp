@@ -343,7 +343,11 @@ Result<void> EngineRunCount::count_in(Connection& c, int64_t* count) const {
 
 Result<ChatReply> ChatTurn::commit() {
   PARLEY_ASSIGN_OR_RETURN(WriteFn work, commit_work());
-  PARLEY_TRY(s_.db.write(std::move(work)));
+  auto stored = s_.db.write(std::move(work));
+  if (!stored.ok()) {
+    failed();
+    return stored.error();
+  }
   committed();
   return reply_;
 }
@@ -354,6 +358,8 @@ void ChatTurn::committed() {
   if (seen_) seen_->committed();
   seen_.reset();
 }
+
+void ChatTurn::failed() { hold_.reset(); }
 
 namespace {
 // The turn's reply count, checked at the end of its unit of work once its answers are in. It owns
@@ -375,9 +381,20 @@ struct CheckReplyCount final : Deferred {
 
 Result<WriteFn> ChatTurn::commit_work() {
   const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
+  // A hold refused does not refuse the turn at once: the write's other checks come first, as
+  // where the transaction counts the month, and a turn a team member took meanwhile still stores
+  // its user's message. The refusal is given where the month would have been counted.
+  bool plan_used_up = false;
   if (!paused_) {
-    PARLEY_ASSIGN_OR_RETURN(hold_, PlanMessageHold::take(s_.db, account_id_, replied_at,
-                                                         limits_.account_messages_per_month));
+    auto held =
+        PlanMessageHold::take(s_.db, account_id_, replied_at, limits_.account_messages_per_month);
+    if (held.ok()) {
+      hold_ = std::move(held).value();
+    } else if (held.error().code == ErrorCode::kMessageLimitReached) {
+      plan_used_up = true;
+    } else {
+      return held.error();
+    }
   }
   const PlanMessageHold* hold = hold_.get();
   // The reply counters' counts the turn's statements return, for the counts in memory.
@@ -392,7 +409,8 @@ Result<WriteFn> ChatTurn::commit_work() {
     seen_ = seen;
   }
   // The unit of work may run more than once (db.h): it keeps the turn's state and writes it again.
-  WriteFn work = [this, replied_at, seen, places, hold](Connection& c) -> Result<void> {
+  WriteFn work = [this, replied_at, seen, places, hold,
+                  plan_used_up](Connection& c) -> Result<void> {
     if (seen) seen->clear();
     const ContactDetails& contact = analysis_->intents.contact;
     const std::string& agent_id = agent_->record.id;
@@ -490,6 +508,7 @@ Result<WriteFn> ChatTurn::commit_work() {
     PARLEY_TRY(refresh_topics(c, *settings_, out.conversation_id,
                               TopicMessage{asked_id, &analysis_->message}));
     if (run_count_) PARLEY_TRY(run_count_->count_in(c, places[2]));
+    if (!paused && plan_used_up) return message_limit_reached(limits_.account_messages_per_month);
     if (!paused) {
       // Counted last: a month's row is held from its count until the commit, and the later it
       // is taken, the shorter the queue of turns behind it. The account's month, which every

@@ -189,11 +189,14 @@ class ChatTurn {
   // Stores the user message, the reply, counters, usage and any lead; returns the reply.
   Result<ChatReply> commit();
   // commit()'s transaction, for Database::write_then; reply() is the result once it succeeded.
-  // Where writers run at once, the plan's message is counted first, ahead of the transaction
-  // (domain/plan_message_hold.h): 403 message_limit_reached then comes from here.
+  // Where writers run at once, this counts the plan's message first, ahead of the transaction
+  // (domain/plan_message_hold.h); a plan used up is still refused in the transaction, after its
+  // other checks.
   Result<WriteFn> commit_work();
-  // commit_work()'s transaction committed (commit() says it itself).
+  // commit_work()'s transaction committed, or failed: the plan's message held for it is given
+  // back at once (commit() says either itself).
   void committed();
+  void failed();
   const ChatReply& reply() const { return reply_; }
 
  private:

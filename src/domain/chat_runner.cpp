@@ -11,7 +11,10 @@ void store(const std::shared_ptr<ChatTurn>& turn, Database& db, const std::share
   auto work = turn->commit_work();
   if (!work.ok()) return h->done(work.error());
   db.write_then(std::move(work).value(), [turn, h](Result<void> stored) {
-    if (!stored.ok()) return h->done(stored.error());
+    if (!stored.ok()) {
+      turn->failed();
+      return h->done(stored.error());
+    }
     turn->committed();
     h->done(turn->reply());
   });

@@ -58,13 +58,6 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
   return {};
 }
 
-Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,
-                         int64_t now_ms) {
-  std::string month = month_period(now_ms);
-  PARLEY_TRY(UsageRepo::add_one(c, account_id, month));
-  return UsageRepo::add_one(c, agent_id, month);
-}
-
 Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,
                                              std::string_view agent_id, const ReplyLimits& limits,
                                              int64_t now_ms, PendingReplyCount& out,

@@ -40,17 +40,14 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
 // 403 message_limit_reached: the account has used the plan's `limit` messages this month.
 ApiError message_limit_reached(int64_t limit);
 
-// Counts one stored reply on the account's month and the agent's month (the plan's messages).
-Result<void> count_reply(Connection& c, std::string_view account_id, std::string_view agent_id,
-                         int64_t now_ms);
-// Counts one stored reply as count_reply() does, unless that would go beyond the plan's messages
-// or the agent's monthly cap: then check() gives 403 message_limit_reached or agent_cap_reached
-// (checked in that order), and the caller's write must roll back, since both counts may have
-// moved. Each count refuses to pass its limit in one statement, so replies committed at the same
-// moment never take a month past it. The counts are not waited for: they go to the database with
-// the next statement that is (store/pipelined.h; at once on SQLite), and only after it does
-// check() give its verdict. With `account_held`, the account's month was counted ahead
-// (domain/plan_message_hold.h) and only the agent's is counted here.
+// Counts one stored reply on the account's month and the agent's month (the plan's messages),
+// unless that would go beyond the plan's messages or the agent's monthly cap: then check() gives
+// 403 message_limit_reached or agent_cap_reached (checked in that order), and the caller's write
+// must roll back, since both counts may have moved. Each count refuses to pass its limit in one
+// statement, so replies committed at the same moment never take a month past it. The counts are not
+// waited for: they go to the database with the next statement that is (store/pipelined.h; at once
+// on SQLite), and only after it does check() give its verdict. With `account_held`, the account's
+// month was counted ahead (domain/plan_message_hold.h) and only the agent's is counted here.
 class PendingReplyCount {
  public:
   Result<void> check() const;

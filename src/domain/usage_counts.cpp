@@ -21,10 +21,10 @@ std::string key_of(std::string_view scope, std::string_view period) {
 
 void UsageCounts::saw(std::string_view scope, std::string_view period, int64_t count) {
   std::lock_guard lock(mu_);
-  // Only a count already learnt from the database: every count this write's commit followed is
-  // in that read or told since. A count forgotten meanwhile is read again.
+  // A count no read has begun to learn is read from the database when it is asked: it holds
+  // every commit. One being read keeps this, which its read may not have seen.
   auto it = known_.find(key_of(scope, period));
-  if (it != known_.end()) it->second = std::max(it->second, count);
+  if (it != known_.end()) it->second.count = std::max(it->second.count, count);
 }
 
 Result<std::array<int64_t, 3>> UsageCounts::read(Connection& c,
@@ -33,21 +33,25 @@ Result<std::array<int64_t, 3>> UsageCounts::read(Connection& c,
   {
     std::lock_guard lock(mu_);
     bool all = true;
-    for (size_t i = 0; i < asked.size() && all; ++i) {
+    for (size_t i = 0; i < asked.size(); ++i) {
       auto it = known_.find(key_of(asked[i].first, asked[i].second));
-      all = it != known_.end();
-      if (all) out[i] = it->second;
+      all = all && it != known_.end() && it->second.learnt;
+      if (all) out[i] = it->second.count;
     }
     if (all) return out;
+    // From here on, the writes that commit tell these counts what they made.
+    if (known_.size() + asked.size() > kMaxKnown) known_.clear();
+    for (const auto& [scope, period] : asked) known_.try_emplace(key_of(scope, period));
   }
   PARLEY_ASSIGN_OR_RETURN(out, UsageRepo::counts(c, asked));
   std::lock_guard lock(mu_);
-  if (known_.size() + asked.size() > kMaxKnown) known_.clear();
   for (size_t i = 0; i < asked.size(); ++i) {
-    // A write that committed after the read may have told a higher count already.
-    int64_t& known = known_.try_emplace(key_of(asked[i].first, asked[i].second), 0).first->second;
-    known = std::max(known, out[i]);
-    out[i] = known;
+    auto it = known_.find(key_of(asked[i].first, asked[i].second));
+    // Forgotten during the read: what was told meanwhile is lost, so nothing is learnt.
+    if (it == known_.end()) continue;
+    it->second.count = std::max(it->second.count, out[i]);
+    it->second.learnt = true;
+    out[i] = it->second.count;
   }
   return out;
 }

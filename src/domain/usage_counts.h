@@ -5,10 +5,10 @@
 // the latest. A count is read from the database once (learnt); from then on it comes from memory,
 // and every write of it through this process tells the count its statement returned (`RETURNING
 // count`) once the write committed (CountsSeen), which raises the count kept. A write that fails
-// or rolls back tells nothing. A read that raced a write in flight saw the count before it, and
-// the write's, higher, replaces it when the write commits: nothing is counted twice, and no write
-// has to be waited for. A write that committed before the read is in it, whenever it tells.
-// Past 100,000 counts all are forgotten and learnt again.
+// or rolls back tells nothing. Tells are kept from the moment a count's read begins: a write that
+// commits after the read's snapshot raises what the read found, one that committed before it is
+// in it. Nothing is counted twice, and no write has to be waited for. Past 100,000 counts all are
+// forgotten and learnt again.
 // This is exact only when every count of the database goes through this process: SQLite, which
 // one process serves. A node that shares its database with others (PostgreSQL) has none and reads
 // the counters every time. The commit still checks the plan's messages in its own statement
@@ -44,12 +44,16 @@ class UsageCounts {
   Result<std::array<int64_t, 3>> read(Connection& c, const std::array<ScopePeriod, 3>& asked);
 
   // (scope, period) held `count` in a committed state of the database: raises the count kept,
-  // if it was learnt.
+  // once a read of it has begun.
   void saw(std::string_view scope, std::string_view period, int64_t count);
 
  private:
+  struct Known {
+    int64_t count = 0;
+    bool learnt = false;  // its read came back; until then it only gathers what writes tell
+  };
   std::mutex mu_;
-  StringMap<int64_t> known_;  // by scope id, '\n', period
+  StringMap<Known> known_;  // by scope id, '\n', period
 };
 
 // The counts one write's statements return, told to UsageCounts once the write committed. The

@@ -59,6 +59,13 @@ class ChatRoundTripsTest : public RoundTripsTest {
     return last_write_cost_shown();
   }
 
+  int64_t user_messages(const std::string& conversation_id) {
+    auto n = store_->db().read()->get().query_int(
+        "SELECT count(*) FROM messages WHERE conversation_id = $1 AND role = 'user'",
+        {conversation_id});
+    EXPECT_TRUE(n.ok());
+    return n.ok() ? n->value_or(0) : -1;
+  }
   int64_t month_count(const std::string& scope) {
     auto n = usage_count(store_->db().read()->get(), scope, month_period(clock_.now_ms()));
     EXPECT_TRUE(n.ok());
@@ -116,10 +123,10 @@ TEST_F(ChatRoundTripsTest, ATurnThatFallsBackAndRecordsAGapTakesAtMostFourRoundT
   EXPECT_TRUE(gap_inserted) << round_trip_listing(cost);
 }
 
-// The plan's message is counted before the transaction: a turn whose plan ran out while its
-// engine wrote is refused before any transaction begins, stores nothing of its exchange, and
-// leaves the month's count as it found it.
-TEST_F(ChatRoundTripsTest, ATurnWhosePlanRanOutIsRefusedBeforeItsTransactionAndStoresNothing) {
+// The plan's message is counted before the transaction; a turn whose plan ran out while its
+// engine wrote is still refused in its write, after the write's other checks, in as many round
+// trips, and stores nothing of its exchange.
+TEST_F(ChatRoundTripsTest, ATurnWhosePlanRanOutIsRefusedInItsWriteAndStoresNothing) {
   turn({.message = "warming the connection up"});
   auto t = prepared({.message = "When are you open?"});
   ASSERT_TRUE(t.ok());
@@ -129,11 +136,33 @@ TEST_F(ChatRoundTripsTest, ATurnWhosePlanRanOutIsRefusedBeforeItsTransactionAndS
   EXPECT_EQ(refused.error().code, ErrorCode::kMessageLimitReached);
   EXPECT_EQ(refused.error().message,
             "The account has used all 4000 messages of its plan this month.");
+  auto cost = last_write_cost_shown();
+  EXPECT_LE(cost.round_trips, kMostRoundTrips) << round_trip_listing(cost);
   auto stored = store_->db().read()->get().query_int(
       "SELECT count(*) FROM conversations WHERE id = $1", {t->conversation_id()});
   ASSERT_TRUE(stored.ok());
   EXPECT_EQ(stored->value_or(-1), 0);
   EXPECT_EQ(month_count(account_), 1'000'000'000);
+}
+
+// The write's own checks come before the plan's, as where the month is counted in the write: a
+// conversation removed while the engine wrote is 404 even when the plan ran out too.
+TEST_F(ChatRoundTripsTest, AConversationRemovedWhileTheEngineWroteIsNotFoundBeforeThePlansLimit) {
+  ChatReply first;
+  turn({.message = "Hello"}, &first);
+  auto t = prepared({.message = "Still there?", .conversation_id = first.conversation_id});
+  ASSERT_TRUE(t.ok());
+  set_count(account_, 1'000'000'000);
+  ASSERT_TRUE(store_->db()
+                  .write([&](Connection& c) -> Result<void> {
+                    PARLEY_TRY(c.execute("DELETE FROM conversations WHERE id = $1",
+                                         {first.conversation_id}));
+                    return {};
+                  })
+                  .ok());
+  auto refused = t->commit();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kNotFound) << refused.error().message;
 }
 
 // A stored turn's message is counted once: by its hold, not again in its transaction, and kept.
@@ -152,7 +181,7 @@ TEST_F(ChatRoundTripsTest, AStoredTurnCountsThePlansMessageOnceAndKeepsIt) {
 }
 
 // The agent's monthly cap is checked in the transaction: a turn it refuses rolls back whole, and
-// the message its hold counted is given back, written behind once the turn is gone.
+// the message its hold counted is given back at once, written behind.
 TEST_F(ChatRoundTripsTest, ATurnTheAgentsCapRefusesGivesThePlansMessageBack) {
   turn({.message = "warming the connection up"});
   Services services{store_->db(), clock_, random_};
@@ -166,11 +195,11 @@ TEST_F(ChatRoundTripsTest, ATurnTheAgentsCapRefusesGivesThePlansMessageBack) {
     auto refused = t->commit();
     ASSERT_FALSE(refused.ok());
     EXPECT_EQ(refused.error().code, ErrorCode::kAgentCapReached);
-    EXPECT_EQ(month_count(account_), 2);  // held until the turn is gone
+    // Given back while the turn still exists: other turns of the account need not wait for it.
+    for (int i = 0; i < 200 && month_count(account_) != 1; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(month_count(account_), 1);
   }
-  for (int i = 0; i < 200 && month_count(account_) != 1; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  EXPECT_EQ(month_count(account_), 1);
   EXPECT_EQ(month_count(agent_), 5);
 }
 
@@ -195,6 +224,30 @@ TEST_F(ChatRoundTripsTest, ATurnTakenOverWhileItWroteGivesThePlansMessageBackInI
   EXPECT_EQ(paused->reply, "");
   EXPECT_EQ(month_count(account_), 1);
   EXPECT_EQ(month_count(agent_), 1);
+  EXPECT_EQ(user_messages(first.conversation_id), 2);
+}
+
+// Taken over while the engine wrote, with the plan used up meanwhile: the user's message is
+// still stored (a team member answers it) and uses none of the plan.
+TEST_F(ChatRoundTripsTest, ATurnTakenOverWhileItWroteIsStoredEvenWhenThePlanRanOut) {
+  ChatReply first;
+  turn({.message = "Hello"}, &first);
+  auto t = prepared({.message = "anyone there?", .conversation_id = first.conversation_id});
+  ASSERT_TRUE(t.ok());
+  set_count(account_, 1'000'000'000);
+  ASSERT_TRUE(store_->db()
+                  .write([&](Connection& c) -> Result<void> {
+                    PARLEY_TRY(
+                        c.execute("UPDATE conversations SET taken_over_by = 'Maria' WHERE id = $1",
+                                  {first.conversation_id}));
+                    return {};
+                  })
+                  .ok());
+  auto paused = t->commit();
+  ASSERT_TRUE(paused.ok()) << paused.error().message;
+  EXPECT_EQ(paused->live_chat, "paused");
+  EXPECT_EQ(user_messages(first.conversation_id), 2);
+  EXPECT_EQ(month_count(account_), 1'000'000'000);
 }
 
 }  // namespace

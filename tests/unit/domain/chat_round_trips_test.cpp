@@ -59,6 +59,15 @@ class ChatRoundTripsTest : public RoundTripsTest {
     return last_write_cost_shown();
   }
 
+  // A change made while the turn's engine wrote: `sql` with `id` as its one parameter.
+  void change(std::string_view sql, const std::string& id) {
+    ASSERT_TRUE(store_->db()
+                    .write([&](Connection& c) -> Result<void> {
+                      PARLEY_TRY(c.execute(sql, {id}));
+                      return {};
+                    })
+                    .ok());
+  }
   int64_t user_messages(const std::string& conversation_id) {
     auto n = store_->db().read()->get().query_int(
         "SELECT count(*) FROM messages WHERE conversation_id = $1 AND role = 'user'",
@@ -153,13 +162,7 @@ TEST_F(ChatRoundTripsTest, AConversationRemovedWhileTheEngineWroteIsNotFoundBefo
   auto t = prepared({.message = "Still there?", .conversation_id = first.conversation_id});
   ASSERT_TRUE(t.ok());
   set_count(account_, 1'000'000'000);
-  ASSERT_TRUE(store_->db()
-                  .write([&](Connection& c) -> Result<void> {
-                    PARLEY_TRY(c.execute("DELETE FROM conversations WHERE id = $1",
-                                         {first.conversation_id}));
-                    return {};
-                  })
-                  .ok());
+  change("DELETE FROM conversations WHERE id = $1", first.conversation_id);
   auto refused = t->commit();
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code, ErrorCode::kNotFound) << refused.error().message;
@@ -210,14 +213,7 @@ TEST_F(ChatRoundTripsTest, ATurnTakenOverWhileItWroteGivesThePlansMessageBackInI
   turn({.message = "Hello"}, &first);
   auto t = prepared({.message = "anyone there?", .conversation_id = first.conversation_id});
   ASSERT_TRUE(t.ok());
-  ASSERT_TRUE(store_->db()
-                  .write([&](Connection& c) -> Result<void> {
-                    PARLEY_TRY(
-                        c.execute("UPDATE conversations SET taken_over_by = 'Maria' WHERE id = $1",
-                                  {first.conversation_id}));
-                    return {};
-                  })
-                  .ok());
+  change("UPDATE conversations SET taken_over_by = 'Maria' WHERE id = $1", first.conversation_id);
   auto paused = t->commit();
   ASSERT_TRUE(paused.ok()) << paused.error().message;
   EXPECT_EQ(paused->live_chat, "paused");
@@ -235,14 +231,7 @@ TEST_F(ChatRoundTripsTest, ATurnTakenOverWhileItWroteIsStoredEvenWhenThePlanRanO
   auto t = prepared({.message = "anyone there?", .conversation_id = first.conversation_id});
   ASSERT_TRUE(t.ok());
   set_count(account_, 1'000'000'000);
-  ASSERT_TRUE(store_->db()
-                  .write([&](Connection& c) -> Result<void> {
-                    PARLEY_TRY(
-                        c.execute("UPDATE conversations SET taken_over_by = 'Maria' WHERE id = $1",
-                                  {first.conversation_id}));
-                    return {};
-                  })
-                  .ok());
+  change("UPDATE conversations SET taken_over_by = 'Maria' WHERE id = $1", first.conversation_id);
   auto paused = t->commit();
   ASSERT_TRUE(paused.ok()) << paused.error().message;
   EXPECT_EQ(paused->live_chat, "paused");

@@ -9,9 +9,12 @@
 // stays exact under concurrent turns. The turn's own durable commit flushes this count with it
 // (it comes earlier in the WAL).
 //
-// A hold not kept gives its message back (written behind) when it is destroyed: the turn failed,
-// the agent's monthly cap refused it, or its transaction never committed. A turn that stored no
-// reply (a team member took the conversation meanwhile) gives it back in its own transaction.
+// A hold not kept gives its message back (written behind) when it is destroyed: ChatTurn drops
+// it as soon as its write fails (the agent's monthly cap refused it, the database failed), or
+// with the turn when it never reached its write. A turn that stored no reply (a team member took
+// the conversation meanwhile) gives it back in its own transaction. A hold refused does not end
+// the turn at once: its write runs its own checks first and refuses it where the month would
+// have been counted (ChatTurn::commit_work).
 // SQLite has one writer and no row to wait for: there the turn's transaction counts the month
 // itself, as count_reply_within_limits_later does, and take() holds nothing.
 #pragma once

@@ -59,6 +59,11 @@ class ChatRoundTripsTest : public RoundTripsTest {
     return last_write_cost_shown();
   }
 
+  // A first turn stored (`first`), then a second on its conversation prepared and run.
+  Result<ChatTurn> answered_then_prepared(ChatReply& first, std::string message) {
+    turn({.message = "Hello"}, &first);
+    return prepared({.message = std::move(message), .conversation_id = first.conversation_id});
+  }
   // A change made while the turn's engine wrote: `sql` with `id` as its one parameter.
   void change(std::string_view sql, const std::string& id) {
     ASSERT_TRUE(store_->db()
@@ -158,8 +163,7 @@ TEST_F(ChatRoundTripsTest, ATurnWhosePlanRanOutIsRefusedInItsWriteAndStoresNothi
 // conversation removed while the engine wrote is 404 even when the plan ran out too.
 TEST_F(ChatRoundTripsTest, AConversationRemovedWhileTheEngineWroteIsNotFoundBeforeThePlansLimit) {
   ChatReply first;
-  turn({.message = "Hello"}, &first);
-  auto t = prepared({.message = "Still there?", .conversation_id = first.conversation_id});
+  auto t = answered_then_prepared(first, "Still there?");
   ASSERT_TRUE(t.ok());
   set_count(account_, 1'000'000'000);
   change("DELETE FROM conversations WHERE id = $1", first.conversation_id);
@@ -210,8 +214,7 @@ TEST_F(ChatRoundTripsTest, ATurnTheAgentsCapRefusesGivesThePlansMessageBack) {
 // and no reply, and gives the plan's message back in its own transaction.
 TEST_F(ChatRoundTripsTest, ATurnTakenOverWhileItWroteGivesThePlansMessageBackInItsTransaction) {
   ChatReply first;
-  turn({.message = "Hello"}, &first);
-  auto t = prepared({.message = "anyone there?", .conversation_id = first.conversation_id});
+  auto t = answered_then_prepared(first, "anyone there?");
   ASSERT_TRUE(t.ok());
   change("UPDATE conversations SET taken_over_by = 'Maria' WHERE id = $1", first.conversation_id);
   auto paused = t->commit();
@@ -227,8 +230,7 @@ TEST_F(ChatRoundTripsTest, ATurnTakenOverWhileItWroteGivesThePlansMessageBackInI
 // still stored (a team member answers it) and uses none of the plan.
 TEST_F(ChatRoundTripsTest, ATurnTakenOverWhileItWroteIsStoredEvenWhenThePlanRanOut) {
   ChatReply first;
-  turn({.message = "Hello"}, &first);
-  auto t = prepared({.message = "anyone there?", .conversation_id = first.conversation_id});
+  auto t = answered_then_prepared(first, "anyone there?");
   ASSERT_TRUE(t.ok());
   set_count(account_, 1'000'000'000);
   change("UPDATE conversations SET taken_over_by = 'Maria' WHERE id = $1", first.conversation_id);

@@ -51,9 +51,11 @@ class SqliteRow final : public Row {
 // savepoint changes in a statement journal, held in memory up to this size and then written to a
 // temporary file. At SQLite's default (64 KiB, sixteen pages) a chat turn's journal spilled: the
 // writer created, wrote, unlinked and closed a file in the temporary folder for every turn. A
-// turn's pages fit in 1 MiB; a larger unit of work (a knowledge form rewritten, a source deleted)
-// still spills, so memory stays bounded.
-constexpr int kStatementJournalInMemory = 1024 * 1024;
+// larger unit of work (a knowledge form rewritten, a source deleted) still spills, so memory
+// stays bounded. No more than 128 KiB: SQLite copies the journal to its file in pieces of this
+// size, and a piece larger than 128 KiB fails the write ("database or disk is full", SQLite
+// 3.40), so every unit of work whose journal outgrew it failed.
+constexpr int kStatementJournalInMemory = 128 * 1024;
 
 void configure_sqlite_once() {
   static std::once_flag once;

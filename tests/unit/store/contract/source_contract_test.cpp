@@ -1,7 +1,9 @@
 // Knowledge sources: per-agent sequences (also under concurrent inserts), counts by status,
-// claims by workers, and the knowledge version.
+// claims by workers, and the knowledge version; large sources and knowledge forms rewritten and
+// removed.
 #include <set>
 
+#include "store/knowledge_form_repo.h"
 #include "store/source_repo.h"
 #include "store_contract.h"
 
@@ -119,6 +121,37 @@ TEST_P(StoreContract, ConcurrentKnowledgeVersionBumpsAreEachCounted) {
   });
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(*SourceRepo::version(reader(), agent_), kThreads * kEach);
+}
+
+// A unit of work that changes megabytes (an agent's knowledge form rewritten, a long source
+// removed) commits like any other: on SQLite its savepoint's journal outgrows memory and goes to
+// a temporary file.
+TEST_P(StoreContract, MegabytesRewrittenAndRemovedInOneUnitOfWork) {
+  std::string form(3 << 20, 'f');
+  std::string content(3 << 20, 'c');
+  for (int64_t version = 1; version <= 3; ++version) {
+    form[0] = static_cast<char>('0' + version);
+    write([&](Connection& c) -> Result<void> {
+      return KnowledgeFormRepo::save(c, agent_, version, 1, form, now_ + version);
+    });
+  }
+  auto stored = *KnowledgeFormRepo::find(reader(), agent_, 3);
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->form.size(), form.size());
+  EXPECT_EQ(stored->form[0], '3');
+
+  auto s = source("src_long", agent_, account_, now_);
+  s.content = content;
+  s.characters = static_cast<int64_t>(content.size());
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(SourceRepo::insert(c, s));
+    return {};
+  });
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(SourceRepo::remove(c, "src_long"));
+    return {};
+  });
+  EXPECT_FALSE(SourceRepo::find(reader(), agent_, "src_long")->has_value());
 }
 
 }  // namespace

@@ -26,6 +26,10 @@ using SteadyClock = std::chrono::steady_clock;
 // Bytes curl reads at a time per transfer (its default is 16 KB, allocated for every transfer):
 // provider streams come in small events, and a smaller buffer keeps a reply in flight small.
 constexpr long kReceiveBuffer = 4 * 1024;
+// Bytes curl sends at a time from a request body. Its default is 64 KB, allocated for every
+// transfer that sends a body (every completion is a POST) and held until the transfer ends; its
+// least, 16 KB, still sends the largest completion request in a few pieces.
+constexpr long kSendBuffer = 16 * 1024;
 
 class Loop;
 
@@ -228,6 +232,7 @@ class Loop {
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_TCP_NODELAY, 1L);
     curl_easy_setopt(c, CURLOPT_BUFFERSIZE, kReceiveBuffer);
+    curl_easy_setopt(c, CURLOPT_UPLOAD_BUFFERSIZE, kSendBuffer);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(r.connect_timeout_ms));
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout_ms));
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, t->headers_);

@@ -75,18 +75,18 @@ Result<void> check_unique(Connection& c, const ContactRecord& target, const Cont
 }
 
 // Inserts the contact within the agent's allowance of the plan (403 contact_limit_reached).
+// `contacts` is the agent's count, read under the agent's lock.
 Result<void> insert_within_allowance(Connection& c, const AgentRecord& agent,
                                      const ContactRecord& contact,
-                                     const std::optional<Account>& account) {
+                                     const std::optional<Account>& account, int64_t contacts) {
   if (!account) return ApiError::not_found("No account " + agent.account_id + ".");
   int64_t limit = effective_limits(account->plan, account->overrides).contacts_per_agent;
-  PARLEY_ASSIGN_OR_RETURN(bool inserted, ContactRepo::insert_within_cap(c, contact, limit));
-  if (!inserted) {
+  if (contacts >= limit) {
     return ApiError{
         ErrorCode::kContactLimitReached,
         "The agent has reached its plan's allowance of " + std::to_string(limit) + " contacts."};
   }
-  return {};
+  return ContactRepo::insert_counted(c, contact);
 }
 
 }  // namespace
@@ -133,12 +133,15 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
     return ApiError::invalid("'external_id' or 'email' is required.");
   }
   // Upserts of one agent's contacts run in turn: a read-modify-write of the one found, or an
-  // insert that a concurrent upsert of the same person must see. The lock, the account (its plan
-  // bounds a new contact) and the lookup of the contact go in one round trip.
+  // insert that a concurrent upsert of the same person must see. The lock, the account and the
+  // agent's count of contacts (which bound a new contact), and the lookup of the contact go in
+  // one round trip; a new contact and its count then go with the COMMIT.
   bool agent_found = false;
   PARLEY_TRY(AgentRepo::lock_later(c, agent.id, agent_found));
   std::optional<Account> account;
   PARLEY_TRY(AccountRepo::find_later(c, agent.account_id, account));
+  int64_t contacts = 0;
+  PARLEY_TRY(ContactRepo::count_later(c, agent.id, contacts));
   PARLEY_ASSIGN_OR_RETURN(auto found, ContactRepo::find_by_external_id_or_email(
                                           c, agent.id, in.external_id.value, in.email.value));
   std::optional<ContactRecord>& by_external_id = found.by_external_id;
@@ -163,7 +166,7 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
   fresh.source = std::string(source);
   fresh.first_seen_at = fresh.last_seen_at = fresh.created_at = fresh.updated_at = now;
   PARLEY_ASSIGN_OR_RETURN(fresh, apply_contact_changes(std::move(fresh), in));
-  PARLEY_TRY(insert_within_allowance(c, agent, fresh, account));
+  PARLEY_TRY(insert_within_allowance(c, agent, fresh, account, contacts));
   return ContactUpsert{std::move(fresh), true};
 }
 
@@ -260,7 +263,8 @@ Result<std::optional<ContactRecord>> upsert_contact_from_lead(Connection& c, Ran
   fresh.created_at = fresh.updated_at = now;
   // A lead beyond the allowance is kept without a contact.
   PARLEY_ASSIGN_OR_RETURN(auto account, AccountRepo::find(c, agent->account_id));
-  auto inserted = insert_within_allowance(c, *agent, fresh, account);
+  PARLEY_ASSIGN_OR_RETURN(int64_t contacts, ContactRepo::count(c, lead.agent_id));  // locked above
+  auto inserted = insert_within_allowance(c, *agent, fresh, account, contacts);
   if (!inserted.ok() && (inserted.error().code == ErrorCode::kContactLimitReached ||
                          inserted.error().code == ErrorCode::kNotFound)) {
     return std::optional<ContactRecord>();

@@ -80,6 +80,14 @@ Result<bool> ContactRepo::insert_within_cap(Connection& c, const ContactRecord& 
   return true;
 }
 
+Result<void> ContactRepo::insert_counted(Connection& c, const ContactRecord& v) {
+  PARLEY_TRY(execute_later(c,
+                           "INSERT INTO contact_counts (agent_id, count) VALUES ($1, 1) "
+                           "ON CONFLICT (agent_id) DO UPDATE SET count = contact_counts.count + 1",
+                           {v.agent_id}));
+  return insert_row(c, v);
+}
+
 Result<bool> ContactRepo::insert_all_within_cap(Connection& c,
                                                 const std::vector<ContactRecord>& contacts,
                                                 int64_t cap) {
@@ -207,6 +215,12 @@ Result<std::optional<ContactRecord>> ContactRepo::find_by_phone(Connection& c,
   // Several contacts may share a phone; the oldest one is the person's.
   return find_one(c, "agent_id = $1 AND phone = $2 ORDER BY created_at, id LIMIT 1",
                   {agent_id, phone});
+}
+
+Result<void> ContactRepo::count_later(Connection& c, std::string_view agent_id, int64_t& count) {
+  count = 0;
+  return query_later(c, "SELECT count FROM contact_counts WHERE agent_id = $1", {agent_id},
+                     [&count](const Row& r) { count = r.int64(0); });
 }
 
 Result<int64_t> ContactRepo::count(Connection& c, std::string_view agent_id) {

@@ -41,6 +41,10 @@ class ContactRepo {
   // Inserts the contact unless its agent already has `cap` contacts: false then, and nothing is
   // inserted. The agent's count moves first, in one statement that refuses to pass the cap.
   static Result<bool> insert_within_cap(Connection& c, const ContactRecord& contact, int64_t cap);
+  // Inserts the contact and counts it, without waiting (store/pipelined.h: with the transaction's
+  // next statement waited for, or with COMMIT). For a caller that holds the agent's lock and read
+  // its count under it (count_later) below its plan's allowance.
+  static Result<void> insert_counted(Connection& c, const ContactRecord& contact);
   // Inserts every contact (all of one agent) unless together they would take the agent past `cap`
   // contacts: false then, and nothing is inserted. For bulk imports, under the agent's row lock.
   static Result<bool> insert_all_within_cap(Connection& c,
@@ -80,6 +84,10 @@ class ContactRepo {
                                                             std::string_view agent_id,
                                                             std::string_view phone);
   static Result<int64_t> count(Connection& c, std::string_view agent_id);
+  // The agent's count, set when the answer comes back (as query_later; `count` must live until
+  // then). Exact once the agent's row is locked: every insert of contacts (an upsert, an import,
+  // the contacts made from leads) locks it first, and a removal meanwhile can only lower it.
+  static Result<void> count_later(Connection& c, std::string_view agent_id, int64_t& count);
   // Newest first (created_at, id); `since` filters on updated_at.
   static Result<Page<ContactRecord>> list(Connection& c, std::string_view agent_id,
                                           const ContactFilter& filter, const PageQuery& q);

@@ -23,12 +23,8 @@ namespace parley {
 namespace {
 using SteadyClock = std::chrono::steady_clock;
 
-// Bytes curl reads at a time per transfer (its default is 16 KB, allocated for every transfer).
-// A stream read piece by piece (a provider's completion, an MCP server's events) gets curl's
-// least: its events are a few hundred bytes, and a provider's reply in flight is then 3.5 KB
-// smaller (10,000 live replies: 32.0 → 28.5 KB per reply, bench/results/live_replies.md). A body
-// read whole keeps 4 KB, so that a page or a file comes in fewer pieces.
-constexpr long kStreamReceiveBuffer = 1024;
+// Bytes curl reads at a time per transfer (its default is 16 KB, allocated for every transfer):
+// provider streams come in small events, and a smaller buffer keeps a reply in flight small.
 constexpr long kReceiveBuffer = 4 * 1024;
 // Bytes curl sends at a time from a request body. Its default is 64 KB, allocated for every
 // transfer that sends a body (every completion is a POST) and held until the transfer ends; its
@@ -235,7 +231,7 @@ class Loop {
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_TCP_NODELAY, 1L);
-    curl_easy_setopt(c, CURLOPT_BUFFERSIZE, r.on_body ? kStreamReceiveBuffer : kReceiveBuffer);
+    curl_easy_setopt(c, CURLOPT_BUFFERSIZE, kReceiveBuffer);
     curl_easy_setopt(c, CURLOPT_UPLOAD_BUFFERSIZE, kSendBuffer);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(r.connect_timeout_ms));
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout_ms));

@@ -140,7 +140,7 @@ Result<ContactUpsert> upsert_contact(Connection& c, Random& random, int64_t now,
   PARLEY_TRY(AgentRepo::lock_later(c, agent.id, agent_found));
   std::optional<Account> account;
   PARLEY_TRY(AccountRepo::find_later(c, agent.account_id, account));
-  int64_t contacts = 0;
+  int64_t contacts = 0;  // filled by the lookup's round trip, which always runs (an id is required)
   PARLEY_TRY(ContactRepo::count_later(c, agent.id, contacts));
   PARLEY_ASSIGN_OR_RETURN(auto found, ContactRepo::find_by_external_id_or_email(
                                           c, agent.id, in.external_id.value, in.email.value));

@@ -68,18 +68,6 @@ Result<void> add_to_count(Connection& c, std::string_view agent_id, int64_t delt
 }
 }  // namespace
 
-Result<bool> ContactRepo::insert_within_cap(Connection& c, const ContactRecord& v, int64_t cap) {
-  bool counted = false;
-  PARLEY_TRY(c.query(
-      "INSERT INTO contact_counts (agent_id, count) SELECT $1, 1 WHERE $2 > 0 "
-      "ON CONFLICT (agent_id) DO UPDATE SET count = contact_counts.count + 1 "
-      "WHERE contact_counts.count < $2 RETURNING count",
-      {v.agent_id, cap}, [&](const Row&) { counted = true; }));
-  if (!counted) return false;
-  PARLEY_TRY(insert_row(c, v));
-  return true;
-}
-
 Result<void> ContactRepo::insert_counted(Connection& c, const ContactRecord& v) {
   PARLEY_TRY(execute_later(c,
                            "INSERT INTO contact_counts (agent_id, count) VALUES ($1, 1) "

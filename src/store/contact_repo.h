@@ -38,9 +38,6 @@ struct ContactFilter {
 
 class ContactRepo {
  public:
-  // Inserts the contact unless its agent already has `cap` contacts: false then, and nothing is
-  // inserted. The agent's count moves first, in one statement that refuses to pass the cap.
-  static Result<bool> insert_within_cap(Connection& c, const ContactRecord& contact, int64_t cap);
   // Inserts the contact and counts it, without waiting (store/pipelined.h: with the transaction's
   // next statement waited for, or with COMMIT). For a caller that holds the agent's lock and read
   // its count under it (count_later) below its plan's allowance.

@@ -86,9 +86,7 @@ TEST_F(AgentCacheTest, WritesOfOtherRowsLeaveTheEntryCurrent) {
                    x.account_id = account_;
                    x.email = "x@example.com";
                    x.first_seen_at = x.last_seen_at = x.created_at = x.updated_at = 1;
-                   auto inserted = ContactRepo::insert_within_cap(c, x, 10);
-                   if (!inserted.ok()) return inserted.error();
-                   return {};
+                   return ContactRepo::insert_counted(c, x);
                  })
                   .ok());
   EXPECT_NE(cache.fresh(agent_), nullptr);  // no read needed

@@ -1,7 +1,9 @@
 // Caps counted over rows: active API keys per account, webhooks per agent and origin, contacts
 // per agent. Each insert-within-cap refuses past the cap, also when many run at once.
+#include "store/agent_repo.h"
 #include "store/contact_repo.h"
 #include "store/key_repo.h"
+#include "store/pipelined.h"
 #include "store/webhook_repo.h"
 #include "store_contract.h"
 
@@ -62,6 +64,20 @@ int insert_concurrently(
     }
   });
   return accepted.load();
+}
+
+// A contact inserted as the contact upsert does (domain/contacts.cpp): the agent's row locked,
+// its count read under the lock, and the contact and its count queued below the cap.
+Result<bool> insert_contact_within_cap(Connection& c, const ContactRecord& contact, int64_t cap) {
+  bool agent_found = false;
+  PARLEY_TRY(AgentRepo::lock_later(c, contact.agent_id, agent_found));
+  int64_t count = 0;
+  PARLEY_TRY(ContactRepo::count_later(c, contact.agent_id, count));
+  PARLEY_TRY(wait_for_answers(c, answers_mark(c)));
+  EXPECT_TRUE(agent_found);
+  if (count >= cap) return false;
+  PARLEY_TRY(ContactRepo::insert_counted(c, contact));
+  return true;
 }
 
 TEST_P(StoreContract, KeysAreListedNewestFirstAndRevokedOnce) {
@@ -170,7 +186,7 @@ TEST_P(StoreContract, ContactsAreCountedOnTheirAgentAndCapped) {
     inserted.clear();
     for (int i = 0; i < 3; ++i) {
       PARLEY_ASSIGN_OR_RETURN(
-          bool ok, ContactRepo::insert_within_cap(
+          bool ok, insert_contact_within_cap(
                        c, contact("ctc_" + std::to_string(i), agent_, account_, now_), 2));
       inserted.push_back(ok);
     }
@@ -189,6 +205,19 @@ TEST_P(StoreContract, ContactsAreCountedOnTheirAgentAndCapped) {
   });
   EXPECT_TRUE(removed);
   EXPECT_EQ(*ContactRepo::count(reader(), agent_), 1);
+  // The room a removal made is taken by the next contact, and the cap holds again after it.
+  write([&](Connection& c) -> Result<void> {
+    inserted.clear();
+    for (int i = 3; i < 5; ++i) {
+      PARLEY_ASSIGN_OR_RETURN(
+          bool ok, insert_contact_within_cap(
+                       c, contact("ctc_" + std::to_string(i), agent_, account_, now_), 2));
+      inserted.push_back(ok);
+    }
+    return {};
+  });
+  EXPECT_EQ(inserted, (std::vector<bool>{true, false}));
+  EXPECT_EQ(*ContactRepo::count(reader(), agent_), 2);
 }
 
 TEST_P(StoreContract, ConcurrentContactInsertsStopAtExactlyTheCap) {
@@ -196,8 +225,7 @@ TEST_P(StoreContract, ConcurrentContactInsertsStopAtExactlyTheCap) {
   int accepted = insert_concurrently(
       6,
       [&](Connection& c, const std::string& id) {
-        return ContactRepo::insert_within_cap(c, contact("ctc_" + id, agent_, account_, now_),
-                                              kCap);
+        return insert_contact_within_cap(c, contact("ctc_" + id, agent_, account_, now_), kCap);
       },
       [&](const auto& fn) { concurrently(fn); });
   EXPECT_EQ(accepted, kCap);

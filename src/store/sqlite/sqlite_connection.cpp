@@ -52,16 +52,18 @@ class SqliteRow final : public Row {
 // temporary file. At SQLite's default (64 KiB, sixteen pages) a chat turn's journal spilled: the
 // writer created, wrote, unlinked and closed a file in the temporary folder for every turn. A
 // larger unit of work (a knowledge form rewritten, a source deleted) still spills, so memory
-// stays bounded. No more than 128 KiB: SQLite copies the journal to its file in pieces of this
-// size, and a piece larger than 128 KiB fails the write ("database or disk is full", SQLite
-// 3.40), so every unit of work whose journal outgrew it failed.
-constexpr int kStatementJournalInMemory = 128 * 1024;
+// stays bounded. Below 128 KiB: SQLite writes the journal held in memory to its file in one
+// write, and its Unix layer fails a write of 128 KiB or more ("database or disk is full", SQLite
+// 3.40).
+constexpr int kStatementJournalInMemory = 127 * 1024;
 
 void configure_sqlite_once() {
   static std::once_flag once;
   // Only before SQLite's first use in the process; otherwise it keeps its default.
-  std::call_once(once,
-                 [] { sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, kStatementJournalInMemory); });
+  std::call_once(once, [] {
+    if (sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, kStatementJournalInMemory) != SQLITE_OK)
+      log_warn("SQLite's statement journal keeps its default size (it was in use already)");
+  });
 }
 }  // namespace
 

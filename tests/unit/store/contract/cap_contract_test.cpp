@@ -181,18 +181,22 @@ TEST_P(StoreContract, ConcurrentWebhookSubscriptionsStopAtExactlyTheCap) {
 }
 
 TEST_P(StoreContract, ContactsAreCountedOnTheirAgentAndCapped) {
-  std::vector<bool> inserted;
-  write([&](Connection& c) -> Result<void> {
-    inserted.clear();
-    for (int i = 0; i < 3; ++i) {
-      PARLEY_ASSIGN_OR_RETURN(
-          bool ok, insert_contact_within_cap(
-                       c, contact("ctc_" + std::to_string(i), agent_, account_, now_), 2));
-      inserted.push_back(ok);
-    }
-    return {};
-  });
-  EXPECT_EQ(inserted, (std::vector<bool>{true, true, false}));
+  // Contacts ctc_{from}…ctc_{to - 1}, in one unit of work, at most 2 for the agent.
+  auto insert_up_to_two = [&](int from, int to) {
+    std::vector<bool> inserted;
+    write([&](Connection& c) -> Result<void> {
+      inserted.clear();
+      for (int i = from; i < to; ++i) {
+        PARLEY_ASSIGN_OR_RETURN(
+            bool ok, insert_contact_within_cap(
+                         c, contact("ctc_" + std::to_string(i), agent_, account_, now_), 2));
+        inserted.push_back(ok);
+      }
+      return {};
+    });
+    return inserted;
+  };
+  EXPECT_EQ(insert_up_to_two(0, 3), (std::vector<bool>{true, true, false}));
   EXPECT_EQ(*ContactRepo::count(reader(), agent_), 2);
   auto by_email = *ContactRepo::find_by_email(reader(), agent_, "ctc_1@example.com");
   ASSERT_TRUE(by_email.has_value());
@@ -206,17 +210,7 @@ TEST_P(StoreContract, ContactsAreCountedOnTheirAgentAndCapped) {
   EXPECT_TRUE(removed);
   EXPECT_EQ(*ContactRepo::count(reader(), agent_), 1);
   // The room a removal made is taken by the next contact, and the cap holds again after it.
-  write([&](Connection& c) -> Result<void> {
-    inserted.clear();
-    for (int i = 3; i < 5; ++i) {
-      PARLEY_ASSIGN_OR_RETURN(
-          bool ok, insert_contact_within_cap(
-                       c, contact("ctc_" + std::to_string(i), agent_, account_, now_), 2));
-      inserted.push_back(ok);
-    }
-    return {};
-  });
-  EXPECT_EQ(inserted, (std::vector<bool>{true, false}));
+  EXPECT_EQ(insert_up_to_two(3, 5), (std::vector<bool>{true, false}));
   EXPECT_EQ(*ContactRepo::count(reader(), agent_), 2);
 }
 

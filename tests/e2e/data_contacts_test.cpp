@@ -200,6 +200,16 @@ TEST_F(DataContacts, ContactLimitReached) {
   create({{"external_id", "2"}});
   expect_error(post({{"external_id", "3"}}), 403, "contact_limit_reached");
   EXPECT_EQ(post({{"external_id", "2"}, {"name", "still updatable"}}).status, 200);
+  // At the allowance a lead is kept without a contact.
+  server_->admin({"lead", "create", "--agent", agent_, "--email", "over@example.com"});
+  EXPECT_EQ(server_->get("/api/v1/agents/" + agent_ + "/leads", key_).json()["data"].size(), 1u);
+  auto contacts = server_->get("/api/v1/agents/" + agent_ + "/contacts", key_).json()["data"];
+  ASSERT_EQ(contacts.size(), 2u);
+  // A removal makes room for the next contact, and the allowance holds again after it.
+  ASSERT_EQ(server_->del("/api/v1/contacts/" + contacts[0]["id"].get<std::string>(), key_).status,
+            200);
+  EXPECT_EQ(post({{"external_id", "4"}}).status, 201);
+  expect_error(post({{"external_id", "5"}}), 403, "contact_limit_reached");
   auto other_agent = server_->create_agent(account_);
   EXPECT_EQ(
       server_->post("/api/v1/agents/" + other_agent + "/contacts", key_, R"({"external_id":"3"})")

@@ -66,16 +66,18 @@ Result<std::array<int64_t, 3>> UsageCounts::read(Connection& c,
 }
 
 int64_t* CountsSeen::place(std::string scope, std::string period) {
-  return &seen_.emplace_back(Seen{std::move(scope), std::move(period), 0}).count;
+  if (used_ == seen_.size()) return nullptr;  // not told: the count is read again when asked
+  seen_[used_] = Seen{std::move(scope), std::move(period), 0};
+  return &seen_[used_++].count;
 }
 
 void CountsSeen::clear() {
-  for (Seen& s : seen_) s.count = 0;
+  for (size_t i = 0; i < used_; ++i) seen_[i].count = 0;
 }
 
 void CountsSeen::committed() {
-  for (const Seen& s : seen_) {
-    if (s.count > 0) counts_->saw(s.scope, s.period, s.count);
+  for (size_t i = 0; i < used_; ++i) {
+    if (seen_[i].count > 0) counts_->saw(seen_[i].scope, seen_[i].period, seen_[i].count);
   }
 }
 

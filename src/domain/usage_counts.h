@@ -19,7 +19,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -67,6 +66,8 @@ class CountsSeen {
   CountsSeen& operator=(const CountsSeen&) = delete;
 
   // Where the write puts the count of (scope, period) it returned; stable for this object's life.
+  // At most kPlaces (a chat turn's: the account's month, the agent's, the agent's hour).
+  static constexpr size_t kPlaces = 3;
   int64_t* place(std::string scope, std::string period);
   // Sets every place back to 0, for a unit of work that runs again.
   void clear();
@@ -80,7 +81,8 @@ class CountsSeen {
     int64_t count = 0;
   };
   std::shared_ptr<UsageCounts> counts_;
-  std::deque<Seen> seen_;
+  std::array<Seen, kPlaces> seen_;  // a turn's few, without an allocation of their own
+  size_t used_ = 0;
 };
 
 }  // namespace parley

@@ -192,10 +192,10 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   WidgetLimits widget_limits(clock, o.widget, database.shared_by_nodes() ? &database : nullptr);
 
   ChatServices chat{database, clock, random, engines, knowledge, o.chat};
-  // One process serves a SQLite file, so every count goes through this one (usage_counts.h).
   // UsageCounts needs every count to go through this process and only to grow: true where the
-  // database is not shared, which is also where no plan message is held ahead and given back
-  // (domain/plan_message_hold.h), the one write that lowers a count.
+  // database is not shared (one process serves a SQLite file), which is also where no plan
+  // message is held ahead and given back (domain/plan_message_hold.h), the one write that lowers
+  // a count.
   if (!database.shared_by_nodes()) chat.usage = std::make_shared<UsageCounts>();
   chat.mailer = &mailer;
   chat.slots = &chat_slots;

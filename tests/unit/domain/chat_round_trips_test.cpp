@@ -64,6 +64,14 @@ class ChatRoundTripsTest : public RoundTripsTest {
     turn({.message = "Hello"}, &first);
     return prepared({.message = std::move(message), .conversation_id = first.conversation_id});
   }
+  // A first turn, then a second on its conversation that a team member takes while the engine
+  // writes (the plan used up meanwhile too, with `plan_ran_out`): the second's commit.
+  Result<ChatReply> taken_over_while_writing(ChatReply& first, bool plan_ran_out) {
+    PARLEY_ASSIGN_OR_RETURN(ChatTurn t, answered_then_prepared(first, "anyone there?"));
+    if (plan_ran_out) set_count(account_, 1'000'000'000);
+    change("UPDATE conversations SET taken_over_by = 'Maria' WHERE id = $1", first.conversation_id);
+    return t.commit();
+  }
   // A change made while the turn's engine wrote: `sql` with `id` as its one parameter.
   void change(std::string_view sql, const std::string& id) {
     ASSERT_TRUE(store_->db()
@@ -214,10 +222,7 @@ TEST_F(ChatRoundTripsTest, ATurnTheAgentsCapRefusesGivesThePlansMessageBack) {
 // and no reply, and gives the plan's message back in its own transaction.
 TEST_F(ChatRoundTripsTest, ATurnTakenOverWhileItWroteGivesThePlansMessageBackInItsTransaction) {
   ChatReply first;
-  auto t = answered_then_prepared(first, "anyone there?");
-  ASSERT_TRUE(t.ok());
-  change("UPDATE conversations SET taken_over_by = 'Maria' WHERE id = $1", first.conversation_id);
-  auto paused = t->commit();
+  auto paused = taken_over_while_writing(first, false);
   ASSERT_TRUE(paused.ok()) << paused.error().message;
   EXPECT_EQ(paused->live_chat, "paused");
   EXPECT_EQ(paused->reply, "");
@@ -230,11 +235,7 @@ TEST_F(ChatRoundTripsTest, ATurnTakenOverWhileItWroteGivesThePlansMessageBackInI
 // still stored (a team member answers it) and uses none of the plan.
 TEST_F(ChatRoundTripsTest, ATurnTakenOverWhileItWroteIsStoredEvenWhenThePlanRanOut) {
   ChatReply first;
-  auto t = answered_then_prepared(first, "anyone there?");
-  ASSERT_TRUE(t.ok());
-  set_count(account_, 1'000'000'000);
-  change("UPDATE conversations SET taken_over_by = 'Maria' WHERE id = $1", first.conversation_id);
-  auto paused = t->commit();
+  auto paused = taken_over_while_writing(first, true);
   ASSERT_TRUE(paused.ok()) << paused.error().message;
   EXPECT_EQ(paused->live_chat, "paused");
   EXPECT_EQ(user_messages(first.conversation_id), 2);

@@ -3,8 +3,11 @@
 #include <unicode/timezone.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
+#include <span>
+#include <tuple>
 
 #include "core/crypto.h"
 #include "core/json.h"
@@ -421,6 +424,11 @@ Result<WriteFn> ChatTurn::commit_work() {
     bool agent_exists = false;
     PARLEY_TRY(AgentRepo::lock_later(c, agent_id, agent_exists));
     ChatReply& out = reply_;
+    // The gap groups a fallback's question is filed among come back with the lookup, too (unread
+    // when the conversation turns out to be taken over).
+    std::vector<GapGroupRecord> gap_groups;
+    if (!paused_) PARLEY_TRY(read_reply_gap_groups(c, agent_id, out.blocks.outcome, gap_groups));
+    const uint64_t gap_groups_asked = answers_mark(c);
     std::optional<ConversationRecord> conv;
     if (existing_) {
       PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find(c, account_id_, out.conversation_id));
@@ -432,6 +440,9 @@ Result<WriteFn> ChatTurn::commit_work() {
     if (existing_ && !conv)
       return ApiError::not_found("No conversation '" + out.conversation_id + "' for this agent.");
     if (!existing_ && conv && conv->channel != "api") return api_only("sessionId");
+    // A new conversation is inserted with the turn's messages below, in one statement of its own
+    // and none that updates it.
+    const bool starts = !conv;
     if (conv) {
       // Again in the write, with the count as it is now (another turn may have filled it).
       PARLEY_TRY(check_message_room(*conv, 2, s_.config.max_messages_per_conversation));
@@ -449,29 +460,25 @@ Result<WriteFn> ChatTurn::commit_work() {
         fresh.country = request_.widget->country;
       }
       fresh.created_at = received_at_;
-      // Its last message is the reply appended below: the append then leaves the indexed
-      // activity as it is (on PostgreSQL, an update no index has to follow).
-      fresh.last_activity_at = replied_at;
-      PARLEY_TRY(ConversationRepo::insert(c, fresh));
+      fresh.last_activity_at = received_at_;
       conv = fresh;
     }
     if (request_.widget && request_.widget->identity) {
-      PARLEY_TRY(apply_identity(c, s_.random, received_at_, agent_->record, *conv,
-                                *request_.widget->identity));
+      const auto apply = starts ? apply_identity_unstored : apply_identity;
+      PARLEY_TRY(
+          apply(c, s_.random, received_at_, agent_->record, *conv, *request_.widget->identity));
     }
     bool paused =
         paused_ || (conv && conv->taken_over_by);  // taken over while the reply was written
-    // The gap groups a fallback's question is filed among go with the exchange's append, which
-    // waits: read after it.
-    std::vector<GapGroupRecord> gap_groups;
-    if (!paused) {
-      PARLEY_TRY(read_reply_gap_groups(c, conv->agent_id, out.blocks.outcome, gap_groups));
-    }
     MessageRecord user{new_ordered_id(s_.random, "msg_"), out.conversation_id, 0,    "user",
                        request_.message,          std::nullopt,        "[]", received_at_};
     std::string asked_id = user.id;
     if (paused) {
-      PARLEY_TRY(ConversationRepo::append_message(c, std::move(user)));
+      if (starts) {
+        PARLEY_TRY(ConversationRepo::insert(c, *conv, std::span(&user, 1)));
+      } else {
+        PARLEY_TRY(ConversationRepo::append_message(c, std::move(user)));
+      }
     } else {
       MessageRecord answer{new_ordered_id(s_.random, "msg_"),
                            out.conversation_id,
@@ -483,10 +490,17 @@ Result<WriteFn> ChatTurn::commit_work() {
                            replied_at,
                            out.blocks.outcome,
                            out.blocks.confidence};
-      PARLEY_ASSIGN_OR_RETURN(auto exchange, ConversationRepo::append_exchange(
-                                                 c, std::move(user), std::move(answer)));
-      const MessageRecord& asked = exchange.first;
-      const MessageRecord& reply = exchange.second;
+      std::array<MessageRecord, 2> exchange{std::move(user), std::move(answer)};
+      if (starts) {
+        PARLEY_TRY(ConversationRepo::insert(c, *conv, exchange));
+      } else {
+        PARLEY_ASSIGN_OR_RETURN(
+            std::tie(exchange[0], exchange[1]),
+            ConversationRepo::append_exchange(c, std::move(exchange[0]), std::move(exchange[1])));
+      }
+      const MessageRecord& asked = exchange[0];
+      const MessageRecord& reply = exchange[1];
+      PARLEY_TRY(wait_for_answers(c, gap_groups_asked));
       PARLEY_TRY(record_reply_gap(c, s_.random, *conv, asked, reply, settings_->knowledge,
                                   analysis_->message, &gap_groups));
       PARLEY_TRY(record_reply_handoff(c, s_.random, account_id_, out.conversation_id, out.blocks,

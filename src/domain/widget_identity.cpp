@@ -56,9 +56,14 @@ IdentityCheck check_identity(const SecretBox* box, const AgentRecord& agent,
   return out;
 }
 
-Result<void> apply_identity(Connection& c, Random& random, int64_t now, const AgentRecord& agent,
-                            ConversationRecord& conv, const IdentityCheck& check) {
-  if (conv.identity_status == kIdentityVerified) return {};
+namespace {
+// What the conversation becomes with the check (the contact upserted when verified), or nothing
+// when that changes nothing.
+Result<std::optional<ConversationRecord>> identified(Connection& c, Random& random, int64_t now,
+                                                     const AgentRecord& agent,
+                                                     const ConversationRecord& conv,
+                                                     const IdentityCheck& check) {
+  if (conv.identity_status == kIdentityVerified) return std::optional<ConversationRecord>{};
   ConversationRecord next = conv;
   next.identity_status = check.status;
   next.identity_external_id = check.external_id;
@@ -76,9 +81,25 @@ Result<void> apply_identity(Connection& c, Random& random, int64_t now, const Ag
   }
   if (next.identity_status == conv.identity_status &&
       next.identity_external_id == conv.identity_external_id && next.contact_id == conv.contact_id)
-    return {};
-  PARLEY_TRY(ConversationRepo::set_identity(c, next));
-  conv = std::move(next);
+    return std::optional<ConversationRecord>{};
+  return std::optional<ConversationRecord>(std::move(next));
+}
+}  // namespace
+
+Result<void> apply_identity(Connection& c, Random& random, int64_t now, const AgentRecord& agent,
+                            ConversationRecord& conv, const IdentityCheck& check) {
+  PARLEY_ASSIGN_OR_RETURN(auto next, identified(c, random, now, agent, conv, check));
+  if (!next) return {};
+  PARLEY_TRY(ConversationRepo::set_identity(c, *next));
+  conv = std::move(*next);
+  return {};
+}
+
+Result<void> apply_identity_unstored(Connection& c, Random& random, int64_t now,
+                                     const AgentRecord& agent, ConversationRecord& conv,
+                                     const IdentityCheck& check) {
+  PARLEY_ASSIGN_OR_RETURN(auto next, identified(c, random, now, agent, conv, check));
+  if (next) conv = std::move(*next);
   return {};
 }
 

@@ -61,6 +61,11 @@ IdentityCheck check_identity(const SecretBox* box, const AgentRecord& agent,
 // whatever is claimed later; `conv` is updated to what is stored.
 Result<void> apply_identity(Connection& c, Random& random, int64_t now, const AgentRecord& agent,
                             ConversationRecord& conv, const IdentityCheck& check);
+// apply_identity for a conversation not stored yet, which the caller inserts afterwards: the
+// contact is bound as apply_identity binds it, and `conv` is what to insert.
+Result<void> apply_identity_unstored(Connection& c, Random& random, int64_t now,
+                                     const AgentRecord& agent, ConversationRecord& conv,
+                                     const IdentityCheck& check);
 
 // apply_identity in a transaction of its own, for a claim made after the conversation started
 // (Parley.identify on a single-page site): the conversation as stored afterwards.

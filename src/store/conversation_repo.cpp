@@ -76,9 +76,25 @@ Result<std::optional<ConversationRecord>> find_where(Connection& c, std::string_
   PARLEY_TRY(c.query(sql, params, [&](const Row& r) { out = read_conversation(r); }));
   return out;
 }
+
+// A message with its seq already taken, inserted without waiting (store/pipelined.h).
+Result<void> insert_message_later(Connection& c, const MessageRecord& m) {
+  return execute_later(c,
+                       "INSERT INTO messages (" MESSAGE_COLUMNS
+                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                       {m.id, m.conversation_id, m.seq, m.role, m.content, db_opt(m.author_name),
+                        m.sources, m.created_at, db_opt(m.outcome), db_opt(m.confidence),
+                        db_opt(m.rating), db_opt(m.rated_at)});
+}
 }  // namespace
 
-Result<void> ConversationRepo::insert(Connection& c, const ConversationRecord& v) {
+Result<void> ConversationRepo::insert(Connection& c, ConversationRecord v,
+                                      std::span<MessageRecord> first) {
+  for (MessageRecord& m : first) {
+    m.conversation_id = v.id;
+    m.seq = ++v.message_count;
+    v.last_activity_at = std::max(v.last_activity_at, m.created_at);
+  }
   PARLEY_TRY(execute_later(
       c,
       "INSERT INTO conversations (" CONVERSATION_COLUMNS
@@ -110,7 +126,12 @@ Result<void> ConversationRepo::insert(Connection& c, const ConversationRecord& v
        db_opt(v.contact_id),
        db_opt(v.identity_status),
        db_opt(v.identity_external_id)}));
+  for (const MessageRecord& m : first) PARLEY_TRY(insert_message_later(c, m));
   PARLEY_TRY(AgentRepo::add_to_counter(c, v.agent_id, AgentCounter::kConversations, 1));
+  if (!first.empty()) {
+    PARLEY_TRY(AgentRepo::add_to_counter(c, v.agent_id, AgentCounter::kMessages,
+                                         static_cast<int64_t>(first.size())));
+  }
   return FigureRepo::refresh(c, v.id);
 }
 
@@ -149,18 +170,6 @@ Result<void> ConversationRepo::update(Connection& c, const ConversationRecord& v
        db_opt(v.csat_score), db_opt(v.csat_comment), db_opt(v.csat_rated_at)}));
   return FigureRepo::refresh(c, v.id);
 }
-
-namespace {
-// A message with its seq already taken, inserted without waiting (store/pipelined.h).
-Result<void> insert_message_later(Connection& c, const MessageRecord& m) {
-  return execute_later(c,
-                       "INSERT INTO messages (" MESSAGE_COLUMNS
-                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-                       {m.id, m.conversation_id, m.seq, m.role, m.content, db_opt(m.author_name),
-                        m.sources, m.created_at, db_opt(m.outcome), db_opt(m.confidence),
-                        db_opt(m.rating), db_opt(m.rated_at)});
-}
-}  // namespace
 
 Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRecord m) {
   // The seq is the count after one atomic increment, never a count read first: two writers

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,8 +66,13 @@ struct MessageRecord {
 
 class ConversationRepo {
  public:
-  // Inserts the conversation and counts it on its agent.
-  static Result<void> insert(Connection& c, const ConversationRecord& conv);
+  // Inserts the conversation and counts it on its agent. With `first`, the conversation starts
+  // with those messages, as if they were appended one by one after the insert (their seqs follow
+  // its count, which moves by as many; its last activity moves to the latest of their times),
+  // without an update of the new row and without waiting: every statement goes with the next one
+  // that is waited for (store/pipelined.h).
+  static Result<void> insert(Connection& c, ConversationRecord conv,
+                             std::span<MessageRecord> first = {});
   // The conversation if it belongs to `account_id`.
   static Result<std::optional<ConversationRecord>> find(Connection& c, std::string_view account_id,
                                                         std::string_view id);

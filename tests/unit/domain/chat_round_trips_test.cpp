@@ -17,6 +17,7 @@
 #include "domain/agents.h"
 #include "domain/chat.h"
 #include "round_trips.h"
+#include "store/conversation_repo.h"
 #include "store/postgres/pg_database.h"
 
 namespace parley {
@@ -109,11 +110,41 @@ class ChatRoundTripsTest : public RoundTripsTest {
   FakeRetriever knowledge_;
 };
 
-TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesAtMostFourRoundTrips) {
+// A new conversation is inserted with its first exchange: no update of it, and one round trip
+// fewer than a turn that continues a conversation (the lookup, the figures' read, COMMIT).
+constexpr int kRoundTripsToStart = 3;
+
+bool runs(const PgConnection::TransactionCost& cost, std::string_view statement) {
+  for (const auto& sql : cost.sql)
+    if (sql.find(statement) != std::string::npos) return true;
+  return false;
+}
+
+TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesThreeRoundTripsAndNoUpdateOfIt) {
   turn({.message = "warming the connection up"});
-  auto cost = turn({.message = "When are you open?"});
-  EXPECT_LE(cost.round_trips, kMostRoundTrips) << round_trip_listing(cost);
-  EXPECT_GT(cost.statements, 0) << round_trip_listing(cost);
+  ChatReply reply;
+  auto cost = turn({.message = "When are you open?"}, &reply);
+  EXPECT_LE(cost.round_trips, kRoundTripsToStart) << round_trip_listing(cost);
+  EXPECT_FALSE(runs(cost, "UPDATE conversations")) << round_trip_listing(cost);
+  // Stored as two appends would store it: a count of 2, the messages at seqs 1 and 2, the last
+  // activity at the reply.
+  auto& c = store_->db().read()->get();
+  auto count =
+      c.query_int("SELECT message_count FROM conversations WHERE id = $1", {reply.conversation_id});
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(count->value_or(-1), 2);
+  auto messages = ConversationRepo::messages(c, reply.conversation_id);
+  ASSERT_TRUE(messages.ok());
+  ASSERT_EQ(messages->size(), 2u);
+  EXPECT_EQ((*messages)[0].seq, 1);
+  EXPECT_EQ((*messages)[0].role, "user");
+  EXPECT_EQ((*messages)[0].content, "When are you open?");
+  EXPECT_EQ((*messages)[1].seq, 2);
+  EXPECT_EQ((*messages)[1].role, "assistant");
+  auto activity = c.query_int("SELECT last_activity_at FROM conversations WHERE id = $1",
+                              {reply.conversation_id});
+  ASSERT_TRUE(activity.ok());
+  EXPECT_EQ(activity->value_or(-1), (*messages)[1].created_at);
 }
 
 TEST_F(ChatRoundTripsTest, ATurnThatContinuesAConversationTakesAtMostFourRoundTrips) {
@@ -133,16 +164,30 @@ TEST_F(ChatRoundTripsTest, ATurnBySessionTakesAtMostFourRoundTrips) {
   EXPECT_LE(continued.round_trips, kMostRoundTrips) << round_trip_listing(continued);
 }
 
-TEST_F(ChatRoundTripsTest, ATurnThatFallsBackAndRecordsAGapTakesAtMostFourRoundTrips) {
+// The gap groups the question is compared with come back with the conversation's lookup.
+TEST_F(ChatRoundTripsTest, ATurnThatFallsBackAndRecordsAGapTakesNoRoundTripMore) {
   engine_.outcome = "fallback";
   turn({.message = "Do you deliver to Norway?"});
   turn({.message = "warming up the connection"});
-  auto cost = turn({.message = "Do you deliver to Norway?"});
-  EXPECT_LE(cost.round_trips, kMostRoundTrips) << round_trip_listing(cost);
-  bool gap_inserted = false;
-  for (const auto& sql : cost.sql)
-    gap_inserted |= sql.find("INSERT INTO gaps") != std::string::npos;
-  EXPECT_TRUE(gap_inserted) << round_trip_listing(cost);
+  ChatReply started;
+  auto cost = turn({.message = "Do you deliver to Norway?"}, &started);
+  EXPECT_LE(cost.round_trips, kRoundTripsToStart) << round_trip_listing(cost);
+  EXPECT_TRUE(runs(cost, "INSERT INTO gaps")) << round_trip_listing(cost);
+  auto continued =
+      turn({.message = "Do you deliver to Norway?", .conversation_id = started.conversation_id});
+  EXPECT_LE(continued.round_trips, kMostRoundTrips) << round_trip_listing(continued);
+  EXPECT_TRUE(runs(continued, "INSERT INTO gaps")) << round_trip_listing(continued);
+  // The same question, asked three times, went into one group each time: the groups read with
+  // the lookup were there to compare it with.
+  auto& c = store_->db().read()->get();
+  const std::string norway =
+      "FROM gaps g JOIN messages m ON m.id = g.message_id WHERE g.agent_id = $1 AND m.content = "
+      "'Do you deliver to Norway?'";
+  auto asked = c.query_int("SELECT count(*) " + norway, {agent_});
+  auto groups = c.query_int("SELECT count(DISTINCT g.group_id) " + norway, {agent_});
+  ASSERT_TRUE(asked.ok() && groups.ok());
+  EXPECT_EQ(asked->value_or(-1), 3);
+  EXPECT_EQ(groups->value_or(-1), 1);
 }
 
 // The plan's message is counted before the transaction; a turn whose plan ran out while its

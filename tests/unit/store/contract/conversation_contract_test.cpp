@@ -1,5 +1,6 @@
 // Conversations and messages: insert, find, update, remove, keyset pages, and message sequences
 // taken by concurrent appends.
+#include <array>
 #include <set>
 
 #include "store/agent_repo.h"
@@ -29,6 +30,40 @@ TEST_P(StoreContract, AConversationIsFoundByIdWithinItsAccountAndBySession) {
   EXPECT_EQ((*by_session)->id, "cnv_1");
   auto agent = AgentRepo::find_any(reader(), agent_);
   EXPECT_EQ((*agent)->conversations_count, 1);
+}
+
+TEST_P(StoreContract, AConversationInsertedWithItsFirstMessagesIsStoredAsAppendsWouldStoreIt) {
+  std::array<MessageRecord, 2> first{message("msg_q", "", now_ + 5),
+                                     message("msg_a", "", now_ + 9)};
+  first[1].role = "assistant";
+  write([&](Connection& c) {
+    return ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_),
+                                    first);
+  });
+  EXPECT_EQ(first[0].seq, 1);
+  EXPECT_EQ(first[1].seq, 2);
+  EXPECT_EQ(first[1].conversation_id, "cnv_1");
+  auto all = ConversationRepo::messages(reader(), "cnv_1");
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].id, "msg_q");
+  EXPECT_EQ((*all)[0].seq, 1);
+  EXPECT_EQ((*all)[1].id, "msg_a");
+  EXPECT_EQ((*all)[1].role, "assistant");
+  auto conv = ConversationRepo::find(reader(), account_, "cnv_1");
+  ASSERT_TRUE(conv.ok() && conv->has_value());
+  EXPECT_EQ((*conv)->message_count, 2);
+  EXPECT_EQ((*conv)->last_activity_at, now_ + 9);
+  auto agent = AgentRepo::find_any(reader(), agent_);
+  EXPECT_EQ((*agent)->conversations_count, 1);
+  EXPECT_EQ((*agent)->messages_count, 2);
+  // The next append follows them.
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(
+        auto m, ConversationRepo::append_message(c, message("msg_3", "cnv_1", now_ + 20)));
+    EXPECT_EQ(m.seq, 3);
+    return {};
+  });
 }
 
 TEST_P(StoreContract, MessagesAreNumberedFromOneAndReadInOrder) {

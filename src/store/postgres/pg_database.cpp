@@ -76,10 +76,12 @@ Result<void> PgDatabase::start() {
   for (int i = 0; i < kWorkers; ++i) workers_.emplace_back([this] { worker_loop(); });
   listener_ = std::thread([this] { listen_loop(); });
   notifier_ = std::thread([this] { notify_loop(); });
+  first_statistics_ = std::make_unique<FirstStatistics>([this] { return read(); });
   return {};
 }
 
 PgDatabase::~PgDatabase() {
+  first_statistics_.reset();
   {
     std::lock_guard lock(jobs_mu_);
     stopping_ = true;

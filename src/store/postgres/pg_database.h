@@ -22,7 +22,8 @@
 // another node's change would go unheard: from the moment the loss is noticed until LISTEN is
 // back, each read of an epoch returns a new value, so every cache tagged with one reloads on use
 // instead of trusting what it holds. The listener reconnects with a short backoff (25 ms doubling
-// to at most 400 ms). Thread-safe.
+// to at most 400 ms). New tables are analyzed as they grow (store/postgres/first_statistics.h).
+// Thread-safe.
 #pragma once
 
 #include <atomic>
@@ -37,6 +38,7 @@
 
 #include "store/db.h"
 #include "store/entity_versions.h"
+#include "store/postgres/first_statistics.h"
 #include "store/postgres/pg_connection.h"
 #include "store/write_retry.h"
 
@@ -128,6 +130,9 @@ class PgDatabase final : public Database, public EntitySource {
 
   std::mutex readers_mu_;
   std::vector<std::unique_ptr<PgConnection>> readers_;
+
+  // Stopped first (~PgDatabase): it reads through read().
+  std::unique_ptr<FirstStatistics> first_statistics_;
 };
 
 }  // namespace parley

@@ -1,11 +1,13 @@
 // Conversations and messages: insert, find, update, remove, keyset pages, and message sequences
 // taken by concurrent appends.
+#include <algorithm>
 #include <array>
 #include <set>
 
 #include "store/agent_repo.h"
 #include "store/conversation_queries.h"
 #include "store/conversation_repo.h"
+#include "store/postgres/first_statistics.h"
 #include "store_contract.h"
 
 namespace parley {
@@ -64,6 +66,84 @@ TEST_P(StoreContract, AConversationInsertedWithItsFirstMessagesIsStoredAsAppends
     EXPECT_EQ(m.seq, 3);
     return {};
   });
+}
+
+// A lookup by a unique key takes that key's index, not another index of the agent's rows that it
+// would filter. PostgreSQL plans a statement on a connection's first runs and keeps the plan
+// until the table is analyzed, and on an empty table every index that begins with the agent costs
+// it the same: a table that has grown is analyzed once (store/postgres/first_statistics.h), which
+// makes the plans kept since the table was empty again. Checked as a connection keeps them
+// (generic plans, prepared while the tables were empty).
+TEST_P(StoreContract, LookupsByUniqueKeysTakeTheirIndexOnceATableHasGrown) {
+  Connection& c = reader();
+  const std::string session_lookup =
+      "SELECT id FROM conversations WHERE agent_id = $1 AND session_id = $2";
+  const std::string contact_lookup =
+      "SELECT id FROM contacts WHERE agent_id = $1 AND external_id = $2 UNION ALL SELECT id FROM "
+      "contacts WHERE agent_id = $1 AND email = $3";
+  std::string session, contact;
+  auto texts = [](std::vector<std::string> values) {
+    return std::vector<DbValue>(values.begin(), values.end());
+  };
+  auto plan_into = [&](std::string& plan) {
+    return [&plan](const Row& r) {
+      for (int i = 0; i < r.column_count(); ++i) plan += (r.is_null(i) ? "" : r.text(i)) + " ";
+      plan += "\n";
+    };
+  };
+  if (GetParam().name != "Postgres") {
+    ASSERT_TRUE(
+        c.query("EXPLAIN QUERY PLAN " + session_lookup, texts({agent_, "s_1"}), plan_into(session))
+            .ok());
+    ASSERT_TRUE(c.query("EXPLAIN QUERY PLAN " + contact_lookup,
+                        texts({agent_, "u1", "1@example.com"}), plan_into(contact))
+                    .ok());
+    EXPECT_NE(session.find("(agent_id=? AND session_id=?)"), std::string::npos) << session;
+    EXPECT_NE(contact.find("(agent_id=? AND external_id=?)"), std::string::npos) << contact;
+    EXPECT_NE(contact.find("(agent_id=? AND email=?)"), std::string::npos) << contact;
+    EXPECT_EQ((session + contact).find("SCAN"), std::string::npos) << session << contact;
+    return;
+  }
+  ASSERT_TRUE(c.execute("SET plan_cache_mode = force_generic_plan", {}).ok());
+  ASSERT_TRUE(c.execute("PREPARE session_lookup AS " + session_lookup, {}).ok());
+  ASSERT_TRUE(c.execute("PREPARE contact_lookup AS " + contact_lookup, {}).ok());
+  // Run once on the empty tables, as a node's first requests would.
+  ASSERT_TRUE(c.execute("EXECUTE session_lookup('x', 'x')", {}).ok());
+  ASSERT_TRUE(c.execute("EXECUTE contact_lookup('x', 'x', 'x')", {}).ok());
+  ASSERT_TRUE(
+      c.execute("INSERT INTO conversations (id, agent_id, account_id, session_id, channel, "
+                "created_at, last_activity_at) SELECT 'cnv_' || i, $1, $2, 's_' || i, 'api', i, i "
+                "FROM generate_series(1, 600) AS i",
+                {agent_, account_})
+          .ok());
+  ASSERT_TRUE(c.execute("INSERT INTO contacts (id, agent_id, account_id, external_id, email, "
+                        "source, first_seen_at, last_seen_at, created_at, updated_at) SELECT "
+                        "'con_' || i, $1, $2, 'u' || i, i || '@example.com', 'api', i, i, i, i "
+                        "FROM generate_series(1, 600) AS i",
+                        {agent_, account_})
+                  .ok());
+  // The statistics of this connection's writes, where the next query sees them.
+  ASSERT_TRUE(c.execute("SELECT pg_stat_force_next_flush()", {}).ok());
+  auto analyzed = FirstStatistics::analyze_new_tables(c);
+  ASSERT_TRUE(analyzed.ok()) << analyzed.error().message;
+  EXPECT_NE(std::find(analyzed->begin(), analyzed->end(), "conversations"), analyzed->end());
+  EXPECT_NE(std::find(analyzed->begin(), analyzed->end(), "contacts"), analyzed->end());
+  // Analyzed once: the next round leaves them to autovacuum.
+  auto again = FirstStatistics::analyze_new_tables(c);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->empty());
+  ASSERT_TRUE(c.query("EXPLAIN EXECUTE session_lookup('x', 'x')", {}, plan_into(session)).ok());
+  ASSERT_TRUE(
+      c.query("EXPLAIN EXECUTE contact_lookup('x', 'x', 'x')", {}, plan_into(contact)).ok());
+  (void)c.execute("DEALLOCATE ALL", {});
+  (void)c.execute("RESET plan_cache_mode", {});
+  EXPECT_NE(session.find("Index Cond: ((agent_id = $1) AND (session_id = $2))"), std::string::npos)
+      << session;
+  EXPECT_NE(contact.find("Index Cond: ((agent_id = $1) AND (external_id = $2))"), std::string::npos)
+      << contact;
+  EXPECT_NE(contact.find("Index Cond: ((agent_id = $1) AND (email = $3))"), std::string::npos)
+      << contact;
+  EXPECT_EQ((session + contact).find("Filter"), std::string::npos) << session << contact;
 }
 
 TEST_P(StoreContract, MessagesAreNumberedFromOneAndReadInOrder) {

@@ -7,7 +7,6 @@
 #include <cctype>
 #include <chrono>
 #include <span>
-#include <tuple>
 
 #include "core/crypto.h"
 #include "core/json.h"
@@ -495,8 +494,9 @@ Result<WriteFn> ChatTurn::commit_work() {
         PARLEY_TRY(ConversationRepo::insert(c, *conv, exchange));
       } else {
         PARLEY_ASSIGN_OR_RETURN(
-            std::tie(exchange[0], exchange[1]),
+            auto appended,
             ConversationRepo::append_exchange(c, std::move(exchange[0]), std::move(exchange[1])));
+        exchange = {std::move(appended.first), std::move(appended.second)};
       }
       const MessageRecord& asked = exchange[0];
       const MessageRecord& reply = exchange[1];

@@ -82,11 +82,12 @@ step "ctest: SQLite beside PostgreSQL"
 PARLEY_TEST_RESPONSE_LOG=$responses/postgresql PARLEY_TEST_POSTGRES_URL=$url \
   run_suite postgresql --test-dir build/ctest-postgresql -L machine_load || status=1
 step "ctest: machine_load on PostgreSQL"
-# The store contract on PostgreSQL (tests/unit/store/contract: each test in a database of its own).
+# The store contract on PostgreSQL (tests/unit/store/contract: each test in a database of its own),
+# and the round trips a chat turn and a contact upsert take there (tests/unit/domain/*_round_trips).
 PARLEY_TEST_POSTGRES_URL=$url \
-  run_suite postgresql --test-dir build/ctest-postgresql -j "$jobs" -R '^unit\..*StoreContract\..*/Postgres' ||
-  status=1
-step "ctest: store contract on PostgreSQL"
+  run_suite postgresql --test-dir build/ctest-postgresql -j "$jobs" \
+  -R '^unit\.(.*StoreContract\..*/Postgres|(Chat|Contact)RoundTripsTest\.)' || status=1
+step "ctest: store contract and round trips on PostgreSQL"
 if [ "$status" != 0 ]; then
   echo "test: ctest reported failures (above)" >&2
   exit 1

@@ -56,6 +56,16 @@ class TransferImpl final : public Transfer, public std::enable_shared_from_this<
 
 thread_local TransferImpl* serving = nullptr;  // the transfer whose on_body runs
 
+// Whether the transfer's connection carries others beside it (HTTP/2). libcurl 7.88 cannot pause
+// one stream of such a connection alone: a frame for the paused stream that outgrows its buffer
+// stops the reading of the whole connection, so every transfer multiplexed with it would wait
+// for the slow reader (tests/unit/net/outbound_http2_pause_test.cpp).
+bool multiplexed(CURL* easy) {
+  long version = 0;
+  curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &version);
+  return version == CURL_HTTP_VERSION_2_0 || version == CURL_HTTP_VERSION_3;
+}
+
 size_t on_body(char* data, size_t size, size_t count, void* user) {
   auto* t = static_cast<TransferImpl*>(user);
   size_t n = size * count;
@@ -64,11 +74,12 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
     long status = 0;
     curl_easy_getinfo(t->easy_, CURLINFO_RESPONSE_CODE, &status);
     if (status < 200 || status >= 300) return n;  // not the stream asked for: dropped
-    if (t->hold_) {
+    if (t->hold_ && !multiplexed(t->easy_)) {
       // Not taken: curl keeps this piece, reads no more, and hands it over again on resume().
       t->paused_ = true;
       return CURL_WRITEFUNC_PAUSE;
     }
+    t->hold_ = false;
     serving = t;
     bool more = r.on_body(std::string_view(data, n));
     serving = nullptr;

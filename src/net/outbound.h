@@ -31,7 +31,10 @@ class Transfer {
   virtual ~Transfer() = default;
   // Called from `on_body`: the body stops being read after the piece being handed over, until
   // resume(). Bytes the peer keeps sending wait in the kernel's socket buffer, so a reader that
-  // falls behind slows the peer instead of growing a buffer here.
+  // falls behind slows the peer instead of growing a buffer here. Not on a connection that
+  // multiplexes other transfers (HTTP/2): there pausing one stream would hold them all (libcurl
+  // 7.88), so the pieces keep coming and the caller keeps what its reader has not taken (a
+  // provider's reply is bounded by its length and its deadline).
   virtual void pause() = 0;
   // Reading goes on (from any thread; a transfer not paused is left as it is).
   virtual void resume() = 0;

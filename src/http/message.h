@@ -94,8 +94,9 @@ struct Response {
 //
 // A streamed body is written as it is handed over; when more than kHighWater bytes wait to be
 // taken by the client, behind() says so and calls its `resume` once they have drained, so that a
-// producer can pause its own source (a provider stream) instead of buffering without bound. A
-// client that takes nothing for the server's read timeout is disconnected.
+// producer can pause its own source (a provider stream) instead of buffering without bound, where
+// it can (not a provider stream multiplexed with others: net/outbound.h). A client that takes
+// nothing for the server's read timeout is disconnected.
 class Responder {
  public:
   static constexpr size_t kHighWater = 64 * 1024;

@@ -93,6 +93,13 @@ struct CompletionCall {
       return provider_failed();
     }
     if (assembler.cancelled()) return assembler.take();
+    if (sent.failure == SendFailure::kStopped) {
+      // Neither the listener nor the parser stopped it: the outbound loop did, for a server that
+      // stops or a reader that stayed too far behind a stream it could not pause
+      // (net/outbound.h Transfer::pause).
+      log_warn("llm_stream_stopped", {});
+      return provider_failed();
+    }
     if (sent.failure == SendFailure::kTimeout) {
       log_warn("llm_timeout", {{"timeout_ms", timeout_ms}});
       return ApiError{ErrorCode::kTimeout, "The reply took longer than the deadline."};

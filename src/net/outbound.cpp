@@ -50,17 +50,19 @@ class TransferImpl final : public Transfer, public std::enable_shared_from_this<
   bool stopped_ = false;
   bool hold_ = false;    // pause() was asked: the next piece pauses the transfer
   bool paused_ = false;  // curl holds the transfer paused
+  size_t unpaused_ = 0;  // bytes handed over while held, not paused (multiplexing), since resume()
   bool finished_ = false;
   SteadyClock::time_point started_ = SteadyClock::now();
 };
 
 thread_local TransferImpl* serving = nullptr;  // the transfer whose on_body runs
 
-// Whether the transfer's connection carries others beside it (HTTP/2). libcurl 7.88 cannot pause
-// one stream of such a connection alone: a frame for the paused stream that outgrows its buffer
-// stops the reading of the whole connection, so every transfer multiplexed with it would wait
-// for the slow reader (tests/unit/net/outbound_http2_pause_test.cpp).
-bool multiplexed(CURL* easy) {
+// Whether the transfer runs over a protocol that multiplexes transfers on one connection (HTTP/2).
+// libcurl 7.88 cannot pause one stream of such a connection alone: a frame for the paused stream
+// that outgrows its buffer stops the reading of the whole connection, so every transfer
+// multiplexed with it would wait for the slow reader
+// (tests/unit/net/outbound_http2_pause_test.cpp).
+bool multiplexing(CURL* easy) {
   long version = 0;
   curl_easy_getinfo(easy, CURLINFO_HTTP_VERSION, &version);
   return version == CURL_HTTP_VERSION_2_0 || version == CURL_HTTP_VERSION_3;
@@ -74,12 +76,21 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
     long status = 0;
     curl_easy_getinfo(t->easy_, CURLINFO_RESPONSE_CODE, &status);
     if (status < 200 || status >= 300) return n;  // not the stream asked for: dropped
-    if (t->hold_ && !multiplexed(t->easy_)) {
-      // Not taken: curl keeps this piece, reads no more, and hands it over again on resume().
-      t->paused_ = true;
-      return CURL_WRITEFUNC_PAUSE;
+    if (t->hold_) {
+      if (!multiplexing(t->easy_)) {
+        // Not taken: curl keeps this piece, reads no more, and hands it over again on resume().
+        t->paused_ = true;
+        return CURL_WRITEFUNC_PAUSE;
+      }
+      // Handed over though the reader is behind; past kMostUnpaused since it fell behind, the
+      // reader is too slow for the stream and the transfer ends (Transfer::pause).
+      t->unpaused_ += n;
+      if (t->unpaused_ > Transfer::kMostUnpaused) {
+        t->stopped_ = true;
+        return 0;
+      }
+      t->hold_ = false;
     }
-    t->hold_ = false;
     serving = t;
     bool more = r.on_body(std::string_view(data, n));
     serving = nullptr;
@@ -386,6 +397,7 @@ Loop& the_loop() {
 void TransferImpl::resume() {
   loop_.post([self = shared_from_this()] {
     self->hold_ = false;
+    self->unpaused_ = 0;
     if (!self->paused_ || self->finished_ || self->easy_ == nullptr) return;
     self->paused_ = false;
     curl_easy_pause(self->easy_, CURLPAUSE_CONT);

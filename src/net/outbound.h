@@ -29,12 +29,18 @@ namespace parley {
 class Transfer {
  public:
   virtual ~Transfer() = default;
+  // Past this many bytes handed over while a transfer on a multiplexed connection is held (see
+  // pause()), the transfer ends as if `on_body` had stopped it.
+  static constexpr size_t kMostUnpaused = 1 << 20;
+
   // Called from `on_body`: the body stops being read after the piece being handed over, until
   // resume(). Bytes the peer keeps sending wait in the kernel's socket buffer, so a reader that
-  // falls behind slows the peer instead of growing a buffer here. Not on a connection that
-  // multiplexes other transfers (HTTP/2): there pausing one stream would hold them all (libcurl
-  // 7.88), so the pieces keep coming and the caller keeps what its reader has not taken (a
-  // provider's reply is bounded by its length and its deadline).
+  // falls behind slows the peer instead of growing a buffer here. Not over HTTP/2, where
+  // transfers to one host share a connection: pausing one stream would hold them all (libcurl
+  // 7.88). There the pieces keep coming and the caller keeps what its reader has not taken, up to
+  // kMostUnpaused bytes from the first piece handed over while held to resume(); then the
+  // transfer ends (failure kStopped), so a reader that stays behind cannot make the caller
+  // buffer a stream without bound.
   virtual void pause() = 0;
   // Reading goes on (from any thread; a transfer not paused is left as it is).
   virtual void resume() = 0;

@@ -6,7 +6,6 @@
 #include <array>
 #include <cctype>
 #include <chrono>
-#include <span>
 
 #include "core/crypto.h"
 #include "core/json.h"
@@ -423,8 +422,8 @@ Result<WriteFn> ChatTurn::commit_work() {
     bool agent_exists = false;
     PARLEY_TRY(AgentRepo::lock_later(c, agent_id, agent_exists));
     ChatReply& out = reply_;
-    // The gap groups a fallback's question is filed among come back with the lookup, too (unread
-    // when the conversation turns out to be taken over).
+    // The gap groups a fallback's question is filed among come back with the lookup, too (read
+    // but unused when the conversation turns out to be taken over).
     std::vector<GapGroupRecord> gap_groups;
     if (!paused_) PARLEY_TRY(read_reply_gap_groups(c, agent_id, out.blocks.outcome, gap_groups));
     const uint64_t gap_groups_asked = answers_mark(c);
@@ -439,8 +438,8 @@ Result<WriteFn> ChatTurn::commit_work() {
     if (existing_ && !conv)
       return ApiError::not_found("No conversation '" + out.conversation_id + "' for this agent.");
     if (!existing_ && conv && conv->channel != "api") return api_only("sessionId");
-    // A new conversation is inserted with the turn's messages below, in one statement of its own
-    // and none that updates it.
+    // A new conversation is inserted below with the turn's messages, numbered in the insert (no
+    // update of its row to number them).
     const bool starts = !conv;
     if (conv) {
       // Again in the write, with the count as it is now (another turn may have filled it).
@@ -473,11 +472,8 @@ Result<WriteFn> ChatTurn::commit_work() {
                        request_.message,          std::nullopt,        "[]", received_at_};
     std::string asked_id = user.id;
     if (paused) {
-      if (starts) {
-        PARLEY_TRY(ConversationRepo::insert(c, *conv, std::span(&user, 1)));
-      } else {
-        PARLEY_TRY(ConversationRepo::append_message(c, std::move(user)));
-      }
+      // Only a stored conversation is taken over: one this turn starts never is.
+      PARLEY_TRY(ConversationRepo::append_message(c, std::move(user)));
     } else {
       MessageRecord answer{new_ordered_id(s_.random, "msg_"),
                            out.conversation_id,
@@ -500,6 +496,7 @@ Result<WriteFn> ChatTurn::commit_work() {
       }
       const MessageRecord& asked = exchange[0];
       const MessageRecord& reply = exchange[1];
+      // The lookup waited for them already; kept so that the groups are read only once in.
       PARLEY_TRY(wait_for_answers(c, gap_groups_asked));
       PARLEY_TRY(record_reply_gap(c, s_.random, *conv, asked, reply, settings_->knowledge,
                                   analysis_->message, &gap_groups));

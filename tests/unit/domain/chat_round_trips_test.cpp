@@ -30,12 +30,14 @@ constexpr int kMostRoundTrips = 4;
 class FixedEngine final : public ReplyEngine {
  public:
   Result<ReplyBlocks> reply(const ReplyRequest&, const TextSink& sink) const override {
+    if (clock != nullptr) clock->advance_ms(250);  // the reply is written after the question
     sink("Our opening hours are nine to five.");
     ReplyBlocks blocks;
     blocks.outcome = outcome;
     return blocks;
   }
   std::optional<std::string> outcome;
+  ManualClock* clock = nullptr;
 };
 
 class ChatRoundTripsTest : public RoundTripsTest {
@@ -122,6 +124,7 @@ bool runs(const PgConnection::TransactionCost& cost, std::string_view statement)
 
 TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesThreeRoundTripsAndNoUpdateOfIt) {
   turn({.message = "warming the connection up"});
+  engine_.clock = &clock_;
   ChatReply reply;
   auto cost = turn({.message = "When are you open?"}, &reply);
   EXPECT_LE(cost.round_trips, kRoundTripsToStart) << round_trip_listing(cost);
@@ -144,6 +147,7 @@ TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesThreeRoundTripsAndNo
   auto activity = c.query_int("SELECT last_activity_at FROM conversations WHERE id = $1",
                               {reply.conversation_id});
   ASSERT_TRUE(activity.ok());
+  EXPECT_GT((*messages)[1].created_at, (*messages)[0].created_at);
   EXPECT_EQ(activity->value_or(-1), (*messages)[1].created_at);
 }
 

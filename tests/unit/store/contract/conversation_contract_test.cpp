@@ -1,6 +1,5 @@
 // Conversations and messages: insert, find, update, remove, keyset pages, and message sequences
 // taken by concurrent appends.
-#include <algorithm>
 #include <array>
 #include <set>
 
@@ -124,18 +123,26 @@ TEST_P(StoreContract, LookupsByUniqueKeysTakeTheirIndexOnceATableHasGrown) {
                   .ok());
   // The statistics of this connection's writes, where the next query sees them.
   ASSERT_TRUE(c.execute("SELECT pg_stat_force_next_flush()", {}).ok());
-  auto analyzed = FirstStatistics::analyze_new_tables(c);
+  // A round, as the store's own (every two seconds, which may come first) would run it.
+  std::set<std::string> tried;
+  auto analyzed = FirstStatistics::analyze_new_tables(c, tried);
   ASSERT_TRUE(analyzed.ok()) << analyzed.error().message;
-  EXPECT_NE(std::find(analyzed->begin(), analyzed->end(), "conversations"), analyzed->end());
-  EXPECT_NE(std::find(analyzed->begin(), analyzed->end(), "contacts"), analyzed->end());
+  auto analyses = c.query_int(
+      "SELECT count(*) FROM pg_stat_user_tables WHERE relname IN ('conversations', 'contacts') "
+      "AND last_analyze IS NOT NULL",
+      {});
+  ASSERT_TRUE(analyses.ok());
+  EXPECT_EQ(analyses->value_or(-1), 2);
   // Analyzed once: the next round leaves them to autovacuum.
-  auto again = FirstStatistics::analyze_new_tables(c);
+  std::set<std::string> none_tried;
+  auto again = FirstStatistics::analyze_new_tables(c, none_tried);
   ASSERT_TRUE(again.ok());
   EXPECT_TRUE(again->empty());
   ASSERT_TRUE(c.query("EXPLAIN EXECUTE session_lookup('x', 'x')", {}, plan_into(session)).ok());
   ASSERT_TRUE(
       c.query("EXPLAIN EXECUTE contact_lookup('x', 'x', 'x')", {}, plan_into(contact)).ok());
-  (void)c.execute("DEALLOCATE ALL", {});
+  (void)c.execute("DEALLOCATE session_lookup", {});
+  (void)c.execute("DEALLOCATE contact_lookup", {});
   (void)c.execute("RESET plan_cache_mode", {});
   EXPECT_NE(session.find("Index Cond: ((agent_id = $1) AND (session_id = $2))"), std::string::npos)
       << session;

@@ -2,7 +2,8 @@
 // for a table it believes small: a table that grew from empty during a bulk import is then read
 // by sequential scans until autovacuum analyzes it (up to a minute later), each scan slower than
 // the last. refresh_statistics runs ANALYZE on it at once, in its own short transaction, so the
-// cached plans are made again with its indexes. SQLite plans by its indexes without statistics:
+// cached plans are made again with its indexes. Also what store/postgres/first_statistics.h runs on
+// the tables a new database fills. SQLite plans by its indexes without statistics:
 // nothing to do. Thread-safe (Database is).
 #pragma once
 

@@ -3,21 +3,22 @@
 #include <chrono>
 
 #include "core/log.h"
+#include "store/statistics.h"
 
 namespace parley {
 
-FirstStatistics::FirstStatistics(ConnectionFn connection)
-    : connection_(std::move(connection)), every_two_seconds_(std::chrono::seconds(2), [this] {
-        auto c = connection_();
-        if (!c.ok()) return;  // the database is away: the next round tries again
-        auto analyzed = analyze_new_tables(c->get(), tried_);
+FirstStatistics::FirstStatistics(Database& db)
+    : db_(db), every_two_seconds_(std::chrono::seconds(2), [this] {
+        if (!db_.read().ok()) return;  // the database is away: the next round tries again
+        auto analyzed = analyze_new_tables(db_, tried_);
         if (!analyzed.ok()) {
           log_warn("tables not analyzed", {{"error", std::string_view(analyzed.error().message)}});
         }
       }) {}
 
-Result<std::vector<std::string>> FirstStatistics::analyze_new_tables(Connection& c,
+Result<std::vector<std::string>> FirstStatistics::analyze_new_tables(Database& db,
                                                                      std::set<std::string>& tried) {
+  PARLEY_ASSIGN_OR_RETURN(Connection & c, db.read());
   std::vector<std::string> tables;
   PARLEY_TRY(c.query(
       "SELECT format('%I.%I', schemaname, relname) FROM pg_stat_user_tables "
@@ -26,7 +27,7 @@ Result<std::vector<std::string>> FirstStatistics::analyze_new_tables(Connection&
       {kRows}, [&](const Row& r) {
         if (tried.insert(r.text(0)).second) tables.push_back(r.text(0));
       }));
-  for (const auto& table : tables) PARLEY_TRY(c.execute_script("ANALYZE " + table));
+  for (const auto& table : tables) PARLEY_TRY(refresh_statistics(db, table));
   return tables;
 }
 

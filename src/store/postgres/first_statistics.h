@@ -20,7 +20,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,17 +33,18 @@ class FirstStatistics {
  public:
   static constexpr int64_t kRows = 500;
 
-  using ConnectionFn = std::function<Result<std::reference_wrapper<Connection>>()>;
-  explicit FirstStatistics(ConnectionFn connection);
+  // `db` must outlive this.
+  explicit FirstStatistics(Database& db);
 
-  // One round: analyzes what needs it now, but the tables in `tried`, and adds them there (a
+  // One round, on the calling thread's reading connection: analyzes what needs it now
+  // (refresh_statistics, store/statistics.h), but the tables in `tried`, and adds them there (a
   // table that stays unanalyzed, one the user does not own, is tried once). The names of the
   // tables analyzed, qualified by their schema.
-  static Result<std::vector<std::string>> analyze_new_tables(Connection& c,
+  static Result<std::vector<std::string>> analyze_new_tables(Database& db,
                                                              std::set<std::string>& tried);
 
  private:
-  ConnectionFn connection_;
+  Database& db_;
   std::set<std::string> tried_;  // by the periodic thread only
   Periodic every_two_seconds_;  // last: its thread stops before the members it uses go
 };

@@ -76,7 +76,7 @@ Result<void> PgDatabase::start() {
   for (int i = 0; i < kWorkers; ++i) workers_.emplace_back([this] { worker_loop(); });
   listener_ = std::thread([this] { listen_loop(); });
   notifier_ = std::thread([this] { notify_loop(); });
-  first_statistics_ = std::make_unique<FirstStatistics>([this] { return read(); });
+  first_statistics_ = std::make_unique<FirstStatistics>(*this);
   return {};
 }
 

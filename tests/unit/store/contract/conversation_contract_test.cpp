@@ -125,7 +125,7 @@ TEST_P(StoreContract, LookupsByUniqueKeysTakeTheirIndexOnceATableHasGrown) {
   ASSERT_TRUE(c.execute("SELECT pg_stat_force_next_flush()", {}).ok());
   // A round, as the store's own (every two seconds, which may come first) would run it.
   std::set<std::string> tried;
-  auto analyzed = FirstStatistics::analyze_new_tables(c, tried);
+  auto analyzed = FirstStatistics::analyze_new_tables(db(), tried);
   ASSERT_TRUE(analyzed.ok()) << analyzed.error().message;
   auto analyses = c.query_int(
       "SELECT count(*) FROM pg_stat_user_tables WHERE relname IN ('conversations', 'contacts') "
@@ -135,7 +135,7 @@ TEST_P(StoreContract, LookupsByUniqueKeysTakeTheirIndexOnceATableHasGrown) {
   EXPECT_EQ(analyses->value_or(-1), 2);
   // Analyzed once: the next round leaves them to autovacuum.
   std::set<std::string> none_tried;
-  auto again = FirstStatistics::analyze_new_tables(c, none_tried);
+  auto again = FirstStatistics::analyze_new_tables(db(), none_tried);
   ASSERT_TRUE(again.ok());
   EXPECT_TRUE(again->empty());
   ASSERT_TRUE(c.query("EXPLAIN EXECUTE session_lookup('x', 'x')", {}, plan_into(session)).ok());

@@ -518,8 +518,8 @@ Result<WriteFn> ChatTurn::commit_work() {
     }
     PARLEY_TRY(refresh_topics(c, *settings_, out.conversation_id,
                               TopicMessage{asked_id, &analysis_->message}));
-    if (run_count_) PARLEY_TRY(run_count_->count_in(c, places[2]));
     if (!paused && plan_used_up) return message_limit_reached(limits_.account_messages_per_month);
+    if (paused && run_count_) PARLEY_TRY(run_count_->count_in(c, places[2]));
     if (!paused) {
       // Counted last: a month's row is held from its count until the commit, and the later it
       // is taken, the shorter the queue of turns behind it. The account's month, which every
@@ -528,8 +528,11 @@ Result<WriteFn> ChatTurn::commit_work() {
       // statement that the end of the unit of work waits for (the figures' read); the check,
       // deferred after it, refuses the turn before COMMIT, and the whole exchange rolls back.
       auto check = std::make_unique<CheckReplyCount>();
+      // The engine run's count goes with the reply's, in one statement.
+      std::optional<EngineRunAt> run;
+      if (run_count_) run = run_count_->with_reply(places[2]);
       PARLEY_TRY(count_reply_within_limits_later(c, account_id_, agent_id, limits_, replied_at,
-                                                 check->count, hold != nullptr));
+                                                 check->count, hold != nullptr, run));
       check->answers = answers_mark(c);
       check->account_seen = places[0];
       check->agent_seen = places[1];

@@ -148,6 +148,8 @@ class EngineRunCount {
   // Counts the run in the transaction of `c`, the hour's count after it set in `count` when
   // given; committed() once that transaction committed.
   Result<void> count_in(Connection& c, int64_t* count = nullptr) const;
+  // The run for count_reply_within_limits_later, which counts it with the turn's reply.
+  EngineRunAt with_reply(int64_t* count = nullptr) const { return {at_, count}; }
   void committed() { counted_ = true; }
   // The place in `seen` for the hour's count this run makes.
   int64_t* place_in(CountsSeen& seen) const;

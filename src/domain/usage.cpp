@@ -61,17 +61,24 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
 Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,
                                              std::string_view agent_id, const ReplyLimits& limits,
                                              int64_t now_ms, PendingReplyCount& out,
-                                             bool account_held) {
-  std::string month = month_period(now_ms);
+                                             bool account_held, std::optional<EngineRunAt> run) {
+  const std::string month = month_period(now_ms);
   out.limits_ = limits;
   out.account_held_ = account_held;
+  out.account_count_ = 0;
+  std::string hour;
+  std::vector<UsageRepo::Add> adds;
+  adds.reserve(3);
   if (!account_held) {
-    PARLEY_TRY(UsageRepo::add_one_below_later(
-        c, account_id, month, limits.account_messages_per_month, out.account_count_));
+    adds.push_back({account_id, month, limits.account_messages_per_month, &out.account_count_});
   }
-  if (!limits.agent_monthly_cap) return UsageRepo::add_one(c, agent_id, month, &out.agent_count_);
-  return UsageRepo::add_one_below_later(c, agent_id, month, *limits.agent_monthly_cap,
-                                        out.agent_count_);
+  adds.push_back(
+      {agent_id, month, limits.agent_monthly_cap.value_or(UsageRepo::kNoCap), &out.agent_count_});
+  if (run) {
+    hour = hour_period(run->at_ms);
+    adds.push_back({agent_id, hour, UsageRepo::kNoCap, run->count});
+  }
+  return UsageRepo::add_later(c, adds);
 }
 
 Result<void> PendingReplyCount::check() const {

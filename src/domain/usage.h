@@ -40,6 +40,13 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
 // 403 message_limit_reached: the account has used the plan's `limit` messages this month.
 ApiError message_limit_reached(int64_t limit);
 
+// An engine run of the agent counted with its reply (count_engine_run's count, in the same
+// statement): the run's time, and where the hour's count after it goes.
+struct EngineRunAt {
+  int64_t at_ms = 0;
+  int64_t* count = nullptr;
+};
+
 // Counts one stored reply on the account's month and the agent's month (the plan's messages),
 // unless that would go beyond the plan's messages or the agent's monthly cap: then check() gives
 // 403 message_limit_reached or agent_cap_reached (checked in that order), and the caller's write
@@ -59,16 +66,19 @@ class PendingReplyCount {
  private:
   friend Result<void> count_reply_within_limits_later(Connection&, std::string_view,
                                                       std::string_view, const ReplyLimits&, int64_t,
-                                                      PendingReplyCount&, bool);
+                                                      PendingReplyCount&, bool,
+                                                      std::optional<EngineRunAt>);
   ReplyLimits limits_;
   bool account_held_ = false;
   int64_t account_count_ = 0;
   int64_t agent_count_ = 0;
 };
+// With `run`, the agent's engine run is counted too: all of a turn's counts are one statement.
 Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,
                                              std::string_view agent_id, const ReplyLimits& limits,
                                              int64_t now_ms, PendingReplyCount& out,
-                                             bool account_held = false);
+                                             bool account_held = false,
+                                             std::optional<EngineRunAt> run = std::nullopt);
 // Counts one engine run on the agent's hour (the busy limit). Every run counts, answered or not:
 // a reply that times out or fails cost the provider as much as one stored. With `count`, the
 // hour's count after it is set there (UsageRepo::add_one).

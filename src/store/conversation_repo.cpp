@@ -1,6 +1,8 @@
 #include "store/conversation_repo.h"
 
 #include <algorithm>
+#include <array>
+#include <span>
 
 #include "store/agent_repo.h"
 #include "store/figure_repo.h"
@@ -77,14 +79,25 @@ Result<std::optional<ConversationRecord>> find_where(Connection& c, std::string_
   return out;
 }
 
-// A message with its seq already taken, inserted without waiting (store/pipelined.h).
-Result<void> insert_message_later(Connection& c, const MessageRecord& m) {
-  return execute_later(c,
-                       "INSERT INTO messages (" MESSAGE_COLUMNS
-                       ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-                       {m.id, m.conversation_id, m.seq, m.role, m.content, db_opt(m.author_name),
-                        m.sources, m.created_at, db_opt(m.outcome), db_opt(m.confidence),
-                        db_opt(m.rating), db_opt(m.rated_at)});
+// Messages with their seqs already taken, inserted by one statement without waiting
+// (store/pipelined.h): a turn's exchange is one statement, not two.
+Result<void> insert_messages_later(Connection& c, std::span<const MessageRecord> ms) {
+  constexpr size_t kColumns = 12;
+  std::string sql = "INSERT INTO messages (" MESSAGE_COLUMNS ") VALUES ";
+  std::vector<DbValue> params;
+  params.reserve(ms.size() * kColumns);
+  for (size_t i = 0; i < ms.size(); ++i) {
+    sql += i == 0 ? "(" : ", (";
+    for (size_t k = 1; k <= kColumns; ++k) {
+      sql += (k == 1 ? "$" : ", $") + std::to_string(i * kColumns + k);
+    }
+    sql += ')';
+    const MessageRecord& m = ms[i];
+    params.insert(params.end(), {m.id, m.conversation_id, m.seq, m.role, m.content,
+                                 db_opt(m.author_name), m.sources, m.created_at, db_opt(m.outcome),
+                                 db_opt(m.confidence), db_opt(m.rating), db_opt(m.rated_at)});
+  }
+  return execute_later(c, sql, params);
 }
 }  // namespace
 
@@ -126,7 +139,7 @@ Result<void> ConversationRepo::insert(Connection& c, ConversationRecord v,
        db_opt(v.contact_id),
        db_opt(v.identity_status),
        db_opt(v.identity_external_id)}));
-  for (const MessageRecord& m : first) PARLEY_TRY(insert_message_later(c, m));
+  if (!first.empty()) PARLEY_TRY(insert_messages_later(c, first));
   PARLEY_TRY(AgentRepo::add_to_counter(c, v.agent_id, AgentCounter::kConversations, 1));
   if (!first.empty()) {
     PARLEY_TRY(AgentRepo::add_to_counter(c, v.agent_id, AgentCounter::kMessages,
@@ -185,7 +198,7 @@ Result<MessageRecord> ConversationRepo::append_message(Connection& c, MessageRec
         agent_id = r.text(1);
       }));
   if (!agent_id) return ApiError::not_found("No conversation " + m.conversation_id + ".");
-  PARLEY_TRY(insert_message_later(c, m));
+  PARLEY_TRY(insert_messages_later(c, std::span(&m, 1)));
   PARLEY_TRY(AgentRepo::add_to_counter(c, *agent_id, AgentCounter::kMessages, 1));
   PARLEY_TRY(FigureRepo::refresh(c, m.conversation_id));
   return m;
@@ -206,8 +219,7 @@ Result<std::pair<MessageRecord, MessageRecord>> ConversationRepo::append_exchang
       }));
   if (!agent_id) return ApiError::not_found("No conversation " + user.conversation_id + ".");
   reply.conversation_id = user.conversation_id;
-  PARLEY_TRY(insert_message_later(c, user));
-  PARLEY_TRY(insert_message_later(c, reply));
+  PARLEY_TRY(insert_messages_later(c, std::array{user, reply}));
   PARLEY_TRY(AgentRepo::add_to_counter(c, *agent_id, AgentCounter::kMessages, 2));
   PARLEY_TRY(FigureRepo::refresh(c, user.conversation_id));
   return std::pair{std::move(user), std::move(reply)};

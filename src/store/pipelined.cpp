@@ -12,10 +12,24 @@ Result<void> execute_later(Connection& c, std::string_view sql, Params params) {
   return {};
 }
 
+Result<void> execute_later(Connection& c, std::string_view sql,
+                           const std::vector<DbValue>& params) {
+  return query_later(c, sql, params, nullptr);
+}
+
 Result<void> query_later(Connection& c, std::string_view sql, Params params, RowFn on_row) {
   if (auto* pg = dynamic_cast<PgConnection*>(&c); pg != nullptr && pg->in_transaction()) {
     return pg->send(sql, params, std::move(on_row));
   }
+  return c.query(sql, params, on_row);
+}
+
+Result<void> query_later(Connection& c, std::string_view sql, const std::vector<DbValue>& params,
+                         RowFn on_row) {
+  if (auto* pg = dynamic_cast<PgConnection*>(&c); pg != nullptr && pg->in_transaction()) {
+    return pg->send(sql, std::span(params), std::move(on_row));
+  }
+  if (!on_row) on_row = [](const Row&) {};
   return c.query(sql, params, on_row);
 }
 

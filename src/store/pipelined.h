@@ -12,12 +12,15 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "store/db.h"
 
 namespace parley {
 
 Result<void> execute_later(Connection& c, std::string_view sql, Params params);
+// The same with parameters counted at run time (a statement of several rows).
+Result<void> execute_later(Connection& c, std::string_view sql, const std::vector<DbValue>& params);
 
 // execute_later for a statement whose rows are wanted, but not at once: `on_row` runs for each of
 // its rows when its answer comes back (with the next statement that is waited for, or with
@@ -25,6 +28,8 @@ Result<void> execute_later(Connection& c, std::string_view sql, Params params);
 // it refers to must live until then. It must not run statements. Its failure surfaces as
 // execute_later's (and on_row does not run). Elsewhere it runs at once.
 Result<void> query_later(Connection& c, std::string_view sql, Params params, RowFn on_row);
+Result<void> query_later(Connection& c, std::string_view sql, const std::vector<DbValue>& params,
+                         RowFn on_row);
 
 // A mark of the statements queued on `c` so far, for wait_for_answers().
 uint64_t answers_mark(Connection& c);

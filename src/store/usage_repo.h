@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <utility>
 
@@ -37,6 +38,20 @@ class UsageRepo {
   // was added.
   static Result<void> add_one_below_later(Connection& c, std::string_view scope_id,
                                           std::string_view period, int64_t cap, int64_t& count);
+
+  // One added to a (scope, period), as add_one (no cap) or add_one_below (`cap`); `count`, when
+  // given, receives the count it made, 0 when nothing was added.
+  static constexpr int64_t kNoCap = INT64_MAX;
+  struct Add {
+    std::string_view scope_id;
+    std::string_view period;
+    int64_t cap = kNoCap;
+    int64_t* count = nullptr;
+  };
+  // Several adds of distinct pairs in one statement, without waiting (store/pipelined.h
+  // query_later): a turn's counts cost one statement, not one each. Each add is as add_one or
+  // add_one_below_later would make it; their counts are set when the answer comes back.
+  static Result<void> add_later(Connection& c, std::span<const Add> adds);
 };
 
 }  // namespace parley

@@ -263,11 +263,16 @@ Result<void> PgConnection::send(std::string_view sql, Params params) {
 }
 
 Result<void> PgConnection::send(std::string_view sql, Params params, RowFn on_row) {
+  return send(sql, std::span(params.begin(), params.size()), std::move(on_row));
+}
+
+Result<void> PgConnection::send(std::string_view sql, std::span<const DbValue> params,
+                                RowFn on_row) {
   if (!in_transaction_) {
-    return run(sql, params.begin(), params.size(), on_row ? &on_row : nullptr, nullptr);
+    return run(sql, params.data(), params.size(), on_row ? &on_row : nullptr, nullptr);
   }
   PARLEY_ASSIGN_OR_RETURN(const std::string* name, prepared(sql));
-  bind(params.begin(), params.size());
+  bind(params.data(), params.size());
   Queued q{*name, std::string(sql), {}, lengths_, formats_, {}, std::move(on_row)};
   q.texts.resize(params.size());
   q.nulls.resize(params.size());

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,8 @@ class PgConnection final : public Connection {
   // rows when its answer comes back (with the next statement that is waited for, or COMMIT). It
   // must not run statements. Outside a transaction it runs at once.
   Result<void> send(std::string_view sql, Params params, RowFn on_row);
+  // send() with parameters counted at run time (a statement of several rows).
+  Result<void> send(std::string_view sql, std::span<const DbValue> params, RowFn on_row);
 
   // How many statements send() has queued since the connection opened, and how many of those
   // have been answered (or dropped with their transaction): a statement queued as the n-th is

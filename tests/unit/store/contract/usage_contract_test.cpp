@@ -64,6 +64,58 @@ TEST_P(StoreContract, ACountGivenBackTakesOneOffAndNeverGoesBelowZero) {
   EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-10"), 0);
 }
 
+// A turn's counts in one statement: each pair as add_one or add_one_below_later would count it,
+// each told the count it made (0 where its cap refused it).
+TEST_P(StoreContract, SeveralCountsInOneStatementEachKeepTheirCap) {
+  int64_t month = -1, hour = -1, agent_month = -1, full = -1, none = -1, again = -1;
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(UsageRepo::add_one(c, agent_, "m:2026-09"));
+    PARLEY_TRY(UsageRepo::add_one(c, agent_, "m:2026-09"));  // the agent's month at its cap of 2
+    const std::array<UsageRepo::Add, 3> first{
+        {{account_, "m:2026-09", 5, &month},
+         {agent_, "h:2026-09-21T10", UsageRepo::kNoCap, &hour},
+         {agent_, "m:2026-09", 2, &full}}};
+    PARLEY_TRY(UsageRepo::add_later(c, first));
+    // A cap of 0 counts nothing; a pair's cap is its own (the account's 5 is not the agent's).
+    const std::array<UsageRepo::Add, 3> second{{{account_, "m:2026-10", 0, &none},
+                                                {account_, "m:2026-09", 5, &again},
+                                                {agent_, "m:2026-10", 1, &agent_month}}};
+    return UsageRepo::add_later(c, second);
+  });
+  EXPECT_EQ(month, 1);
+  EXPECT_EQ(hour, 1);
+  EXPECT_EQ(full, 0);
+  EXPECT_EQ(none, 0);
+  EXPECT_EQ(again, 2);
+  EXPECT_EQ(agent_month, 1);
+  EXPECT_EQ(*UsageRepo::count(reader(), account_, "m:2026-09"), 2);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-09"), 2);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "h:2026-09-21T10"), 1);
+  EXPECT_EQ(*UsageRepo::count(reader(), account_, "m:2026-10"), 0);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-10"), 1);
+}
+
+TEST_P(StoreContract, SeveralCountsWithoutCapsAreOneStatementToo) {
+  int64_t a = -1, b = -1;
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(UsageRepo::add_one(c, agent_, "m:2026-09"));
+    const std::array<UsageRepo::Add, 2> adds{{{agent_, "m:2026-09", UsageRepo::kNoCap, &a},
+                                              {agent_, "h:2026-09-21T10", UsageRepo::kNoCap, &b}}};
+    return UsageRepo::add_later(c, adds);
+  });
+  EXPECT_EQ(a, 2);
+  EXPECT_EQ(b, 1);
+}
+
+TEST_P(StoreContract, OnePairCountedTwiceInOneStatementIsRefused) {
+  Connection& c = reader();
+  const std::array<UsageRepo::Add, 2> twice{{{agent_, "m:2026-09"}, {agent_, "m:2026-09"}}};
+  auto r = UsageRepo::add_later(c, twice);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kInternal);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-09"), 0);
+}
+
 TEST_P(StoreContract, ConcurrentCountsAreEachCounted) {
   constexpr int kEach = 25;
   concurrently([&](int, Database& db) {

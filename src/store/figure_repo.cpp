@@ -80,6 +80,13 @@ struct Recount {
   std::optional<Contribution> after;
 };
 
+// The recount names the conversation by a scalar subquery, (SELECT CAST($1 AS TEXT)), rather
+// than by the parameter itself. PostgreSQL plans a prepared statement with its parameters' values
+// (a custom plan) on its first five runs, and goes on doing so as long as those plans came out
+// cheaper than the plan without values; planning this statement costs about 0.4 ms, eight times
+// its run. With the value hidden in the subquery, a plan for a value is the plan without one
+// (each table read by its key, the subquery run once) and never cheaper, so that plan is made
+// once per connection and kept, until an ANALYZE of one of its tables.
 Result<Recount> recount(Connection& c, std::string_view conversation_id,
                         std::optional<int64_t> now) {
   Recount out;
@@ -95,10 +102,11 @@ Result<Recount> recount(Connection& c, std::string_view conversation_id,
       " c.live_chat_started_at, c.csat_score, a.time_zone, a.id,"
       " COALESCE(m.users, 0), COALESCE(m.replies, 0), COALESCE(m.low, 0),"
       " COALESCE(m.fallbacks, 0), COALESCE(m.up, 0), COALESCE(m.down, 0),"
-      " (SELECT COUNT(*) FROM (SELECT outcome FROM messages WHERE conversation_id = $1"
-      "   AND role = 'assistant' AND author_name IS NULL ORDER BY seq DESC LIMIT 2) r"
+      " (SELECT COUNT(*) FROM (SELECT outcome FROM messages"
+      "   WHERE conversation_id = (SELECT CAST($1 AS TEXT)) AND role = 'assistant'"
+      "   AND author_name IS NULL ORDER BY seq DESC LIMIT 2) r"
       "   WHERE r.outcome = 'fallback')"
-      " FROM (SELECT CAST($1 AS TEXT) AS id) k"
+      " FROM (SELECT (SELECT CAST($1 AS TEXT)) AS id) k"
       " LEFT JOIN conversation_figures f ON f.conversation_id = k.id"
       " LEFT JOIN conversations c ON c.id = k.id"
       " LEFT JOIN accounts a ON a.id = c.account_id"
@@ -111,7 +119,7 @@ Result<Recount> recount(Connection& c, std::string_view conversation_id,
       "     AND outcome = 'fallback' THEN 1 ELSE 0 END) AS fallbacks,"
       "   SUM(CASE WHEN rating = 'up' THEN 1 ELSE 0 END) AS up,"
       "   SUM(CASE WHEN rating = 'down' THEN 1 ELSE 0 END) AS down"
-      "   FROM messages WHERE conversation_id = $1) m",
+      "   FROM messages WHERE conversation_id = (SELECT CAST($1 AS TEXT))) m",
       {conversation_id}, [&](const Row& r) {
         if (!r.is_null(18)) {
           Contribution k;
@@ -215,21 +223,28 @@ Result<void> move_day(Connection& c, std::string_view agent_id, int64_t day, con
          d.csat[2],       d.csat[3],    d.csat[4],        d.thumbs_up,
          d.thumbs_down}));
   }
-  auto names = [&](std::string_view kind, const std::map<std::string, int64_t>& m) -> Result<void> {
+  // Every name that moved (the channel, each topic) in one statement.
+  std::string rows;
+  std::vector<DbValue> params;
+  auto names = [&](std::string_view kind, const std::map<std::string, int64_t>& m) {
     for (const auto& [name, n] : m) {
       if (n == 0) continue;
-      PARLEY_TRY(execute_later(
-          c,
-          "INSERT INTO figure_day_names (agent_id, day, kind, name, count) VALUES ($1, "
-          "$2, $3, $4, $5)"
-          " ON CONFLICT (agent_id, day, kind, name) DO UPDATE SET"
-          " count = figure_day_names.count + excluded.count",
-          {agent_id, day, kind, std::string_view(name), n}));
+      const size_t at = params.size();
+      rows += rows.empty() ? "(" : ", (";
+      for (size_t k = 1; k <= 5; ++k) rows += (k == 1 ? "$" : ", $") + std::to_string(at + k);
+      rows += ')';
+      params.insert(params.end(), {agent_id, day, kind, name, n});
     }
-    return {};
   };
-  PARLEY_TRY(names("channel", d.channels));
-  return names("topic", d.topics);
+  names("channel", d.channels);
+  names("topic", d.topics);
+  if (params.empty()) return {};
+  return execute_later(c,
+                       "INSERT INTO figure_day_names (agent_id, day, kind, name, count) VALUES " +
+                           rows +
+                           " ON CONFLICT (agent_id, day, kind, name) DO UPDATE SET"
+                           " count = figure_day_names.count + excluded.count",
+                       params);
 }
 
 Result<void> save(Connection& c, std::string_view conversation_id, const Contribution& k) {

@@ -521,14 +521,14 @@ Result<WriteFn> ChatTurn::commit_work() {
     if (!paused && plan_used_up) return message_limit_reached(limits_.account_messages_per_month);
     if (paused && run_count_) PARLEY_TRY(run_count_->count_in(c, places[2]));
     if (!paused) {
-      // Counted last: a month's row is held from its count until the commit, and the later it
-      // is taken, the shorter the queue of turns behind it. The account's month, which every
-      // turn of the account moves, is counted here only where there is no such queue (SQLite);
-      // elsewhere the hold counted it before the transaction. The answers come back with the
-      // statement that the end of the unit of work waits for (the figures' read); the check,
-      // deferred after it, refuses the turn before COMMIT, and the whole exchange rolls back.
+      // Counted last, in one statement with the engine run on the agent's hour: a count's row
+      // is held from its count until the commit, and the later it is taken, the shorter the
+      // queue of turns behind it. The account's month, which every turn of the account moves,
+      // is counted here only where there is no such queue (SQLite); elsewhere the hold counted
+      // it before the transaction. The answers come back with the statement that the end of the
+      // unit of work waits for (the figures' read); the check, deferred after it, refuses the
+      // turn before COMMIT, and the whole exchange rolls back.
       auto check = std::make_unique<CheckReplyCount>();
-      // The engine run's count goes with the reply's, in one statement.
       std::optional<EngineRunAt> run;
       if (run_count_) run = run_count_->with_reply(places[2]);
       PARLEY_TRY(count_reply_within_limits_later(c, account_id_, agent_id, limits_, replied_at,

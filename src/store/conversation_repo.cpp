@@ -219,10 +219,11 @@ Result<std::pair<MessageRecord, MessageRecord>> ConversationRepo::append_exchang
       }));
   if (!agent_id) return ApiError::not_found("No conversation " + user.conversation_id + ".");
   reply.conversation_id = user.conversation_id;
-  PARLEY_TRY(insert_messages_later(c, std::array{user, reply}));
+  std::array<MessageRecord, 2> rows{std::move(user), std::move(reply)};
+  PARLEY_TRY(insert_messages_later(c, rows));
   PARLEY_TRY(AgentRepo::add_to_counter(c, *agent_id, AgentCounter::kMessages, 2));
-  PARLEY_TRY(FigureRepo::refresh(c, user.conversation_id));
-  return std::pair{std::move(user), std::move(reply)};
+  PARLEY_TRY(FigureRepo::refresh(c, rows[0].conversation_id));
+  return std::pair{std::move(rows[0]), std::move(rows[1])};
 }
 
 Result<std::optional<MessageRecord>> ConversationRepo::find_message(

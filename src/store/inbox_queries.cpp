@@ -53,6 +53,20 @@ InboxRow read_inbox_row(const Row& r) {
 }
 }  // namespace
 
+std::string_view InboxQueries::filter_sql(InboxFilter filter) {
+  switch (filter) {
+    case InboxFilter::kUnanswered:
+      return UNANSWERED;
+    case InboxFilter::kHandedOff:
+      return HANDED_OFF;
+    case InboxFilter::kRatedLow:
+      return RATED_LOW;
+    case InboxFilter::kAll:
+      break;
+  }
+  return "";
+}
+
 Result<Page<InboxRow>> InboxQueries::list(Connection& c, std::string_view agent_id,
                                           const PageQuery& q, std::string_view containing,
                                           InboxFilter filter) {
@@ -66,9 +80,7 @@ Result<Page<InboxRow>> InboxQueries::list(Connection& c, std::string_view agent_
         " AND lower(m.content) LIKE lower($2) ESCAPE '!')";
     params.emplace_back(like_anywhere(containing));
   }
-  if (filter == InboxFilter::kUnanswered) scope += " AND " UNANSWERED;
-  if (filter == InboxFilter::kHandedOff) scope += " AND " HANDED_OFF;
-  if (filter == InboxFilter::kRatedLow) scope += " AND " RATED_LOW;
+  if (filter != InboxFilter::kAll) scope.append(" AND ").append(filter_sql(filter));
   std::vector<InboxRow> rows;
   PARLEY_TRY(query_keyset_page(c, table, scope, params, q,
                                [&](const Row& r) { rows.push_back(read_inbox_row(r)); }));

@@ -32,6 +32,8 @@ class InboxQueries {
   // The agent's conversations newest first; `containing` and `since` as ConversationQueries::list.
   static Result<Page<InboxRow>> list(Connection& c, std::string_view agent_id, const PageQuery& q,
                                      std::string_view containing, InboxFilter filter);
+  // The condition `filter` adds to the list's scope ("" for kAll): how it is planned is tested.
+  static std::string_view filter_sql(InboxFilter filter);
 };
 
 }  // namespace parley

@@ -52,25 +52,15 @@ Result<void> UsageRepo::subtract_one(Connection& c, std::string_view scope_id,
                        {scope_id, period});
 }
 
-namespace {
-constexpr std::string_view kAddOneBelow =
-    "INSERT INTO usage_counters (scope_id, period, count) SELECT $1, $2, 1 WHERE $3 > 0 "
-    "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1 "
-    "WHERE usage_counters.count < $3 RETURNING count";
-}  // namespace
-
 Result<bool> UsageRepo::add_one_below(Connection& c, std::string_view scope_id,
                                       std::string_view period, int64_t cap) {
   bool added = false;
-  PARLEY_TRY(c.query(kAddOneBelow, {scope_id, period, cap}, [&](const Row&) { added = true; }));
+  PARLEY_TRY(
+      c.query("INSERT INTO usage_counters (scope_id, period, count) SELECT $1, $2, 1 WHERE $3 > 0 "
+              "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1 "
+              "WHERE usage_counters.count < $3 RETURNING count",
+              {scope_id, period, cap}, [&](const Row&) { added = true; }));
   return added;
-}
-
-Result<void> UsageRepo::add_one_below_later(Connection& c, std::string_view scope_id,
-                                            std::string_view period, int64_t cap, int64_t& count) {
-  count = 0;
-  return query_later(c, kAddOneBelow, {scope_id, period, cap},
-                     [&count](const Row& r) { count = r.int64(0); });
 }
 
 Result<void> UsageRepo::add_later(Connection& c, std::span<const Add> adds) {

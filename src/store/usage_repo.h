@@ -33,12 +33,6 @@ class UsageRepo {
   // statement, so that two writers near the cap cannot both pass it.
   static Result<bool> add_one_below(Connection& c, std::string_view scope_id,
                                     std::string_view period, int64_t cap);
-  // add_one_below without waiting (store/pipelined.h query_later): `count` is set to the count it
-  // made when the answer comes back, with the next statement that is waited for; 0 when nothing
-  // was added.
-  static Result<void> add_one_below_later(Connection& c, std::string_view scope_id,
-                                          std::string_view period, int64_t cap, int64_t& count);
-
   // One added to a (scope, period), as add_one (no cap) or add_one_below (`cap`); `count`, when
   // given, receives the count it made, 0 when nothing was added.
   static constexpr int64_t kNoCap = INT64_MAX;
@@ -50,7 +44,7 @@ class UsageRepo {
   };
   // Several adds of distinct pairs in one statement, without waiting (store/pipelined.h
   // query_later): a turn's counts cost one statement, not one each. Each add is as add_one or
-  // add_one_below_later would make it; their counts are set when the answer comes back.
+  // add_one_below would make it; their counts are set when the answer comes back.
   static Result<void> add_later(Connection& c, std::span<const Add> adds);
 };
 

@@ -6,6 +6,7 @@
 #include "store/agent_repo.h"
 #include "store/conversation_queries.h"
 #include "store/conversation_repo.h"
+#include "store/inbox_queries.h"
 #include "store/postgres/first_statistics.h"
 #include "store_contract.h"
 
@@ -154,39 +155,41 @@ TEST_P(StoreContract, LookupsByUniqueKeysTakeTheirIndexOnceATableHasGrown) {
 }
 
 // The inbox's "unanswered" and "rated low" filters probe each conversation for a fallback reply
-// and for a reply rated down (store/inbox_queries.cpp): each probe takes its sparse index, which
-// holds only such replies (migration 0053), so that other messages write no entry into it.
+// and for a reply rated down (InboxQueries::filter_sql): each probe can take its sparse index,
+// which holds only such replies (migration 0053), so that other messages write no entry into it.
 TEST_P(StoreContract, TheInboxProbesForFallbacksAndThumbsDownTakeTheirSparseIndexes) {
   Connection& c = reader();
-  const std::string fallback =
-      "SELECT id FROM conversations WHERE agent_id = $1 AND EXISTS (SELECT 1 FROM messages m"
-      " WHERE m.conversation_id = conversations.id AND m.outcome = 'fallback')";
-  const std::string rated_down =
-      "SELECT id FROM conversations WHERE agent_id = $1 AND EXISTS (SELECT 1 FROM messages m"
-      " WHERE m.conversation_id = conversations.id AND m.outcome IS NOT NULL"
-      " AND m.rating = 'down')";
   const bool postgres = GetParam().name == "Postgres";
-  // PostgreSQL would scan tables this small whole: asked to use indexes, it shows which.
-  if (postgres) {
-    ASSERT_TRUE(c.execute("SET enable_seqscan = off", {}).ok());
-  }
-  auto plan = [&](const std::string& sql) {
+  auto plan = [&](InboxFilter filter) {
     std::string out;
-    auto r = c.query((postgres ? "EXPLAIN " : "EXPLAIN QUERY PLAN ") + sql,
-                     std::vector<DbValue>{DbValue(agent_)}, [&](const Row& row) {
-                       for (int i = 0; i < row.column_count(); ++i)
-                         out += (row.is_null(i) ? "" : row.text(i)) + " ";
-                       out += "\n";
-                     });
-    EXPECT_TRUE(r.ok());
+    const std::string sql = std::string(postgres ? "EXPLAIN " : "EXPLAIN QUERY PLAN ") +
+                            "SELECT id FROM conversations WHERE agent_id = $1 AND " +
+                            std::string(InboxQueries::filter_sql(filter));
+    auto r = c.query(sql, std::vector<DbValue>{DbValue(agent_)}, [&](const Row& row) {
+      for (int i = 0; i < row.column_count(); ++i) out += (row.is_null(i) ? "" : row.text(i)) + " ";
+      out += "\n";
+    });
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     return out;
   };
-  const std::string fallback_plan = plan(fallback), rated_down_plan = plan(rated_down);
-  if (postgres) (void)c.execute("RESET enable_seqscan", {});
-  EXPECT_NE(fallback_plan.find("messages_conversation_fallback"), std::string::npos)
-      << fallback_plan;
-  EXPECT_NE(rated_down_plan.find("messages_conversation_rated_down"), std::string::npos)
-      << rated_down_plan;
+  std::string unanswered, rated_low;
+  {
+    // PostgreSQL would read tables this small whole: asked to use indexes, it shows which it can.
+    if (postgres) {
+      ASSERT_TRUE(c.execute("SET enable_seqscan = off", {}).ok());
+    }
+    struct Reset {
+      Connection& c;
+      bool on;
+      ~Reset() {
+        if (on) (void)c.execute("RESET enable_seqscan", {});
+      }
+    } reset{c, postgres};
+    unanswered = plan(InboxFilter::kUnanswered);
+    rated_low = plan(InboxFilter::kRatedLow);
+  }
+  EXPECT_NE(unanswered.find("messages_conversation_fallback"), std::string::npos) << unanswered;
+  EXPECT_NE(rated_low.find("messages_conversation_rated_down"), std::string::npos) << rated_low;
 }
 
 TEST_P(StoreContract, MessagesAreNumberedFromOneAndReadInOrder) {

@@ -1,5 +1,6 @@
 // Usage counters: counts per scope and period, and the capped count that concurrent replies
 // must never take past the plan's limit.
+#include "store/postgres/pg_database.h"
 #include "store/usage_repo.h"
 #include "store_contract.h"
 
@@ -39,8 +40,10 @@ TEST_P(StoreContract, ACountReturnsTheCountItMadeOnceItsAnswerIsIn) {
   write([&](Connection& c) -> Result<void> {
     PARLEY_TRY(UsageRepo::add_one(c, account_, "m:2026-09", &first));
     PARLEY_TRY(UsageRepo::add_one(c, account_, "m:2026-09", &second));
-    PARLEY_TRY(UsageRepo::add_one_below_later(c, account_, "m:2026-09", 3, capped));
-    return UsageRepo::add_one_below_later(c, account_, "m:2026-09", 3, refused);
+    const std::array<UsageRepo::Add, 1> below{{{account_, "m:2026-09", 3, &capped}}};
+    PARLEY_TRY(UsageRepo::add_later(c, below));
+    const std::array<UsageRepo::Add, 1> above{{{account_, "m:2026-09", 3, &refused}}};
+    return UsageRepo::add_later(c, above);
   });
   EXPECT_EQ(first, 1);
   EXPECT_EQ(second, 2);
@@ -64,7 +67,7 @@ TEST_P(StoreContract, ACountGivenBackTakesOneOffAndNeverGoesBelowZero) {
   EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-10"), 0);
 }
 
-// A turn's counts in one statement: each pair as add_one or add_one_below_later would count it,
+// A turn's counts in one statement: each pair as add_one or add_one_below would count it,
 // each told the count it made (0 where its cap refused it).
 TEST_P(StoreContract, SeveralCountsInOneStatementEachKeepTheirCap) {
   int64_t month = -1, hour = -1, agent_month = -1, full = -1, none = -1, again = -1;
@@ -95,6 +98,27 @@ TEST_P(StoreContract, SeveralCountsInOneStatementEachKeepTheirCap) {
   EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-10"), 1);
 }
 
+// An agent with a monthly cap: its month under the cap, its hour without one (a turn on
+// PostgreSQL, where the account's month is counted ahead).
+TEST_P(StoreContract, ACappedAndAnUncappedCountInOneStatement) {
+  int64_t month = -1, hour = -1, refused = -1, hour_again = -1;
+  write([&](Connection& c) -> Result<void> {
+    const std::array<UsageRepo::Add, 2> first{
+        {{agent_, "m:2026-09", 1, &month}, {agent_, "h:2026-09-21T10", UsageRepo::kNoCap, &hour}}};
+    PARLEY_TRY(UsageRepo::add_later(c, first));
+    const std::array<UsageRepo::Add, 2> second{
+        {{agent_, "m:2026-09", 1, &refused},
+         {agent_, "h:2026-09-21T10", UsageRepo::kNoCap, &hour_again}}};
+    return UsageRepo::add_later(c, second);
+  });
+  EXPECT_EQ(month, 1);
+  EXPECT_EQ(hour, 1);
+  EXPECT_EQ(refused, 0);
+  EXPECT_EQ(hour_again, 2);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-09"), 1);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "h:2026-09-21T10"), 2);
+}
+
 TEST_P(StoreContract, SeveralCountsWithoutCapsAreOneStatementToo) {
   int64_t a = -1, b = -1;
   write([&](Connection& c) -> Result<void> {
@@ -105,6 +129,10 @@ TEST_P(StoreContract, SeveralCountsWithoutCapsAreOneStatementToo) {
   });
   EXPECT_EQ(a, 2);
   EXPECT_EQ(b, 1);
+  // add_one's statement and add_later's: one statement for the two pairs.
+  if (GetParam().name == "Postgres") {
+    EXPECT_EQ(PgDatabase::last_write_cost().statements, 2);
+  }
 }
 
 TEST_P(StoreContract, OnePairCountedTwiceInOneStatementIsRefused) {

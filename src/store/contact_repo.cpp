@@ -1,6 +1,7 @@
 #include "store/contact_repo.h"
 
 #include "store/pipelined.h"
+#include "store/placeholders.h"
 
 namespace parley {
 
@@ -91,14 +92,8 @@ Result<bool> ContactRepo::insert_all_within_cap(Connection& c,
   if (!counted) return false;
   // kInsertRows rows to a statement, the rest one by one: two statement texts in all.
   static const std::string many = [] {
-    std::string q = "INSERT INTO contacts (" CONTACT_COLUMNS ") VALUES ";
-    for (size_t row = 0; row < kInsertRows; ++row) {
-      q += row ? ",(" : "(";
-      for (size_t col = 0; col < kContactColumns; ++col)
-        q += (col ? ",$" : "$") + std::to_string(1 + row * kContactColumns + col);
-      q += ")";
-    }
-    return q;
+    return "INSERT INTO contacts (" CONTACT_COLUMNS ") VALUES " +
+           placeholder_rows(kInsertRows, kContactColumns);
   }();
   size_t at = 0;
   std::vector<DbValue> params;
@@ -120,10 +115,9 @@ Result<std::vector<ContactRecord>> ContactRepo::find_holding_any(
   static const std::string sql = [] {
     std::string q =
         "SELECT " CONTACT_COLUMNS " FROM contacts WHERE agent_id = $1 AND external_id IN (";
-    for (size_t i = 0; i < kMaxLookup; ++i) q += (i ? ",$" : "$") + std::to_string(2 + i);
+    q += placeholders(2, kMaxLookup);
     q += ") UNION SELECT " CONTACT_COLUMNS " FROM contacts WHERE agent_id = $1 AND email IN (";
-    for (size_t i = 0; i < kMaxLookup; ++i)
-      q += (i ? ",$" : "$") + std::to_string(2 + kMaxLookup + i);
+    q += placeholders(2 + kMaxLookup, kMaxLookup);
     return q + ")";
   }();
   if (external_ids.size() > kMaxLookup || emails.size() > kMaxLookup)

@@ -7,6 +7,7 @@
 #include "store/agent_repo.h"
 #include "store/figure_repo.h"
 #include "store/pipelined.h"
+#include "store/placeholders.h"
 
 namespace parley {
 
@@ -83,21 +84,17 @@ Result<std::optional<ConversationRecord>> find_where(Connection& c, std::string_
 // (store/pipelined.h): a turn's exchange is one statement, not two.
 Result<void> insert_messages_later(Connection& c, std::span<const MessageRecord> ms) {
   constexpr size_t kColumns = 12;
-  std::string sql = "INSERT INTO messages (" MESSAGE_COLUMNS ") VALUES ";
   std::vector<DbValue> params;
   params.reserve(ms.size() * kColumns);
-  for (size_t i = 0; i < ms.size(); ++i) {
-    sql += i == 0 ? "(" : ", (";
-    for (size_t k = 1; k <= kColumns; ++k) {
-      sql += (k == 1 ? "$" : ", $") + std::to_string(i * kColumns + k);
-    }
-    sql += ')';
-    const MessageRecord& m = ms[i];
+  for (const MessageRecord& m : ms) {
     params.insert(params.end(), {m.id, m.conversation_id, m.seq, m.role, m.content,
                                  db_opt(m.author_name), m.sources, m.created_at, db_opt(m.outcome),
                                  db_opt(m.confidence), db_opt(m.rating), db_opt(m.rated_at)});
   }
-  return execute_later(c, sql, params);
+  return execute_later(
+      c,
+      "INSERT INTO messages (" MESSAGE_COLUMNS ") VALUES " + placeholder_rows(ms.size(), kColumns),
+      params);
 }
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include "store/figure_repo.h"
 #include "store/entity_changes.h"
 #include "store/pipelined.h"
+#include "store/placeholders.h"
 
 #include <set>
 
@@ -224,16 +225,11 @@ Result<void> move_day(Connection& c, std::string_view agent_id, int64_t day, con
          d.thumbs_down}));
   }
   // Every name that moved (the channel, each topic) in one statement.
-  std::string rows;
+  constexpr size_t kColumns = 5;
   std::vector<DbValue> params;
   auto names = [&](std::string_view kind, const std::map<std::string, int64_t>& m) {
     for (const auto& [name, n] : m) {
-      if (n == 0) continue;
-      const size_t at = params.size();
-      rows += rows.empty() ? "(" : ", (";
-      for (size_t k = 1; k <= 5; ++k) rows += (k == 1 ? "$" : ", $") + std::to_string(at + k);
-      rows += ')';
-      params.insert(params.end(), {agent_id, day, kind, name, n});
+      if (n != 0) params.insert(params.end(), {agent_id, day, kind, name, n});
     }
   };
   names("channel", d.channels);
@@ -241,7 +237,7 @@ Result<void> move_day(Connection& c, std::string_view agent_id, int64_t day, con
   if (params.empty()) return {};
   return execute_later(c,
                        "INSERT INTO figure_day_names (agent_id, day, kind, name, count) VALUES " +
-                           rows +
+                           placeholder_rows(params.size() / kColumns, kColumns) +
                            " ON CONFLICT (agent_id, day, kind, name) DO UPDATE SET"
                            " count = figure_day_names.count + excluded.count",
                        params);

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "store/placeholders.h"
+
 namespace parley {
 
 namespace {
@@ -40,12 +42,6 @@ uint64_t loaded(int64_t value) {
   return out;
 }
 
-// "$first, $first+1, ..." for `n` parameters.
-std::string placeholders(size_t first, size_t n) {
-  std::string out;
-  for (size_t i = 0; i < n; ++i) out += (i ? ", $" : "$") + std::to_string(first + i);
-  return out;
-}
 }  // namespace
 
 Result<void> WebsitePageRepo::upsert(Connection& c, const WebsitePage& p) {

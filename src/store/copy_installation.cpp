@@ -1,5 +1,6 @@
 #include "store/copy_installation.h"
 #include "store/entity_changes.h"
+#include "store/placeholders.h"
 
 #include <deque>
 #include <regex>
@@ -60,16 +61,10 @@ DbValue value_of(const Cell& cell) {
 }
 
 std::string insert_sql(const std::string& table, const std::vector<std::string>& columns) {
-  std::string names, params;
-  for (size_t i = 0; i < columns.size(); ++i) {
-    if (i > 0) {
-      names += ", ";
-      params += ", ";
-    }
-    names += columns[i];
-    params += "$" + std::to_string(i + 1);
-  }
-  return "INSERT INTO " + table + " (" + names + ") VALUES (" + params + ")";
+  std::string names;
+  for (size_t i = 0; i < columns.size(); ++i) names += (i ? ", " : "") + columns[i];
+  return "INSERT INTO " + table + " (" + names + ") VALUES (" + placeholders(1, columns.size()) +
+         ")";
 }
 
 Result<int64_t> count_rows(Connection& c, const std::string& table) {

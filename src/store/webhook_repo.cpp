@@ -1,4 +1,5 @@
 #include "store/webhook_repo.h"
+#include "store/placeholders.h"
 
 namespace parley {
 
@@ -340,13 +341,10 @@ Result<std::vector<AttemptRecord>> WebhookRepo::attempts_of_many(
   std::vector<AttemptRecord> out;
   if (delivery_ids.empty()) return out;
   // One statement for a page: placeholders $1..$n, every id a parameter.
-  std::string sql = "SELECT " ATTEMPT_COLUMNS " FROM webhook_attempts WHERE delivery_id IN (";
-  std::vector<DbValue> params;
-  for (const auto& id : delivery_ids) {
-    params.emplace_back(std::string_view(id));
-    sql += (params.size() > 1 ? ", $" : "$") + std::to_string(params.size());
-  }
-  sql += ") ORDER BY delivery_id, attempt";
+  std::vector<DbValue> params(delivery_ids.begin(), delivery_ids.end());
+  const std::string sql = "SELECT " ATTEMPT_COLUMNS
+                          " FROM webhook_attempts WHERE delivery_id IN (" +
+                          placeholders(1, params.size()) + ") ORDER BY delivery_id, attempt";
   PARLEY_TRY(c.query(sql, params, [&](const Row& r) { out.push_back(read_attempt(r)); }));
   return out;
 }

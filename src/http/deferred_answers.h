@@ -40,7 +40,8 @@ class DeferredAnswers {
       std::vector<char>().swap(s.in_);
       s.begin_ = s.end_ = 0;
     }
-    auto d = std::make_shared<Deferred>(s.shared_from_this(), std::move(shell.headers));
+    auto d = std::make_shared<Deferred>(s.shared_from_this(), std::move(shell.headers),
+                                        s.shared_.deferreds);
     deferred_ = d;
     stream_end_ = StreamEnd::kOpen;
     try {

@@ -5,7 +5,8 @@
 // task (Asio alone would not keep that order: what the connection's own thread posts waits in a
 // private queue until its handler returns, behind what other threads post meanwhile, so a head
 // begun there could arrive after the body a pool thread wrote). Counts the bytes of a streamed
-// body not yet written, for back-pressure. Internal to src/http. Thread-safe.
+// body not yet written, for back-pressure. It holds its connection until it is destroyed or the
+// server stops (http/deferred_registry.h). Internal to src/http. Thread-safe.
 #pragma once
 
 #include <utility>  // must precede Asio under C++20 with Boost 1.74
@@ -22,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "http/deferred_registry.h"
 #include "http/message.h"
 #include "http/wire.h"
 
@@ -30,12 +32,19 @@ namespace parley::http_session {
 // `Session` befriends this class: the deferred_* functions it calls run on the connection's thread.
 template <typename Session>
 class DeferredResponder final : public Responder,
+                                public HoldsConnection,
                                 public std::enable_shared_from_this<DeferredResponder<Session>> {
  public:
   using Deferred = DeferredResponder;
   DeferredResponder(std::shared_ptr<Session> session,
-                    std::vector<std::pair<std::string_view, std::string>> headers)
-      : session_(std::move(session)), headers_(std::move(headers)) {}
+                    std::vector<std::pair<std::string_view, std::string>> headers,
+                    std::shared_ptr<DeferredRegistry> registry)
+      : session_(std::move(session)), headers_(std::move(headers)), registry_(std::move(registry)) {
+    registry_->add(this);
+  }
+  ~DeferredResponder() {
+    registry_->remove(this, [this] { session_.reset(); });
+  }
 
   bool claim() override {
     bool expected = false;
@@ -96,6 +105,11 @@ class DeferredResponder final : public Responder,
     if (resume) resume();
   }
   void gone() { drained(0, true); }
+  // The server has stopped: what is written from now on is refused.
+  std::shared_ptr<void> let_go() override {
+    gone_.store(true);
+    return std::move(session_);
+  }
   std::vector<std::pair<std::string_view, std::string>>& headers() { return headers_; }
 
  private:
@@ -110,12 +124,16 @@ class DeferredResponder final : public Responder,
       if (drain_posted_) return;
       drain_posted_ = true;
     }
-    boost::asio::post(session_->socket_().get_executor(),
-                      [self = this->shared_from_this()] { self->drain(); });
+    // Once the server has stopped, nothing is posted: its event loops are gone.
+    registry_->while_open([this] {
+      boost::asio::post(session_->socket_().get_executor(),
+                        [self = this->shared_from_this()] { self->drain(); });
+    });
   }
 
   // On the connection's thread: runs the queued calls in order, and any queued while they ran.
   void drain() {
+    if (session_ == nullptr) return;  // the server has stopped
     std::vector<Op> ops;
     for (;;) {
       {
@@ -131,8 +149,9 @@ class DeferredResponder final : public Responder,
     }
   }
 
-  std::shared_ptr<Session> session_;
+  std::shared_ptr<Session> session_;  // until destroyed or the server stops (let_go())
   std::vector<std::pair<std::string_view, std::string>> headers_;  // the handler's (gate chain's)
+  std::shared_ptr<DeferredRegistry> registry_;
   std::atomic<bool> claimed_{false};
   std::atomic<bool> gone_{false};
   std::mutex mu_;

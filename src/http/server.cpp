@@ -60,6 +60,9 @@ struct HttpServer::Impl {
     signals.emplace(workers[0]->ioc, SIGINT, SIGTERM);
   }
 
+  // A Responder a handler still holds lets go of its connection while the event loops exist.
+  ~Impl() { shared->deferreds->close(); }
+
   net::io_context& main() { return workers[0]->ioc; }
 
   void accept() {
@@ -191,6 +194,8 @@ void HttpServer::run() {
   run_loop(impl.main());
   for (auto& t : threads) t.join();
   impl.shared->pool.reset();  // finishes any work still queued before sessions are destroyed
+  // The Responders handlers still hold (a write queued elsewhere) let go of their connections now.
+  impl.shared->deferreds->close();
 }
 
 void HttpServer::stop() {

@@ -72,6 +72,8 @@ struct Shared {
   std::atomic<size_t> rejecting{0};    // sessions answering 503 past the cap
   std::atomic<uint64_t> large_bodies_in_flight{0};  // bytes of the large-body budget taken
   BodyLimits body_limits;
+  // The deferred answers handed out; closed when the server stops (see deferred_registry.h).
+  std::shared_ptr<DeferredRegistry> deferreds = std::make_shared<DeferredRegistry>();
 };
 
 // A 503 for an overload limit, with Retry-After.

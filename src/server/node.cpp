@@ -296,6 +296,9 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     for (int i = 0; i < 500 && chat_slots.in_flight() > 0; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     (*webhooks)->stop();
+    // The writes still queued run now, while what their callbacks reach (the chat services, the
+    // caches) is here.
+    database.wait_for_queued_writes();
     log_info("stopped");
     flush_logs();
   } catch (const std::exception& e) {

@@ -329,10 +329,19 @@ void PgDatabase::worker_loop() {
       if (jobs_.empty()) return;
       job = std::move(jobs_.front());
       jobs_.pop_front();
+      ++jobs_running_;
     }
     Result<void> r = write(std::move(job.fn));
     if (job.then) job.then(std::move(r));
+    job = {};  // what the job held goes with it, before it counts as done
+    std::lock_guard lock(jobs_mu_);
+    if (--jobs_running_ == 0 && jobs_.empty()) idle_cv_.notify_all();
   }
+}
+
+void PgDatabase::wait_for_queued_writes() {
+  std::unique_lock lock(jobs_mu_);
+  idle_cv_.wait(lock, [&] { return jobs_.empty() && jobs_running_ == 0; });
 }
 
 uint64_t PgDatabase::auth_epoch() const {

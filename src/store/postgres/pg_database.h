@@ -53,6 +53,7 @@ class PgDatabase final : public Database, public EntitySource {
   Result<void> write(WriteFn fn) override;
   void write_async(WriteFn fn) override;
   void write_then(WriteFn fn, std::function<void(Result<void>)> done) override;
+  void wait_for_queued_writes() override;
   Result<void> write_volatile(WriteFn fn) override;
   std::string_view backend() const override { return "postgresql"; }
   bool shared_by_nodes() const override { return true; }
@@ -113,6 +114,8 @@ class PgDatabase final : public Database, public EntitySource {
   std::condition_variable jobs_cv_;
   std::deque<Job> jobs_;
   bool stopping_ = false;
+  int jobs_running_ = 0;             // taken by a worker and not yet destroyed
+  std::condition_variable idle_cv_;  // no job queued or running
   std::vector<std::thread> workers_;
 
   std::atomic<bool> listening_{true};

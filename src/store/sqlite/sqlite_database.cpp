@@ -190,10 +190,19 @@ void SqliteDatabase::writer_loop() {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
+      committing_ = true;
     }
     commit_batch(batch);
-    batch.clear();
+    batch.clear();  // what the jobs held goes with them, before the writer is idle
+    std::lock_guard lock(mu_);
+    committing_ = false;
+    if (queue_.empty()) idle_cv_.notify_all();
   }
+}
+
+void SqliteDatabase::wait_for_queued_writes() {
+  std::unique_lock lock(mu_);
+  idle_cv_.wait(lock, [&] { return queue_.empty() && !committing_; });
 }
 
 void SqliteDatabase::commit_batch(std::vector<Job>& batch) {

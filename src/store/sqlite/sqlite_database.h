@@ -27,6 +27,7 @@ class SqliteDatabase final : public Database, public EntitySource {
   Result<void> write(WriteFn fn) override;
   void write_async(WriteFn fn) override;
   void write_then(WriteFn fn, std::function<void(Result<void>)> done) override;
+  void wait_for_queued_writes() override;
   std::string_view backend() const override { return "sqlite"; }
   uint64_t auth_epoch() const override;
   void bump_auth_epoch() override;
@@ -68,6 +69,8 @@ class SqliteDatabase final : public Database, public EntitySource {
   std::condition_variable cv_;
   std::deque<Job> queue_;
   bool stopping_ = false;
+  bool committing_ = false;          // the writer holds a batch (until its jobs are destroyed)
+  std::condition_variable idle_cv_;  // the queue is empty and no batch is held
 
   std::mutex readers_mu_;
   std::vector<std::unique_ptr<SqliteConnection>> readers_;

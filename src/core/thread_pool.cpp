@@ -9,13 +9,17 @@ ThreadPool::ThreadPool(size_t threads) {
   for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { finish(); }
+
+void ThreadPool::finish() {
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
   }
   cv_.notify_all();
-  for (auto& t : threads_) t.join();
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
 }
 
 void ThreadPool::post(std::function<void()> task) {

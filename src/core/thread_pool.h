@@ -1,6 +1,6 @@
 // A fixed pool of threads for blocking work (handlers that wait on a commit, reply engines,
-// streaming). post() and try_post() are thread-safe; the destructor finishes queued work, then
-// joins.
+// streaming). post() and try_post() are thread-safe; finish() (or the destructor) finishes queued
+// work, then joins.
 #pragma once
 
 #include <condition_variable>
@@ -26,6 +26,9 @@ class ThreadPool {
   bool try_post(std::function<void()> task, size_t max_waiting);
   // Tasks waiting for a thread (not counting the running ones).
   size_t waiting() const;
+  // Runs the tasks queued, and those they queue, then joins the threads. A task posted after that
+  // never runs (it is destroyed with the pool). Not from one of the pool's own threads.
+  void finish();
 
  private:
   void run();

@@ -32,6 +32,7 @@ class AuditedDatabase final : public Database {
     inner_.write_then(wrap(std::move(fn)), std::move(done));
   }
   Result<void> write_volatile(WriteFn fn) override { return inner_.write_volatile(std::move(fn)); }
+  void wait_for_queued_writes() override { inner_.wait_for_queued_writes(); }
   std::string_view backend() const override { return inner_.backend(); }
   bool shared_by_nodes() const override { return inner_.shared_by_nodes(); }
   Result<void> hold_for_serving() override { return inner_.hold_for_serving(); }

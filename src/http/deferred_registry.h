@@ -9,6 +9,7 @@
 // for. Internal to src/http. Thread-safe.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -20,8 +21,13 @@ namespace parley::http_session {
 // What a registry holds: a Responder that can let go of its connection.
 class HoldsConnection {
  public:
-  // Gives up the connection (under the registry's lock; the caller destroys it after).
-  virtual std::shared_ptr<void> let_go() = 0;
+  struct Released {
+    std::shared_ptr<void> connection;
+    std::function<void()> resume;  // a producer waiting for room, told to go on (and find it gone)
+  };
+  // Gives up the connection (under the registry's lock; the caller runs `resume` and destroys the
+  // connection after it).
+  virtual Released let_go() = 0;
 
  protected:
   ~HoldsConnection() = default;
@@ -68,17 +74,20 @@ class DeferredRegistry {
     std::forward<Fn>(release)();
   }
 
-  // The server stops: every Responder still held lets go of its connection, and the connections are
-  // destroyed here, after the lock (a connection's destruction may destroy a Responder).
+  // The server stops: every Responder still held lets go of its connection. Producers waiting for
+  // room are woken (their writes are refused from now on) and the connections destroyed after the
+  // lock: either may destroy a Responder.
   void close() {
-    std::vector<std::shared_ptr<void>> connections;
+    std::vector<HoldsConnection::Released> released;
     {
       std::unique_lock lock(gate_);
       if (!open_) return;
       open_ = false;
-      for (HoldsConnection* h = head_; h != nullptr; h = h->next_)
-        connections.push_back(h->let_go());
+      for (HoldsConnection* h = head_; h != nullptr; h = h->next_) released.push_back(h->let_go());
       head_ = nullptr;
+    }
+    for (auto& r : released) {
+      if (r.resume) r.resume();
     }
   }
 

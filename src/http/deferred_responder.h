@@ -106,9 +106,10 @@ class DeferredResponder final : public Responder,
   }
   void gone() { drained(0, true); }
   // The server has stopped: what is written from now on is refused.
-  std::shared_ptr<void> let_go() override {
+  Released let_go() override {
+    std::lock_guard lock(mu_);
     gone_.store(true);
-    return std::move(session_);
+    return {std::move(session_), std::move(resume_)};
   }
   std::vector<std::pair<std::string_view, std::string>>& headers() { return headers_; }
 
@@ -133,7 +134,8 @@ class DeferredResponder final : public Responder,
 
   // On the connection's thread: runs the queued calls in order, and any queued while they ran.
   void drain() {
-    if (session_ == nullptr) return;  // the server has stopped
+    // Never null here: drain() runs on an I/O thread, and let_go() once those have stopped.
+    if (session_ == nullptr) return;
     std::vector<Op> ops;
     for (;;) {
       {

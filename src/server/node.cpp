@@ -295,9 +295,13 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     cancel_transfers();
     for (int i = 0; i < 500 && chat_slots.in_flight() > 0; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // A reply's last steps (storing it) run on the reply pool after its engine slot is given
+    // back: they end here, and queue their writes before the wait below.
+    reply_pool.finish();
     (*webhooks)->stop();
     // The writes still queued run now, while what their callbacks reach (the chat services, the
-    // caches) is here.
+    // caches, the metrics) is here. The workers still running (training, crawling) write and wait
+    // on their own threads, and stop with them.
     database.wait_for_queued_writes();
     log_info("stopped");
     flush_logs();

@@ -34,5 +34,24 @@ TEST(ThreadPool, TryPostRefusesOnceTheWaitListIsFull) {
   EXPECT_EQ(ran.load(), 2);
 }
 
+TEST(ThreadPool, FinishRunsWhatIsQueuedAndWhatItQueuesThenNothingMore) {
+  auto held = std::make_shared<int>(0);
+  std::atomic<int> ran{0};
+  ThreadPool pool(2);
+  for (int i = 0; i < 4; ++i) {
+    pool.post([&pool, &ran, held] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      ran++;
+      pool.post([&ran, held] { ran++; });  // queued by a task while the pool finishes
+    });
+  }
+  pool.finish();
+  EXPECT_EQ(ran.load(), 8);
+  EXPECT_EQ(held.use_count(), 1);  // what the tasks held went with them
+  pool.post([&ran] { ran++; });
+  pool.finish();  // a second call finds nothing to join
+  EXPECT_EQ(ran.load(), 8);
+}
+
 }  // namespace
 }  // namespace parley

@@ -9,8 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -49,6 +51,15 @@ TEST(DeferredAfterStop, RespondersHeldPastTheServerLetGoOfTheirConnectionsWhenIt
   std::shared_ptr<Responder> answered;  // its exchange was answered, and the handler kept it
   std::shared_ptr<Responder> pending;   // never answered before the server stopped
   std::promise<void> pending_held;
+  std::shared_ptr<Responder> streaming;  // its client reads nothing: the producer waits for room
+  // The producer writes while there is room; once it has waited 1 s for room in vain (the
+  // socket's buffers are full), it leaves its `resume` with the Responder and stops: `parked`.
+  std::mutex mu;
+  std::condition_variable cv;
+  int resumes = 0;
+  int resumes_when_parked = -1;
+  std::promise<void> parked;
+  std::thread producer;
   Router router;
   router.add("GET", "/answered", {[&](Request&) {
                return Response::later([&](std::shared_ptr<Responder> out) {
@@ -60,6 +71,36 @@ TEST(DeferredAfterStop, RespondersHeldPastTheServerLetGoOfTheirConnectionsWhenIt
                return Response::later([&](std::shared_ptr<Responder> out) {
                  pending = std::move(out);
                  pending_held.set_value();
+               });
+             }});
+  router.add("GET", "/stream", {[&](Request&) {
+               return Response::later([&](std::shared_ptr<Responder> out) {
+                 if (!out->claim()) return;
+                 Response head;
+                 head.status = 200;
+                 head.content_type = "text/plain";
+                 out->begin(std::move(head));
+                 streaming = out;
+                 producer = std::thread([out, &mu, &cv, &resumes, &resumes_when_parked, &parked] {
+                   const std::string piece(64 * 1024, 'x');
+                   auto resume = [&] {
+                     std::lock_guard lock(mu);
+                     ++resumes;
+                     cv.notify_all();
+                   };
+                   for (;;) {
+                     if (!out->write(piece)) return;
+                     std::unique_lock lock(mu);
+                     int seen = resumes;
+                     lock.unlock();
+                     if (!out->behind(resume)) continue;
+                     lock.lock();
+                     if (cv.wait_for(lock, std::chrono::seconds(1), [&] { return resumes > seen; }))
+                       continue;
+                     resumes_when_parked = resumes;
+                     return parked.set_value();
+                   }
+                 });
                });
              }});
   ServerOptions options;
@@ -93,9 +134,23 @@ TEST(DeferredAfterStop, RespondersHeldPastTheServerLetGoOfTheirConnectionsWhenIt
     ASSERT_EQ(pending_held.get_future().wait_for(std::chrono::seconds(5)),
               std::future_status::ready);
 
+    int reading_nothing = connect_to(port);
+    ASSERT_GE(reading_nothing, 0);
+    const std::string stream = "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n";
+    ASSERT_EQ(::send(reading_nothing, stream.data(), stream.size(), 0),
+              static_cast<ssize_t>(stream.size()));
+    ASSERT_EQ(parked.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready);
+
     server.stop();
     serving.join();
+    producer.join();
+    ::close(reading_nothing);
   }
+  // The producer waiting for room was told to go on when the server stopped, and finds its writes
+  // refused.
+  EXPECT_EQ(resumes, resumes_when_parked + 1);
+  EXPECT_FALSE(streaming->write("more"));
+  streaming.reset();
   ASSERT_NE(answered, nullptr);
   ASSERT_NE(pending, nullptr);
 

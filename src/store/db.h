@@ -146,7 +146,8 @@ class Database {
   }
   // Returns once no write queued by write_async or write_then waits or runs: those queued before
   // the call have run, their `done` included, and what they held has been let go of. A server
-  // that stops calls it before the objects those writes may reach are destroyed.
+  // that stops calls it before the objects those writes may reach are destroyed. Not from a write's
+  // `done` (it would wait for itself).
   virtual void wait_for_queued_writes() {}
   // Runs `fn`, one statement, on its own (autocommit) where no cache depends on what it writes
   // and losing it with the database server's crash is acceptable (counters of rate windows):

@@ -34,15 +34,23 @@ seed() {
     --settings "$settings" | json_field '["id"]')
   key=$(PARLEY_DATA_DIR="$dir" "$bin" admin key create --account "$account" --name bench | json_field '["key"]')
   port=$(free_port)
-  PARLEY_DATA_DIR="$dir" "$bin" serve --listen "127.0.0.1:$port" 2>"$dir/seed.log" &
+  # Unlimited requests: 200 sources and the polling would otherwise meet the per-minute limit.
+  PARLEY_DATA_DIR="$dir" PARLEY_RATE_LIMIT_PER_MINUTE=1000000000 "$bin" serve \
+    --listen "127.0.0.1:$port" 2>"$dir/seed.log" &
   pid=$!
   for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.05; done
   local topics=(shipping returns refunds warranty payment invoices delivery tracking accounts jackets)
   for i in $(seq 1 "$SOURCES"); do
     local t=${topics[$((i % ${#topics[@]}))]}
-    curl -s -o /dev/null -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+    local status
+    status=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
       -d "{\"type\":\"text\",\"title\":\"$t guide $i\",\"content\":\"Our $t policy number $i applies to every order. Customers asking about $t get an answer within one day. Item $i of the catalogue has its own $t rules.\"}" \
-      "http://127.0.0.1:$port/api/v1/agents/$agent/sources"
+      "http://127.0.0.1:$port/api/v1/agents/$agent/sources")
+    if [ "$status" != 201 ]; then
+      echo "before_after: adding source $i answered $status" >&2
+      stop_pid "$pid"
+      return 1
+    fi
   done
   for _ in $(seq 1 600); do
     [ "$(curl -s -H "Authorization: Bearer $key" "http://127.0.0.1:$port/api/v1/agents/$agent/sources" |
@@ -103,6 +111,7 @@ before_dir=$(mktemp -d "$BENCH_TMP/before-XXXXXX")
 after_dir=$(mktemp -d "$BENCH_TMP/after-XXXXXX")
 read -r before_agent before_key <<<"$(seed "$BEFORE_BINARY" "$before_dir")"
 read -r after_agent after_key <<<"$(seed "$AFTER_BINARY" "$after_dir")"
+[ -n "$before_key" ] && [ -n "$after_key" ] || { echo "before_after: seeding failed" >&2; exit 1; }
 
 rows=""
 before_rows=()

@@ -3,9 +3,10 @@
 #pragma once
 
 #include <arpa/inet.h>
-#include <poll.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -38,6 +39,24 @@ inline LoopbackListener listen_on_loopback(int backlog) {
   }
   l.port = ntohs(addr.sin_port);
   return l;
+}
+
+// A client socket connected to 127.0.0.1:`port`, whose reads give up after `read_timeout_s`
+// seconds with nothing new; -1 when it cannot connect.
+inline int connect_to_loopback(uint16_t port, int read_timeout_s = 5) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  timeval timeout{read_timeout_s, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
 }
 
 // Accepts connections on `listen_fd` until `stopping()` (asked under `mu`, at least every 100 ms)

@@ -2,8 +2,6 @@
 // destroyed (a write queued on the database, a pool task). The Responder then lets go of its
 // connection when the server stops: the connection is closed then, and whatever the handler does
 // with it afterwards touches nothing of the server (the sanitizer build checks the memory).
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -17,26 +15,12 @@
 #include <thread>
 
 #include "http/server.h"
+#include "loopback_listener.h"
 
 namespace parley {
 namespace {
 
-int connect_to(uint16_t port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  timeval timeout{5, 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
-
-// Sends `request` and reads until the server closes the connection (or 5 s pass with nothing).
+// Reads until the server closes the connection (or 5 s pass with nothing).
 // `closed` tells whether it ended by the server's close.
 std::string read_to_close(int fd, bool& closed) {
   std::string out;
@@ -118,7 +102,7 @@ TEST(DeferredAfterStop, RespondersHeldPastTheServerLetGoOfTheirConnectionsWhenIt
     uint16_t port = server.listen();
     std::thread serving([&] { server.run(); });
 
-    int fd = connect_to(port);
+    int fd = e2e::connect_to_loopback(port);
     ASSERT_GE(fd, 0);
     const std::string get = "GET /answered HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
     ASSERT_EQ(::send(fd, get.data(), get.size(), 0), static_cast<ssize_t>(get.size()));
@@ -127,14 +111,14 @@ TEST(DeferredAfterStop, RespondersHeldPastTheServerLetGoOfTheirConnectionsWhenIt
     ::close(fd);
     EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
 
-    waiting = connect_to(port);
+    waiting = e2e::connect_to_loopback(port);
     ASSERT_GE(waiting, 0);
     const std::string wait = "GET /pending HTTP/1.1\r\nHost: x\r\n\r\n";
     ASSERT_EQ(::send(waiting, wait.data(), wait.size(), 0), static_cast<ssize_t>(wait.size()));
     ASSERT_EQ(pending_held.get_future().wait_for(std::chrono::seconds(5)),
               std::future_status::ready);
 
-    int reading_nothing = connect_to(port);
+    int reading_nothing = e2e::connect_to_loopback(port);
     ASSERT_GE(reading_nothing, 0);
     const std::string stream = "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n";
     ASSERT_EQ(::send(reading_nothing, stream.data(), stream.size(), 0),

@@ -1,8 +1,6 @@
 // A deferred answer's calls reach the connection in the order they were made, whichever threads
 // made them: a head begun on the connection's own thread and a body written by another thread
 // (an export's pool task) arrive head first.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -13,6 +11,7 @@
 #include <thread>
 
 #include "http/server.h"
+#include "loopback_listener.h"
 
 namespace parley {
 namespace {
@@ -20,16 +19,10 @@ namespace {
 // The whole response to `request` on 127.0.0.1:`port`, read until the server closes or 5 s pass
 // with nothing new.
 std::string exchange(uint16_t port, const std::string& request) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  timeval timeout{5, 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int fd = e2e::connect_to_loopback(port);
+  if (fd < 0) return "";
   std::string out;
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-      ::send(fd, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size())) {
+  if (::send(fd, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size())) {
     char buf[4096];
     for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) out.append(buf, n);
   }

@@ -2,10 +2,6 @@
 
 #include <unistd.h>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 #include "core/log.h"
 #include "knowledge/index_form.h"
 #include "store/knowledge_form_repo.h"
@@ -13,8 +9,6 @@
 namespace parley {
 
 namespace {
-// Dropped indexes' memory is given back to the system (malloc_trim) once this much was dropped.
-constexpr size_t kReleaseAfterBytes = 32u << 20;
 constexpr size_t kMinDefaultMb = 64;
 }  // namespace
 
@@ -38,11 +32,10 @@ IndexedSource indexed_source(const SourceRecord& s) {
   return out;
 }
 
-KnowledgeIndex::KnowledgeIndex(Database& db, KnowledgeMemoryOptions options, const Clock* clock)
+KnowledgeIndex::KnowledgeIndex(Database& db, MemoryBudget* budget, const Clock* clock)
     : db_(db),
       clock_(clock != nullptr ? *clock : system_clock_),
-      cache_(db, options.budget_bytes,
-             [](const AgentIndex& index) { return index.memory_bytes(); }) {}
+      cache_(db, budget, [](const AgentIndex& index) { return index.memory_bytes(); }) {}
 
 bool KnowledgeIndex::load(std::string_view agent_id, const KnowledgeSettings& settings,
                           int64_t version, AgentIndex& index) const {
@@ -98,21 +91,7 @@ auto KnowledgeIndex::with_current(std::string_view agent_id, const KnowledgeSett
   auto load_index = [&](AgentIndex& index, int64_t version) {
     return load(agent_id, settings, version, index);
   };
-  auto finally = [this](auto&& result) {
-    release_evicted();
-    return std::forward<decltype(result)>(result);
-  };
-  return finally(cache_.with_current(agent_id, settings, load_index, fn));
-}
-
-void KnowledgeIndex::release_evicted() const {
-  if (cache_.budget() == 0) return;
-  size_t dropped = evicted_unreleased_ += cache_.take_evicted_bytes();
-  if (dropped < kReleaseAfterBytes) return;
-  evicted_unreleased_ = 0;
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
+  return cache_.with_current(agent_id, settings, load_index, fn);
 }
 
 std::vector<RetrievedChunk> KnowledgeIndex::search(std::string_view agent_id,
@@ -155,7 +134,6 @@ void KnowledgeIndex::source_trained(const SourceRecord& source, int64_t version)
     index.add(indexed_source(source));
     return !index.wants_rebuild();  // else rebuilt from the live sources on its next query
   });
-  release_evicted();
 }
 
 void KnowledgeIndex::source_removed(std::string_view agent_id, std::string_view source_id,

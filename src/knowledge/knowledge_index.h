@@ -1,6 +1,7 @@
 // The Retriever the reply engines use: one AgentIndex per agent, held in memory as a cache of the
-// database (knowledge/versioned_cache.h) within a memory budget shared by every tenant: past it,
-// the least recently asked agents' indexes are dropped. An index is loaded when its knowledge
+// database (knowledge/versioned_cache.h) within a memory budget shared by every tenant, and with
+// the agents' embedding vectors (knowledge/memory_budget.h): past it, the least recently asked
+// agents' indexes or vectors are dropped. An index is loaded when its knowledge
 // version moved (another node trained or deleted a source), when the agent was never loaded or
 // was dropped, or when its language or synonyms changed (they decide how the knowledge is
 // analysed): from the agent's persisted form (knowledge/index_form.h, table
@@ -24,12 +25,6 @@
 
 namespace parley {
 
-struct KnowledgeMemoryOptions {
-  // Bytes the loaded indexes may hold together (as AgentIndex::memory_bytes counts them); 0: no
-  // budget (every index stays loaded).
-  size_t budget_bytes = 0;
-};
-
 // The default budget: a quarter of the machine's physical memory (at least 64 MB).
 size_t default_knowledge_memory_mb();
 
@@ -44,8 +39,10 @@ struct KnowledgeFigures {
 
 class KnowledgeIndex final : public Retriever {
  public:
+  // `budget`: what the loaded indexes may hold (as AgentIndex::memory_bytes counts them), shared
+  // with the embedding vectors (knowledge/vector_index.h); null: every index stays loaded.
   // `clock`: when forms are written (null: the system clock).
-  explicit KnowledgeIndex(Database& db, KnowledgeMemoryOptions options = {},
+  explicit KnowledgeIndex(Database& db, MemoryBudget* budget = nullptr,
                           const Clock* clock = nullptr);
 
   std::vector<RetrievedChunk> search(std::string_view agent_id, const KnowledgeSettings& settings,
@@ -88,8 +85,6 @@ class KnowledgeIndex final : public Retriever {
   bool load(std::string_view agent_id, const KnowledgeSettings& settings, int64_t version,
             AgentIndex& index) const;
   void save_form(std::string_view agent_id, int64_t version, const std::string& form) const;
-  // Gives memory of dropped indexes back to the system once enough of it was dropped.
-  void release_evicted() const;
 
   Database& db_;
   SystemClock system_clock_;
@@ -98,7 +93,6 @@ class KnowledgeIndex final : public Retriever {
   mutable std::atomic<uint64_t> from_forms_{0};
   mutable std::atomic<uint64_t> from_sources_{0};
   mutable std::atomic<uint64_t> forms_written_{0};
-  mutable std::atomic<size_t> evicted_unreleased_{0};
 };
 
 IndexedSource indexed_source(const SourceRecord& s);

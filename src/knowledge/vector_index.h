@@ -3,6 +3,9 @@
 // embedding model, so a query asking for another model than the cached vectors' reloads the
 // agent's VectorSet from its trained sources and their stored vectors of that model. Changes made
 // by this node's trainer are applied in place, so the cache follows them without a reload.
+// The vectors count against the knowledge's memory budget (knowledge/memory_budget.h) with the
+// agents' BM25 indexes: an agent's vectors may leave memory before its index, or after it, by
+// which was used last; they load again on the agent's next question.
 // Thread-safe: queries of one agent share its lock; applying a change or a reload takes it alone.
 #pragma once
 
@@ -16,7 +19,9 @@ namespace parley {
 
 class VectorIndex {
  public:
-  explicit VectorIndex(Database& db) : db_(db), cache_(db) {}
+  // `budget`: shared with the BM25 indexes (KnowledgeIndex); null: every set stays loaded.
+  explicit VectorIndex(Database& db, MemoryBudget* budget = nullptr)
+      : db_(db), cache_(db, budget, [](const VectorSet& set) { return set.memory_bytes(); }) {}
 
   // Up to `k` of the agent's chunks closest to `query` among the vectors of `model`, best first.
   std::vector<RetrievedChunk> search(std::string_view agent_id, std::string_view model,
@@ -35,6 +40,8 @@ class VectorIndex {
 
   // Heap bytes held by every loaded agent's vectors (approximate).
   size_t memory_bytes() const;
+  // What the cache holds and has done (bytes as counted against the budget; 0 without one).
+  CacheFigures figures() const { return cache_.figures(); }
 
  private:
   template <typename Fn>

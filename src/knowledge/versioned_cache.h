@@ -5,10 +5,11 @@
 // read) only when the knowledge's entity version (store/entity_versions.h) moved since it was last
 // read; otherwise the version last read is still the database's, and no query is made. Changes
 // this node makes are applied in place, so the value follows them without a reload.
-// With a budget, the values' bytes (as `measure` counts them) are kept within it across agents:
-// when a load or a change takes the total past it, the least recently used agents' values are
-// dropped (their next query loads them again); the agent being served is never dropped, so one
-// value larger than the budget is still served, alone.
+// With a budget (knowledge/memory_budget.h), the values' bytes (as `measure` counts them) count
+// against it, with those of the other caches sharing it: when a load or a change takes the total
+// past it, the least recently used values of any of them are dropped (their next query loads them
+// again); the value being served is never dropped, so one value larger than the budget is still
+// served, alone.
 // Thread-safe: queries of one agent share its lock; applying a change or a reload takes it alone.
 // Lock order: an agent's lock, then the cache's; never the other way round.
 #pragma once
@@ -18,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -25,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "knowledge/memory_budget.h"
 #include "store/db.h"
 #include "store/entity_versions.h"
 #include "store/source_repo.h"
@@ -41,12 +44,24 @@ struct CacheFigures {
 
 // `Same(a, b)`: whether a value built for key `a` serves key `b`.
 template <typename Value, typename Key, typename Same = std::equal_to<Key>>
-class VersionedCache {
+class VersionedCache final : private MemoryBudget::Member {
  public:
   using Measure = std::function<size_t(const Value&)>;
-  // `budget` 0: no budget (nothing is measured or evicted).
-  explicit VersionedCache(Database& db, size_t budget = 0, Measure measure = {})
-      : db_(db), source_(entity_source(db)), budget_(budget), measure_(std::move(measure)) {}
+  // `budget` null, or of no limit: nothing is measured or evicted. The budget outlives the cache.
+  explicit VersionedCache(Database& db, MemoryBudget* budget = nullptr, Measure measure = {})
+      : db_(db),
+        source_(entity_source(db)),
+        budget_(budget != nullptr && budget->limit() > 0 ? budget : nullptr),
+        measure_(std::move(measure)) {
+    if (budget_) budget_->join(*this);
+  }
+  ~VersionedCache() override {
+    if (!budget_) return;
+    budget_->leave(*this);
+    budget_->moved(0, total_);
+  }
+  VersionedCache(const VersionedCache&) = delete;
+  VersionedCache& operator=(const VersionedCache&) = delete;
 
   // Runs fn(const Value&) under the agent's shared lock once its value reflects the database's
   // version and `key`: load(Value&, version) rebuilds it, under the agent's exclusive lock, and
@@ -168,15 +183,11 @@ class VersionedCache {
     return total;
   }
 
-  size_t budget() const { return budget_; }
+  // The budget's limit (0: none).
+  size_t budget() const { return budget_ ? budget_->limit() : 0; }
   CacheFigures figures() const {
     std::lock_guard lock(mu_);
     return {entries_.size(), total_, loads_, evictions_};
-  }
-  // Bytes of values dropped since the last call (what the allocator may give back now).
-  size_t take_evicted_bytes() const {
-    std::lock_guard lock(mu_);
-    return std::exchange(evicted_bytes_, 0);
   }
 
  private:
@@ -222,55 +233,75 @@ class VersionedCache {
   }
 
   void touch(Entry& e) const {
-    e.used.store(tick_.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    const uint64_t now =
+        budget_ ? budget_->tick() : tick_.fetch_add(1, std::memory_order_relaxed) + 1;
+    e.used.store(now, std::memory_order_relaxed);
   }
 
-  size_t measured(const Value& value) const {
-    return budget_ > 0 && measure_ ? measure_(value) : 0;
-  }
+  size_t measured(const Value& value) const { return budget_ && measure_ ? measure_(value) : 0; }
 
-  // Records the entry's new size and, past the budget, drops the least recently used others.
-  // Called without the entry's lock (lock order).
+  // Records the entry's new size and, past the budget, has the least recently used values of
+  // every cache sharing it dropped. Called without the entry's lock (lock order).
   void account(std::string_view agent_id, const std::shared_ptr<Entry>& e, size_t bytes,
                bool load) const {
-    std::lock_guard lock(mu_);
-    if (load) ++loads_;
-    if (budget_ == 0) return;
-    auto it = entries_.find(std::string(agent_id));
-    if (it == entries_.end() || it->second != e) return;  // dropped meanwhile: not counted
-    total_ = total_ - e->bytes + bytes;
-    e->bytes = bytes;
-    while (total_ > budget_ && entries_.size() > 1) {
-      auto victim = entries_.end();
-      uint64_t oldest = UINT64_MAX;
-      for (auto i = entries_.begin(); i != entries_.end(); ++i) {
-        if (i->second == e || i->second->bytes == 0) continue;  // serving, or frees nothing
-        uint64_t used = i->second->used.load(std::memory_order_relaxed);
-        if (used < oldest) {
-          oldest = used;
-          victim = i;
-        }
-      }
-      if (victim == entries_.end()) break;
-      total_ -= victim->second->bytes;
-      evicted_bytes_ += victim->second->bytes;
-      ++evictions_;
-      // A query still using the value keeps it alive until it ends.
-      entries_.erase(victim);
+    {
+      std::lock_guard lock(mu_);
+      if (load) ++loads_;
+      if (!budget_) return;
+      auto it = entries_.find(std::string(agent_id));
+      if (it == entries_.end() || it->second != e) return;  // dropped meanwhile: not counted
+      total_ = total_ - e->bytes + bytes;
+      budget_->moved(bytes, e->bytes);
+      e->bytes = bytes;
     }
+    budget_->enforce(e.get());
+  }
+
+  // The least recently used entry that would free memory, `serving` left out.
+  auto oldest_entry(const void* serving) const {
+    auto victim = entries_.end();
+    uint64_t oldest = UINT64_MAX;
+    for (auto i = entries_.begin(); i != entries_.end(); ++i) {
+      if (i->second.get() == serving || i->second->bytes == 0) continue;  // frees nothing
+      uint64_t used = i->second->used.load(std::memory_order_relaxed);
+      if (used < oldest) {
+        oldest = used;
+        victim = i;
+      }
+    }
+    return victim;
+  }
+
+  std::optional<uint64_t> oldest(const void* serving) const override {
+    std::lock_guard lock(mu_);
+    auto victim = oldest_entry(serving);
+    if (victim == entries_.end()) return std::nullopt;
+    return victim->second->used.load(std::memory_order_relaxed);
+  }
+
+  size_t drop_oldest(const void* serving) override {
+    std::lock_guard lock(mu_);
+    auto victim = oldest_entry(serving);
+    if (victim == entries_.end()) return 0;
+    const size_t bytes = victim->second->bytes;
+    total_ -= bytes;
+    budget_->moved(0, bytes);
+    ++evictions_;
+    // A query still using the value keeps it alive until it ends.
+    entries_.erase(victim);
+    return bytes;
   }
 
   Database& db_;
   EntitySource* const source_;  // null: the version is read from the database on every query
-  const size_t budget_;
+  MemoryBudget* const budget_;  // null: none
   const Measure measure_;
   mutable std::mutex mu_;
   mutable std::unordered_map<std::string, std::shared_ptr<Entry>> entries_;
-  mutable std::atomic<uint64_t> tick_{0};
+  mutable std::atomic<uint64_t> tick_{0};  // without a budget (whose clock it uses otherwise)
   mutable size_t total_ = 0;
   mutable uint64_t loads_ = 0;
   mutable uint64_t evictions_ = 0;
-  mutable size_t evicted_bytes_ = 0;
 };
 
 }  // namespace parley

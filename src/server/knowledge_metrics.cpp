@@ -20,16 +20,27 @@ void line(std::string& out, const char* name, const char* type, const char* help
 }
 }  // namespace
 
-void write_knowledge_metrics(const KnowledgeFigures& f, std::string& out) {
+void write_knowledge_metrics(const KnowledgeFigures& f, const CacheFigures& vectors,
+                             std::string& out) {
   line(out, "parley_knowledge_memory_budget_bytes", "gauge",
-       "What the loaded knowledge indexes may hold together (--knowledge-memory-mb).", "",
-       f.budget_bytes);
-  line(out, "parley_knowledge_memory_bytes", "gauge", "What the loaded knowledge indexes hold.", "",
-       f.cache.bytes);
+       "What the loaded knowledge indexes and embedding vectors may hold together "
+       "(--knowledge-memory-mb).",
+       "", f.budget_bytes);
+  line(out, "parley_knowledge_memory_bytes", "gauge",
+       "What the loaded knowledge indexes and embedding vectors hold together.", "",
+       f.cache.bytes + vectors.bytes);
   line(out, "parley_knowledge_indexes_loaded", "gauge",
        "Agents whose knowledge index is in memory.", "", f.cache.values);
   line(out, "parley_knowledge_index_evictions_total", "counter",
        "Knowledge indexes dropped from memory to stay within the budget.", "", f.cache.evictions);
+  line(out, "parley_knowledge_vectors_memory_bytes", "gauge",
+       "What the loaded embedding vectors hold (part of parley_knowledge_memory_bytes).", "",
+       vectors.bytes);
+  line(out, "parley_knowledge_vector_sets_loaded", "gauge",
+       "Agents whose embedding vectors are in memory.", "", vectors.values);
+  line(out, "parley_knowledge_vector_set_evictions_total", "counter",
+       "Agents' embedding vectors dropped from memory to stay within the budget.", "",
+       vectors.evictions);
   out +=
       "# HELP parley_knowledge_index_loads_total Knowledge indexes loaded into memory, by where "
       "from.\n";

@@ -154,8 +154,11 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
   double memory_mb = o.knowledge_memory_mb > 0
                          ? o.knowledge_memory_mb
                          : static_cast<double>(default_knowledge_memory_mb());
-  KnowledgeIndex knowledge(database, {static_cast<size_t>(memory_mb * 1024 * 1024)}, &clock);
-  VectorIndex vectors(database);
+  // One budget for what agents' knowledge holds in memory: their BM25 indexes and their embedding
+  // vectors together.
+  MemoryBudget knowledge_memory(static_cast<size_t>(memory_mb * 1024 * 1024));
+  KnowledgeIndex knowledge(database, &knowledge_memory, &clock);
+  VectorIndex vectors(database, &knowledge_memory);
   // Before the trainer, whose workers use them: the provider guard and the embedder.
   SystemResolver action_resolver;
   ApiActionCaller actions(action_resolver, o.actions);
@@ -227,10 +230,10 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     ServerHooks hooks = server_hooks(request_ids);
     // Read before the node says it is listening, then every five seconds.
     QueueGauges queue_gauges(database, clock);
-    hooks.more_metrics = [&chat_slots, &feed, &crawler, &reply_metrics, &queue_gauges,
-                          &knowledge, &agent_cache](std::string& out) {
+    hooks.more_metrics = [&chat_slots, &feed, &crawler, &reply_metrics, &queue_gauges, &knowledge,
+                          &vectors, &agent_cache](std::string& out) {
       reply_metrics.write(out);
-      write_knowledge_metrics(knowledge.figures(), out);
+      write_knowledge_metrics(knowledge.figures(), vectors.figures(), out);
       out +=
           "# HELP parley_agent_cache_loads_total Agents the agent cache read from the database.\n";
       out += "# TYPE parley_agent_cache_loads_total counter\n";

@@ -149,6 +149,13 @@ TEST_F(ChatEmbeddings, ChunksAreEmbeddedOnceAndTheVectorRankingIsFusedWithBm25s)
   llm_.clear_requests();
   expect_hybrid_prompt(c);
   EXPECT_EQ(embedded_inputs(), (std::map<std::string, int>{{kQuestion, 1}}));
+  // The loaded vectors count against the knowledge's memory budget, with the BM25 index.
+  std::string metrics = s().request({"GET", "/metrics", "", {}}).body;
+  EXPECT_EQ(metric_sample(metrics, "parley_knowledge_vector_sets_loaded"), 1);
+  EXPECT_EQ(metric_sample(metrics, "parley_knowledge_vector_set_evictions_total"), 0);
+  const double vectors = metric_sample(metrics, "parley_knowledge_vectors_memory_bytes");
+  EXPECT_GT(vectors, 8 * 4);  // eight chunks' vectors at least
+  EXPECT_GT(metric_sample(metrics, "parley_knowledge_memory_bytes"), vectors);  // and the index
 
   // Deleting a source deletes its vectors: it leaves the prompt at once.
   auto listed = s().get("/api/v1/agents/" + c.agent + "/sources", c.key).json();

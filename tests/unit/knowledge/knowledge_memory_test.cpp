@@ -81,7 +81,8 @@ TEST_F(KnowledgeMemoryTest, LeastRecentlyUsedLeavesAndComesBackFromItsForm) {
     one = probe.memory_bytes();
   }
   ASSERT_GT(one, 0u);
-  KnowledgeIndex index(*db_, {one * 5 / 2});
+  MemoryBudget budget(one * 5 / 2);
+  KnowledgeIndex index(*db_, &budget);
   std::vector<std::string> before;
   for (const auto& a : agents) before.push_back(best(index, a, "How much do helmets cost?"));
   auto f = index.figures();
@@ -169,7 +170,8 @@ TEST_F(KnowledgeMemoryTest, UnreadableOrOldFormIsRebuiltFromSources) {
 
 TEST_F(KnowledgeMemoryTest, OneIndexLargerThanTheBudgetIsStillServed) {
   add_trained(agent_, "Kayaks are rented by the hour at the lake.");
-  KnowledgeIndex index(*db_, {1});
+  MemoryBudget budget(1);
+  KnowledgeIndex index(*db_, &budget);
   EXPECT_EQ(best(index, agent_, "kayak"), "Kayaks are rented by the hour at the lake.");
   EXPECT_EQ(best(index, agent_, "kayak"), "Kayaks are rented by the hour at the lake.");
   EXPECT_EQ(index.figures().cache.values, 1u);

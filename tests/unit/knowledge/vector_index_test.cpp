@@ -1,6 +1,7 @@
 // The cached vectors against a real SQLite database: an agent's stored vectors of one model are
 // loaded on first use, the trainer's changes are followed in place, another process's through
-// the knowledge version, and a deleted source's vectors go with it (foreign key).
+// the knowledge version, and a deleted source's vectors go with it (foreign key). The vectors
+// count against the knowledge's memory budget with the BM25 indexes.
 #include "knowledge/vector_index.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include "agent_db_test.h"
 #include "domain/sources.h"
 #include "knowledge/chunk_embedding.h"
+#include "knowledge/knowledge_index.h"
 #include "store/chunk_embedding_repo.h"
 
 namespace parley {
@@ -163,6 +165,51 @@ TEST_F(VectorIndexTest, ASourceWithoutVectorsMovesTheVersionWithoutAReload) {
   EXPECT_EQ(index.rows(agent_, kModel), 1u);  // not reloaded
   index.invalidate(agent_);
   EXPECT_EQ(index.rows(agent_, kModel), 0u);  // reloaded: the rows are gone
+}
+
+TEST_F(VectorIndexTest, VectorsAndIndexesShareOneBudget) {
+  std::vector<float> wide(1536, 0.0f);  // a provider's embedding: 6 KB a chunk
+  wide[0] = 1;
+  add_trained("Apples grow on trees, and pears on trees too.", wide, nullptr);
+  size_t index_bytes = 0, vector_bytes = 0;
+  {
+    KnowledgeIndex built(*db_);  // stores the index's form, which every later load reads
+    ASSERT_FALSE(built.search(agent_, KnowledgeSettings{}, "apples", 1).empty());
+    KnowledgeIndex bm25(*db_);
+    ASSERT_FALSE(bm25.search(agent_, KnowledgeSettings{}, "apples", 1).empty());
+    ASSERT_EQ(bm25.figures().from_forms, 1u);
+    index_bytes = bm25.memory_bytes();
+    VectorIndex vectors(*db_);
+    ASSERT_EQ(vectors.rows(agent_, kModel), 1u);
+    vector_bytes = vectors.memory_bytes();
+  }
+  ASSERT_GT(vector_bytes, 6000u);
+  // Room for either, not both.
+  MemoryBudget budget(std::max(index_bytes, vector_bytes) +
+                      std::min(index_bytes, vector_bytes) / 2);
+  KnowledgeIndex bm25(*db_, &budget);
+  VectorIndex vectors(*db_, &budget);
+  EXPECT_FALSE(bm25.search(agent_, KnowledgeSettings{}, "apples", 1).empty());
+  EXPECT_EQ(budget.total(), index_bytes);
+  // The vectors come in and the index, used before them, leaves.
+  EXPECT_EQ(texts(vectors.search(agent_, kModel, wide, 1)),
+            (std::vector<std::string>{"Apples grow on trees, and pears on trees too."}));
+  EXPECT_EQ(budget.total(), vector_bytes);
+  EXPECT_EQ(bm25.figures().cache.evictions, 1u);
+  EXPECT_EQ(vectors.figures().bytes, vector_bytes);
+  EXPECT_EQ(vectors.figures().values, 1u);
+  // And the other way round: asked again, the index loads (from its stored form) and the
+  // vectors leave.
+  EXPECT_FALSE(bm25.search(agent_, KnowledgeSettings{}, "apples", 1).empty());
+  EXPECT_EQ(bm25.figures().from_forms, 2u);
+  EXPECT_EQ(bm25.figures().from_sources, 0u);
+  EXPECT_EQ(vectors.figures().evictions, 1u);
+  EXPECT_EQ(vectors.figures().values, 0u);
+  EXPECT_EQ(budget.total(), index_bytes);
+  EXPECT_LE(budget.total(), budget.limit());
+  // Reloaded on their next use, as stored.
+  EXPECT_EQ(vectors.rows(agent_, kModel), 1u);
+  EXPECT_EQ(vectors.figures().loads, 2u);
 }
 
 TEST_F(VectorIndexTest, UnknownAgentHasNothing) {

@@ -1,7 +1,8 @@
 // The knowledge version a VersionedCache serves by, against a real SQLite file: the version is read
 // from the database only when the knowledge's entity version moved since it was last read. A
 // change no commit announced (a raw write) is not read; a change committed through a Database,
-// this one or another opened on the same file, is seen by the very next query.
+// this one or another opened on the same file, is seen by the very next query. Caches sharing a
+// MemoryBudget stay within it together, the least recently used value of any of them dropped first.
 #include "knowledge/versioned_cache.h"
 
 #include <gtest/gtest.h>
@@ -29,6 +30,13 @@ class VersionedCacheTest : public ::testing::Test {
     auto agent = create_agent(s, account->id, "Helper", false, "");
     ASSERT_TRUE(agent.ok());
     agent_ = agent->id;
+    account_ = account->id;
+  }
+  std::string new_agent(const std::string& name) {
+    Services s{*db_, clock_, random_};
+    auto agent = create_agent(s, account_, name, false, "");
+    EXPECT_TRUE(agent.ok());
+    return agent.ok() ? agent->id : "";
   }
   void TearDown() override {
     db_.reset();
@@ -71,8 +79,31 @@ class VersionedCacheTest : public ::testing::Test {
   ManualClock clock_{1'795'345'572'123};
   SecureRandom random_;
   std::string agent_;
+  std::string account_;
   int loads_ = 0;
 };
+
+using TextCache = VersionedCache<std::string, int>;
+
+// A cache of one string per agent, measured by its length.
+std::unique_ptr<TextCache> text_cache(Database& db, MemoryBudget& budget) {
+  return std::make_unique<TextCache>(db, &budget, [](const std::string& v) { return v.size(); });
+}
+
+// Serves the agent's value from `cache`, loading `bytes` characters when it is not in memory;
+// whether it had to load.
+bool use(TextCache& cache, const std::string& agent, size_t bytes) {
+  bool loaded = false;
+  cache.with_current(
+      agent, 0,
+      [&](std::string& value, int64_t) {
+        loaded = true;
+        value.assign(bytes, 'x');
+        return true;
+      },
+      [](const std::string&) { return 0; });
+  return loaded;
+}
 
 TEST_F(VersionedCacheTest, ReadsTheVersionOnlyWhenACommitMovedIt) {
   bump(*db_);
@@ -100,6 +131,55 @@ TEST_F(VersionedCacheTest, AnotherProcesssCommitIsSeenByTheNextQuery) {
   bump(*other);
   EXPECT_EQ(served(cache), 2);
   EXPECT_EQ(loads_, 2);
+}
+
+TEST_F(VersionedCacheTest, CachesSharingABudgetDropTheLeastRecentlyUsedOfAny) {
+  const std::string a1 = agent_, a2 = new_agent("Two"), a3 = new_agent("Three");
+  MemoryBudget budget(250);
+  auto bm25 = text_cache(*db_, budget);
+  auto vectors = text_cache(*db_, budget);
+  EXPECT_TRUE(use(*bm25, a1, 100));
+  EXPECT_TRUE(use(*vectors, a1, 100));
+  EXPECT_EQ(budget.total(), 200u);
+  // Past the budget, the oldest value of either cache leaves: a1's index, used before a1's
+  // vectors.
+  EXPECT_TRUE(use(*bm25, a2, 100));
+  EXPECT_EQ(budget.total(), 200u);
+  EXPECT_EQ(bm25->figures().evictions, 1u);
+  EXPECT_EQ(vectors->figures().evictions, 0u);
+  EXPECT_FALSE(use(*vectors, a1, 100));  // still in memory, and now the most recent
+  // a3's vectors push out a2's index (used before a1's vectors were used again).
+  EXPECT_TRUE(use(*vectors, a3, 100));
+  EXPECT_EQ(bm25->figures().evictions, 2u);
+  EXPECT_EQ(bm25->figures().bytes, 0u);
+  EXPECT_EQ(vectors->figures().bytes, 200u);
+  EXPECT_EQ(budget.total(), 200u);
+  EXPECT_FALSE(use(*vectors, a1, 100));
+  EXPECT_FALSE(use(*vectors, a3, 100));
+  EXPECT_TRUE(use(*bm25, a1, 100));             // came back by loading again
+  EXPECT_EQ(vectors->figures().evictions, 1u);  // a1's vectors, used before a3's
+
+  // One value larger than the budget is served, alone.
+  EXPECT_TRUE(use(*bm25, a2, 1000));
+  EXPECT_EQ(budget.total(), 1000u);
+  EXPECT_EQ(vectors->figures().values, 0u);
+  EXPECT_FALSE(use(*bm25, a2, 1000));
+
+  // A cache that goes takes its bytes with it.
+  bm25.reset();
+  EXPECT_EQ(budget.total(), 0u);
+  EXPECT_TRUE(use(*vectors, a1, 200));
+  EXPECT_EQ(budget.total(), 200u);
+}
+
+TEST_F(VersionedCacheTest, WithoutALimitNothingIsMeasuredOrDropped) {
+  MemoryBudget none(0);
+  auto cache = text_cache(*db_, none);
+  EXPECT_TRUE(use(*cache, agent_, 1 << 20));
+  EXPECT_TRUE(use(*cache, new_agent("Two"), 1 << 20));
+  EXPECT_EQ(none.total(), 0u);
+  EXPECT_EQ(cache->figures().evictions, 0u);
+  EXPECT_EQ(cache->figures().values, 2u);
 }
 
 }  // namespace

@@ -166,13 +166,11 @@ void KnowledgeIndex::persist(std::string_view agent_id, const KnowledgeSettings&
   if (version >= 0 && !form.empty()) save_form(agent_id, version, form);
 }
 
-size_t KnowledgeIndex::memory_bytes() const {
-  return cache_.sum([](const AgentIndex& index) { return index.memory_bytes(); });
-}
+size_t KnowledgeIndex::memory_bytes() const { return cache_.measure_all(); }
 
 KnowledgeFigures KnowledgeIndex::figures() const {
-  return {cache_.figures(), cache_.budget(), from_forms_.load(), from_sources_.load(),
-          forms_written_.load()};
+  return {cache_.figures(),   cache_.budget(),      cache_.budget_held(),
+          from_forms_.load(), from_sources_.load(), forms_written_.load()};
 }
 
 }  // namespace parley

@@ -32,6 +32,7 @@ size_t default_knowledge_memory_mb();
 struct KnowledgeFigures {
   CacheFigures cache;
   size_t budget_bytes = 0;
+  size_t held_bytes = 0;      // what the budget counts: these indexes and every cache sharing it
   uint64_t from_forms = 0;    // loads read from a persisted form
   uint64_t from_sources = 0;  // loads rebuilt by analysing the sources
   uint64_t forms_written = 0;

@@ -1,7 +1,5 @@
 #include "knowledge/memory_budget.h"
 
-#include <algorithm>
-
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -18,9 +16,10 @@ void MemoryBudget::join(Member& m) {
   members_.push_back(&m);
 }
 
-void MemoryBudget::leave(Member& m) {
+void MemoryBudget::leave(Member& m, size_t held) {
   std::lock_guard lock(mu_);
   std::erase(members_, &m);
+  moved(0, held);
 }
 
 void MemoryBudget::moved(size_t added, size_t removed) {
@@ -34,6 +33,7 @@ void MemoryBudget::moved(size_t added, size_t removed) {
 void MemoryBudget::enforce(const void* serving) {
   if (limit_ == 0 || total() <= limit_) return;
   bool release = false;
+  std::vector<std::shared_ptr<void>> dropped;  // freed last, after the locks
   {
     std::lock_guard lock(mu_);
     while (total() > limit_) {
@@ -47,7 +47,7 @@ void MemoryBudget::enforce(const void* serving) {
         }
       }
       if (victim == nullptr) break;  // only the value being served is left
-      size_t freed = victim->drop_oldest(serving);
+      size_t freed = victim->drop_oldest(serving, dropped);
       if (freed == 0) continue;  // its values changed meanwhile: look again
       dropped_unreleased_ += freed;
     }
@@ -56,6 +56,7 @@ void MemoryBudget::enforce(const void* serving) {
       release = true;
     }
   }
+  dropped.clear();
 #if defined(__GLIBC__)
   if (release) malloc_trim(0);
 #else

@@ -2,14 +2,17 @@
 // indexes, the embedding vectors), kept within one limit across every tenant. The caches share
 // one clock of use, so that past the limit the least recently used value of any of them leaves
 // memory first, whichever cache holds it. Dropped memory is given back to the system
-// (malloc_trim) once enough of it was dropped.
+// (malloc_trim) once enough of it was dropped. Only the value being served is kept whatever its
+// age, so an agent whose index and vectors together exceed the budget loads one of them again at
+// every question.
 // Thread-safe. Lock order: a member's own lock is never held while the budget's is taken;
-// enforce() takes the budget's, then each member's in turn.
+// enforce() takes the budget's, then each member's in turn. Dropped values are freed after both.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -25,8 +28,10 @@ class MemoryBudget {
     // When this member's least recently used value that would free memory was last used (the
     // budget's tick), `serving` left out; nothing when it has none.
     virtual std::optional<uint64_t> oldest(const void* serving) const = 0;
-    // Drops that value (as it is now) and returns the bytes it freed; 0 when none is left.
-    virtual size_t drop_oldest(const void* serving) = 0;
+    // Drops that value (as it is now) and returns the bytes it freed, 0 when none is left; what
+    // it held goes to `dropped`, freed once no lock is held.
+    virtual size_t drop_oldest(const void* serving,
+                               std::vector<std::shared_ptr<void>>& dropped) = 0;
   };
 
   // `limit` bytes; 0: no limit (nothing is dropped).
@@ -41,7 +46,8 @@ class MemoryBudget {
   uint64_t tick() { return ticks_.fetch_add(1, std::memory_order_relaxed) + 1; }
 
   void join(Member& m);
-  void leave(Member& m);
+  // The member goes, with the `held` bytes it still counted.
+  void leave(Member& m, size_t held);
   // A member's measured bytes grew by `added` and shrank by `removed` (called under its lock).
   void moved(size_t added, size_t removed);
 

@@ -74,8 +74,6 @@ void VectorIndex::source_removed(std::string_view agent_id, std::string_view sou
 
 void VectorIndex::invalidate(std::string_view agent_id) { cache_.invalidate(agent_id); }
 
-size_t VectorIndex::memory_bytes() const {
-  return cache_.sum([](const VectorSet& set) { return set.memory_bytes(); });
-}
+size_t VectorIndex::memory_bytes() const { return cache_.measure_all(); }
 
 }  // namespace parley

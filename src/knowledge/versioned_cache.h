@@ -11,7 +11,8 @@
 // again); the value being served is never dropped, so one value larger than the budget is still
 // served, alone.
 // Thread-safe: queries of one agent share its lock; applying a change or a reload takes it alone.
-// Lock order: an agent's lock, then the cache's; never the other way round.
+// Lock order: an agent's lock, then the cache's; never the other way round. Neither is held while
+// the budget's is taken (knowledge/memory_budget.h).
 #pragma once
 
 #include <atomic>
@@ -56,9 +57,7 @@ class VersionedCache final : private MemoryBudget::Member {
     if (budget_) budget_->join(*this);
   }
   ~VersionedCache() override {
-    if (!budget_) return;
-    budget_->leave(*this);
-    budget_->moved(0, total_);
+    if (budget_) budget_->leave(*this, total_);
   }
   VersionedCache(const VersionedCache&) = delete;
   VersionedCache& operator=(const VersionedCache&) = delete;
@@ -183,8 +182,12 @@ class VersionedCache final : private MemoryBudget::Member {
     return total;
   }
 
-  // The budget's limit (0: none).
+  // The sum of `measure` over every loaded agent (0 without a measure).
+  size_t measure_all() const { return measure_ ? sum(measure_) : 0; }
+
+  // The budget's limit (0: none), and what every cache sharing it holds together.
   size_t budget() const { return budget_ ? budget_->limit() : 0; }
+  size_t budget_held() const { return budget_ ? budget_->total() : 0; }
   CacheFigures figures() const {
     std::lock_guard lock(mu_);
     return {entries_.size(), total_, loads_, evictions_};
@@ -196,7 +199,8 @@ class VersionedCache final : private MemoryBudget::Member {
     int64_t version = -1;  // the knowledge version the value reflects; -1 before loading
     Key key{};             // what the value was built for
     Value value;
-    std::atomic<uint64_t> used{0};  // when it was last asked for (the cache's tick)
+    std::atomic<uint64_t> used{
+        0};  // when it was last asked for (the budget's tick, or the cache's)
     size_t bytes = 0;               // as last measured; guarded by the cache's mu_
     // The knowledge version last read from the database, and the entity version before that read.
     std::mutex read_mu;
@@ -250,6 +254,8 @@ class VersionedCache final : private MemoryBudget::Member {
       if (!budget_) return;
       auto it = entries_.find(std::string(agent_id));
       if (it == entries_.end() || it->second != e) return;  // dropped meanwhile: not counted
+      // Stamped again once loaded: a slow load is not the oldest value the moment it is in.
+      if (load) touch(*e);
       total_ = total_ - e->bytes + bytes;
       budget_->moved(bytes, e->bytes);
       e->bytes = bytes;
@@ -279,7 +285,7 @@ class VersionedCache final : private MemoryBudget::Member {
     return victim->second->used.load(std::memory_order_relaxed);
   }
 
-  size_t drop_oldest(const void* serving) override {
+  size_t drop_oldest(const void* serving, std::vector<std::shared_ptr<void>>& dropped) override {
     std::lock_guard lock(mu_);
     auto victim = oldest_entry(serving);
     if (victim == entries_.end()) return 0;
@@ -287,7 +293,9 @@ class VersionedCache final : private MemoryBudget::Member {
     total_ -= bytes;
     budget_->moved(0, bytes);
     ++evictions_;
-    // A query still using the value keeps it alive until it ends.
+    // A query still using the value keeps it alive until it ends; otherwise it is freed by the
+    // budget once no lock is held.
+    dropped.push_back(std::move(victim->second));
     entries_.erase(victim);
     return bytes;
   }

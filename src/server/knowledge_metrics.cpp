@@ -27,8 +27,7 @@ void write_knowledge_metrics(const KnowledgeFigures& f, const CacheFigures& vect
        "(--knowledge-memory-mb).",
        "", f.budget_bytes);
   line(out, "parley_knowledge_memory_bytes", "gauge",
-       "What the loaded knowledge indexes and embedding vectors hold together.", "",
-       f.cache.bytes + vectors.bytes);
+       "What the loaded knowledge indexes and embedding vectors hold together.", "", f.held_bytes);
   line(out, "parley_knowledge_indexes_loaded", "gauge",
        "Agents whose knowledge index is in memory.", "", f.cache.values);
   line(out, "parley_knowledge_index_evictions_total", "counter",
@@ -37,7 +36,8 @@ void write_knowledge_metrics(const KnowledgeFigures& f, const CacheFigures& vect
        "What the loaded embedding vectors hold (part of parley_knowledge_memory_bytes).", "",
        vectors.bytes);
   line(out, "parley_knowledge_vector_sets_loaded", "gauge",
-       "Agents whose embedding vectors are in memory.", "", vectors.values);
+       "Agents whose embedding vectors are in memory (an agent asked with none stored counts too).",
+       "", vectors.values);
   line(out, "parley_knowledge_vector_set_evictions_total", "counter",
        "Agents' embedding vectors dropped from memory to stay within the budget.", "",
        vectors.evictions);

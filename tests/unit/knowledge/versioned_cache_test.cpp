@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "domain/accounts.h"
 #include "domain/agents.h"
@@ -170,6 +171,45 @@ TEST_F(VersionedCacheTest, CachesSharingABudgetDropTheLeastRecentlyUsedOfAny) {
   EXPECT_EQ(budget.total(), 0u);
   EXPECT_TRUE(use(*vectors, a1, 200));
   EXPECT_EQ(budget.total(), 200u);
+}
+
+TEST_F(VersionedCacheTest, OneClockOfUseDecidesAcrossTheCaches) {
+  const std::string a1 = agent_, a2 = new_agent("Two");
+  MemoryBudget budget(250);
+  auto bm25 = text_cache(*db_, budget);     // joined first
+  auto vectors = text_cache(*db_, budget);  // joined second
+  EXPECT_TRUE(use(*vectors, a1, 100));
+  EXPECT_TRUE(use(*bm25, a1, 100));
+  // Each cache has used one value once: only the shared clock says the vectors are older.
+  EXPECT_TRUE(use(*bm25, a2, 100));
+  EXPECT_EQ(vectors->figures().evictions, 1u);
+  EXPECT_EQ(bm25->figures().evictions, 0u);
+  EXPECT_EQ(budget.total(), 200u);
+}
+
+TEST_F(VersionedCacheTest, ConcurrentUseOfCachesSharingABudgetStaysWithinIt) {
+  std::vector<std::string> agents{agent_};
+  for (int i = 0; i < 7; ++i) agents.push_back(new_agent("Agent " + std::to_string(i)));
+  MemoryBudget budget(1000);
+  auto bm25 = text_cache(*db_, budget);
+  auto vectors = text_cache(*db_, budget);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      // Every agent in both caches: at least 1,600 bytes wanted, 1,000 allowed.
+      for (int i = 0; i < 300; ++i) {
+        const std::string& agent = agents[(i * 7 + t * 3) % agents.size()];
+        use(*bm25, agent, 100 + 50 * static_cast<size_t>(t));
+        use(*vectors, agent, 100 + 50 * static_cast<size_t>(t));
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(budget.total(), bm25->figures().bytes + vectors->figures().bytes);
+  EXPECT_LE(budget.total(), 1000u);
+  EXPECT_GT(bm25->figures().evictions + vectors->figures().evictions, 0u);
+  vectors.reset();
+  EXPECT_EQ(budget.total(), bm25->figures().bytes);
 }
 
 TEST_F(VersionedCacheTest, WithoutALimitNothingIsMeasuredOrDropped) {

@@ -21,6 +21,11 @@ void UnitOfWork::changed(Entity kind, std::string_view id, std::optional<AgentCo
   changes_.push_back(EntityChange{kind, std::string(id), counts});
 }
 
+std::span<const EntityChange> UnitOfWork::changes_since(size_t mark) const {
+  const size_t from = std::min(changes_.size(), mark & ~kEverythingBit);
+  return std::span<const EntityChange>(changes_).subspan(from);
+}
+
 void UnitOfWork::truncate(size_t mark) {
   everything_ = (mark & kEverythingBit) != 0;
   changes_.resize(std::min(changes_.size(), mark & ~kEverythingBit));

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,6 +73,9 @@ class UnitOfWork {
   // For a backend that commits several units of work together (SQLite's group commit): where one
   // starts, and forgetting what a unit of work that was rolled back recorded.
   size_t mark() const { return changes_.size() | (everything_ ? kEverythingBit : 0); }
+  // The changes recorded after `mark`, and whether everything changed after it.
+  std::span<const EntityChange> changes_since(size_t mark) const;
+  bool everything_since(size_t mark) const { return everything_ && !(mark & kEverythingBit); }
   void truncate(size_t mark);
   // Forgets every change (a transaction begins, or was rolled back).
   void clear_changes();

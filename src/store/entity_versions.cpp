@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <mutex>
+#include <utility>
 
 #include "store/postgres/pg_database.h"
 #include "store/sqlite/sqlite_database.h"
@@ -17,6 +18,41 @@ void EntityVersions::bump_all() {
 size_t EntityVersions::slot(Entity kind, std::string_view id) {
   const size_t h = std::hash<std::string_view>{}(id);
   return (h ^ (static_cast<size_t>(kind) * 0x9E3779B97F4A7C15ull)) % kSlots;
+}
+
+EntityVersions::EntityVersions(std::atomic<uint64_t>* slots)
+    : slots_(slots), in_flight_(new std::atomic<uint32_t>[kSlots]) {
+  for (size_t i = 0; i < kSlots; ++i) in_flight_[i].store(0, std::memory_order_relaxed);
+}
+
+CommitInFlight::CommitInFlight(EntityVersions& versions, const UnitOfWork& work, size_t mark)
+    : versions_(&versions), all_(work.everything_since(mark)) {
+  if (all_) versions.all_in_flight_.fetch_add(1, std::memory_order_acq_rel);
+  for (const EntityChange& change : work.changes_since(mark)) {
+    if (change.kind == Entity::kAgent && change.counts) continue;
+    const size_t s = EntityVersions::slot(change.kind, change.id);
+    versions.in_flight_[s].fetch_add(1, std::memory_order_acq_rel);
+    slots_.push_back(s);
+  }
+}
+
+CommitInFlight& CommitInFlight::operator=(CommitInFlight&& o) noexcept {
+  if (this == &o) return *this;
+  end();
+  versions_ = std::exchange(o.versions_, nullptr);
+  slots_ = std::move(o.slots_);
+  o.slots_.clear();
+  all_ = std::exchange(o.all_, false);
+  return *this;
+}
+
+void CommitInFlight::end() {
+  if (versions_ == nullptr) return;
+  for (size_t s : slots_) versions_->in_flight_[s].fetch_sub(1, std::memory_order_acq_rel);
+  if (all_) versions_->all_in_flight_.fetch_sub(1, std::memory_order_acq_rel);
+  slots_.clear();
+  all_ = false;
+  versions_ = nullptr;
 }
 
 void CommitObservers::add(CommitObserver observer) {

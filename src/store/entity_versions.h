@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <shared_mutex>
 #include <string_view>
 #include <vector>
@@ -47,10 +48,17 @@ class EntityVersions {
  public:
   static constexpr size_t kSlots = 16384;
   // Over `slots`, kSlots counters that outlive this object.
-  explicit EntityVersions(std::atomic<uint64_t>* slots) : slots_(slots) {}
+  explicit EntityVersions(std::atomic<uint64_t>* slots);
 
+  // The entity's version; while a commit of this process that changes it is in flight
+  // (CommitInFlight), a new value at every read that no counter ever holds.
   uint64_t version(Entity kind, std::string_view id) const {
-    return slots_[slot(kind, id)].load(std::memory_order_acquire);
+    const size_t s = slot(kind, id);
+    if (in_flight_[s].load(std::memory_order_acquire) != 0 ||
+        all_in_flight_.load(std::memory_order_acquire) != 0) {
+      return never_held();
+    }
+    return slots_[s].load(std::memory_order_acquire);
   }
   // Moves the entity's version; returns the new value.
   uint64_t bump(Entity kind, std::string_view id) {
@@ -62,7 +70,44 @@ class EntityVersions {
   static size_t slot(Entity kind, std::string_view id);
 
  private:
+  friend class CommitInFlight;
+  // Bits no counter reaches, and that PgDatabase's values for a listener not yet heard (the top
+  // bit over a count of reads) never have together.
+  static constexpr uint64_t kNeverHeld = (uint64_t{1} << 63) | (uint64_t{1} << 62);
+  uint64_t never_held() const {
+    return unread_.fetch_add(1, std::memory_order_relaxed) | kNeverHeld;
+  }
+
   std::atomic<uint64_t>* slots_;
+  std::unique_ptr<std::atomic<uint32_t>[]> in_flight_;  // per slot: this process's commits
+  std::atomic<uint32_t> all_in_flight_{0};              // commits that change everything
+  mutable std::atomic<uint64_t> unread_{0};
+};
+
+// What a commit of this process is about to change, marked in flight from just before the commit
+// until it has been published (or has failed): meanwhile those entities' versions read as values
+// no cache holds (EntityVersions::version). Between a commit and its publishing another thread may
+// read what the commit wrote (a client sees a source trained, then asks the agent); a version
+// that moved only at the publishing would let that reader's cache serve what the commit replaced,
+// and one that moved before the commit would let a read made just before it be kept. An agent's
+// counters, which the observers hand to the cached agent in place, are not marked. Ends when
+// destroyed or replaced.
+class CommitInFlight {
+ public:
+  CommitInFlight() = default;
+  // The changes `work` recorded after `mark` (a UnitOfWork::mark()).
+  CommitInFlight(EntityVersions& versions, const UnitOfWork& work, size_t mark = 0);
+  CommitInFlight(CommitInFlight&& o) noexcept { *this = std::move(o); }
+  CommitInFlight& operator=(CommitInFlight&& o) noexcept;
+  CommitInFlight(const CommitInFlight&) = delete;
+  CommitInFlight& operator=(const CommitInFlight&) = delete;
+  ~CommitInFlight() { end(); }
+
+ private:
+  void end();
+  EntityVersions* versions_ = nullptr;
+  std::vector<size_t> slots_;
+  bool all_ = false;
 };
 
 // This process's commit observers.

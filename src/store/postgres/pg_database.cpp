@@ -255,17 +255,21 @@ void PgDatabase::give_back(std::unique_ptr<PgConnection> conn) {
   pool_cv_.notify_one();
 }
 
-WriteAttempt PgDatabase::write_once(PgConnection& conn, const WriteFn& fn) {
+WriteAttempt PgDatabase::write_once(PgConnection& conn, const WriteFn& fn,
+                                    CommitInFlight& in_flight) {
   conn.clear_sqlstate();
   conn.work().clear_changes();
   conn.begin();
   conn.work().begin();
   Result<void> r = fn(conn);
   if (r.ok()) r = conn.work().finish(conn);  // the work it deferred to its end
+  // In flight from before COMMIT until write() has published it (or it failed).
+  if (r.ok()) in_flight = CommitInFlight(versions_, conn.work());
   // Still recording while COMMIT's round trip brings back the answers sent with it.
   if (r.ok()) r = conn.commit();
   conn.work().abandon();
   if (r.ok()) return {r, false};
+  in_flight = {};
   conn.work().clear_changes();
   std::string sqlstate = conn.last_sqlstate();
   conn.rollback();
@@ -280,7 +284,8 @@ const PgConnection::TransactionCost& PgDatabase::last_write_cost() { return last
 
 Result<void> PgDatabase::write(WriteFn fn) {
   PARLEY_ASSIGN_OR_RETURN(auto conn, take_writer());
-  Result<void> r = run_write_attempts([&] { return write_once(*conn, fn); });
+  CommitInFlight in_flight;
+  Result<void> r = run_write_attempts([&] { return write_once(*conn, fn, in_flight); });
   last_cost = conn->transaction_cost();
   // Before the caller hears of its commit, as db.h promises; other nodes move theirs when the
   // announcement reaches them.
@@ -290,6 +295,7 @@ Result<void> PgDatabase::write(WriteFn fn) {
     if (auth) auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
     announce(auth, &conn->work());
   }
+  in_flight = {};  // published: the versions have moved
   conn->work().clear_changes();
   give_back(std::move(conn));
   data_epoch_.fetch_add(1, std::memory_order_acq_rel);

@@ -78,7 +78,8 @@ class PgDatabase final : public Database, public EntitySource {
   Result<void> start();
   Result<std::unique_ptr<PgConnection>> take_writer();
   void give_back(std::unique_ptr<PgConnection> conn);
-  WriteAttempt write_once(PgConnection& conn, const WriteFn& fn);
+  // `in_flight`: what the attempt commits, marked before its COMMIT (ended when it fails).
+  WriteAttempt write_once(PgConnection& conn, const WriteFn& fn, CommitInFlight& in_flight);
   void worker_loop();
   void listen_loop();
   void notify_loop();

@@ -53,7 +53,9 @@ void abandon(SqliteConnection& c) {
 }
 }  // namespace
 
-std::vector<Result<void>> commit_group(SqliteConnection& c, const std::vector<const WriteFn*>& jobs) {
+std::vector<Result<void>> commit_group(SqliteConnection& c, const std::vector<const WriteFn*>& jobs,
+                                       EntityVersions* versions,
+                                       std::vector<CommitInFlight>* in_flight) {
   std::vector<Result<void>> results(jobs.size());
   size_t next = 0;
   while (next < jobs.size()) {
@@ -96,8 +98,13 @@ std::vector<Result<void>> commit_group(SqliteConnection& c, const std::vector<co
       results[i] = std::move(r);
       if (results[i].ok()) held.push_back(i);
     }
+    CommitInFlight marked;
+    if (!lost && versions != nullptr) marked = CommitInFlight(*versions, c.work(), committed_mark);
     bool committed = !lost && c.execute("COMMIT", {}).ok();
-    if (committed) continue;
+    if (committed) {
+      if (in_flight != nullptr) in_flight->push_back(std::move(marked));
+      continue;
+    }
     if (!lost) stop_if_outcome_unknown(c);
     log_error("write transaction rolled back", {{"jobs", int64_t(held.size())}});
     abandon(c);

@@ -15,11 +15,17 @@
 #include <vector>
 
 #include "store/db.h"
+#include "store/entity_versions.h"
 #include "store/sqlite/sqlite_connection.h"
 
 namespace parley {
 
-// Runs `jobs` in order on `c` and returns one result per job, in the same order.
-std::vector<Result<void>> commit_group(SqliteConnection& c, const std::vector<const WriteFn*>& jobs);
+// Runs `jobs` in order on `c` and returns one result per job, in the same order. With
+// `versions`, what each transaction changes is marked in flight just before its COMMIT
+// (store/entity_versions.h CommitInFlight); the marks of the transactions committed go to
+// `in_flight`, for the caller to end once it has published them.
+std::vector<Result<void>> commit_group(SqliteConnection& c, const std::vector<const WriteFn*>& jobs,
+                                       EntityVersions* versions = nullptr,
+                                       std::vector<CommitInFlight>* in_flight = nullptr);
 
 }  // namespace parley

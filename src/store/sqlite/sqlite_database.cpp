@@ -211,11 +211,13 @@ void SqliteDatabase::commit_batch(std::vector<Job>& batch) {
   for (const auto& job : batch) fns.push_back(&job.fn);
   // commit_group leaves on the connection what the committed units of work changed.
   writer_conn_->work().clear_changes();
-  std::vector<Result<void>> results = commit_group(*writer_conn_, fns);
+  std::vector<CommitInFlight> in_flight;
+  std::vector<Result<void>> results = commit_group(*writer_conn_, fns, versions_.get(), &in_flight);
   // Before any writer hears of its commit.
   if (observers_.publish(writer_conn_->work(), *versions_)) {
     epoch_[0].fetch_add(1, std::memory_order_acq_rel);
   }
+  in_flight.clear();  // published: the versions have moved
   writer_conn_->work().clear_changes();
   epoch_[1].fetch_add(1, std::memory_order_acq_rel);
   for (size_t i = 0; i < batch.size(); ++i) {

@@ -2,7 +2,9 @@
 // entities it changed, another handle on the store (another process, another node) sees the
 // move, a chat turn's counters are written once and published with their counts, and a
 // conversation's figures are recounted once per transaction.
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -13,6 +15,7 @@
 #include "store/entity_versions.h"
 #include "store/figure_repo.h"
 #include "store/key_repo.h"
+#include "store/source_repo.h"
 #include "store_contract.h"
 
 namespace parley {
@@ -100,6 +103,57 @@ TEST_P(StoreContract, ACommitMovesTheVersionsOfWhatItChangedOnly) {
     return ContactRepo::insert_counted(c, x);
   });
   EXPECT_EQ(entity_source(db())->entity_version(Entity::kAgent, agent_), agent_now);
+}
+
+// Between a commit and its publishing another thread may read what the commit wrote (a client sees
+// a source trained, then asks the agent): until the publishing, the versions of what it changed
+// read as values no cache holds, so a cache that reader asks reads the database
+// (store/entity_versions.h CommitInFlight). An agent's counters, which the observers hand to the
+// cached agent, are not in flight. Seen from the observer of the commit's first change, which runs
+// after the commit and before the later changes are published.
+TEST_P(StoreContract, WhatACommitChangedIsInFlightUntilItIsPublished) {
+  wait_until_heard(db());
+  EntitySource* source = entity_source(db());
+  ASSERT_NE(EntityVersions::slot(Entity::kKnowledge, agent_),
+            EntityVersions::slot(Entity::kAgent, agent_));
+  ASSERT_NE(EntityVersions::slot(Entity::kAccount, account_),
+            EntityVersions::slot(Entity::kKnowledge, agent_));
+  ASSERT_NE(EntityVersions::slot(Entity::kAccount, account_),
+            EntityVersions::slot(Entity::kAgent, agent_));
+  struct Seen {
+    std::atomic<bool> armed{false};
+    uint64_t knowledge[2] = {0, 0};
+    uint64_t counters = 0;
+    int calls = 0;
+  };
+  auto seen = std::make_shared<Seen>();
+  source->add_commit_observer([seen, source, agent = agent_](const EntityChange& change, uint64_t) {
+    if (!seen->armed || change.kind != Entity::kAccount || seen->calls++ > 0) return;
+    seen->knowledge[0] = source->entity_version(Entity::kKnowledge, agent);
+    seen->knowledge[1] = source->entity_version(Entity::kKnowledge, agent);
+    seen->counters = source->entity_version(Entity::kAgent, agent);
+  });
+  const uint64_t knowledge_before = source->entity_version(Entity::kKnowledge, agent_);
+  const uint64_t counters_before = source->entity_version(Entity::kAgent, agent_);
+  seen->armed = true;
+  write([&](Connection& c) -> Result<void> {
+    record_change(c, Entity::kAccount, account_);  // recorded first: published first
+    PARLEY_TRY(SourceRepo::bump_version(c, agent_));
+    return AgentRepo::add_to_counter(c, agent_, AgentCounter::kSources, 1);
+  });
+  seen->armed = false;
+  EXPECT_EQ(seen->calls, 1);
+  // In flight: a new value at every read, neither the old version nor the new one.
+  EXPECT_NE(seen->knowledge[0], seen->knowledge[1]);
+  for (uint64_t v : seen->knowledge) {
+    EXPECT_NE(v, knowledge_before);
+    EXPECT_NE(v, knowledge_before + 1);
+  }
+  EXPECT_EQ(seen->counters, counters_before);  // not in flight, not yet published
+  // Published: the versions moved once each, and read as they are again.
+  EXPECT_EQ(source->entity_version(Entity::kKnowledge, agent_), knowledge_before + 1);
+  EXPECT_EQ(source->entity_version(Entity::kKnowledge, agent_), knowledge_before + 1);
+  EXPECT_EQ(source->entity_version(Entity::kAgent, agent_), counters_before + 1);
 }
 
 TEST_P(StoreContract, AnotherHandleSeesAChangedEntity) {

@@ -27,13 +27,17 @@ EntityVersions::EntityVersions(std::atomic<uint64_t>* slots)
 
 CommitInFlight::CommitInFlight(EntityVersions& versions, const UnitOfWork& work, size_t mark)
     : versions_(&versions), all_(work.everything_since(mark)) {
-  if (all_) versions.all_in_flight_.fetch_add(1, std::memory_order_acq_rel);
-  for (const EntityChange& change : work.changes_since(mark)) {
+  // The slots first, then the marks: nothing that can fail once a mark is taken.
+  const auto changes = work.changes_since(mark);
+  slots_.reserve(changes.size());
+  for (const EntityChange& change : changes) {
     if (change.kind == Entity::kAgent && change.counts) continue;
-    const size_t s = EntityVersions::slot(change.kind, change.id);
-    versions.in_flight_[s].fetch_add(1, std::memory_order_acq_rel);
-    slots_.push_back(s);
+    slots_.push_back(EntityVersions::slot(change.kind, change.id));
+    auth_ = auth_ || change.kind == Entity::kAccount || change.kind == Entity::kKey;
   }
+  if (all_) versions.all_in_flight_.fetch_add(1, std::memory_order_acq_rel);
+  if (auth_) versions.auth_in_flight_.fetch_add(1, std::memory_order_acq_rel);
+  for (size_t s : slots_) versions.in_flight_[s].fetch_add(1, std::memory_order_acq_rel);
 }
 
 CommitInFlight& CommitInFlight::operator=(CommitInFlight&& o) noexcept {
@@ -43,6 +47,7 @@ CommitInFlight& CommitInFlight::operator=(CommitInFlight&& o) noexcept {
   slots_ = std::move(o.slots_);
   o.slots_.clear();
   all_ = std::exchange(o.all_, false);
+  auth_ = std::exchange(o.auth_, false);
   return *this;
 }
 
@@ -50,8 +55,10 @@ void CommitInFlight::end() {
   if (versions_ == nullptr) return;
   for (size_t s : slots_) versions_->in_flight_[s].fetch_sub(1, std::memory_order_acq_rel);
   if (all_) versions_->all_in_flight_.fetch_sub(1, std::memory_order_acq_rel);
+  if (auth_) versions_->auth_in_flight_.fetch_sub(1, std::memory_order_acq_rel);
   slots_.clear();
   all_ = false;
+  auth_ = false;
   versions_ = nullptr;
 }
 

@@ -35,7 +35,8 @@ class EntitySource {
   // process before write() returns, in other processes sharing the database as soon as they hear
   // of it (PostgreSQL: within a second). A cache tags what it loads with the version read before
   // loading and serves it while the version is unchanged. While changes could go unheard
-  // (PostgreSQL's listener reconnecting), every read returns a new value.
+  // (PostgreSQL's listener reconnecting), and while a commit of this process that changes the
+  // entity is in flight (CommitInFlight), every read returns a new value.
   virtual uint64_t entity_version(Entity kind, std::string_view id) const = 0;
   virtual void add_commit_observer(CommitObserver observer) = 0;
 };
@@ -51,7 +52,8 @@ class EntityVersions {
   explicit EntityVersions(std::atomic<uint64_t>* slots);
 
   // The entity's version; while a commit of this process that changes it is in flight
-  // (CommitInFlight), a new value at every read that no counter ever holds.
+  // (CommitInFlight), a new value at every read that no counter ever holds (a cache then reads
+  // the database).
   uint64_t version(Entity kind, std::string_view id) const {
     const size_t s = slot(kind, id);
     if (in_flight_[s].load(std::memory_order_acquire) != 0 ||
@@ -59,6 +61,15 @@ class EntityVersions {
       return never_held();
     }
     return slots_[s].load(std::memory_order_acquire);
+  }
+  // A backend's auth epoch (db.h) as read now: `epoch`, or while a commit of this process that
+  // changes an account or a key is in flight, a new value at every read that no epoch holds.
+  uint64_t auth_epoch(uint64_t epoch) const {
+    if (auth_in_flight_.load(std::memory_order_acquire) != 0 ||
+        all_in_flight_.load(std::memory_order_acquire) != 0) {
+      return never_held();
+    }
+    return epoch;
   }
   // Moves the entity's version; returns the new value.
   uint64_t bump(Entity kind, std::string_view id) {
@@ -71,8 +82,8 @@ class EntityVersions {
 
  private:
   friend class CommitInFlight;
-  // Bits no counter reaches, and that PgDatabase's values for a listener not yet heard (the top
-  // bit over a count of reads) never have together.
+  // Bits no counter or epoch reaches, and that PgDatabase's values for a listener not yet heard
+  // (the top bit over a count of reads) never have together.
   static constexpr uint64_t kNeverHeld = (uint64_t{1} << 63) | (uint64_t{1} << 62);
   uint64_t never_held() const {
     return unread_.fetch_add(1, std::memory_order_relaxed) | kNeverHeld;
@@ -80,8 +91,9 @@ class EntityVersions {
 
   std::atomic<uint64_t>* slots_;
   std::unique_ptr<std::atomic<uint32_t>[]> in_flight_;  // per slot: this process's commits
-  std::atomic<uint32_t> all_in_flight_{0};              // commits that change everything
-  mutable std::atomic<uint64_t> unread_{0};
+  alignas(64) std::atomic<uint32_t> all_in_flight_{0};  // commits that change everything
+  std::atomic<uint32_t> auth_in_flight_{0};             // commits that change an account or a key
+  alignas(64) mutable std::atomic<uint64_t> unread_{0};
 };
 
 // What a commit of this process is about to change, marked in flight from just before the commit
@@ -108,6 +120,7 @@ class CommitInFlight {
   EntityVersions* versions_ = nullptr;
   std::vector<size_t> slots_;
   bool all_ = false;
+  bool auth_ = false;
 };
 
 // This process's commit observers.

@@ -354,7 +354,7 @@ uint64_t PgDatabase::auth_epoch() const {
   if (!heard_.load(std::memory_order_acquire)) {
     return auth_epoch_.fetch_add(1, std::memory_order_acq_rel) + 1;
   }
-  return auth_epoch_.load(std::memory_order_acquire);
+  return versions_.auth_epoch(auth_epoch_.load(std::memory_order_acquire));
 }
 
 uint64_t PgDatabase::data_epoch() const {

@@ -96,7 +96,9 @@ Result<void> SqliteDatabase::hold_for_serving() {
   return {};
 }
 
-uint64_t SqliteDatabase::auth_epoch() const { return epoch_->load(std::memory_order_acquire); }
+uint64_t SqliteDatabase::auth_epoch() const {
+  return versions_->auth_epoch(epoch_->load(std::memory_order_acquire));
+}
 void SqliteDatabase::bump_auth_epoch() { epoch_->fetch_add(1, std::memory_order_acq_rel); }
 uint64_t SqliteDatabase::data_epoch() const { return epoch_[1].load(std::memory_order_acquire); }
 uint64_t SqliteDatabase::entity_version(Entity kind, std::string_view id) const {

@@ -86,15 +86,16 @@ class VersionedCacheTest : public ::testing::Test {
 
 TEST_F(VersionedCacheTest, AReaderWhoSeesACommitBeforeItIsPublishedIsServedWhatItWrote) {
   bump(*db_);
-  VersionedCache<int64_t, int> cache(*db_);
-  EXPECT_EQ(served(cache), 1);
+  auto cache = std::make_shared<VersionedCache<int64_t, int>>(*db_);
+  EXPECT_EQ(served(*cache), 1);
   // A read made after the commit and before its knowledge change is published: from the observer
-  // of the commit's first change (an account's), on the writing thread.
+  // of the commit's first change (an account's), on the writing thread. The observer stays with
+  // the database: it holds what it uses.
   auto inside = std::make_shared<int64_t>(-1);
   auto armed = std::make_shared<std::atomic<bool>>(false);
   entity_source(*db_)->add_commit_observer(
-      [this, inside, armed, &cache](const EntityChange& change, uint64_t) {
-        if (*armed && change.kind == Entity::kAccount && *inside < 0) *inside = served(cache);
+      [this, inside, armed, cache](const EntityChange& change, uint64_t) {
+        if (*armed && change.kind == Entity::kAccount && *inside < 0) *inside = served(*cache);
       });
   *armed = true;
   ASSERT_TRUE(db_->write([this](Connection& c) -> Result<void> {
@@ -105,7 +106,7 @@ TEST_F(VersionedCacheTest, AReaderWhoSeesACommitBeforeItIsPublishedIsServedWhatI
                   .ok());
   *armed = false;
   EXPECT_EQ(*inside, 2);  // not the 1 the cache held before the commit
-  EXPECT_EQ(served(cache), 2);
+  EXPECT_EQ(served(*cache), 2);
 }
 
 using TextCache = VersionedCache<std::string, int>;

@@ -124,15 +124,20 @@ TEST_P(StoreContract, WhatACommitChangedIsInFlightUntilItIsPublished) {
     std::atomic<bool> armed{false};
     uint64_t knowledge[2] = {0, 0};
     uint64_t counters = 0;
+    uint64_t auth[2] = {0, 0};
     int calls = 0;
   };
   auto seen = std::make_shared<Seen>();
-  source->add_commit_observer([seen, source, agent = agent_](const EntityChange& change, uint64_t) {
-    if (!seen->armed || change.kind != Entity::kAccount || seen->calls++ > 0) return;
-    seen->knowledge[0] = source->entity_version(Entity::kKnowledge, agent);
-    seen->knowledge[1] = source->entity_version(Entity::kKnowledge, agent);
-    seen->counters = source->entity_version(Entity::kAgent, agent);
-  });
+  Database* database = &db();
+  source->add_commit_observer(
+      [seen, source, database, agent = agent_](const EntityChange& change, uint64_t) {
+        if (!seen->armed || change.kind != Entity::kAccount || seen->calls++ > 0) return;
+        seen->knowledge[0] = source->entity_version(Entity::kKnowledge, agent);
+        seen->knowledge[1] = source->entity_version(Entity::kKnowledge, agent);
+        seen->counters = source->entity_version(Entity::kAgent, agent);
+        seen->auth[0] = database->auth_epoch();  // an account changed: the keys' cache reloads too
+        seen->auth[1] = database->auth_epoch();
+      });
   const uint64_t knowledge_before = source->entity_version(Entity::kKnowledge, agent_);
   const uint64_t counters_before = source->entity_version(Entity::kAgent, agent_);
   seen->armed = true;
@@ -150,6 +155,8 @@ TEST_P(StoreContract, WhatACommitChangedIsInFlightUntilItIsPublished) {
     EXPECT_NE(v, knowledge_before + 1);
   }
   EXPECT_EQ(seen->counters, counters_before);  // not in flight, not yet published
+  EXPECT_NE(seen->auth[0], seen->auth[1]);
+  EXPECT_EQ(db().auth_epoch(), db().auth_epoch());
   // Published: the versions moved once each, and read as they are again.
   EXPECT_EQ(source->entity_version(Entity::kKnowledge, agent_), knowledge_before + 1);
   EXPECT_EQ(source->entity_version(Entity::kKnowledge, agent_), knowledge_before + 1);

@@ -1,5 +1,6 @@
 #include "store/entity_versions.h"
 
+#include <algorithm>
 #include <functional>
 #include <mutex>
 #include <utility>
@@ -29,9 +30,12 @@ CommitInFlight::CommitInFlight(EntityVersions& versions, const UnitOfWork& work,
     : versions_(&versions), all_(work.everything_since(mark)) {
   // The slots first, then the marks: nothing that can fail once a mark is taken.
   const auto changes = work.changes_since(mark);
-  slots_.reserve(changes.size());
+  auto marked = [](const EntityChange& c) { return !(c.kind == Entity::kAgent && c.counts); };
+  const auto n = std::count_if(changes.begin(), changes.end(), marked);
+  if (n == 0 && !all_) return;  // a chat turn's counters alone: nothing to mark, nothing allocated
+  slots_.reserve(static_cast<size_t>(n));
   for (const EntityChange& change : changes) {
-    if (change.kind == Entity::kAgent && change.counts) continue;
+    if (!marked(change)) continue;
     slots_.push_back(EntityVersions::slot(change.kind, change.id));
     auth_ = auth_ || change.kind == Entity::kAccount || change.kind == Entity::kKey;
   }

@@ -256,7 +256,7 @@ void PgDatabase::give_back(std::unique_ptr<PgConnection> conn) {
 }
 
 WriteAttempt PgDatabase::write_once(PgConnection& conn, const WriteFn& fn,
-                                    CommitInFlight& in_flight) {
+                                    CommitInFlight& in_flight, bool& outcome_unknown) {
   conn.clear_sqlstate();
   conn.work().clear_changes();
   conn.begin();
@@ -266,9 +266,20 @@ WriteAttempt PgDatabase::write_once(PgConnection& conn, const WriteFn& fn,
   // In flight from before COMMIT until write() has published it (or it failed).
   if (r.ok()) in_flight = CommitInFlight(versions_, conn.work());
   // Still recording while COMMIT's round trip brings back the answers sent with it.
-  if (r.ok()) r = conn.commit();
+  bool at_commit = false;
+  if (r.ok()) {
+    r = conn.commit();
+    at_commit = !r.ok();
+  }
   conn.work().abandon();
   if (r.ok()) return {r, false};
+  if (at_commit && conn.broken()) {
+    // The connection went while COMMIT was on its way: the transaction may have committed. What
+    // it changed is kept for write() to publish as if it had (a version moved for nothing costs a
+    // cache one read), and the caller is told of the failure.
+    outcome_unknown = true;
+    return {r, false};
+  }
   in_flight = {};
   conn.work().clear_changes();
   std::string sqlstate = conn.last_sqlstate();
@@ -285,12 +296,14 @@ const PgConnection::TransactionCost& PgDatabase::last_write_cost() { return last
 Result<void> PgDatabase::write(WriteFn fn) {
   PARLEY_ASSIGN_OR_RETURN(auto conn, take_writer());
   CommitInFlight in_flight;
-  Result<void> r = run_write_attempts([&] { return write_once(*conn, fn, in_flight); });
+  bool outcome_unknown = false;
+  Result<void> r =
+      run_write_attempts([&] { return write_once(*conn, fn, in_flight, outcome_unknown); });
   last_cost = conn->transaction_cost();
   // Before the caller hears of its commit, as db.h promises; other nodes move theirs when the
   // announcement reaches them.
   bool auth = false;
-  if (r.ok()) {
+  if (r.ok() || outcome_unknown) {
     auth = observers_.publish(conn->work(), versions_);
     if (auth) auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
     announce(auth, &conn->work());

@@ -79,7 +79,9 @@ class PgDatabase final : public Database, public EntitySource {
   Result<std::unique_ptr<PgConnection>> take_writer();
   void give_back(std::unique_ptr<PgConnection> conn);
   // `in_flight`: what the attempt commits, marked before its COMMIT (ended when it fails).
-  WriteAttempt write_once(PgConnection& conn, const WriteFn& fn, CommitInFlight& in_flight);
+  // `outcome_unknown`: set when the connection was lost while COMMIT was sent (its changes kept).
+  WriteAttempt write_once(PgConnection& conn, const WriteFn& fn, CommitInFlight& in_flight,
+                          bool& outcome_unknown);
   void worker_loop();
   void listen_loop();
   void notify_loop();

@@ -11,7 +11,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/lib/common.sh
-BIN="${PARLEY_BINARY:-$PWD/build/parley}"
 BEFORE="${VM_BEFORE_BINARY:-}"
 AGENTS="${VM_AGENTS:-60}"
 CHARS="${VM_CHARS:-200000}"
@@ -60,7 +59,7 @@ pids+=($!)
 
 data="$TMP/data"
 mkdir -p "$data"
-admin() { PARLEY_DATA_DIR="$data" "$BIN" admin "$@"; }
+BENCH_DATA="$data"  # common.sh's admin
 account=$(admin account create --name Vectors --plan enterprise | json_field '["id"]')
 admin account set-limits "$account" '{"messagesPerMonth": 1000000000, "trainingCharacters": 100000000000}' >/dev/null
 key=$(admin key create --account "$account" --name bench | json_field '["key"]')
@@ -70,21 +69,19 @@ for i in $(seq 1 "$AGENTS"); do
     --settings '{"engine":"openai","llm":{"embeddingModel":"bench-embed"}}' | json_field '["id"]')")
 done
 
-# serve BINARY: starts a server on the data with the budget; sets PORT and SERVER_PID.
+# serve BINARY: starts that binary on the data with the budget (common.sh start_parley); sets
+# PORT and SERVER_PID.
 serve() {
   PORT=$(free_port)
-  PARLEY_DATA_DIR="$data" PARLEY_LLM_API_KEY=bench PARLEY_KNOWLEDGE_MEMORY_MB="$BUDGET_MB" \
-    "$1" serve --listen "127.0.0.1:$PORT" --llm-base-url "http://127.0.0.1:$LLM_PORT" \
-    --llm-model bench --rate-limit-per-minute 1000000000 --agent-replies-per-hour 1000000000 \
-    2>>"$TMP/server.log" &
-  SERVER_PID=$!
+  PARLEY="$1" PARLEY_LLM_API_KEY=bench PARLEY_KNOWLEDGE_MEMORY_MB="$BUDGET_MB" \
+    start_parley "$data" "$PORT" "" --llm-base-url "http://127.0.0.1:$LLM_PORT" --llm-model bench \
+    --rate-limit-per-minute 1000000000 --agent-replies-per-hour 1000000000
+  SERVER_PID=$PARLEY_PID
   pids+=("$SERVER_PID")
-  for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && return; sleep 0.05; done
-  echo "vector_memory: the server did not start"; exit 1
 }
 
 # Training: one text source per agent, of distinct synthetic sentences.
-serve "$BIN"
+serve "$PARLEY"
 python3 - "$PORT" "$key" "$CHARS" "${agents[@]}" <<'PY'
 import json, random, sys, time, urllib.request
 port, key, chars, agents = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
@@ -126,7 +123,7 @@ rows=()
 # ask NAME BINARY: a fresh server asks every agent once in random order, then reports.
 ask() {
   serve "$2"
-  local rss_start; rss_start=$(awk '$1 == "VmRSS:" {print $2}' "/proc/$SERVER_PID/status")
+  local rss_start; rss_start=$(rss_kb "$SERVER_PID")
   local took
   took=$(python3 - "$PORT" "$key" "${agents[@]}" <<'PY'
 import json, random, sys, time, urllib.request
@@ -146,7 +143,7 @@ ms.sort()
 print("%.0f / %.0f" % (ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.99))]))
 PY
 )
-  local rss; rss=$(awk '$1 == "VmRSS:" {print $2}' "/proc/$SERVER_PID/status")
+  local rss; rss=$(rss_kb "$SERVER_PID")
   curl -s "http://127.0.0.1:$PORT/metrics" >"$TMP/metrics"
   m() { awk -v k="$1" '$1 == k {print $2}' "$TMP/metrics"; }
   local total vectors sets evictions
@@ -156,7 +153,7 @@ PY
   stop_pid "$SERVER_PID"
 }
 [ -n "$BEFORE" ] && ask "${VM_BEFORE_LABEL:-before}" "$BEFORE"
-ask "this build" "$BIN"
+ask "this build" "$PARLEY"
 
 {
   echo "# Embedding vectors under the knowledge memory budget"

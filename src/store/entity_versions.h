@@ -114,6 +114,8 @@ class CommitInFlight {
   CommitInFlight(const CommitInFlight&) = delete;
   CommitInFlight& operator=(const CommitInFlight&) = delete;
   ~CommitInFlight() { end(); }
+  // Whether anything is marked (a commit of an agent's counters alone marks nothing).
+  bool marks_anything() const { return !slots_.empty() || all_; }
 
  private:
   void end();

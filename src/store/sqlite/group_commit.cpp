@@ -102,7 +102,7 @@ std::vector<Result<void>> commit_group(SqliteConnection& c, const std::vector<co
     if (!lost && versions != nullptr) marked = CommitInFlight(*versions, c.work(), committed_mark);
     bool committed = !lost && c.execute("COMMIT", {}).ok();
     if (committed) {
-      if (in_flight != nullptr) in_flight->push_back(std::move(marked));
+      if (in_flight != nullptr && marked.marks_anything()) in_flight->push_back(std::move(marked));
       continue;
     }
     if (!lost) stop_if_outcome_unknown(c);

@@ -199,8 +199,8 @@ class VersionedCache final : private MemoryBudget::Member {
     int64_t version = -1;  // the knowledge version the value reflects; -1 before loading
     Key key{};             // what the value was built for
     Value value;
-    std::atomic<uint64_t> used{
-        0};  // when it was last asked for (the budget's tick, or the cache's)
+    // When it was last asked for (the budget's tick, or the cache's).
+    std::atomic<uint64_t> used{0};
     size_t bytes = 0;               // as last measured; guarded by the cache's mu_
     // The knowledge version last read from the database, and the entity version before that read.
     std::mutex read_mu;

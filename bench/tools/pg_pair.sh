@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Two builds side by side on PostgreSQL, at the same moment: each serves its own database of one
 # throwaway cluster (scripts/pg-cluster.sh, durable defaults) under its own wrk, so that whatever
-# slows this machine slows both alike. Prints, per round, each build's requests a second and
-# CPU per request: Parley's, and its database's backends' (pg_stat_activity by database).
+# slows this machine slows both alike. Prints, per round, each build's requests a second, CPU per
+# request (Parley's, and its database's backends', by pg_stat_activity's database) and Parley's
+# context switches per request (every thread's, from /proc).
 #
 #   bench/tools/pg_pair.sh BUILD_A BUILD_B [ROUNDS]
 #
@@ -35,6 +36,8 @@ db_ticks() {
   echo "$total"
 }
 per_request() { python3 -c "print(round(($2 - $1) / $3 * 1e6 / $4))"; }
+# The context switches of every thread of process $1 (each a wake-up or a preemption).
+switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/ctxt_switches/ {s += $2} END {print s + 0}'; }
 n=0
 for round in $(seq 1 "$ROUNDS"); do
   declare -A port pid agents key db
@@ -70,15 +73,18 @@ for round in $(seq 1 "$ROUNDS"); do
     wait "${running[@]}"
   }
   load 1s "$work/warm"
-  declare -A p0 s0
-  for side in A B; do p0[$side]=$(db_ticks "${db[$side]}"); s0[$side]=$(cpu_ticks "${pid[$side]}"); done
+  declare -A p0 s0 x0
+  for side in A B; do
+    p0[$side]=$(db_ticks "${db[$side]}"); s0[$side]=$(cpu_ticks "${pid[$side]}"); x0[$side]=$(switches "${pid[$side]}")
+  done
   load "$DURATION" "$work/run"
   tck=$(clk_tck)
   line="round $round ($KIND):"
   for side in A B; do
     reqs=$(wrk_field "$work/run$side.txt" requests)
     line+=" $side $(wrk_field "$work/run$side.txt" rps) r/s, Parley $(per_request "${s0[$side]}" "$(cpu_ticks "${pid[$side]}")" "$tck" "$reqs") µs,"
-    line+=" PostgreSQL $(per_request "${p0[$side]}" "$(db_ticks "${db[$side]}")" "$tck" "$reqs") µs per request;"
+    line+=" PostgreSQL $(per_request "${p0[$side]}" "$(db_ticks "${db[$side]}")" "$tck" "$reqs") µs per request,"
+    line+=" $(python3 -c "print('%.1f' % (($(switches "${pid[$side]}") - ${x0[$side]}) / $reqs))") Parley context switches per request;"
   done
   echo "$line"
   for side in A B; do stop_pid "${pid[$side]}"; done

@@ -99,8 +99,13 @@ PgDatabase::~PgDatabase() {
 }
 
 void PgDatabase::announce(bool auth, const UnitOfWork* work) {
+  bool wake = false;
   {
     std::lock_guard lock(announce_mu_);
+    // The notifier acts on the first change after it went idle, and on a change of keys at any
+    // time. Any other wake-up would find nothing to do: under a write storm that was one futile
+    // wake-up of its thread, and a futex call of the committing thread, per commit.
+    wake = (!data_changed_ && !notifier_holding_) || (auth && !auth_changed_);
     data_changed_ = true;
     auth_changed_ = auth_changed_ || auth;
     if (work != nullptr) {
@@ -111,7 +116,7 @@ void PgDatabase::announce(bool auth, const UnitOfWork* work) {
       }
     }
   }
-  announce_cv_.notify_one();
+  if (wake) announce_cv_.notify_one();
 }
 
 void PgDatabase::heard(std::string_view payload) {
@@ -194,7 +199,9 @@ void PgDatabase::notify_loop() {
     // The commits of the next few milliseconds go out together: each NOTIFY is a transaction of
     // its own here and a wake-up of every node's listener, one per commit under a write storm.
     // A change of keys, accounts or plans (a revocation) is never held back.
+    notifier_holding_ = true;
     announce_cv_.wait_for(lock, kAnnounceEvery, [&] { return !announcing_ || auth_changed_; });
+    notifier_holding_ = false;
   }
 }
 

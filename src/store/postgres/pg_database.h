@@ -131,6 +131,9 @@ class PgDatabase final : public Database, public EntitySource {
   std::set<std::string> entities_changed_;  // announcement tokens ("a:agt_…")
   bool everything_changed_ = false;
   bool announcing_ = true;
+  // The notifier holds back the commits of the next few milliseconds (kAnnounceEvery): a data
+  // change then waits for the hold's end without waking it; only a change of keys does.
+  bool notifier_holding_ = false;
   std::atomic<int> notifier_pid_{0};  // the notifier's backend: the listener ignores its own news
   std::thread notifier_;
 

@@ -188,6 +188,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
     widget_rules = read_widget_rules(*t.settings_);
     PARLEY_TRY(check_country(widget_rules, r.widget->country));
   }
+  t.account_time_zone_ = account->time_zone;
   t.limits_ = ReplyLimits{effective_limits(account->plan, account->overrides).messages_per_month,
                           t.settings_->reply.monthly_message_cap, s.config.replies_per_agent_hour};
   PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, agent, r));
@@ -487,7 +488,7 @@ Result<WriteFn> ChatTurn::commit_work() {
                            out.blocks.confidence};
       std::array<MessageRecord, 2> exchange{std::move(user), std::move(answer)};
       if (starts) {
-        PARLEY_TRY(ConversationRepo::insert(c, *conv, exchange));
+        PARLEY_TRY(ConversationRepo::insert(c, *conv, exchange, account_time_zone_));
       } else {
         PARLEY_ASSIGN_OR_RETURN(
             auto appended,

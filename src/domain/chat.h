@@ -206,6 +206,7 @@ class ChatTurn {
 
   ChatServices s_;
   std::string account_id_;
+  std::string account_time_zone_;  // the day a new conversation's figures count in
   ChatRequest request_;
   std::shared_ptr<const LoadedAgent> agent_;
   std::shared_ptr<const AgentSettings> settings_;  // agent_'s

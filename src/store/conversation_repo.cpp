@@ -96,10 +96,43 @@ Result<void> insert_messages_later(Connection& c, std::span<const MessageRecord>
       "INSERT INTO messages (" MESSAGE_COLUMNS ") VALUES " + placeholder_rows(ms.size(), kColumns),
       params);
 }
+
+// What a conversation inserted with `first` adds to the figures, as the recount would read it
+// back (FigureRepo's recount): the same rows, counted here.
+ConversationFacts facts_of(const ConversationRecord& v, std::span<const MessageRecord> first,
+                           std::string_view time_zone) {
+  ConversationFacts f;
+  f.agent_id = v.agent_id;
+  f.created_at = v.created_at;
+  f.time_zone = std::string(time_zone);
+  f.channel = v.channel;
+  f.topics = v.topics;
+  f.last_activity_at = v.last_activity_at;
+  f.handoff = v.handoff_requested_at.has_value() || v.live_chat_requested_at.has_value();
+  f.live_chat_status = v.live_chat_status;
+  f.live_chat_started = v.live_chat_started_at.has_value();
+  f.csat = v.csat_score;
+  int64_t replies_seen = 0;  // the agent's replies from the last one back
+  for (auto m = first.rbegin(); m != first.rend(); ++m) {
+    if (m->rating == "up") ++f.thumbs_up;
+    if (m->rating == "down") ++f.thumbs_down;
+    if (m->role == "user") ++f.visitor_messages;
+    if (m->role != "assistant" || m->author_name) continue;
+    ++f.agent_replies;
+    if (m->outcome == "low_confidence") ++f.low_confidence;
+    if (m->outcome == "fallback") {
+      ++f.fallbacks;
+      if (replies_seen < 2) f.recent_fallback = true;
+    }
+    ++replies_seen;
+  }
+  return f;
+}
 }  // namespace
 
 Result<void> ConversationRepo::insert(Connection& c, ConversationRecord v,
-                                      std::span<MessageRecord> first) {
+                                      std::span<MessageRecord> first,
+                                      std::optional<std::string_view> time_zone) {
   for (MessageRecord& m : first) {
     m.conversation_id = v.id;
     m.seq = ++v.message_count;
@@ -142,7 +175,8 @@ Result<void> ConversationRepo::insert(Connection& c, ConversationRecord v,
     PARLEY_TRY(AgentRepo::add_to_counter(c, v.agent_id, AgentCounter::kMessages,
                                          static_cast<int64_t>(first.size())));
   }
-  return FigureRepo::refresh(c, v.id);
+  if (!time_zone) return FigureRepo::refresh(c, v.id);
+  return FigureRepo::count_new(c, v.id, facts_of(v, first, *time_zone));
 }
 
 Result<std::optional<ConversationRecord>> ConversationRepo::find(Connection& c,

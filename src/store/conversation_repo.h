@@ -71,8 +71,11 @@ class ConversationRepo {
   // its count, which moves by as many; its last activity moves to the latest of their times),
   // without an update of the new row and without waiting: every statement goes with the next one
   // that is waited for (store/pipelined.h).
+  // `time_zone`, its account's, when the caller knows it: the figures are then counted from what
+  // was written rather than read back (FigureRepo::count_new).
   static Result<void> insert(Connection& c, ConversationRecord conv,
-                             std::span<MessageRecord> first = {});
+                             std::span<MessageRecord> first = {},
+                             std::optional<std::string_view> time_zone = std::nullopt);
   // The conversation if it belongs to `account_id`.
   static Result<std::optional<ConversationRecord>> find(Connection& c, std::string_view account_id,
                                                         std::string_view id);

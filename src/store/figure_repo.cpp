@@ -74,6 +74,42 @@ void set_csat(Figures& f, std::optional<int64_t> score) {
   f.csat[*score - 1] = 1;
 }
 
+// What a conversation adds to its day, worked out from `f`: `before` is what it added so far
+// (nothing when not counted yet), `now` is the sweeper's time (only it ends a conversation for
+// inactivity).
+Contribution contribution_of(const ConversationFacts& f, const std::optional<Contribution>& before,
+                             std::optional<int64_t> now) {
+  Contribution k;
+  k.agent_id = f.agent_id;
+  k.day = before ? before->day : local_day(f.created_at, f.time_zone);
+  k.channel = f.channel;
+  k.topics = topic_list(f.topics);
+  k.last_activity_at = f.last_activity_at;
+  k.f.conversations = 1;
+  k.f.visitor_messages = f.visitor_messages;
+  k.f.agent_replies = f.agent_replies;
+  k.f.low_confidence = f.low_confidence;
+  k.f.fallbacks = f.fallbacks;
+  k.f.answered = f.agent_replies - f.fallbacks;  // NULL outcome counts as answered
+  k.f.thumbs_up = f.thumbs_up;
+  k.f.thumbs_down = f.thumbs_down;
+  k.f.handoffs = f.handoff ? 1 : 0;
+  k.f.live_chats = f.live_chat_started ? 1 : 0;
+  set_csat(k.f, f.csat);
+  // Ended: the live chat ended, the visitor gave a CSAT, or the sweeper found it idle (and no
+  // activity came since). A conversation waiting for or with a person is not idle.
+  const auto& live_status = f.live_chat_status;
+  bool waiting = live_status == "requested" || live_status == "active";
+  k.idle_ended = !waiting &&
+                 ((now && *now - k.last_activity_at >= kConversationIdleMs) ||
+                  (before && before->idle_ended && before->last_activity_at == k.last_activity_at));
+  bool ended = live_status == "ended" || f.csat.has_value() || k.idle_ended;
+  k.f.ended = ended ? 1 : 0;
+  k.f.resolved = ended && !f.handoff && !f.recent_fallback ? 1 : 0;
+  fill_names(k);
+  return k;
+}
+
 // A conversation's contribution as stored (`before`, nothing when not counted yet) and as its
 // rows say now (`after`, nothing when it is gone), read by one statement.
 struct Recount {
@@ -91,9 +127,7 @@ struct Recount {
 Result<Recount> recount(Connection& c, std::string_view conversation_id,
                         std::optional<int64_t> now) {
   Recount out;
-  std::optional<std::string> live_status;
-  bool handoff = false, recent_fallback = false;
-  std::optional<int64_t> csat;
+  std::optional<ConversationFacts> facts;
   PARLEY_TRY(c.query(
       "SELECT f.agent_id, f.day, f.channel, f.topics, f.last_activity_at, f.idle_ended,"
       " f.visitor_messages, f.agent_replies, f.answered, f.low_confidence, f.fallbacks, f.handoff,"
@@ -147,42 +181,27 @@ Result<Recount> recount(Connection& c, std::string_view conversation_id,
           out.before = std::move(k);
         }
         if (r.is_null(19) || r.is_null(30)) return;  // the conversation (or its account) is gone
-        Contribution k;
-        k.agent_id = r.text(19);
-        k.day = out.before ? out.before->day : local_day(r.int64(20), r.text_view(29));
-        k.channel = r.text(21);
-        k.topics = topic_list(r.text_view(22));
-        k.last_activity_at = r.int64(23);
-        handoff = !r.is_null(24) || !r.is_null(25);
-        live_status = r.opt_text(26);
-        k.f.live_chats = r.is_null(27) ? 0 : 1;
-        csat = r.opt_int64(28);
-        k.f.visitor_messages = r.int64(31);
-        k.f.agent_replies = r.int64(32);
-        k.f.low_confidence = r.int64(33);
-        k.f.fallbacks = r.int64(34);
-        k.f.answered = k.f.agent_replies - k.f.fallbacks;  // NULL outcome counts as answered
-        k.f.thumbs_up = r.int64(35);
-        k.f.thumbs_down = r.int64(36);
-        recent_fallback = r.int64(37) > 0;
-        out.after = std::move(k);
+        ConversationFacts f;
+        f.agent_id = r.text(19);
+        f.created_at = r.int64(20);
+        f.time_zone = r.text(29);
+        f.channel = r.text(21);
+        f.topics = r.text(22);
+        f.last_activity_at = r.int64(23);
+        f.handoff = !r.is_null(24) || !r.is_null(25);
+        f.live_chat_status = r.opt_text(26);
+        f.live_chat_started = !r.is_null(27);
+        f.csat = r.opt_int64(28);
+        f.visitor_messages = r.int64(31);
+        f.agent_replies = r.int64(32);
+        f.low_confidence = r.int64(33);
+        f.fallbacks = r.int64(34);
+        f.thumbs_up = r.int64(35);
+        f.thumbs_down = r.int64(36);
+        f.recent_fallback = r.int64(37) > 0;
+        facts = std::move(f);
       }));
-  if (!out.after) return out;
-  Contribution& k = *out.after;
-  const auto& before = out.before;
-  k.f.conversations = 1;
-  k.f.handoffs = handoff ? 1 : 0;
-  set_csat(k.f, csat);
-  // Ended: the live chat ended, the visitor gave a CSAT, or the sweeper found it idle (and no
-  // activity came since). A conversation waiting for or with a person is not idle.
-  bool waiting = live_status == "requested" || live_status == "active";
-  k.idle_ended = !waiting &&
-                 ((now && *now - k.last_activity_at >= kConversationIdleMs) ||
-                  (before && before->idle_ended && before->last_activity_at == k.last_activity_at));
-  bool ended = live_status == "ended" || csat.has_value() || k.idle_ended;
-  k.f.ended = ended ? 1 : 0;
-  k.f.resolved = ended && !handoff && !recent_fallback ? 1 : 0;
-  fill_names(k);
+  if (facts) out.after = contribution_of(*facts, out.before, now);
   return out;
 }
 
@@ -272,34 +291,9 @@ Result<void> save(Connection& c, std::string_view conversation_id, const Contrib
 namespace {
 constexpr std::string_view kRefreshKey = "figures:";
 
-Result<void> refresh_now(Connection& c, std::string_view conversation_id,
-                         std::optional<int64_t> now);
-
-// A conversation's recount, deferred to the end of the unit of work: a chat turn that inserts the
-// conversation and appends two messages recounts it once.
-class DeferredRefresh final : public Deferred {
- public:
-  explicit DeferredRefresh(std::string conversation_id) : id_(std::move(conversation_id)) {}
-  Result<void> run(Connection& c) override { return refresh_now(c, id_, std::nullopt); }
-
- private:
-  std::string id_;
-};
-}  // namespace
-
-Result<void> FigureRepo::refresh(Connection& c, std::string_view conversation_id,
-                                 std::optional<int64_t> now) {
-  if (now) return refresh_now(c, conversation_id, now);
-  std::string key = std::string(kRefreshKey).append(conversation_id);
-  if (find_deferred(c, key) != nullptr) return {};
-  return defer(c, std::move(key), std::make_unique<DeferredRefresh>(std::string(conversation_id)));
-}
-
-namespace {
-// Recounts the conversation and moves its day's roll-ups by the difference, at once.
-Result<void> refresh_now(Connection& c, std::string_view conversation_id,
-                         std::optional<int64_t> now) {
-  PARLEY_ASSIGN_OR_RETURN(Recount counts, recount(c, conversation_id, now));
+// Moves the day's roll-ups by the difference between what the conversation added (`before`) and
+// what it adds now (`after`), and stores the latter.
+Result<void> apply(Connection& c, std::string_view conversation_id, const Recount& counts) {
   const std::optional<Contribution>& before = counts.before;
   const std::optional<Contribution>& after = counts.after;
   if (!after) return {};  // deleted: its figures stay counted
@@ -317,7 +311,55 @@ Result<void> refresh_now(Connection& c, std::string_view conversation_id,
   }
   return save(c, conversation_id, *after);
 }
+
+// Recounts the conversation and moves its day's roll-ups by the difference, at once.
+Result<void> refresh_now(Connection& c, std::string_view conversation_id,
+                         std::optional<int64_t> now) {
+  PARLEY_ASSIGN_OR_RETURN(Recount counts, recount(c, conversation_id, now));
+  return apply(c, conversation_id, counts);
+}
+
+// A conversation's figures, deferred to the end of the unit of work: a chat turn that inserts the
+// conversation and appends two messages counts it once. From the facts its insert wrote when it
+// has them and nothing else changed it since (count_new); else recounted from its rows.
+class DeferredRefresh final : public Deferred {
+ public:
+  DeferredRefresh(std::string conversation_id, std::optional<ConversationFacts> written)
+      : id_(std::move(conversation_id)), written_(std::move(written)) {}
+  Result<void> run(Connection& c) override {
+    if (!written_) return refresh_now(c, id_, std::nullopt);
+    Recount counts;  // new in this unit of work: nothing counted before
+    counts.after = contribution_of(*written_, std::nullopt, std::nullopt);
+    return apply(c, id_, counts);
+  }
+  // The conversation changed after its insert: its rows say what it adds now.
+  void count_from_rows() { written_.reset(); }
+
+ private:
+  std::string id_;
+  std::optional<ConversationFacts> written_;
+};
 }  // namespace
+
+Result<void> FigureRepo::refresh(Connection& c, std::string_view conversation_id,
+                                 std::optional<int64_t> now) {
+  if (now) return refresh_now(c, conversation_id, now);
+  std::string key = std::string(kRefreshKey).append(conversation_id);
+  if (Deferred* pending = find_deferred(c, key)) {
+    // Only this file defers work under kRefreshKey.
+    static_cast<DeferredRefresh*>(pending)->count_from_rows();
+    return {};
+  }
+  return defer(c, std::move(key),
+               std::make_unique<DeferredRefresh>(std::string(conversation_id), std::nullopt));
+}
+
+Result<void> FigureRepo::count_new(Connection& c, std::string_view id, ConversationFacts facts) {
+  std::string key = std::string(kRefreshKey).append(id);
+  if (find_deferred(c, key) != nullptr) return {};  // a recount is asked for already
+  return defer(c, std::move(key),
+               std::make_unique<DeferredRefresh>(std::string(id), std::move(facts)));
+}
 
 Result<void> FigureRepo::refresh_for_message(Connection& c, std::string_view message_id) {
   std::optional<std::string> conversation_id;

@@ -47,12 +47,40 @@ struct FigureDay {
   Figures figures;
 };
 
+// What a conversation's figures are worked out from: its row, its account's time zone, and its
+// messages' counts. The recount reads them; a conversation inserted with its first messages
+// gives them as it was written (FigureRepo::count_new).
+struct ConversationFacts {
+  std::string agent_id;
+  int64_t created_at = 0;
+  std::string time_zone = "UTC";  // its account's: the day it counts in
+  std::string channel;
+  std::string topics = "[]";  // JSON array of strings
+  int64_t last_activity_at = 0;
+  bool handoff = false;  // a hand-off or a live chat was requested
+  std::optional<std::string> live_chat_status;
+  bool live_chat_started = false;
+  std::optional<int64_t> csat;
+  int64_t visitor_messages = 0;
+  int64_t agent_replies = 0;  // the agent's own replies, not a team member's
+  int64_t low_confidence = 0;
+  int64_t fallbacks = 0;
+  int64_t thumbs_up = 0;
+  int64_t thumbs_down = 0;
+  bool recent_fallback = false;  // a fallback among the agent's last two replies
+};
+
 class FigureRepo {
  public:
   // Recounts the conversation and moves its day's roll-ups by the difference (nothing when it is
   // gone). `now` tells whether it has ended by inactivity: only the sweeper passes one.
   static Result<void> refresh(Connection& c, std::string_view conversation_id,
                               std::optional<int64_t> now = std::nullopt);
+  // The conversation `id` was inserted by the running unit of work, with its first messages, and
+  // `facts` are what was written: its figures are counted from them at the end of the unit of
+  // work, without reading them back (a new conversation's first turn). A refresh() of it later
+  // in the same unit of work (its topics moved, a hand-off) makes that a recount.
+  static Result<void> count_new(Connection& c, std::string_view id, ConversationFacts facts);
   // The same, for the conversation of a message whose rating changed (messages.rating).
   static Result<void> refresh_for_message(Connection& c, std::string_view message_id);
   // Conversations not yet ended whose last activity is at or before `idle_before`, oldest first.

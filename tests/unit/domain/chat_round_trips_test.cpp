@@ -129,6 +129,9 @@ TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesThreeRoundTripsAndNo
   auto cost = turn({.message = "When are you open?"}, &reply);
   EXPECT_LE(cost.round_trips, kRoundTripsToStart) << round_trip_listing(cost);
   EXPECT_FALSE(runs(cost, "UPDATE conversations")) << round_trip_listing(cost);
+  // Its figures are counted from what it wrote, not read back (FigureRepo::count_new).
+  EXPECT_FALSE(runs(cost, "LEFT JOIN conversation_figures")) << round_trip_listing(cost);
+  EXPECT_TRUE(runs(cost, "INSERT INTO conversation_figures")) << round_trip_listing(cost);
   // Stored as two appends would store it: a count of 2, the messages at seqs 1 and 2, the last
   // activity at the reply.
   auto& c = store_->db().read()->get();

@@ -37,7 +37,8 @@ db_ticks() {
 }
 per_request() { python3 -c "print(round(($2 - $1) / $3 * 1e6 / $4))"; }
 # The context switches of every thread of process $1 (each a wake-up or a preemption).
-switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/ctxt_switches/ {s += $2} END {print s + 0}'; }
+# A thread that ends meanwhile is left out (and makes cat fail, which must not end the script).
+switches() { { cat /proc/"$1"/task/*/status 2>/dev/null || true; } | awk '/ctxt_switches/ {s += $2} END {print s + 0}'; }
 n=0
 for round in $(seq 1 "$ROUNDS"); do
   declare -A port pid agents key db

@@ -343,11 +343,16 @@ class DeferredRefresh final : public Deferred {
 
 Result<void> FigureRepo::refresh(Connection& c, std::string_view conversation_id,
                                  std::optional<int64_t> now) {
-  if (now) return refresh_now(c, conversation_id, now);
   std::string key = std::string(kRefreshKey).append(conversation_id);
-  if (Deferred* pending = find_deferred(c, key)) {
-    // Only this file defers work under kRefreshKey.
-    static_cast<DeferredRefresh*>(pending)->count_from_rows();
+  // Only this file defers work under kRefreshKey.
+  auto* pending = static_cast<DeferredRefresh*>(find_deferred(c, key));
+  if (now) {
+    // Counted at once; what is still deferred for it counts from the rows as they will be then.
+    if (pending != nullptr) pending->count_from_rows();
+    return refresh_now(c, conversation_id, now);
+  }
+  if (pending != nullptr) {
+    pending->count_from_rows();
     return {};
   }
   return defer(c, std::move(key),

@@ -165,8 +165,10 @@ MessageRecord reply(const std::string& id, const std::string& conv, int64_t at,
 // names and each conversation's stored contribution stay as they are.
 TEST_P(StoreContract, ANewConversationCountedFromItsInsertIsWhatARecountFinds) {
   const std::string zone = "Asia/Tokyo";
-  // Just before midnight in Tokyo: the zone decides the day.
-  const int64_t at = (local_day(now_, zone) + 1) * 86'400'000 - 9 * 3'600'000 - 1'000;
+  // Just after midnight in Tokyo, the afternoon before in UTC: counted on the wrong zone's day,
+  // the figures would not be on the day read below.
+  const int64_t at = local_day(now_, zone) * 86'400'000 - 9 * 3'600'000 + 1'000;
+  ASSERT_NE(local_day(at, zone), local_day(at, "UTC"));
   std::vector<std::pair<ConversationRecord, std::vector<MessageRecord>>> made;
   auto add = [&](ConversationRecord conv, std::vector<MessageRecord> messages) {
     made.emplace_back(std::move(conv), std::move(messages));

@@ -527,8 +527,10 @@ Result<WriteFn> ChatTurn::commit_work() {
       // queue of turns behind it. The account's month, which every turn of the account moves,
       // is counted here only where there is no such queue (SQLite); elsewhere the hold counted
       // it before the transaction. The answers come back with the statement that the end of the
-      // unit of work waits for (the figures' read); the check, deferred after it, refuses the
-      // turn before COMMIT, and the whole exchange rolls back.
+      // unit of work waits for (the figures' read when the turn continues a conversation; a
+      // `SELECT 1` of the check's own when it starts one, whose figures are not read back); the
+      // check, deferred after it, refuses the turn before COMMIT, and the whole exchange rolls
+      // back.
       auto check = std::make_unique<CheckReplyCount>();
       std::optional<EngineRunAt> run;
       if (run_count_) run = run_count_->with_reply(places[2]);

@@ -517,7 +517,11 @@ void TestClock::advance_ms(int64_t ms) {
   fs::rename(dir_ + "/offset.new", dir_ + "/offset");
 }
 
-void TestClock::advance_to_next_minute() { advance_ms(60000 - now_ms() % 60000); }
+void TestClock::advance_to_next_minute() { advance_to_next_window(60000); }
+
+void TestClock::advance_to_next_window(int64_t period_ms) {
+  advance_ms(period_ms - now_ms() % period_ms);
+}
 
 Json create_member(const Admin& server, const std::string& account_id, const std::string& role,
                    const std::string& password) {

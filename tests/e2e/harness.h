@@ -168,6 +168,10 @@ class TestClock {
   // Moves the server's clock forward to the beginning of the next minute, so that the requests
   // that follow all fall in one per-minute window.
   void advance_to_next_minute();
+  // Moves it forward to the beginning of the next period of `period_ms` since the epoch (a
+  // window of that length, as the shared counters align theirs), so that what follows falls in
+  // one window unless the test moves the clock on.
+  void advance_to_next_window(int64_t period_ms);
 
  private:
   std::string dir_;

@@ -201,7 +201,7 @@ class VersionedCache final : private MemoryBudget::Member {
     Value value;
     // When it was last asked for (the budget's tick, or the cache's).
     std::atomic<uint64_t> used{0};
-    size_t bytes = 0;               // as last measured; guarded by the cache's mu_
+    size_t bytes = 0;  // as last measured; guarded by the cache's mu_
     // The knowledge version last read from the database, and the entity version before that read.
     std::mutex read_mu;
     uint64_t read_stamp = 0;

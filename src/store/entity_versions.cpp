@@ -26,6 +26,14 @@ EntityVersions::EntityVersions(std::atomic<uint64_t>* slots)
   for (size_t i = 0; i < kSlots; ++i) in_flight_[i].store(0, std::memory_order_relaxed);
 }
 
+namespace {
+// A change that an API key's authentication reads (the auth epoch, db.h): an account (its plan,
+// its state) or a key.
+bool moves_auth(const EntityChange& change) {
+  return change.kind == Entity::kAccount || change.kind == Entity::kKey;
+}
+}  // namespace
+
 CommitInFlight::CommitInFlight(EntityVersions& versions, const UnitOfWork& work, size_t mark)
     : versions_(&versions), all_(work.everything_since(mark)) {
   // The slots first, then the marks: nothing that can fail once a mark is taken.
@@ -37,7 +45,7 @@ CommitInFlight::CommitInFlight(EntityVersions& versions, const UnitOfWork& work,
   for (const EntityChange& change : changes) {
     if (!marked(change)) continue;
     slots_.push_back(EntityVersions::slot(change.kind, change.id));
-    auth_ = auth_ || change.kind == Entity::kAccount || change.kind == Entity::kKey;
+    auth_ = auth_ || moves_auth(change);
   }
   if (all_) versions.all_in_flight_.fetch_add(1, std::memory_order_acq_rel);
   if (auth_) versions.auth_in_flight_.fetch_add(1, std::memory_order_acq_rel);
@@ -76,7 +84,7 @@ bool CommitObservers::publish(const UnitOfWork& work, EntityVersions& versions) 
   if (work.everything()) versions.bump_all();
   std::shared_lock lock(mu_);
   for (const EntityChange& change : work.changes()) {
-    if (change.kind == Entity::kAccount || change.kind == Entity::kKey) auth = true;
+    auth = auth || moves_auth(change);
     const uint64_t version = versions.bump(change.kind, change.id);
     for (const auto& observer : observers_) observer(change, version);
   }

@@ -207,12 +207,14 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
     PARLEY_TRY(
         check_visitor_messages(read, widget_rules, agent.id, r.widget->visitor_id, t.received_at_));
   }
-  // Refuse before running the engine; commit() checks the plan's messages again under the
-  // writer's lock. The hour is not checked again there: it counts engine runs, this one included,
-  // and the slots bound how far concurrent runs can go past it.
+  // Refuse before running the engine; where writers run at once, the same statement holds the
+  // plan's message (domain/plan_message_hold.h). commit() checks the months again in its write.
+  // The hour is not checked again there: it counts engine runs, this one included, and the slots
+  // bound how far concurrent runs can go past it.
   if (!t.paused_) {
-    PARLEY_TRY(
-        check_reply_allowed(read, account_id, agent.id, t.limits_, t.received_at_, s.usage.get()));
+    PARLEY_ASSIGN_OR_RETURN(
+        t.hold_, PlanMessageHold::check_and_take(s.db, read, t.account_id_, agent.id, t.limits_,
+                                                 t.received_at_, s.usage.get()));
     if (s.slots) {
       PARLEY_ASSIGN_OR_RETURN(t.slot_, s.slots->acquire(account_id, agent.id));
     }
@@ -383,11 +385,14 @@ struct CheckReplyCount final : Deferred {
 
 Result<WriteFn> ChatTurn::commit_work() {
   const int64_t replied_at = std::max(received_at_, s_.clock.now_ms());
-  // A hold refused does not refuse the turn at once: the write's other checks come first, as
-  // where the transaction counts the month, and a turn a team member took meanwhile still stores
-  // its user's message. The refusal is given where the month would have been counted.
+  // The message held before the engine ran is kept unless the reply falls in the next month:
+  // then it is given back and the reply's month held. A hold refused does not refuse the turn at
+  // once: the write's other checks come first, as where the transaction counts the month, and a
+  // turn a team member took meanwhile still stores its user's message. The refusal is given
+  // where the month would have been counted.
   bool plan_used_up = false;
-  if (!paused_) {
+  if (!paused_ && !(hold_ && hold_->of_month_of(replied_at))) {
+    hold_.reset();
     auto held =
         PlanMessageHold::take(s_.db, account_id_, replied_at, limits_.account_messages_per_month);
     if (held.ok()) {

@@ -224,7 +224,7 @@ class ChatTurn {
   std::unique_ptr<ChatSlots::Lease> slot_;  // held from prepare() until run() returns
   std::unique_ptr<EngineRunCount> run_count_;  // the engine's run; none when paused at prepare()
   std::shared_ptr<CountsSeen> seen_;           // the counts commit_work() tells s_.usage
-  std::unique_ptr<PlanMessageHold> hold_;      // the plan's message counted by commit_work()
+  std::unique_ptr<PlanMessageHold> hold_;      // the plan's message, held by prepare()
 };
 
 // prepare(), run() collecting the text, commit().

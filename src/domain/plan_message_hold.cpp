@@ -1,6 +1,5 @@
 #include "domain/plan_message_hold.h"
 
-#include "domain/usage.h"
 #include "store/usage_repo.h"
 
 namespace parley {
@@ -17,6 +16,41 @@ Result<std::unique_ptr<PlanMessageHold>> PlanMessageHold::take(Database& db, std
   if (!added) return message_limit_reached(limit);
   return std::unique_ptr<PlanMessageHold>(
       new PlanMessageHold(db, std::move(account_id), std::move(month)));
+}
+
+Result<std::unique_ptr<PlanMessageHold>> PlanMessageHold::check_and_take(
+    Database& db, Connection& read, std::string account_id, std::string_view agent_id,
+    const ReplyLimits& limits, int64_t now_ms, UsageCounts* known) {
+  if (!db.shared_by_nodes()) {
+    PARLEY_TRY(check_reply_allowed(read, account_id, agent_id, limits, now_ms, known));
+    return std::unique_ptr<PlanMessageHold>();
+  }
+  std::string month = month_period(now_ms);
+  const std::string hour = hour_period(now_ms);
+  const std::array<UsageRepo::Limit, 2> agents_limits{
+      {{agent_id, month, limits.agent_monthly_cap.value_or(UsageRepo::kNoCap)},
+       {agent_id, hour, limits.agent_replies_per_hour}}};
+  // Refused: the counts tell which limit, in check_reply_allowed's order. Counts that allow one
+  // more after all (a message given back between the two statements) are counted again, once.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    std::optional<int64_t> made;
+    std::array<int64_t, 3> used{};
+    PARLEY_TRY(db.write_volatile([&](Connection& c) -> Result<void> {
+      PARLEY_ASSIGN_OR_RETURN(
+          made, UsageRepo::add_one_within(c, {account_id, month, limits.account_messages_per_month},
+                                          agents_limits));
+      if (made) return {};
+      PARLEY_ASSIGN_OR_RETURN(
+          used, UsageRepo::counts(c, {{{account_id, month}, {agent_id, month}, {agent_id, hour}}}));
+      return {};
+    }));
+    if (made) {
+      return std::unique_ptr<PlanMessageHold>(
+          new PlanMessageHold(db, std::move(account_id), std::move(month)));
+    }
+    if (auto refused = reply_refused(used, limits, now_ms)) return *refused;
+  }
+  return message_limit_reached(limits.account_messages_per_month);
 }
 
 PlanMessageHold::~PlanMessageHold() {

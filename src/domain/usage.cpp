@@ -42,6 +42,12 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
       {{account_id, month}, {agent_id, month}, {agent_id, hour}}};
   PARLEY_ASSIGN_OR_RETURN(auto used,
                           known ? known->read(c, asked) : UsageRepo::counts(c, asked));
+  if (auto refused = reply_refused(used, limits, now_ms)) return *refused;
+  return {};
+}
+
+std::optional<ApiError> reply_refused(const std::array<int64_t, 3>& used, const ReplyLimits& limits,
+                                      int64_t now_ms) {
   if (used[0] >= limits.account_messages_per_month)
     return message_limit_reached(limits.account_messages_per_month);
   if (limits.agent_monthly_cap && used[1] >= *limits.agent_monthly_cap)
@@ -55,7 +61,7 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
                         " per hour); try again later.",
                     retry_after_s};
   }
-  return {};
+  return std::nullopt;
 }
 
 Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,

@@ -54,13 +54,31 @@ Result<void> UsageRepo::subtract_one(Connection& c, std::string_view scope_id,
 
 Result<bool> UsageRepo::add_one_below(Connection& c, std::string_view scope_id,
                                       std::string_view period, int64_t cap) {
-  bool added = false;
-  PARLEY_TRY(
-      c.query("INSERT INTO usage_counters (scope_id, period, count) SELECT $1, $2, 1 WHERE $3 > 0 "
-              "ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1 "
-              "WHERE usage_counters.count < $3 RETURNING count",
-              {scope_id, period, cap}, [&](const Row&) { added = true; }));
-  return added;
+  PARLEY_ASSIGN_OR_RETURN(auto made, add_one_within(c, {scope_id, period, cap}, {}));
+  return made.has_value();
+}
+
+Result<std::optional<int64_t>> UsageRepo::add_one_within(Connection& c, const Limit& counted,
+                                                         std::span<const Limit> under) {
+  // The row is inserted only under a limit above 0, and an existing count moves only while it is
+  // below it; each count of `under` (none: 0) is a condition of the SELECT.
+  std::vector<DbValue> params{counted.scope_id, counted.period, counted.limit};
+  std::string sql =
+      "INSERT INTO usage_counters (scope_id, period, count) SELECT $1, $2, 1"
+      " WHERE CAST($3 AS BIGINT) > 0";
+  for (const Limit& u : under) {
+    const size_t n = params.size();
+    params.insert(params.end(), {u.scope_id, u.period, u.limit});
+    sql += " AND COALESCE((SELECT count FROM usage_counters WHERE scope_id = $" +
+           std::to_string(n + 1) + " AND period = $" + std::to_string(n + 2) + "), 0) < CAST($" +
+           std::to_string(n + 3) + " AS BIGINT)";
+  }
+  sql +=
+      " ON CONFLICT (scope_id, period) DO UPDATE SET count = usage_counters.count + 1"
+      " WHERE usage_counters.count < CAST($3 AS BIGINT) RETURNING count";
+  std::optional<int64_t> made;
+  PARLEY_TRY(c.query(sql, params, [&](const Row& r) { made = r.int64(0); }));
+  return made;
 }
 
 Result<void> UsageRepo::add_later(Connection& c, std::span<const Add> adds) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -46,6 +47,17 @@ class UsageRepo {
   // query_later): a turn's counts cost one statement, not one each. Each add is as add_one or
   // add_one_below would make it; their counts are set when the answer comes back.
   static Result<void> add_later(Connection& c, std::span<const Add> adds);
+  // A count and its limit: below `limit`, one more is allowed.
+  struct Limit {
+    std::string_view scope_id;
+    std::string_view period;
+    int64_t limit = kNoCap;
+  };
+  // Adds one to `counted` unless its count reached its limit, and only while each of `under`'s
+  // counts is below its own: limits checked and a count taken in one statement, so that
+  // concurrent writers never pass `counted`'s limit. The count made; none when nothing was added.
+  static Result<std::optional<int64_t>> add_one_within(Connection& c, const Limit& counted,
+                                                       std::span<const Limit> under);
 };
 
 }  // namespace parley

@@ -1,5 +1,9 @@
 // Usage counters: counts per scope and period, and the capped count that concurrent replies
 // must never take past the plan's limit.
+#include <array>
+#include <optional>
+#include <vector>
+
 #include "store/postgres/pg_database.h"
 #include "store/usage_repo.h"
 #include "store_contract.h"
@@ -33,6 +37,38 @@ TEST_P(StoreContract, ACappedCountStopsAtTheCap) {
   EXPECT_EQ(added, (std::vector<bool>{true, true, true, false, false}));
   EXPECT_EQ(*UsageRepo::count(reader(), account_, "m:2026-09"), 3);
   EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-09"), 0);
+}
+
+// A count taken only while other counts are below their limits: each limit refuses it, none
+// moves anything then, and a count with no row yet is 0 (below any limit above 0).
+TEST_P(StoreContract, ACountIsTakenOnlyWhileTheOtherCountsAreBelowTheirLimits) {
+  std::vector<std::optional<int64_t>> made;
+  write([&](Connection& c) -> Result<void> {
+    made.clear();
+    PARLEY_TRY(UsageRepo::add_one(c, agent_, "m:2026-09"));
+    PARLEY_TRY(UsageRepo::add_one(c, agent_, "m:2026-09"));
+    const UsageRepo::Limit account{account_, "m:2026-09", 2};
+    auto take = [&](std::array<UsageRepo::Limit, 2> under) -> Result<void> {
+      PARLEY_ASSIGN_OR_RETURN(auto n, UsageRepo::add_one_within(c, account, under));
+      made.push_back(n);
+      return {};
+    };
+    // No row for the hour yet; the agent's month at 2, below 3.
+    PARLEY_TRY(take({{{agent_, "m:2026-09", 3}, {agent_, "h:2026-09-01T10", 1}}}));
+    // The agent's month at its limit.
+    PARLEY_TRY(take({{{agent_, "m:2026-09", 2}, {agent_, "h:2026-09-01T10", 1}}}));
+    // The hour's limit 0.
+    PARLEY_TRY(take({{{agent_, "m:2026-09", UsageRepo::kNoCap}, {agent_, "h:2026-09-01T10", 0}}}));
+    PARLEY_TRY(take({{{agent_, "m:2026-09", UsageRepo::kNoCap}, {agent_, "h:2026-09-01T10", 1}}}));
+    // The account's own limit reached.
+    PARLEY_TRY(take({{{agent_, "m:2026-09", UsageRepo::kNoCap}, {agent_, "h:2026-09-01T10", 1}}}));
+    return {};
+  });
+  EXPECT_EQ(made,
+            (std::vector<std::optional<int64_t>>{1, std::nullopt, std::nullopt, 2, std::nullopt}));
+  EXPECT_EQ(*UsageRepo::count(reader(), account_, "m:2026-09"), 2);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "m:2026-09"), 2);
+  EXPECT_EQ(*UsageRepo::count(reader(), agent_, "h:2026-09-01T10"), 0);
 }
 
 TEST_P(StoreContract, ACountReturnsTheCountItMadeOnceItsAnswerIsIn) {

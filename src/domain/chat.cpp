@@ -366,19 +366,19 @@ void ChatTurn::committed() {
 void ChatTurn::failed() { hold_.reset(); }
 
 namespace {
-// The turn's reply count, checked at the end of its unit of work once its answers are in. It owns
-// what the answers fill: the unit of work keeps it until then, and a unit of work that fails
-// first drops its unanswered statements with it (the transaction rolls back unsent).
+// The turn's reply count, checked at the end of its unit of work once its answers are in. What
+// the answers fill is the turn's (it outlives its write); a unit of work that fails first drops
+// its unanswered statements with it (the transaction rolls back unsent).
 struct CheckReplyCount final : Deferred {
-  PendingReplyCount count;
+  const PendingReplyCount* count = nullptr;
   uint64_t answers = 0;  // the mark of the count's statements (store/pipelined.h)
   int64_t* account_seen = nullptr;  // where the months' counts go for UsageCounts; null: nowhere
   int64_t* agent_seen = nullptr;
   Result<void> run(Connection& c) override {
     PARLEY_TRY(wait_for_answers(c, answers));
-    if (account_seen) *account_seen = count.account_count();
-    if (agent_seen) *agent_seen = count.agent_count();
-    return count.check();
+    if (account_seen) *account_seen = count->account_count();
+    if (agent_seen) *agent_seen = count->agent_count();
+    return count->check();
   }
 };
 }  // namespace
@@ -531,20 +531,25 @@ Result<WriteFn> ChatTurn::commit_work() {
       // is held from its count until the commit, and the later it is taken, the shorter the
       // queue of turns behind it. The account's month, which every turn of the account moves,
       // is counted here only where there is no such queue (SQLite); elsewhere the hold counted
-      // it before the transaction. The answers come back with the statement that the end of the
-      // unit of work waits for (the figures' read when the turn continues a conversation; a
-      // `SELECT 1` of the check's own when it starts one, whose figures are not read back); the
-      // check, deferred after it, refuses the turn before COMMIT, and the whole exchange rolls
-      // back.
-      auto check = std::make_unique<CheckReplyCount>();
+      // it before the transaction.
       std::optional<EngineRunAt> run;
       if (run_count_) run = run_count_->with_reply(places[2]);
       PARLEY_TRY(count_reply_within_limits_later(c, account_id_, agent_id, limits_, replied_at,
-                                                 check->count, hold != nullptr, run));
-      check->answers = answers_mark(c);
-      check->account_seen = places[0];
-      check->agent_seen = places[1];
-      PARLEY_TRY(defer(c, "chat:reply-count", std::move(check)));
+                                                 reply_count_, hold != nullptr, run));
+      // Where a count may refuse the turn (or its months go to UsageCounts), the answers come
+      // back with the statement that the end of the unit of work waits for (the figures' read
+      // when the turn continues a conversation; a `SELECT 1` of the check's own when it starts
+      // one, whose figures are not read back); the check, deferred after it, refuses the turn
+      // before COMMIT, and the whole exchange rolls back. Where none can (the plan's message
+      // held, the agent without a monthly cap), nothing waits: the answers come with COMMIT's.
+      if (reply_count_.may_refuse() || places[0] != nullptr || places[1] != nullptr) {
+        auto check = std::make_unique<CheckReplyCount>();
+        check->count = &reply_count_;
+        check->answers = answers_mark(c);
+        check->account_seen = places[0];
+        check->agent_seen = places[1];
+        PARLEY_TRY(defer(c, "chat:reply-count", std::move(check)));
+      }
     }
     if (paused && !paused_) out = ChatReply{"", out.conversation_id, out.session_id, {}, "paused"};
     if (paused && hold) PARLEY_TRY(hold->give_back_in(c));

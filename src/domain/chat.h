@@ -225,6 +225,7 @@ class ChatTurn {
   std::unique_ptr<EngineRunCount> run_count_;  // the engine's run; none when paused at prepare()
   std::shared_ptr<CountsSeen> seen_;           // the counts commit_work() tells s_.usage
   std::unique_ptr<PlanMessageHold> hold_;      // the plan's message, held by prepare()
+  PendingReplyCount reply_count_;              // the reply's counts, set by its write's answers
 };
 
 // prepare(), run() collecting the text, commit().

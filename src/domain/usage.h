@@ -68,6 +68,9 @@ class PendingReplyCount {
   // them); 0 for a month not counted (refused, or the account's held ahead).
   int64_t account_count() const { return account_count_; }
   int64_t agent_count() const { return agent_count_; }
+  // Whether check() can refuse: the account's month is counted here, or the agent's under a cap.
+  // When it cannot, nothing needs the counts before COMMIT.
+  bool may_refuse() const { return !account_held_ || limits_.agent_monthly_cap.has_value(); }
 
  private:
   friend Result<void> count_reply_within_limits_later(Connection&, std::string_view,

@@ -210,14 +210,21 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
   // Refuse before running the engine; where writers run at once, the same statement holds the
   // plan's message (domain/plan_message_hold.h). commit() checks the months again in its write.
   // The hour is not checked again there: it counts engine runs, this one included, and the slots
-  // bound how far concurrent runs can go past it.
+  // bound how far concurrent runs can go past it. The slot comes first, so that a turn it refuses
+  // holds no message; the limits' refusals still come before the slot's.
   if (!t.paused_) {
+    if (s.slots) {
+      auto lease = s.slots->acquire(account_id, agent.id);
+      if (!lease.ok()) {
+        PARLEY_TRY(check_reply_allowed(read, account_id, agent.id, t.limits_, t.received_at_,
+                                       s.usage.get()));
+        return lease.error();
+      }
+      t.slot_ = std::move(lease).value();
+    }
     PARLEY_ASSIGN_OR_RETURN(
         t.hold_, PlanMessageHold::check_and_take(s.db, read, t.account_id_, agent.id, t.limits_,
                                                  t.received_at_, s.usage.get()));
-    if (s.slots) {
-      PARLEY_ASSIGN_OR_RETURN(t.slot_, s.slots->acquire(account_id, agent.id));
-    }
     t.run_count_ = std::make_unique<EngineRunCount>(s.db, s.usage, agent.id, t.received_at_);
   }
   // Read here, on the request's thread: run() may be on a thread without a database connection.

@@ -191,8 +191,9 @@ class ChatTurn {
   // Stores the user message, the reply, counters, usage and any lead; returns the reply.
   Result<ChatReply> commit();
   // commit()'s transaction, for Database::write_then; reply() is the result once it succeeded.
-  // Where writers run at once, this counts the plan's message first, ahead of the transaction
-  // (domain/plan_message_hold.h); a plan used up is still refused in the transaction, after its
+  // Where writers run at once, the plan's message was held by prepare(); a reply written in the
+  // next month holds that month here first, ahead of the transaction
+  // (domain/plan_message_hold.h), and a month used up is refused in the transaction, after its
   // other checks.
   Result<WriteFn> commit_work();
   // commit_work()'s transaction committed, or failed: the plan's message held for it is given

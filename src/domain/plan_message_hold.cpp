@@ -30,25 +30,25 @@ Result<std::unique_ptr<PlanMessageHold>> PlanMessageHold::check_and_take(
   const std::array<UsageRepo::Limit, 2> agents_limits{
       {{agent_id, month, limits.agent_monthly_cap.value_or(UsageRepo::kNoCap)},
        {agent_id, hour, limits.agent_replies_per_hour}}};
-  // Refused: the counts tell which limit, in check_reply_allowed's order. Counts that allow one
-  // more after all (a message given back between the two statements) are counted again, once.
+  // Refused: check_reply_allowed's read of the counts tells which limit, in its order. Counts
+  // that allow one more after all (a message given back between the two statements) are counted
+  // again, once.
   for (int attempt = 0; attempt < 2; ++attempt) {
     std::optional<int64_t> made;
-    std::array<int64_t, 3> used{};
+    Result<void> verdict;
     PARLEY_TRY(db.write_volatile([&](Connection& c) -> Result<void> {
       PARLEY_ASSIGN_OR_RETURN(
           made, UsageRepo::add_one_within(c, {account_id, month, limits.account_messages_per_month},
                                           agents_limits));
-      if (made) return {};
-      PARLEY_ASSIGN_OR_RETURN(
-          used, UsageRepo::counts(c, {{{account_id, month}, {agent_id, month}, {agent_id, hour}}}));
+      verdict =
+          made ? Result<void>() : check_reply_allowed(c, account_id, agent_id, limits, now_ms);
       return {};
     }));
     if (made) {
       return std::unique_ptr<PlanMessageHold>(
           new PlanMessageHold(db, std::move(account_id), std::move(month)));
     }
-    if (auto refused = reply_refused(used, limits, now_ms)) return *refused;
+    if (!verdict.ok()) return verdict.error();
   }
   return message_limit_reached(limits.account_messages_per_month);
 }

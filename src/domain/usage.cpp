@@ -40,14 +40,7 @@ Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
   const std::string hour = hour_period(now_ms);
   const std::array<UsageRepo::ScopePeriod, 3> asked{
       {{account_id, month}, {agent_id, month}, {agent_id, hour}}};
-  PARLEY_ASSIGN_OR_RETURN(auto used,
-                          known ? known->read(c, asked) : UsageRepo::counts(c, asked));
-  if (auto refused = reply_refused(used, limits, now_ms)) return *refused;
-  return {};
-}
-
-std::optional<ApiError> reply_refused(const std::array<int64_t, 3>& used, const ReplyLimits& limits,
-                                      int64_t now_ms) {
+  PARLEY_ASSIGN_OR_RETURN(auto used, known ? known->read(c, asked) : UsageRepo::counts(c, asked));
   if (used[0] >= limits.account_messages_per_month)
     return message_limit_reached(limits.account_messages_per_month);
   if (limits.agent_monthly_cap && used[1] >= *limits.agent_monthly_cap)
@@ -61,7 +54,7 @@ std::optional<ApiError> reply_refused(const std::array<int64_t, 3>& used, const 
                         " per hour); try again later.",
                     retry_after_s};
   }
-  return std::nullopt;
+  return {};
 }
 
 Result<void> count_reply_within_limits_later(Connection& c, std::string_view account_id,

@@ -4,7 +4,6 @@
 // the connection it is given, so checks and counts can share the reply's write transaction.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,11 +36,6 @@ std::string hour_period(int64_t now_ms);
 Result<void> check_reply_allowed(Connection& c, std::string_view account_id,
                                  std::string_view agent_id, const ReplyLimits& limits,
                                  int64_t now_ms, UsageCounts* known = nullptr);
-
-// check_reply_allowed's verdict on the three counts `used` (the account's month, the agent's,
-// the agent's hour); none when one more reply is allowed.
-std::optional<ApiError> reply_refused(const std::array<int64_t, 3>& used, const ReplyLimits& limits,
-                                      int64_t now_ms);
 
 // 403 message_limit_reached: the account has used the plan's `limit` messages this month.
 ApiError message_limit_reached(int64_t limit);

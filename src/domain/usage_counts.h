@@ -10,9 +10,10 @@
 // in it. Nothing is counted twice, and no write has to be waited for. Past 100,000 counts all are
 // forgotten and learnt again.
 // This is exact only when every count of the database goes through this process: SQLite, which
-// one process serves. A node that shares its database with others (PostgreSQL) has none and reads
-// the counters every time. The commit still checks the plan's messages in its own statement
-// (count_reply_within_limits_later); this only spares the read before the engine runs.
+// one process serves. A node that shares its database with others (PostgreSQL) has none: there the
+// check is the statement that holds the plan's message (PlanMessageHold::check_and_take). The
+// commit still checks the plan's messages in its own statement (count_reply_within_limits_later);
+// this only spares the read before the engine runs.
 // Shared (std::shared_ptr) by everything that may tell it a count: a write queued behind may
 // commit after the node that made it has stopped serving.
 #pragma once

@@ -149,7 +149,7 @@ class Database {
   // that stops calls it before the objects those writes may reach are destroyed. Not from a write's
   // `done` (it would wait for itself).
   virtual void wait_for_queued_writes() {}
-  // Runs `fn`, one statement, on its own (autocommit) where no cache depends on what it writes
+  // Runs `fn`, a statement or two, on its own (autocommit) where no cache depends on what it writes
   // and losing it with the database server's crash is acceptable (counters of rate windows):
   // other nodes are not told (data_epoch does not move) and PostgreSQL does not wait for the WAL
   // to reach disk. SQLite: write().

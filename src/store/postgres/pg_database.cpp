@@ -210,9 +210,13 @@ Result<std::reference_wrapper<Connection>> PgDatabase::read() {
   // them, keyed by a never-reused instance id.
   // A connection opened before the listener last lost its own is likely cut too (the server
   // restarted): it is replaced before use rather than failing the request it would serve.
+  // The connection a replacement retired stays open until this thread's next replacement: a
+  // caller on this thread may still hold it (a Connection& from an earlier read()), and its
+  // statements then fail rather than reach a freed connection.
   struct Mine {
     PgConnection* conn;
     uint64_t generation;
+    PgConnection* retired = nullptr;
   };
   thread_local std::unordered_map<uint64_t, Mine> mine;
   const uint64_t generation = generation_.load(std::memory_order_acquire);
@@ -224,14 +228,17 @@ Result<std::reference_wrapper<Connection>> PgDatabase::read() {
   // Reads commit nothing; write_volatile's statements are the only commits made here.
   PARLEY_TRY(conn->execute_script("SET synchronous_commit = off"));
   PgConnection* raw = conn.get();
+  PgConnection* retired = nullptr;
   {
     std::lock_guard lock(readers_mu_);
     if (it != mine.end()) {
-      std::erase_if(readers_, [&](const auto& c) { return c.get() == it->second.conn; });
+      PgConnection* gone = it->second.retired;
+      std::erase_if(readers_, [&](const auto& c) { return c.get() == gone; });
+      retired = it->second.conn;
     }
     readers_.push_back(std::move(conn));
   }
-  mine[instance_id_] = Mine{raw, generation};
+  mine[instance_id_] = Mine{raw, generation, retired};
   return std::ref<Connection>(*raw);
 }
 

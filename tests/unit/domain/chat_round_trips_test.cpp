@@ -25,13 +25,13 @@ namespace parley {
 namespace {
 
 constexpr int kMostRoundTrips = 4;
+constexpr int64_t kDecember = 1'796'083'200'000;  // 2026-12-01T00:00:00Z
 
 // Answers every message the same way, with `outcome` ("fallback": the knowledge had no answer,
 // which makes the question a gap).
 class FixedEngine final : public ReplyEngine {
  public:
   Result<ReplyBlocks> reply(const ReplyRequest&, const TextSink& sink) const override {
-    ++runs;
     if (clock != nullptr) clock->advance_ms(250);  // the reply is written after the question
     sink("Our opening hours are nine to five.");
     ReplyBlocks blocks;
@@ -40,7 +40,6 @@ class FixedEngine final : public ReplyEngine {
   }
   std::optional<std::string> outcome;
   ManualClock* clock = nullptr;
-  mutable int runs = 0;
 };
 
 class ChatRoundTripsTest : public RoundTripsTest {
@@ -123,6 +122,13 @@ class ChatRoundTripsTest : public RoundTripsTest {
                       return {};
                     })
                     .ok());
+  }
+  // The agent's monthlyMessageCap setting, as JSON ("null": none).
+  void set_monthly_cap(std::string_view cap) {
+    Services services{store_->db(), clock_, random_};
+    AgentChanges changes;
+    changes.settings_update = R"({"monthlyMessageCap": )" + std::string(cap) + "}";
+    ASSERT_TRUE(update_agent(services, agent_, changes).ok());
   }
   int64_t conversations_stored() {
     auto n = store_->db().read()->get().query_int(
@@ -229,13 +235,11 @@ TEST_F(ChatRoundTripsTest, ATurnThatFallsBackAndRecordsAGapTakesNoRoundTripMore)
 TEST_F(ChatRoundTripsTest, ATurnWhosePlanRanOutIsRefusedBeforeItsEngineRuns) {
   turn({.message = "warming the connection up"});
   set_count(account_, 4000);
-  const int runs = engine_.runs;
   auto refused = prepared({.message = "When are you open?"});
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code, ErrorCode::kMessageLimitReached);
   EXPECT_EQ(refused.error().message,
             "The account has used all 4000 messages of its plan this month.");
-  EXPECT_EQ(engine_.runs, runs);
   EXPECT_EQ(month_count(account_), 4000);
   EXPECT_EQ(month_count(agent_), 1);
   EXPECT_EQ(conversations_stored(), 1);
@@ -245,18 +249,14 @@ TEST_F(ChatRoundTripsTest, ATurnWhosePlanRanOutIsRefusedBeforeItsEngineRuns) {
 // holds none of the plan's messages, and is told which limit it met.
 TEST_F(ChatRoundTripsTest, ATurnTheAgentsLimitsRefuseBeforeItsEngineRunsHoldsNoMessage) {
   turn({.message = "warming the connection up"});
-  Services services{store_->db(), clock_, random_};
-  AgentChanges changes;
-  changes.settings_update = R"({"monthlyMessageCap": 5})";
-  ASSERT_TRUE(update_agent(services, agent_, changes).ok());
+  set_monthly_cap("5");
   set_count(agent_, 5);
   auto capped = prepared({.message = "When are you open?"});
   ASSERT_FALSE(capped.ok());
   EXPECT_EQ(capped.error().code, ErrorCode::kAgentCapReached);
   EXPECT_EQ(month_count(account_), 1);
 
-  changes.settings_update = R"({"monthlyMessageCap": null})";
-  ASSERT_TRUE(update_agent(services, agent_, changes).ok());
+  set_monthly_cap("null");
   set_count_in(agent_, hour_period(clock_.now_ms()), kDefaultRepliesPerAgentHour);
   auto busy = prepared({.message = "When are you open?"});
   ASSERT_FALSE(busy.ok());
@@ -280,6 +280,28 @@ TEST_F(ChatRoundTripsTest, ATurnHoldsItsMessageBeforeItsEngineRunsAndKeepsIt) {
   EXPECT_EQ(conversations_stored(), 2);
 }
 
+// The agent's reply slot is taken before the plan's message: a turn the slots refuse holds none,
+// and a turn the plan refuses too is told of the plan first.
+TEST_F(ChatRoundTripsTest, ATurnTheSlotsRefuseHoldsNoMessageAndThePlanIsToldFirst) {
+  turn({.message = "warming the connection up"});
+  ChatSlots slots(ChatSlotLimits{.per_agent = 1, .per_account = 10, .total = 10});
+  ChatServices s{store_->db(), clock_, random_, engine_, knowledge_, ChatConfig{}};
+  s.slots = &slots;
+  ChatRequest r{.message = "When are you open?"};
+  r.agent_id = agent_;
+  auto running = ChatTurn::prepare(s, account_, r);
+  ASSERT_TRUE(running.ok());
+  EXPECT_EQ(month_count(account_), 2);
+  auto busy = ChatTurn::prepare(s, account_, r);
+  ASSERT_FALSE(busy.ok());
+  EXPECT_EQ(busy.error().code, ErrorCode::kAgentBusy);
+  EXPECT_EQ(month_count(account_), 2);
+  set_count(account_, 4000);
+  auto refused = ChatTurn::prepare(s, account_, r);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kMessageLimitReached);
+}
+
 // A turn dropped before its write (its engine failed, its stream went away) gives its message
 // back, written behind.
 TEST_F(ChatRoundTripsTest, ATurnDroppedBeforeItsWriteGivesItsMessageBack) {
@@ -296,7 +318,6 @@ TEST_F(ChatRoundTripsTest, ATurnDroppedBeforeItsWriteGivesItsMessageBack) {
 // given back, and the new month's is held before the write, which refuses the turn where that
 // month is used up, after its own checks, and stores nothing of it.
 TEST_F(ChatRoundTripsTest, AReplyWrittenInTheNextMonthCountsThere) {
-  constexpr int64_t kDecember = 1'796'083'200'000;  // 2026-12-01T00:00:00Z
   turn({.message = "warming the connection up"});
   engine_.clock = &clock_;  // each reply 250 ms after its question
   clock_.set_ms(kDecember - 100);
@@ -336,6 +357,44 @@ TEST_F(ChatRoundTripsTest, AConversationRemovedWhileTheEngineWroteIsNotFoundAndU
   EXPECT_EQ(count_settled_at(account_, month_period(clock_.now_ms()), 1), 1);
 }
 
+// A reply written in the next month, whose month is used up, is refused in its write after the
+// write's own checks, as where the month is counted in the write: a conversation removed while
+// the engine wrote is 404.
+TEST_F(ChatRoundTripsTest,
+       AConversationRemovedWhileTheEngineWroteIsNotFoundBeforeTheNextMonthsLimit) {
+  ChatReply first;
+  turn({.message = "Hello"}, &first);
+  engine_.clock = &clock_;
+  clock_.set_ms(kDecember - 100);
+  set_count_in(account_, month_period(kDecember), 4000);
+  auto t = prepared({.message = "Still there?", .conversation_id = first.conversation_id});
+  ASSERT_TRUE(t.ok());
+  change("DELETE FROM conversations WHERE id = $1", first.conversation_id);
+  auto refused = t->commit();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kNotFound) << refused.error().message;
+}
+
+// Taken over while the engine wrote a reply that falls in a used-up month: the user's message is
+// still stored (a team member answers it) and uses none of either month.
+TEST_F(ChatRoundTripsTest, ATurnTakenOverWhileItWroteIsStoredEvenWhenTheNextMonthRanOut) {
+  ChatReply first;
+  turn({.message = "Hello"}, &first);
+  engine_.clock = &clock_;
+  clock_.set_ms(kDecember - 100);
+  const std::string november = month_period(clock_.now_ms());
+  set_count_in(account_, month_period(kDecember), 4000);
+  auto t = prepared({.message = "anyone there?", .conversation_id = first.conversation_id});
+  ASSERT_TRUE(t.ok());
+  change("UPDATE conversations SET taken_over_by = 'Maria' WHERE id = $1", first.conversation_id);
+  auto paused = t->commit();
+  ASSERT_TRUE(paused.ok()) << paused.error().message;
+  EXPECT_EQ(paused->live_chat, "paused");
+  EXPECT_EQ(user_messages(first.conversation_id), 2);
+  EXPECT_EQ(count_in(account_, month_period(kDecember)), 4000);
+  EXPECT_EQ(count_settled_at(account_, november, 1), 1);
+}
+
 // A stored turn's message is counted once: by its hold, not again in its transaction, and kept.
 TEST_F(ChatRoundTripsTest, AStoredTurnCountsThePlansMessageOnceAndKeepsIt) {
   turn({.message = "Hello"});
@@ -355,10 +414,7 @@ TEST_F(ChatRoundTripsTest, AStoredTurnCountsThePlansMessageOnceAndKeepsIt) {
 // the message its hold counted is given back at once, written behind.
 TEST_F(ChatRoundTripsTest, ATurnTheAgentsCapRefusesGivesThePlansMessageBack) {
   turn({.message = "warming the connection up"});
-  Services services{store_->db(), clock_, random_};
-  AgentChanges changes;
-  changes.settings_update = R"({"monthlyMessageCap": 5})";
-  ASSERT_TRUE(update_agent(services, agent_, changes).ok());
+  set_monthly_cap("5");
   {
     auto t = prepared({.message = "When are you open?"});
     ASSERT_TRUE(t.ok());

@@ -1,5 +1,8 @@
 #include "domain/plan_message_hold.h"
 
+#include <array>
+#include <optional>
+
 #include "store/usage_repo.h"
 
 namespace parley {
@@ -30,27 +33,24 @@ Result<std::unique_ptr<PlanMessageHold>> PlanMessageHold::check_and_take(
   const std::array<UsageRepo::Limit, 2> agents_limits{
       {{agent_id, month, limits.agent_monthly_cap.value_or(UsageRepo::kNoCap)},
        {agent_id, hour, limits.agent_replies_per_hour}}};
-  // Refused: check_reply_allowed's read of the counts tells which limit, in its order. Counts
-  // that allow one more after all (a message given back between the two statements) are counted
-  // again, once.
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    std::optional<int64_t> made;
-    Result<void> verdict;
-    PARLEY_TRY(db.write_volatile([&](Connection& c) -> Result<void> {
-      PARLEY_ASSIGN_OR_RETURN(
-          made, UsageRepo::add_one_within(c, {account_id, month, limits.account_messages_per_month},
-                                          agents_limits));
-      verdict =
-          made ? Result<void>() : check_reply_allowed(c, account_id, agent_id, limits, now_ms);
-      return {};
-    }));
-    if (made) {
-      return std::unique_ptr<PlanMessageHold>(
-          new PlanMessageHold(db, std::move(account_id), std::move(month)));
-    }
+  // Refused: check_reply_allowed's read of the counts tells which limit, in its order; counts that
+  // allow one more after all (a message given back between the two statements) leave the plan's
+  // refusal, as the statement found it.
+  std::optional<int64_t> made;
+  Result<void> verdict;
+  PARLEY_TRY(db.write_volatile([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(
+        made, UsageRepo::add_one_within(c, {account_id, month, limits.account_messages_per_month},
+                                        agents_limits));
+    verdict = made ? Result<void>() : check_reply_allowed(c, account_id, agent_id, limits, now_ms);
+    return {};
+  }));
+  if (!made) {
     if (!verdict.ok()) return verdict.error();
+    return message_limit_reached(limits.account_messages_per_month);
   }
-  return message_limit_reached(limits.account_messages_per_month);
+  return std::unique_ptr<PlanMessageHold>(
+      new PlanMessageHold(db, std::move(account_id), std::move(month)));
 }
 
 PlanMessageHold::~PlanMessageHold() {

@@ -25,8 +25,10 @@ void add_global_options(CLI::App& app, GlobalOptions& o) {
       ->capture_default_str();
 }
 
-Result<std::unique_ptr<Database>> open_configured_database(const GlobalOptions& o) {
+Result<std::unique_ptr<Database>> open_configured_database(const GlobalOptions& o,
+                                                           bool confirm_heard_on_close) {
   DatabaseOptions d;
+  d.confirm_heard_on_close = confirm_heard_on_close;
   d.durability = o.durability == "normal" ? Durability::kNormal : Durability::kFull;
   d.pool_size = o.database_pool;
   if (!o.database_url.empty()) {

@@ -80,7 +80,7 @@ int serve(const GlobalOptions& global, ServeOptions o) {
   Heartbeats::instance().start();
   // Before the database starts its writer threads.
   set_work_nice(o.work_nice);
-  auto db = open_configured_database(global);
+  auto db = open_configured_database(global, /*confirm_heard_on_close=*/false);
   if (!db.ok()) return print_error(db.error());
   if (auto held = (*db)->hold_for_serving(); !held.ok()) return print_error(held.error());
   SecureRandom random;

@@ -3,10 +3,13 @@
 #include <poll.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <optional>
+#include <random>
 #include <unordered_map>
 
+#include "core/crypto.h"
 #include "core/log.h"
 #include "core/thread_priority.h"
 #include "store/migrations.h"
@@ -19,6 +22,15 @@ namespace {
 // epochs when it hears them (db.h: auth_epoch, data_epoch).
 constexpr std::string_view kDataChannel = "parley_data";
 constexpr std::string_view kAuthChannel = "parley_auth";
+// A process that exits after its changes (`parley admin`) asks every listener to confirm it heard
+// them: it sends a token on kSyncChannel after its last announcement, and each listener, which
+// hears notifications in commit order, sends the token back on kSyncedChannel. Listeners are
+// found by their connections' application_name.
+constexpr std::string_view kSyncChannel = "parley_sync";
+constexpr std::string_view kSyncedChannel = "parley_synced";
+constexpr std::string_view kListenerName = "parley listener";
+constexpr size_t kMaxSyncToken = 64;
+constexpr std::chrono::milliseconds kHeardWithin{2000};
 // Held while migrating, so that nodes started together migrate one after another.
 constexpr std::string_view kMigrationLock = "SELECT pg_advisory_lock(726172)";
 constexpr std::string_view kMigrationUnlock = "SELECT pg_advisory_unlock(726172)";
@@ -94,11 +106,13 @@ PgDatabase::~PgDatabase() {
   }
   announce_cv_.notify_all();
   if (notifier_.joinable()) notifier_.join();
+  if (options_.confirm_heard_on_close && announced_.load()) confirm_heard();
   listening_ = false;
   if (listener_.joinable()) listener_.join();
 }
 
 void PgDatabase::announce(bool auth, const UnitOfWork* work) {
+  announced_.store(true);
   bool wake = false;
   {
     std::lock_guard lock(announce_mu_);
@@ -117,6 +131,51 @@ void PgDatabase::announce(bool auth, const UnitOfWork* work) {
     }
   }
   if (wake) announce_cv_.notify_one();
+}
+
+void PgDatabase::confirm_heard() {
+  auto opened = PgConnection::open(options_.url, options_.durability);
+  if (!opened.ok()) {
+    log_warn("cannot confirm that the nodes heard this process's changes",
+             {{"error", opened.error().message}});
+    return;
+  }
+  PgConnection& conn = **opened;
+  std::set<int64_t> waiting;
+  std::array<uint8_t, 16> bytes{};
+  std::random_device entropy;
+  for (auto& b : bytes) b = static_cast<uint8_t>(entropy());
+  const std::string token = to_hex(bytes.data(), bytes.size());
+  // Listening first: a listener's answer cannot come before this connection hears it.
+  Result<void> asked = conn.execute_script("LISTEN " + std::string(kSyncedChannel));
+  if (asked.ok()) {
+    asked = conn.query(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = "
+        "current_database()",
+        {kListenerName}, [&](const Row& row) { waiting.insert(row.int64(0)); });
+  }
+  if (asked.ok() && !waiting.empty()) {
+    asked = conn.query("SELECT pg_notify($1, $2)", {kSyncChannel, std::string_view(token)},
+                       [](const Row&) {});
+  }
+  const auto deadline = std::chrono::steady_clock::now() + kHeardWithin;
+  while (asked.ok() && !waiting.empty()) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    pollfd p{conn.socket(), POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+    asked = conn.take_notifications(
+        [&](std::string_view channel, int sender, std::string_view payload) {
+          if (channel == kSyncedChannel && payload == token) waiting.erase(sender);
+        });
+  }
+  if (!asked.ok() || !waiting.empty()) {
+    log_warn(
+        "not every node confirmed that it heard this process's changes; they see them once "
+        "their listener does",
+        {{"unconfirmed", std::to_string(waiting.size())}});
+  }
 }
 
 void PgDatabase::heard(std::string_view payload) {
@@ -428,9 +487,13 @@ void PgDatabase::listen_loop() {
     if (conn == nullptr || conn->broken()) {
       if (conn != nullptr) lost();
       auto opened = PgConnection::open(options_.url, options_.durability);
-      auto listened = opened.ok() ? (*opened)->execute_script("LISTEN " + std::string(kDataChannel) + "; LISTEN " +
-                                                              std::string(kAuthChannel))
-                                  : Result<void>(opened.error());
+      // Named only once it listens: a process that finds it by name (confirm_heard) is then heard.
+      auto listened =
+          opened.ok() ? (*opened)->execute_script(
+                            "LISTEN " + std::string(kDataChannel) + "; LISTEN " +
+                            std::string(kAuthChannel) + "; LISTEN " + std::string(kSyncChannel) +
+                            "; SET application_name = '" + std::string(kListenerName) + "'")
+                      : Result<void>(opened.error());
       if (!listened.ok()) {
         if (retry == kFirstRetry) {
           log_warn("database listener cannot connect; retrying",
@@ -450,14 +513,25 @@ void PgDatabase::listen_loop() {
     }
     pollfd p{conn->socket(), POLLIN, 0};
     if (::poll(&p, 1, 200) <= 0) continue;
+    std::vector<std::string> sync_tokens;
     auto taken = conn->take_notifications(
         [&](std::string_view channel, int sender, std::string_view payload) {
+          if (channel == kSyncChannel) {
+            // Answered after what came before it has moved the epochs (confirm_heard).
+            if (payload.size() <= kMaxSyncToken) sync_tokens.emplace_back(payload);
+            return;
+          }
           // This node's own news: its versions and epochs moved already.
           if (sender == notifier_pid_.load()) return;
           if (channel == kAuthChannel) auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
           if (channel == kDataChannel) heard(payload);
           data_epoch_.fetch_add(1, std::memory_order_acq_rel);
         });
+    for (const auto& token : sync_tokens) {
+      if (!taken.ok()) break;
+      taken = conn->query("SELECT pg_notify($1, $2)", {kSyncedChannel, std::string_view(token)},
+                          [](const Row&) {});
+    }
     if (!taken.ok() || (p.revents & (POLLHUP | POLLERR)) != 0) lost();
   }
 }

@@ -18,6 +18,11 @@
 // change at most 5 ms later than it would otherwise. A change of keys, accounts or plans (a
 // revocation) is announced at once, with whatever else is pending.
 //
+// A handle opened with DatabaseOptions::confirm_heard_on_close (`parley admin`) waits, when it
+// closes after announcing anything, until every node's listener has confirmed it heard (a token
+// on parley_sync, answered on parley_synced; at most 2 s): what such a process changed is in force
+// on every node once it exits.
+//
 // While the listener has no connection (the database server restarted, the network dropped it),
 // another node's change would go unheard: from the moment the loss is noticed until LISTEN is
 // back, each read of an epoch returns a new value, so every cache tagged with one reloads on use
@@ -90,6 +95,9 @@ class PgDatabase final : public Database, public EntitySource {
   void announce(bool auth, const UnitOfWork* work);
   // Moves this node's versions for another node's announcement.
   void heard(std::string_view payload);
+  // Waits (at most kHeardWithin) until every node's listener has heard this process's
+  // announcements (DatabaseOptions::confirm_heard_on_close); called once they are all sent.
+  void confirm_heard();
 
   const DatabaseOptions options_;
   const uint64_t instance_id_ = next_instance_id_++;
@@ -134,7 +142,9 @@ class PgDatabase final : public Database, public EntitySource {
   // The notifier holds back the commits of the next few milliseconds (kAnnounceEvery): a data
   // change then waits for the hold's end without waking it; only a change of keys does.
   bool notifier_holding_ = false;
-  std::atomic<int> notifier_pid_{0};  // the notifier's backend: the listener ignores its own news
+  std::atomic<int> notifier_pid_{0};
+  std::atomic<bool> announced_{false};  // announce() was called: there is something to confirm  //
+                                        // the notifier's backend: the listener ignores its own news
   std::thread notifier_;
 
   std::mutex readers_mu_;

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "store/account_repo.h"
 #include "store/agent_counts.h"
 #include "store/agent_repo.h"
 #include "store/contact_repo.h"
@@ -216,6 +217,35 @@ TEST_P(StoreContract, AnotherHandleSeesAChangedEntity) {
   EXPECT_TRUE(eventually([&] {
     return entity_source(other())->entity_version(Entity::kKey, "key_versions") != key_seen;
   }));
+}
+
+// A process that exits right after its change (`parley admin account set-plan`): once its handle
+// is closed, every other handle already sees the change, a plan's as an agent's, with nothing to
+// wait for. Several rounds: without the confirmation, the other handle's listener would often
+// hear of a change only after the close returned.
+TEST_P(StoreContract, AChangeIsInForceEverywhereOnceItsProcessHasClosedTheDatabase) {
+  wait_until_heard(db());
+  for (int round = 0; round < 10; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    const uint64_t auth_before = db().auth_epoch();
+    const uint64_t agent_before = entity_source(db())->entity_version(Entity::kAgent, agent_);
+    {
+      auto admin = open_closing();
+      ASSERT_NE(admin, nullptr);
+      auto changed = admin->write([&](Connection& c) -> Result<void> {
+        PARLEY_ASSIGN_OR_RETURN(
+            bool found,
+            AccountRepo::set_plan(c, account_, round % 2 ? Plan::kPro : Plan::kFree, now_));
+        if (!found) return ApiError::not_found("no account");
+        PARLEY_ASSIGN_OR_RETURN(auto a, AgentRepo::find_any(c, agent_));
+        a->name = "Round " + std::to_string(round);
+        return AgentRepo::update(c, *a);
+      });
+      ASSERT_TRUE(changed.ok()) << changed.error().message;
+    }
+    EXPECT_NE(db().auth_epoch(), auth_before);
+    EXPECT_NE(entity_source(db())->entity_version(Entity::kAgent, agent_), agent_before);
+  }
 }
 
 TEST_P(StoreContract, ATurnsCountersAreWrittenOnceAndPublishedWithTheirCounts) {

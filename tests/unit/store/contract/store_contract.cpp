@@ -17,12 +17,20 @@
 namespace parley {
 
 namespace {
+std::unique_ptr<Database> open_closing_handle(const std::string& url) {
+  DatabaseOptions options{url, Durability::kNormal, 2};
+  options.confirm_heard_on_close = true;
+  auto db = open_database(options);
+  return db.ok() ? std::move(db).value() : nullptr;
+}
+
 class SqliteStore final : public StoreUnderTest {
  public:
   SqliteStore() {
     char dir_template[] = "/tmp/parley_store_contract_XXXXXX";
     dir_ = mkdtemp(dir_template);
-    const std::string url = "sqlite:" + dir_ + "/parley.db";
+    url_ = "sqlite:" + dir_ + "/parley.db";
+    const std::string& url = url_;
     auto first = open_database({url, Durability::kNormal});
     if (first.ok()) db_ = std::move(first).value();
     auto second = open_database({url, Durability::kNormal});
@@ -36,9 +44,11 @@ class SqliteStore final : public StoreUnderTest {
   bool ok() const { return db_ && other_; }
   Database& db() override { return *db_; }
   Database& other() override { return *other_; }
+  std::unique_ptr<Database> open_closing() override { return open_closing_handle(url_); }
 
  private:
   std::string dir_;
+  std::string url_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<Database> other_;
 };
@@ -53,7 +63,8 @@ class PostgresStore final : public StoreUnderTest {
     if (!admin("DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)") ||
         !admin("CREATE DATABASE " + name_))
       return;
-    const std::string url = cluster_.substr(0, cluster_.rfind('/') + 1) + name_;
+    url_ = cluster_.substr(0, cluster_.rfind('/') + 1) + name_;
+    const std::string& url = url_;
     auto first = open_database({url, Durability::kNormal, 8});
     if (first.ok()) db_ = std::move(first).value();
     auto second = open_database({url, Durability::kNormal, 8});
@@ -67,6 +78,7 @@ class PostgresStore final : public StoreUnderTest {
   bool ok() const { return db_ && other_; }
   Database& db() override { return *db_; }
   Database& other() override { return *other_; }
+  std::unique_ptr<Database> open_closing() override { return open_closing_handle(url_); }
 
  private:
   bool admin(const std::string& sql) {
@@ -76,6 +88,7 @@ class PostgresStore final : public StoreUnderTest {
 
   std::string cluster_;
   std::string name_;
+  std::string url_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<Database> other_;
 };

@@ -29,6 +29,8 @@ class StoreUnderTest {
   virtual Database& db() = 0;
   // A second, independent handle on the same store.
   virtual Database& other() = 0;
+  // A third, opened as `parley admin` opens it (DatabaseOptions::confirm_heard_on_close).
+  virtual std::unique_ptr<Database> open_closing() = 0;
 };
 
 struct StoreBackend {
@@ -52,6 +54,8 @@ class StoreContract : public ::testing::TestWithParam<StoreBackend> {
   Database& db() { return store_->db(); }
   // The second handle on the same store.
   Database& other() { return store_->other(); }
+  // A new handle on the same store, opened as `parley admin` opens it; null when it cannot open.
+  std::unique_ptr<Database> open_closing() { return store_->open_closing(); }
   // This thread's reading connection.
   Connection& reader();
   // Runs `fn` in a write transaction and fails the test when it fails.

@@ -1,6 +1,8 @@
 #include "store/postgres/pg_database.h"
 
 #include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -86,6 +88,7 @@ Result<void> PgDatabase::start() {
   idle_.push_back(std::move(conn));
   opened_ = 1;
   for (int i = 0; i < kWorkers; ++i) workers_.emplace_back([this] { worker_loop(); });
+  stop_listening_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   listener_ = std::thread([this] { listen_loop(); });
   notifier_ = std::thread([this] { notify_loop(); });
   first_statistics_ = std::make_unique<FirstStatistics>(*this);
@@ -108,7 +111,9 @@ PgDatabase::~PgDatabase() {
   if (notifier_.joinable()) notifier_.join();
   if (options_.confirm_heard_on_close && announced_.load()) confirm_heard();
   listening_ = false;
+  if (stop_listening_ >= 0) (void)!::eventfd_write(stop_listening_, 1);
   if (listener_.joinable()) listener_.join();
+  if (stop_listening_ >= 0) ::close(stop_listening_);
 }
 
 void PgDatabase::announce(bool auth, const UnitOfWork* work) {
@@ -160,17 +165,21 @@ void PgDatabase::confirm_heard() {
   }
   const auto deadline = std::chrono::steady_clock::now() + kHeardWithin;
   while (asked.ok() && !waiting.empty()) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) break;
-    pollfd p{conn.socket(), POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+    // First what libpq holds already: an answer may have come in with the NOTIFY's own result,
+    // and the socket would then stay silent.
     asked = conn.take_notifications(
         [&](std::string_view channel, int sender, std::string_view payload) {
           if (channel == kSyncedChannel && payload == token) waiting.erase(sender);
         });
+    if (!asked.ok() || waiting.empty()) break;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    pollfd p{conn.socket(), POLLIN, 0};
+    (void)::poll(&p, 1, static_cast<int>(left.count()));
   }
   if (!asked.ok() || !waiting.empty()) {
+    unconfirmed_closes_.fetch_add(1);
     log_warn(
         "not every node confirmed that it heard this process's changes; they see them once "
         "their listener does",
@@ -499,7 +508,8 @@ void PgDatabase::listen_loop() {
           log_warn("database listener cannot connect; retrying",
                    {{"error", listened.error().message}});
         }
-        std::this_thread::sleep_for(retry);
+        pollfd stop{stop_listening_, POLLIN, 0};
+        (void)::poll(&stop, 1, static_cast<int>(retry.count()));
         retry = std::min(retry * 2, std::chrono::milliseconds(kLongestRetry));
         continue;
       }
@@ -511,26 +521,35 @@ void PgDatabase::listen_loop() {
       versions_.bump_all();
       heard_.store(true, std::memory_order_release);
     }
-    pollfd p{conn->socket(), POLLIN, 0};
-    if (::poll(&p, 1, 200) <= 0) continue;
-    std::vector<std::string> sync_tokens;
-    auto taken = conn->take_notifications(
-        [&](std::string_view channel, int sender, std::string_view payload) {
-          if (channel == kSyncChannel) {
-            // Answered after what came before it has moved the epochs (confirm_heard).
-            if (payload.size() <= kMaxSyncToken) sync_tokens.emplace_back(payload);
-            return;
-          }
-          // This node's own news: its versions and epochs moved already.
-          if (sender == notifier_pid_.load()) return;
-          if (channel == kAuthChannel) auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
-          if (channel == kDataChannel) heard(payload);
-          data_epoch_.fetch_add(1, std::memory_order_acq_rel);
-        });
-    for (const auto& token : sync_tokens) {
-      if (!taken.ok()) break;
-      taken = conn->query("SELECT pg_notify($1, $2)", {kSyncedChannel, std::string_view(token)},
-                          [](const Row&) {});
+    // The second descriptor wakes the listener when the database closes (a short-lived `parley
+    // admin` would otherwise wait out the timeout).
+    pollfd fds[2] = {{conn->socket(), POLLIN, 0}, {stop_listening_, POLLIN, 0}};
+    if (::poll(fds, 2, 200) <= 0 || fds[1].revents != 0) continue;
+    pollfd& p = fds[0];
+    // Answering a sync is a statement, whose result may bring notifications in with it: libpq
+    // then holds them and the socket stays silent, so they are taken until no answer is due.
+    Result<void> taken;
+    for (bool answered = true; answered && taken.ok();) {
+      std::vector<std::string> sync_tokens;
+      taken = conn->take_notifications(
+          [&](std::string_view channel, int sender, std::string_view payload) {
+            if (channel == kSyncChannel) {
+              // Answered after what came before it has moved the epochs (confirm_heard).
+              if (payload.size() <= kMaxSyncToken) sync_tokens.emplace_back(payload);
+              return;
+            }
+            // This node's own news: its versions and epochs moved already.
+            if (sender == notifier_pid_.load()) return;
+            if (channel == kAuthChannel) auth_epoch_.fetch_add(1, std::memory_order_acq_rel);
+            if (channel == kDataChannel) heard(payload);
+            data_epoch_.fetch_add(1, std::memory_order_acq_rel);
+          });
+      answered = !sync_tokens.empty();
+      for (const auto& token : sync_tokens) {
+        if (!taken.ok()) break;
+        taken = conn->query("SELECT pg_notify($1, $2)", {kSyncedChannel, std::string_view(token)},
+                            [](const Row&) {});
+      }
     }
     if (!taken.ok() || (p.revents & (POLLHUP | POLLERR)) != 0) lost();
   }

@@ -72,6 +72,9 @@ class PgDatabase final : public Database, public EntitySource {
   // What the calling thread's last write() cost (its last attempt's transaction): round trips
   // and statements (PgConnection::transaction_cost), for tests and benchmarks.
   static const PgConnection::TransactionCost& last_write_cost();
+  // How many handles of this process closed without every listener's confirmation (the
+  // 2 s ran out, or the database could not be asked): for tests.
+  static uint64_t unconfirmed_closes() { return unconfirmed_closes_.load(); }
 
  private:
   struct Job {
@@ -130,6 +133,7 @@ class PgDatabase final : public Database, public EntitySource {
   std::vector<std::thread> workers_;
 
   std::atomic<bool> listening_{true};
+  int stop_listening_ = -1;  // an eventfd, written when the database closes: wakes the listener
   std::thread listener_;
 
   std::mutex announce_mu_;
@@ -143,8 +147,10 @@ class PgDatabase final : public Database, public EntitySource {
   // change then waits for the hold's end without waking it; only a change of keys does.
   bool notifier_holding_ = false;
   std::atomic<int> notifier_pid_{0};
-  std::atomic<bool> announced_{false};  // announce() was called: there is something to confirm  //
-                                        // the notifier's backend: the listener ignores its own news
+  std::atomic<bool> announced_{false};
+  static inline std::atomic<uint64_t> unconfirmed_closes_{
+      0};  // announce() was called: there is something to confirm  //
+           // the notifier's backend: the listener ignores its own news
   std::thread notifier_;
 
   std::mutex readers_mu_;

@@ -16,6 +16,7 @@
 #include "store/entity_versions.h"
 #include "store/figure_repo.h"
 #include "store/key_repo.h"
+#include "store/postgres/pg_database.h"
 #include "store/source_repo.h"
 #include "store_contract.h"
 
@@ -225,6 +226,7 @@ TEST_P(StoreContract, AnotherHandleSeesAChangedEntity) {
 // hear of a change only after the close returned.
 TEST_P(StoreContract, AChangeIsInForceEverywhereOnceItsProcessHasClosedTheDatabase) {
   wait_until_heard(db());
+  const uint64_t unconfirmed_before = PgDatabase::unconfirmed_closes();
   for (int round = 0; round < 10; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     const uint64_t auth_before = db().auth_epoch();
@@ -246,6 +248,8 @@ TEST_P(StoreContract, AChangeIsInForceEverywhereOnceItsProcessHasClosedTheDataba
     EXPECT_NE(db().auth_epoch(), auth_before);
     EXPECT_NE(entity_source(db())->entity_version(Entity::kAgent, agent_), agent_before);
   }
+  // Each close was confirmed by every listener, none waited out its 2 s.
+  EXPECT_EQ(PgDatabase::unconfirmed_closes(), unconfirmed_before);
 }
 
 TEST_P(StoreContract, ATurnsCountersAreWrittenOnceAndPublishedWithTheirCounts) {

@@ -52,6 +52,8 @@ struct Target {
   std::optional<ConversationRecord> existing;
   std::string conversation_id;
   std::string session_id;
+  // Made here, for this turn: no other request can know it, so no conversation can have it.
+  bool session_made_here = false;
 };
 
 Result<Target> resolve_conversation(ChatServices& s, Connection& c, std::string_view account_id,
@@ -73,6 +75,7 @@ Result<Target> resolve_conversation(ChatServices& s, Connection& c, std::string_
     } else {
       t.conversation_id = new_ordered_id(s.random, "cnv_");
       t.session_id = "w_" + random_base62(s.random, 22);
+      t.session_made_here = true;
     }
     return t;
   }
@@ -89,6 +92,7 @@ Result<Target> resolve_conversation(ChatServices& s, Connection& c, std::string_
     if (t.existing && t.existing->channel != "api") return api_only("sessionId");
   } else {
     t.session_id = "svcapi_" + ordered_base62(s.random);
+    t.session_made_here = true;
   }
   if (t.existing) {
     t.conversation_id = t.existing->id;
@@ -193,6 +197,7 @@ Result<ChatTurn> ChatTurn::prepare(ChatServices& s, std::string_view account_id,
                           t.settings_->reply.monthly_message_cap, s.config.replies_per_agent_hour};
   PARLEY_ASSIGN_OR_RETURN(Target target, resolve_conversation(s, read, account_id, agent, r));
   t.existing_ = std::move(target.existing);
+  t.session_made_here_ = target.session_made_here;
   if (t.existing_) {
     PARLEY_TRY(check_message_room(*t.existing_, 2, s.config.max_messages_per_conversation));
   }
@@ -443,9 +448,11 @@ Result<WriteFn> ChatTurn::commit_work() {
     std::optional<ConversationRecord> conv;
     if (existing_) {
       PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find(c, account_id_, out.conversation_id));
-    } else {
+    } else if (!session_made_here_) {
       // Another request may have started this session's conversation meanwhile.
       PARLEY_ASSIGN_OR_RETURN(conv, ConversationRepo::find_by_session(c, agent_id, out.session_id));
+    } else {
+      PARLEY_TRY(wait_for_answers(c, gap_groups_asked));  // the lock's, without a lookup
     }
     if (!agent_exists) return ApiError::not_found("No agent " + agent_id + ".");
     if (existing_ && !conv)

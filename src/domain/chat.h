@@ -214,6 +214,9 @@ class ChatTurn {
   ReplyLimits limits_;
   ReplyRequest engine_request() const;
   std::optional<ConversationRecord> existing_;
+  // The session id was made for this turn (none was given): its conversation is new for certain,
+  // and the write does not look for one.
+  bool session_made_here_ = false;
   std::vector<HistoryMessage> history_;
   // The message analysed once with the turn's intents (engine/turn_analysis.h), made by prepare().
   std::shared_ptr<const TurnAnalysis> analysis_;

@@ -41,7 +41,7 @@ uint64_t answers_mark(Connection& c) {
 Result<void> wait_for_answers(Connection& c, uint64_t mark) {
   auto* pg = dynamic_cast<PgConnection*>(&c);
   if (pg == nullptr || !pg->in_transaction() || pg->answered_count() >= mark) return {};
-  return c.query("SELECT 1", {}, [](const Row&) {});
+  return pg->send_queued();
 }
 
 Result<void> lock_row_later(Connection& c, std::string_view table, std::string_view id,

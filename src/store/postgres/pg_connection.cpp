@@ -298,7 +298,8 @@ void PgConnection::count_statement(std::string_view sql, bool queued) {
   }
 }
 
-PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::string* failed_sql) {
+PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::string* failed_sql,
+                                      bool commit_when_no_statement) {
   // What is sent, in order: BEGIN (when pending), the queued statements, the last statement.
   std::vector<const std::string*> sent_sql;
   std::vector<const RowFn*> row_fns;  // by query sent: who reads a queued statement's rows
@@ -322,7 +323,9 @@ PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::strin
     sent_sql.push_back(&q.sql);
     row_fns.push_back(q.on_row ? &q.on_row : nullptr);
   }
-  if (ok) {
+  // Whether a last statement (or COMMIT) is sent, whose result is returned.
+  const bool has_last = name != nullptr || commit_when_no_statement;
+  if (ok && has_last) {
     ok = name != nullptr
              ? PQsendQueryPrepared(conn_, name->c_str(), n, values_.data(), lengths_.data(),
                                    formats_.data(), 0) == 1
@@ -352,10 +355,11 @@ PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::strin
     }
     const bool failed =
         status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_PIPELINE_ABORTED;
-    if (failed && first_failure == nullptr && query + 1 < queries) {
+    const bool is_last = has_last && query + 1 == queries;
+    if (failed && first_failure == nullptr && !is_last) {
       first_failure = r;
       if (failed_sql != nullptr) *failed_sql = *sent_sql[query];
-    } else if (query + 1 == queries && last == nullptr) {
+    } else if (is_last && last == nullptr) {
       last = r;
     } else if (status == PGRES_TUPLES_OK && query < row_fns.size() && row_fns[query] != nullptr &&
                first_failure == nullptr) {
@@ -417,6 +421,17 @@ void PgConnection::begin() {
   in_transaction_ = true;
   queued_.clear();
   answered_total_ = queued_total_;
+}
+
+Result<void> PgConnection::send_queued() {
+  if (queued_.empty()) return {};  // a pending BEGIN alone has nothing to answer
+  ++cost_.round_trips;
+  std::string failed_sql;
+  PGresult* res = exec_pipeline(nullptr, 0, &failed_sql, /*commit_when_no_statement=*/false);
+  if (res != nullptr) return finish(res, failed_sql, nullptr, nullptr);
+  if (broken()) return error("queued statements not answered", nullptr, PQerrorMessage(conn_));
+  last_sqlstate_.clear();
+  return {};
 }
 
 Result<void> PgConnection::commit() {

@@ -42,6 +42,10 @@ class PgConnection final : public Connection {
   void begin();
   Result<void> commit();
   void rollback();
+  // Inside a transaction: sends what send() queued (with a pending BEGIN) in one round trip and
+  // reads every answer, without a statement of its own; answered_count() then reaches
+  // queued_count(). A queued statement's failure is returned. Nothing queued: nothing sent.
+  Result<void> send_queued();
   bool in_transaction() const { return in_transaction_; }
 
   // Inside a transaction: queues a statement whose result nobody waits for (an insert, an
@@ -104,9 +108,12 @@ class PgConnection final : public Connection {
   // Fills texts_, values_, lengths_, formats_ from the parameters.
   void bind(const DbValue* params, size_t n);
   // Sends, in one round trip: BEGIN when pending, the queued statements, then the prepared
-  // statement `name` (its parameters in values_ …), or COMMIT when `name` is null. Returns the last
-  // one's result, or the first failure before it (`failed_sql` then names its statement).
-  pg_result* exec_pipeline(const std::string* name, int n, std::string* failed_sql);
+  // statement `name` (its parameters in values_ …), or COMMIT when `name` is null (nothing more
+  // when `commit_when_no_statement` is false). Returns the last one's result, or the first failure
+  // before it (`failed_sql` then names its statement); with nothing sent last, the first failure
+  // or null.
+  pg_result* exec_pipeline(const std::string* name, int n, std::string* failed_sql,
+                           bool commit_when_no_statement = true);
   Result<void> finish(pg_result* res, std::string_view sql, const RowFn* on_row, int64_t* changes);
   ApiError error(std::string_view what, const char* sqlstate, const char* detail);
 

@@ -161,6 +161,8 @@ TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesTwoRoundTripsAndNoUp
   EXPECT_LE(cost.round_trips, kRoundTripsToStart) << round_trip_listing(cost);
   EXPECT_EQ(std::count(cost.sql.begin(), cost.sql.end(), "wait SELECT 1"), 0)
       << round_trip_listing(cost);
+  // The session was made for this turn: no conversation can have it, none is looked for.
+  EXPECT_FALSE(runs(cost, "session_id = $2")) << round_trip_listing(cost);
   EXPECT_FALSE(runs(cost, "UPDATE conversations")) << round_trip_listing(cost);
   // Its figures are counted from what it wrote, not read back (FigureRepo::count_new).
   EXPECT_FALSE(runs(cost, "LEFT JOIN conversation_figures")) << round_trip_listing(cost);
@@ -187,6 +189,30 @@ TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesTwoRoundTripsAndNoUp
   EXPECT_EQ(activity->value_or(-1), (*messages)[1].created_at);
 }
 
+// Without a lookup of its session, a turn still finds its agent gone when it was deleted while
+// the engine wrote (the lock's answer, waited for alone or with the gap groups').
+TEST_F(ChatRoundTripsTest, ATurnWhoseAgentWasDeletedWhileItsEngineWroteStoresNothing) {
+  auto t = prepared({.message = "When are you open?"});
+  ASSERT_TRUE(t.ok());
+  change("DELETE FROM agents WHERE id = $1", agent_);
+  auto committed = t->commit();
+  ASSERT_FALSE(committed.ok());
+  EXPECT_EQ(committed.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(committed.error().message, "No agent " + agent_ + ".");
+  EXPECT_EQ(conversations_stored(), 0);
+}
+
+TEST_F(ChatRoundTripsTest, AFallbackWhoseAgentWasDeletedWhileItsEngineWroteStoresNothing) {
+  engine_.outcome = "fallback";
+  auto t = prepared({.message = "Do you deliver to Norway?"});
+  ASSERT_TRUE(t.ok());
+  change("DELETE FROM agents WHERE id = $1", agent_);
+  auto committed = t->commit();
+  ASSERT_FALSE(committed.ok());
+  EXPECT_EQ(committed.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(conversations_stored(), 0);
+}
+
 TEST_F(ChatRoundTripsTest, ATurnThatContinuesAConversationTakesAtMostFourRoundTrips) {
   ChatReply first;
   turn({.message = "Hello"}, &first);
@@ -200,6 +226,9 @@ TEST_F(ChatRoundTripsTest, ATurnBySessionTakesAtMostFourRoundTrips) {
   turn({.message = "warming up", .session_id = "visitor-2"});
   auto started = turn({.message = "When are you open?", .session_id = "visitor-3"});
   EXPECT_LE(started.round_trips, kMostRoundTrips) << round_trip_listing(started);
+  // A caller's session may have been started by another request meanwhile: it is looked for in
+  // the write.
+  EXPECT_TRUE(runs(started, "session_id = $2")) << round_trip_listing(started);
   auto continued = turn({.message = "And on Sunday?", .session_id = "visitor-3"});
   EXPECT_LE(continued.round_trips, kMostRoundTrips) << round_trip_listing(continued);
 }
@@ -213,6 +242,9 @@ TEST_F(ChatRoundTripsTest, ATurnThatFallsBackAndRecordsAGapTakesNoRoundTripMore)
   auto cost = turn({.message = "Do you deliver to Norway?"}, &started);
   EXPECT_LE(cost.round_trips, kRoundTripsToStart) << round_trip_listing(cost);
   EXPECT_TRUE(runs(cost, "INSERT INTO gaps")) << round_trip_listing(cost);
+  // The lock's and the groups' answers are waited for without a statement of their own.
+  EXPECT_EQ(std::count(cost.sql.begin(), cost.sql.end(), "wait SELECT 1"), 0)
+      << round_trip_listing(cost);
   auto continued =
       turn({.message = "Do you deliver to Norway?", .conversation_id = started.conversation_id});
   EXPECT_LE(continued.round_trips, kMostRoundTrips) << round_trip_listing(continued);

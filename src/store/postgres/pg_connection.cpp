@@ -376,6 +376,8 @@ PGresult* PgConnection::exec_pipeline(const std::string* name, int n, std::strin
     PQclear(last);
     return first_failure;
   }
+  // Nothing sent last, and not all sent: a failure, not the silence of success.
+  if (!has_last && !ok) return PQmakeEmptyPGresult(conn_, PGRES_FATAL_ERROR);
   return last;
 }
 
@@ -428,7 +430,10 @@ Result<void> PgConnection::send_queued() {
   ++cost_.round_trips;
   std::string failed_sql;
   PGresult* res = exec_pipeline(nullptr, 0, &failed_sql, /*commit_when_no_statement=*/false);
-  if (res != nullptr) return finish(res, failed_sql, nullptr, nullptr);
+  if (res != nullptr) {
+    return finish(res, failed_sql.empty() ? std::string_view("queued statements") : failed_sql,
+                  nullptr, nullptr);
+  }
   if (broken()) return error("queued statements not answered", nullptr, PQerrorMessage(conn_));
   last_sqlstate_.clear();
   return {};

@@ -496,13 +496,17 @@ void PgDatabase::listen_loop() {
     if (conn == nullptr || conn->broken()) {
       if (conn != nullptr) lost();
       auto opened = PgConnection::open(options_.url, options_.durability);
-      // Named only once it listens: a process that finds it by name (confirm_heard) is then heard.
-      auto listened =
-          opened.ok() ? (*opened)->execute_script(
-                            "LISTEN " + std::string(kDataChannel) + "; LISTEN " +
-                            std::string(kAuthChannel) + "; LISTEN " + std::string(kSyncChannel) +
-                            "; SET application_name = '" + std::string(kListenerName) + "'")
-                      : Result<void>(opened.error());
+      // Named once its LISTENs have committed, in a statement of its own: a process that finds it
+      // by name (confirm_heard) is then heard.
+      auto listened = opened.ok()
+                          ? (*opened)->execute_script("LISTEN " + std::string(kDataChannel) +
+                                                      "; LISTEN " + std::string(kAuthChannel) +
+                                                      "; LISTEN " + std::string(kSyncChannel))
+                          : Result<void>(opened.error());
+      if (listened.ok()) {
+        listened = (*opened)->execute_script("SET application_name = '" +
+                                             std::string(kListenerName) + "'");
+      }
       if (!listened.ok()) {
         if (retry == kFirstRetry) {
           log_warn("database listener cannot connect; retrying",

@@ -22,9 +22,8 @@ struct GlobalOptions {
 void add_global_options(CLI::App& app, GlobalOptions& options);
 
 // Opens (creating the data directory when needed) the configured database and migrates it.
-// `confirm_heard_on_close` (DatabaseOptions): true for commands that run and exit (`admin`,
-// `migrate`), so that their changes are in force on every node when they exit; `serve` passes
-// false.
+// `confirm_heard_on_close` (DatabaseOptions): true for commands that run and exit (`admin`), so
+// that their changes are in force on every node when they exit; `serve` passes false.
 Result<std::unique_ptr<Database>> open_configured_database(const GlobalOptions& options,
                                                            bool confirm_heard_on_close = true);
 

@@ -185,10 +185,11 @@ struct DatabaseOptions {
   Durability durability = Durability::kFull;
   // PostgreSQL: connections kept for writes (each thread that reads has its own besides).
   int pool_size = 16;
-  // PostgreSQL: when the database is closed after this process changed anything, it waits (at
-  // most 2 s) until every node's listener has heard the change, so that what a short-lived
-  // process (`parley admin`) changed is in force on every node once it exits. SQLite: the shared
-  // epoch file makes every change visible at once.
+  // PostgreSQL: when the database is closed after this process changed anything, it waits (about
+  // 2 s at most) until every serving node's listener has heard the change, so that what a
+  // short-lived process (`parley admin`) changed is in force on every node once it exits; such a
+  // process's own listener is not named for others to wait on. SQLite: the shared epoch file
+  // makes every change visible at once.
   bool confirm_heard_on_close = false;
 };
 

@@ -109,7 +109,14 @@ PgDatabase::~PgDatabase() {
   }
   announce_cv_.notify_all();
   if (notifier_.joinable()) notifier_.join();
-  if (options_.confirm_heard_on_close && announced_.load()) confirm_heard();
+  if (options_.confirm_heard_on_close && announced_.load()) {
+    bool unsent = false;
+    {
+      std::lock_guard lock(announce_mu_);
+      unsent = data_changed_;  // the notifier gave up on its last announcement
+    }
+    confirm_heard(unsent);
+  }
   listening_ = false;
   if (stop_listening_ >= 0) (void)!::eventfd_write(stop_listening_, 1);
   if (listener_.joinable()) listener_.join();
@@ -138,35 +145,48 @@ void PgDatabase::announce(bool auth, const UnitOfWork* work) {
   if (wake) announce_cv_.notify_one();
 }
 
-void PgDatabase::confirm_heard() {
+void PgDatabase::confirm_heard(bool unsent) {
+  const auto deadline = std::chrono::steady_clock::now() + kHeardWithin;
   auto opened = PgConnection::open(options_.url, options_.durability);
   if (!opened.ok()) {
+    unconfirmed_closes_.fetch_add(1);
     log_warn("cannot confirm that the nodes heard this process's changes",
              {{"error", opened.error().message}});
     return;
   }
   PgConnection& conn = **opened;
-  std::set<int64_t> waiting;
   std::array<uint8_t, 16> bytes{};
   std::random_device entropy;
   for (auto& b : bytes) b = static_cast<uint8_t>(entropy());
   const std::string token = to_hex(bytes.data(), bytes.size());
-  // Listening first: a listener's answer cannot come before this connection hears it.
-  Result<void> asked = conn.execute_script("LISTEN " + std::string(kSyncedChannel));
-  if (asked.ok()) {
-    asked = conn.query(
+  // The serving nodes' listeners, as they are now: one that is gone meanwhile (its node stopped,
+  // or it reconnected under another process id) is no longer waited for.
+  auto listeners = [&](std::set<int64_t>& out) {
+    return conn.query(
         "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = "
         "current_database()",
-        {kListenerName}, [&](const Row& row) { waiting.insert(row.int64(0)); });
+        {kListenerName}, [&](const Row& row) { out.insert(row.int64(0)); });
+  };
+  std::set<int64_t> waiting;
+  // No statement of this connection waits past the deadline. Listening first: a listener's
+  // answer cannot come before this connection hears it.
+  Result<void> asked =
+      conn.execute_script("SET statement_timeout = " + std::to_string(kHeardWithin.count()) +
+                          "; LISTEN " + std::string(kSyncedChannel));
+  if (asked.ok() && unsent) {
+    // Sent before the question, so every listener hears it first (notifications arrive in the
+    // order of their commits).
+    asked = conn.query("SELECT pg_notify($1, '*'), pg_notify($2, '')", {kDataChannel, kAuthChannel},
+                       [](const Row&) {});
   }
+  if (asked.ok()) asked = listeners(waiting);
   if (asked.ok() && !waiting.empty()) {
     asked = conn.query("SELECT pg_notify($1, $2)", {kSyncChannel, std::string_view(token)},
                        [](const Row&) {});
   }
-  const auto deadline = std::chrono::steady_clock::now() + kHeardWithin;
   while (asked.ok() && !waiting.empty()) {
-    // First what libpq holds already: an answer may have come in with the NOTIFY's own result,
-    // and the socket would then stay silent.
+    // First what libpq holds already: an answer may have come in with a statement's result, and
+    // the socket would then stay silent.
     asked = conn.take_notifications(
         [&](std::string_view channel, int sender, std::string_view payload) {
           if (channel == kSyncedChannel && payload == token) waiting.erase(sender);
@@ -176,7 +196,10 @@ void PgDatabase::confirm_heard() {
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
     pollfd p{conn.socket(), POLLIN, 0};
-    (void)::poll(&p, 1, static_cast<int>(left.count()));
+    if (::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 100))) > 0) continue;
+    std::set<int64_t> present;
+    asked = listeners(present);
+    std::erase_if(waiting, [&](int64_t pid) { return !present.contains(pid); });
   }
   if (!asked.ok() || !waiting.empty()) {
     unconfirmed_closes_.fetch_add(1);
@@ -478,6 +501,7 @@ void PgDatabase::listen_loop() {
   constexpr auto kLongestRetry = 400ms;
   std::unique_ptr<PgConnection> conn;
   auto retry = kFirstRetry;
+  bool held = false;  // libpq may hold notifications already: take them before polling
   auto lost = [&] {
     // From here until LISTEN is back, nothing cached is trusted (the epochs move on every read).
     heard_.store(false, std::memory_order_release);
@@ -503,7 +527,9 @@ void PgDatabase::listen_loop() {
                                                       "; LISTEN " + std::string(kAuthChannel) +
                                                       "; LISTEN " + std::string(kSyncChannel))
                           : Result<void>(opened.error());
-      if (listened.ok()) {
+      // Only a serving node is waited for: a short-lived process's own listener (`parley admin`)
+      // goes with it.
+      if (listened.ok() && !options_.confirm_heard_on_close) {
         listened = (*opened)->execute_script("SET application_name = '" +
                                              std::string(kListenerName) + "'");
       }
@@ -524,11 +550,15 @@ void PgDatabase::listen_loop() {
       data_epoch_.fetch_add(1, std::memory_order_acq_rel);
       versions_.bump_all();
       heard_.store(true, std::memory_order_release);
+      // A sync sent once its name showed may have come in with the SET's answer: libpq holds
+      // it and the socket stays silent, so what is held is taken now, without waiting.
+      held = true;
     }
     // The second descriptor wakes the listener when the database closes (a short-lived `parley
     // admin` would otherwise wait out the timeout).
     pollfd fds[2] = {{conn->socket(), POLLIN, 0}, {stop_listening_, POLLIN, 0}};
-    if (::poll(fds, 2, 200) <= 0 || fds[1].revents != 0) continue;
+    if (!held && (::poll(fds, 2, 200) <= 0 || fds[1].revents != 0)) continue;
+    held = false;
     pollfd& p = fds[0];
     // Answering a sync is a statement, whose result may bring notifications in with it: libpq
     // then holds them and the socket stays silent, so they are taken until no answer is due.

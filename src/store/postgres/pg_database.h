@@ -98,9 +98,11 @@ class PgDatabase final : public Database, public EntitySource {
   void announce(bool auth, const UnitOfWork* work);
   // Moves this node's versions for another node's announcement.
   void heard(std::string_view payload);
-  // Waits (at most kHeardWithin) until every node's listener has heard this process's
-  // announcements (DatabaseOptions::confirm_heard_on_close); called once they are all sent.
-  void confirm_heard();
+  // Waits (about kHeardWithin at most) until every serving node's listener has heard this
+  // process's announcements (DatabaseOptions::confirm_heard_on_close); called once the notifier
+  // has stopped. `unsent`: the notifier could not send its last announcement, which is then sent
+  // here, as "everything changed", before the question.
+  void confirm_heard(bool unsent);
 
   const DatabaseOptions options_;
   const uint64_t instance_id_ = next_instance_id_++;
@@ -146,11 +148,9 @@ class PgDatabase final : public Database, public EntitySource {
   // The notifier holds back the commits of the next few milliseconds (kAnnounceEvery): a data
   // change then waits for the hold's end without waking it; only a change of keys does.
   bool notifier_holding_ = false;
-  std::atomic<int> notifier_pid_{0};
-  std::atomic<bool> announced_{false};
-  static inline std::atomic<uint64_t> unconfirmed_closes_{
-      0};  // announce() was called: there is something to confirm  //
-           // the notifier's backend: the listener ignores its own news
+  std::atomic<int> notifier_pid_{0};    // the notifier's backend: the listener ignores its own news
+  std::atomic<bool> announced_{false};  // announce() was called: there is something to confirm
+  static inline std::atomic<uint64_t> unconfirmed_closes_{0};
   std::thread notifier_;
 
   std::mutex readers_mu_;

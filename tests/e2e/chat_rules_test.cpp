@@ -1,5 +1,8 @@
 // Chat rules beyond the request: team takeover, contact details saved as leads, plan messages,
 // the agent's monthly cap, the hourly busy limit, the reply timeout, and usage in the admin CLI.
+#include <chrono>
+#include <thread>
+
 #include "chat_support.h"
 
 namespace parley::e2e {
@@ -125,7 +128,18 @@ class ChatBusy : public ::testing::Test {
 };
 Server* ChatBusy::server_ = nullptr;
 
+// The agent's replies are counted per clock hour: a test that fills an hour starts away from its
+// end, so that its refusals all fall in the hour its replies were counted in.
+void away_from_an_hours_end() {
+  using namespace std::chrono;
+  constexpr milliseconds kMargin{5000};
+  const auto now = duration_cast<milliseconds>(system_clock::now().time_since_epoch());
+  const milliseconds left = hours(1) - now % hours(1);
+  if (left < kMargin) std::this_thread::sleep_for(left + milliseconds(100));
+}
+
 TEST_F(ChatBusy, AgentBusyBeyondItsHourlyReplies) {
+  away_from_an_hours_end();
   auto c = chat_setup(*server_);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(chat(*server_, c, {{"message", "hi"}}).status, 200);
   auto r = chat(*server_, c, {{"message", "hi"}});
@@ -141,6 +155,7 @@ TEST_F(ChatBusy, AgentBusyBeyondItsHourlyReplies) {
 }
 
 TEST_F(ChatBusy, TheKeysRateLimitAppliesBeforeTheAgentsLimits) {
+  away_from_an_hours_end();
   auto c = chat_setup(*server_);
   std::vector<HttpResponse> replies;
   for (int i = 0; i < 9; ++i) replies.push_back(chat(*server_, c, {{"message", "hi"}}));

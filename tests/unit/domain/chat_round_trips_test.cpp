@@ -130,6 +130,17 @@ class ChatRoundTripsTest : public RoundTripsTest {
     changes.settings_update = R"({"monthlyMessageCap": )" + std::string(cap) + "}";
     ASSERT_TRUE(update_agent(services, agent_, changes).ok());
   }
+  // The agent deleted while the prepared turn `t` wrote: its commit answers 404 naming the agent,
+  // and nothing of the agent's is left stored.
+  void expect_agent_gone_at_commit(Result<ChatTurn> t) {
+    ASSERT_TRUE(t.ok());
+    change("DELETE FROM agents WHERE id = $1", agent_);
+    auto committed = t->commit();
+    ASSERT_FALSE(committed.ok());
+    EXPECT_EQ(committed.error().code, ErrorCode::kNotFound);
+    EXPECT_EQ(committed.error().message, "No agent " + agent_ + ".");
+    EXPECT_EQ(conversations_stored(), 0);
+  }
   int64_t conversations_stored() {
     auto n = store_->db().read()->get().query_int(
         "SELECT count(*) FROM conversations WHERE agent_id = $1", {agent_});
@@ -194,25 +205,12 @@ TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesTwoRoundTripsAndNoUp
 TEST_F(ChatRoundTripsTest, ATurnWhoseAgentWasDeletedWhileItsEngineWroteStoresNothing) {
   turn({.message = "Hello"});  // the agent's lock answered: the turn is stored
   ASSERT_EQ(conversations_stored(), 1);
-  auto t = prepared({.message = "When are you open?"});
-  ASSERT_TRUE(t.ok());
-  change("DELETE FROM agents WHERE id = $1", agent_);
-  auto committed = t->commit();
-  ASSERT_FALSE(committed.ok());
-  EXPECT_EQ(committed.error().code, ErrorCode::kNotFound);
-  EXPECT_EQ(committed.error().message, "No agent " + agent_ + ".");
-  EXPECT_EQ(conversations_stored(), 0);  // the first went with its agent
+  expect_agent_gone_at_commit(prepared({.message = "When are you open?"}));
 }
 
 TEST_F(ChatRoundTripsTest, AFallbackWhoseAgentWasDeletedWhileItsEngineWroteStoresNothing) {
   engine_.outcome = "fallback";
-  auto t = prepared({.message = "Do you deliver to Norway?"});
-  ASSERT_TRUE(t.ok());
-  change("DELETE FROM agents WHERE id = $1", agent_);
-  auto committed = t->commit();
-  ASSERT_FALSE(committed.ok());
-  EXPECT_EQ(committed.error().code, ErrorCode::kNotFound);
-  EXPECT_EQ(conversations_stored(), 0);
+  expect_agent_gone_at_commit(prepared({.message = "Do you deliver to Norway?"}));
 }
 
 TEST_F(ChatRoundTripsTest, ATurnThatContinuesAConversationTakesAtMostFourRoundTrips) {

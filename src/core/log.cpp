@@ -6,7 +6,9 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -85,6 +87,38 @@ void init_logging() {
   spdlog::set_default_logger(logger);
 }
 
+namespace {
+// Flushes the default logger every `interval_ms` on a thread of its own until destroyed.
+class PeriodicFlush {
+ public:
+  explicit PeriodicFlush(int interval_ms) : thread_([this, interval_ms] { run(interval_ms); }) {}
+  ~PeriodicFlush() {
+    {
+      std::lock_guard lock(mu_);
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+    spdlog::default_logger()->flush();
+  }
+
+ private:
+  void run(int interval_ms) {
+    std::unique_lock lock(mu_);
+    while (!cv_.wait_for(lock, std::chrono::milliseconds(interval_ms), [&] { return stopping_; })) {
+      lock.unlock();
+      spdlog::default_logger()->flush();
+      lock.lock();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  std::thread thread_;  // last: started once the rest is made
+};
+}  // namespace
+
 void buffer_logging(int interval_ms) {
   if (interval_ms <= 0) return;
   static char buffer[1 << 16];
@@ -92,13 +126,10 @@ void buffer_logging(int interval_ms) {
   std::setvbuf(stderr, buffer, _IOFBF, sizeof buffer);
   spdlog::default_logger()->flush_on(spdlog::level::warn);
   g_buffered = true;
-  // Detached on purpose: it only ever flushes, and lives as long as the process.
-  std::thread([interval_ms] {
-    for (;;) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
-      spdlog::default_logger()->flush();
-    }
-  }).detach();
+  // Made after spdlog's registry, so destroyed before it when the process exits: the thread is
+  // stopped and joined first. (Detached, it could flush through a logger the exit had already
+  // destroyed: a crash at exit, seen under the sanitizers.)
+  static PeriodicFlush flush(interval_ms);
 }
 
 void flush_logs() { spdlog::default_logger()->flush(); }

@@ -42,6 +42,17 @@ constexpr size_t kMaxPayload = 7000;
 // The least time between two announcements of a node (pg_database.h).
 constexpr std::chrono::milliseconds kAnnounceEvery{5};
 
+// Sends `payload` on `channel` (and, with `auth_too`, an empty one on kAuthChannel in the same
+// statement: delivered together, in one round trip), as a transaction of its own.
+Result<void> notify(PgConnection& c, std::string_view channel, std::string_view payload,
+                    bool auth_too = false) {
+  if (auth_too) {
+    return c.query("SELECT pg_notify($1, $2), pg_notify($3, '')", {channel, payload, kAuthChannel},
+                   [](const Row&) {});
+  }
+  return c.query("SELECT pg_notify($1, $2)", {channel, payload}, [](const Row&) {});
+}
+
 char kind_letter(Entity kind) {
   switch (kind) {
     case Entity::kAgent:
@@ -176,13 +187,11 @@ void PgDatabase::confirm_heard(bool unsent) {
   if (asked.ok() && unsent) {
     // Sent before the question, so every listener hears it first (notifications arrive in the
     // order of their commits).
-    asked = conn.query("SELECT pg_notify($1, '*'), pg_notify($2, '')", {kDataChannel, kAuthChannel},
-                       [](const Row&) {});
+    asked = notify(conn, kDataChannel, "*", /*auth_too=*/true);
   }
   if (asked.ok()) asked = listeners(waiting);
   if (asked.ok() && !waiting.empty()) {
-    asked = conn.query("SELECT pg_notify($1, $2)", {kSyncChannel, std::string_view(token)},
-                       [](const Row&) {});
+    asked = notify(conn, kSyncChannel, token);
   }
   while (asked.ok() && !waiting.empty()) {
     // First what libpq holds already: an answer may have come in with a statement's result, and
@@ -266,12 +275,7 @@ void PgDatabase::notify_loop() {
       }
     }
     if (conn != nullptr) {
-      // Both channels in one statement: delivered together, in one round trip.
-      sent = auth ? conn->query("SELECT pg_notify($1, $2), pg_notify($3, '')",
-                                {kDataChannel, std::string_view(payload), kAuthChannel},
-                                [](const Row&) {})
-                  : conn->query("SELECT pg_notify($1, $2)",
-                                {kDataChannel, std::string_view(payload)}, [](const Row&) {});
+      sent = notify(*conn, kDataChannel, payload, auth);
     }
     lock.lock();
     if (!sent.ok()) {
@@ -581,8 +585,7 @@ void PgDatabase::listen_loop() {
       answered = !sync_tokens.empty();
       for (const auto& token : sync_tokens) {
         if (!taken.ok()) break;
-        taken = conn->query("SELECT pg_notify($1, $2)", {kSyncedChannel, std::string_view(token)},
-                            [](const Row&) {});
+        taken = notify(*conn, kSyncedChannel, token);
       }
     }
     if (!taken.ok() || (p.revents & (POLLHUP | POLLERR)) != 0) lost();

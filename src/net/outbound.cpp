@@ -142,7 +142,14 @@ class Loop {
     curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
     curl_multi_setopt(multi_, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
     thread_ = std::thread([this] { run(); });
-    thread_.detach();  // the loop lives as long as the process
+  }
+
+  // Stops the thread between two rounds and joins it, leaving every transfer as it is: called
+  // as the process exits, when no caller is left to hear of them.
+  void stop_thread() {
+    if (!thread_.joinable() || std::this_thread::get_id() == thread_.get_id()) return;
+    post([this] { quitting_ = true; });
+    thread_.join();
   }
 
   bool ready() const { return multi_ != nullptr && epoll_ >= 0 && wake_ >= 0; }
@@ -344,7 +351,7 @@ class Loop {
     loop_thread_id.store(std::this_thread::get_id());
     std::vector<epoll_event> events(512);
     int running = 0;
-    for (;;) {
+    while (!quitting_) {
       int wait_ms = -1;
       if (timer_at_) {
         auto left = std::chrono::ceil<std::chrono::milliseconds>(*timer_at_ - SteadyClock::now()).count();
@@ -356,7 +363,7 @@ class Loop {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
         continue;
       }
-      for (int i = 0; i < n; ++i) {
+      for (int i = 0; i < n && !quitting_; ++i) {
         int fd = events[i].data.fd;
         if (fd == wake_) {
           run_inbox();
@@ -367,6 +374,7 @@ class Loop {
                     ((e & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
         curl_multi_socket_action(multi_, fd, flags, &running);
       }
+      if (quitting_) break;
       if (timer_at_ && SteadyClock::now() >= *timer_at_) {
         timer_at_.reset();
         curl_multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
@@ -379,6 +387,7 @@ class Loop {
   int epoll_ = -1;
   int wake_ = -1;
   std::thread thread_;
+  bool quitting_ = false;  // the loop thread's own
   std::mutex mu_;
   std::vector<std::function<void()>> inbox_;
   std::optional<SteadyClock::time_point> timer_at_;
@@ -387,10 +396,22 @@ class Loop {
   std::atomic<size_t> in_flight_{0};
 };
 
-// Made on first use and never destroyed: its thread serves until the process exits, so no
-// transfer's callback can run into objects torn down at exit.
+// Stops the loop's thread when the process exits.
+struct LoopStop {
+  Loop& loop;
+  ~LoopStop() { loop.stop_thread(); }
+};
+
+// Made on first use and never destroyed, so nothing a transfer holds is torn down under it. Its
+// thread is stopped and joined as the process exits, before the logger goes: the logger is made
+// first, so it is destroyed after `stop`. (A thread left running at exit could call a transfer's
+// callback, or log, into objects the exit had destroyed.)
 Loop& the_loop() {
-  static Loop* loop = new Loop();
+  static Loop* loop = [] {
+    flush_logs();  // makes the logger, if nothing has yet
+    return new Loop();
+  }();
+  static LoopStop stop{*loop};
   return *loop;
 }
 

@@ -214,6 +214,38 @@ TEST(LiveReplies, ManyRepliesWaitOnASlowProviderAtOnce) {
   EXPECT_EQ(llm.requests().size(), 48u);
 }
 
+TEST(LiveReplies, AServerStoppedWhileRepliesWaitOnTheProviderAnswersThemAndExitsCleanly) {
+  // Eight replies wait on a provider that answers after 2 s; the server is told to stop
+  // meanwhile. It lets them finish, each is answered 200 with the provider's reply, and it exits 0
+  // (its outbound loop stopped and joined on the way out) and logs that it stopped.
+  FakeLlmServer llm;
+  llm.script({{200,
+               "text/event-stream",
+               {"", sse_body({text_chunk("Open at nine."), finish_chunk("stop")})},
+               2000,
+               0}});
+  Server s(unlimited(), {"--llm-base-url", llm.base_url(), "--llm-model", "m", "--chat-timeout-ms",
+                         "10000", "--log-flush-ms", "1"});
+  auto c = chat_setup(s, R"({"engine":"openai"})");
+  std::vector<std::future<HttpResponse>> replies;
+  for (int i = 0; i < 8; ++i) {
+    replies.push_back(std::async(std::launch::async, [&s, &c, i] {
+      return chat(s, c, {{"message", "When are you open?"}, {"stream", i % 2 == 1}});
+    }));
+  }
+  auto deadline = SteadyClock::now() + std::chrono::seconds(2);
+  while (llm.requests().size() < 8 && SteadyClock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(llm.requests().size(), 8u);
+  EXPECT_EQ(s.stop(SIGTERM), 0);
+  EXPECT_NE(s.log().find("\"msg\":\"stopped\""), std::string::npos);
+  for (int i = 0; i < 8; ++i) {
+    HttpResponse r = replies[static_cast<size_t>(i)].get();
+    EXPECT_EQ(r.status, 200) << r.body;
+    EXPECT_NE(r.body.find("Open at nine."), std::string::npos) << r.body;
+  }
+}
+
 TEST(LiveReplies, TheServersProviderIsTrustedThroughTheCaFileItNames) {
   // An https provider with a self-signed certificate: without --llm-ca-file the TLS check refuses
   // it and the call never arrives; with it, the completion request reaches the provider (which

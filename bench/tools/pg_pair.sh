@@ -8,8 +8,9 @@
 #   bench/tools/pg_pair.sh BUILD_A BUILD_B [ROUNDS]
 #
 # KIND=chat (default) or write (contact upserts), as bench/scenarios/postgresql.sh; DURATION
-# (8s); AGENTS (16) per build; CONNECTIONS (16) per build. Swap A and B in a second run: the two
-# sides are not quite alike (the order they start in).
+# (8s); AGENTS (16) per build; CONNECTIONS (16) per build; SQL_A and SQL_B, statements run on
+# that side's database once it is set up (to try a schema change with one build). Swap A and B in
+# a second run: the two sides are not quite alike (the order they start in).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/lib/common.sh
@@ -57,6 +58,8 @@ for round in $(seq 1 "$ROUNDS"); do
     done
     agents[$side]=${list%,}
     key[$side]=$(PARLEY_DATA_DIR=$data PARLEY_DATABASE_URL=$dburl "$bin" admin key create --account "$account" --name pair | json_field '["key"]')
+    sql_var="SQL_$side"
+    [ -z "${!sql_var:-}" ] || psql -qAtX "$dburl" -c "${!sql_var}" >/dev/null
     port[$side]=$(free_port)
     PARLEY_DATABASE_URL=$dburl PARLEY_DATA_DIR=$data "$bin" serve --listen "127.0.0.1:${port[$side]}" \
       --rate-limit-per-minute 1000000000 --agent-replies-per-hour 100000000 --threads 1 2>"$data/server.log" &

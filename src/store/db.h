@@ -115,7 +115,8 @@ class Connection {
 
   // The dialect hook for schema scripts (migrations): the portable schema's DDL in this
   // backend's words. SQLite takes it as written; PostgreSQL makes INTEGER a BIGINT (SQLite's
-  // integers hold 64 bits), BLOB a BYTEA and REAL a DOUBLE PRECISION.
+  // integers hold 64 bits), BLOB a BYTEA and REAL a DOUBLE PRECISION, and runs the lines written
+  // for it alone, comments to SQLite: "-- postgresql: " followed by a statement.
   virtual std::string schema_sql(std::string_view portable) const { return std::string(portable); }
 
   // Convenience: the first column of the first row as an integer, or nothing when no row.

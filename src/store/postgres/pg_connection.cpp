@@ -501,7 +501,19 @@ Result<bool> PgConnection::lock_row(std::string_view table, std::string_view id)
 }
 
 std::string PgConnection::schema_sql(std::string_view portable) const {
-  std::string out = replace_word(std::string(portable), "INTEGER", "BIGINT");
+  // Lines for PostgreSQL alone are comments to SQLite: "-- postgresql: " and the statement.
+  static constexpr std::string_view kOnlyHere = "-- postgresql: ";
+  std::string text;
+  text.reserve(portable.size());
+  size_t at = 0;
+  while (at < portable.size()) {
+    size_t end = portable.find('\n', at);
+    end = end == std::string_view::npos ? portable.size() : end + 1;
+    std::string_view line = portable.substr(at, end - at);
+    text.append(line.starts_with(kOnlyHere) ? line.substr(kOnlyHere.size()) : line);
+    at = end;
+  }
+  std::string out = replace_word(std::move(text), "INTEGER", "BIGINT");
   out = replace_word(std::move(out), "BLOB", "BYTEA");
   return replace_word(std::move(out), "REAL", "DOUBLE PRECISION");
 }

@@ -1,0 +1,16 @@
+-- PostgreSQL reads a table's CHECK constraints again, from their stored text, for every statement
+-- that writes the table (the parsed form lives only as long as the statement). A chat turn writes
+-- four tables that have them (conversations, messages, gaps, figure_day_names): dropping these six
+-- took some 50 µs of the database's CPU off a turn (about 650 µs; bench/results/postgresql.md).
+-- Every value they bounded is written from the code's own enumerations (a channel, a role, a gap's
+-- reason, a figure's kind, a live chat's status) or from a validated CSAT score, and Parley is
+-- these tables' only writer. SQLite compiles CHECK constraints into its prepared statements, so
+-- they stay there.
+--
+-- A gap's conversation is its message's (the message's foreign key holds it, and deleting the
+-- conversation deletes its messages and, through them, their gaps): the gap's own foreign key to
+-- it was a second check on every gap filed, dropped on PostgreSQL too.
+-- postgresql: ALTER TABLE conversations DROP CONSTRAINT IF EXISTS conversations_channel_check, DROP CONSTRAINT IF EXISTS conversations_live_chat_status_check, DROP CONSTRAINT IF EXISTS conversations_csat_score_check;
+-- postgresql: ALTER TABLE messages DROP CONSTRAINT IF EXISTS messages_role_check;
+-- postgresql: ALTER TABLE gaps DROP CONSTRAINT IF EXISTS gaps_reason_check, DROP CONSTRAINT IF EXISTS gaps_conversation_id_fkey;
+-- postgresql: ALTER TABLE figure_day_names DROP CONSTRAINT IF EXISTS figure_day_names_kind_check;

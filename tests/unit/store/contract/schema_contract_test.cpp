@@ -1,0 +1,73 @@
+// The schema's dialect on each backend: a migration's lines for PostgreSQL alone, and what the
+// schema still holds where PostgreSQL dropped a check (migration 0054).
+#include "store/conversation_repo.h"
+#include "store/gap_repo.h"
+#include "store_contract.h"
+
+namespace parley {
+namespace {
+
+MessageRecord question(std::string id, std::string conversation, int64_t at) {
+  MessageRecord m;
+  m.id = std::move(id);
+  m.conversation_id = std::move(conversation);
+  m.role = "user";
+  m.content = "Where is my parcel?";
+  m.created_at = at;
+  return m;
+}
+
+TEST_P(StoreContract, AMigrationsLineForPostgresqlAloneRunsThereAndIsACommentToSqlite) {
+  write([&](Connection& c) -> Result<void> {
+    return c.execute_script(
+        c.schema_sql("CREATE TABLE everywhere (x INTEGER);\n"
+                     "-- postgresql: CREATE TABLE only_postgresql (x INTEGER);\n"
+                     "--  postgresql: CREATE TABLE not_marked (x INTEGER);\n"));
+  });
+  auto tables = [&](const std::string& name) {
+    const std::string sql =
+        GetParam().name == "Postgres"
+            ? "SELECT count(*) FROM pg_tables WHERE tablename = $1"
+            : "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = $1";
+    return reader().query_int(sql, {name})->value_or(-1);
+  };
+  EXPECT_EQ(tables("everywhere"), 1);
+  EXPECT_EQ(tables("only_postgresql"), GetParam().name == "Postgres" ? 1 : 0);
+  EXPECT_EQ(tables("not_marked"), 0);
+}
+
+TEST_P(StoreContract, RemovingAConversationTakesItsGapsWithItsMessages) {
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_)));
+    PARLEY_TRY(ConversationRepo::insert(c, contract_conversation("cnv_2", agent_, account_, now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, question("msg_1", "cnv_1", now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, question("msg_2", "cnv_2", now_)));
+    PARLEY_TRY(GapRepo::insert_group(c, {"gpg_1", agent_, account_, "parcel", now_, now_, {}, {}}));
+    for (const char* n : {"1", "2"}) {
+      GapRecord gap{std::string("msg_") + n,
+                    "gpg_1",
+                    agent_,
+                    std::string("cnv_") + n,
+                    {},
+                    "fallback",
+                    "api",
+                    now_};
+      PARLEY_ASSIGN_OR_RETURN(bool added, GapRepo::insert_gap(c, gap));
+      EXPECT_TRUE(added);
+    }
+    return {};
+  });
+  bool removed = false;
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(removed, ConversationRepo::remove(c, account_, "cnv_1"));
+    return {};
+  });
+  ASSERT_TRUE(removed);
+  EXPECT_FALSE(GapRepo::find_gap(reader(), "msg_1")->has_value());
+  auto kept = GapRepo::find_gap(reader(), "msg_2");
+  ASSERT_TRUE(kept.ok() && kept->has_value());
+  EXPECT_EQ((*kept)->conversation_id, "cnv_2");
+}
+
+}  // namespace
+}  // namespace parley

@@ -262,24 +262,31 @@ Result<void> move_day(Connection& c, std::string_view agent_id, int64_t day, con
                        params);
 }
 
-Result<void> save(Connection& c, std::string_view conversation_id, const Contribution& k) {
+// Stores the conversation's contribution: inserted for a conversation this unit of work inserted
+// (no row can be there yet), else upserted.
+Result<void> save(Connection& c, std::string_view conversation_id, const Contribution& k,
+                  bool inserted_here) {
   const Figures& f = k.f;
   std::optional<int64_t> csat;
   if (f.csat_count) csat = f.csat_sum;
-  PARLEY_TRY(execute_later(
-      c,
+  std::string sql =
       "INSERT INTO conversation_figures (conversation_id, agent_id, day, channel, topics,"
       " last_activity_at, idle_ended, visitor_messages, agent_replies, answered, low_confidence,"
       " fallbacks, handoff, live_chat, ended, resolved, csat, thumbs_up, thumbs_down) VALUES"
-      " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
-      " ON CONFLICT (conversation_id) DO UPDATE SET channel = excluded.channel,"
-      " topics = excluded.topics, last_activity_at = excluded.last_activity_at,"
-      " idle_ended = excluded.idle_ended, visitor_messages = excluded.visitor_messages,"
-      " agent_replies = excluded.agent_replies, answered = excluded.answered,"
-      " low_confidence = excluded.low_confidence, fallbacks = excluded.fallbacks,"
-      " handoff = excluded.handoff, live_chat = excluded.live_chat, ended = excluded.ended,"
-      " resolved = excluded.resolved, csat = excluded.csat, thumbs_up = excluded.thumbs_up,"
-      " thumbs_down = excluded.thumbs_down",
+      " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)";
+  if (!inserted_here) {
+    sql +=
+        " ON CONFLICT (conversation_id) DO UPDATE SET channel = excluded.channel,"
+        " topics = excluded.topics, last_activity_at = excluded.last_activity_at,"
+        " idle_ended = excluded.idle_ended, visitor_messages = excluded.visitor_messages,"
+        " agent_replies = excluded.agent_replies, answered = excluded.answered,"
+        " low_confidence = excluded.low_confidence, fallbacks = excluded.fallbacks,"
+        " handoff = excluded.handoff, live_chat = excluded.live_chat, ended = excluded.ended,"
+        " resolved = excluded.resolved, csat = excluded.csat, thumbs_up = excluded.thumbs_up,"
+        " thumbs_down = excluded.thumbs_down";
+  }
+  PARLEY_TRY(execute_later(
+      c, sql,
       {conversation_id, std::string_view(k.agent_id), k.day, std::string_view(k.channel),
        topic_json(k.topics), k.last_activity_at, int64_t{k.idle_ended ? 1 : 0}, f.visitor_messages,
        f.agent_replies, f.answered, f.low_confidence, f.fallbacks, f.handoffs, f.live_chats,
@@ -292,8 +299,10 @@ namespace {
 constexpr std::string_view kRefreshKey = "figures:";
 
 // Moves the day's roll-ups by the difference between what the conversation added (`before`) and
-// what it adds now (`after`), and stores the latter.
-Result<void> apply(Connection& c, std::string_view conversation_id, const Recount& counts) {
+// what it adds now (`after`), and stores the latter. `inserted_here`: the unit of work inserted
+// the conversation.
+Result<void> apply(Connection& c, std::string_view conversation_id, const Recount& counts,
+                   bool inserted_here = false) {
   const std::optional<Contribution>& before = counts.before;
   const std::optional<Contribution>& after = counts.after;
   if (!after) return {};  // deleted: its figures stay counted
@@ -309,7 +318,7 @@ Result<void> apply(Connection& c, std::string_view conversation_id, const Recoun
     }
     PARLEY_TRY(move_day(c, after->agent_id, after->day, after->f));
   }
-  return save(c, conversation_id, *after);
+  return save(c, conversation_id, *after, inserted_here);
 }
 
 // Recounts the conversation and moves its day's roll-ups by the difference, at once.
@@ -330,7 +339,7 @@ class DeferredRefresh final : public Deferred {
     if (!written_) return refresh_now(c, id_, std::nullopt);
     Recount counts;  // new in this unit of work: nothing counted before
     counts.after = contribution_of(*written_, std::nullopt, std::nullopt);
-    return apply(c, id_, counts);
+    return apply(c, id_, counts, /*inserted_here=*/true);
   }
   // The conversation changed after its insert: its rows say what it adds now.
   void count_from_rows() { written_.reset(); }

@@ -6,9 +6,10 @@
 #include "core/log.h"
 
 int main(int argc, char** argv) {
-  // Threads that live as long as the process (the outbound HTTP loop, net/outbound.h) may still be
-  // inside OpenSSL while it exits; OpenSSL's own clean-up at exit would free what they use under
-  // them. The operating system frees it instead. Must be OpenSSL's first initialisation.
+  // OpenSSL's own clean-up at exit is left to the operating system: a thread still running while
+  // the process exits (the outbound HTTP loop until its stop among the exit's destructors,
+  // net/outbound.cpp; a resolver thread of curl's) may be inside OpenSSL, and that clean-up would
+  // free what it uses under it. Must be OpenSSL's first initialisation.
   OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, nullptr);
   parley::init_logging();
   CLI::App app{"Parley: one API for a company's conversational agents"};

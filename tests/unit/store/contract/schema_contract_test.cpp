@@ -1,7 +1,10 @@
 // The schema's dialect on each backend: a migration's lines for PostgreSQL alone, and what the
 // schema still holds where PostgreSQL dropped a check (migration 0054).
+#include <regex>
+
 #include "store/conversation_repo.h"
 #include "store/gap_repo.h"
+#include "store/migrations.h"
 #include "store_contract.h"
 
 namespace parley {
@@ -36,6 +39,21 @@ TEST_P(StoreContract, AMigrationsLineForPostgresqlAloneRunsThereAndIsACommentToS
   EXPECT_EQ(tables("not_marked"), 0);
 }
 
+// Migration 0054's drops name their constraints with IF EXISTS, which would pass over a wrong name.
+TEST_P(StoreContract, TheTurnsTablesHoldNoCheckOnPostgresql) {
+  const bool postgres = GetParam().name == "Postgres";
+  const std::string sql =
+      postgres
+          ? "SELECT count(*) FROM pg_constraint WHERE contype IN ('c', 'f') AND conname IN"
+            " ('conversations_channel_check', 'conversations_live_chat_status_check',"
+            " 'conversations_csat_score_check', 'messages_role_check', 'gaps_reason_check',"
+            " 'gaps_conversation_id_fkey', 'figure_day_names_kind_check')"
+          : "SELECT count(*) FROM sqlite_master WHERE name IN ('conversations', 'messages', 'gaps',"
+            " 'figure_day_names') AND sql LIKE '%CHECK%'";
+  // SQLite keeps them: each of the four tables still has its CHECK.
+  EXPECT_EQ(reader().query_int(sql, {})->value_or(-1), postgres ? 0 : 4);
+}
+
 TEST_P(StoreContract, RemovingAConversationTakesItsGapsWithItsMessages) {
   write([&](Connection& c) -> Result<void> {
     PARLEY_TRY(ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_)));
@@ -67,6 +85,28 @@ TEST_P(StoreContract, RemovingAConversationTakesItsGapsWithItsMessages) {
   auto kept = GapRepo::find_gap(reader(), "msg_2");
   ASSERT_TRUE(kept.ok() && kept->has_value());
   EXPECT_EQ((*kept)->conversation_id, "cnv_2");
+}
+
+// A line meant for PostgreSQL alone but not written as its marker says would be a comment on both
+// backends; a statement it begins must end on the same line (the next would run on SQLite too).
+TEST(Migrations, EveryLineForPostgresqlAloneIsWrittenAsItsMarkerSays) {
+  const std::regex meant(R"(^\s*--\s*postgres(ql)?\s*:)", std::regex::icase);
+  for (const auto& m : embedded_migrations()) {
+    std::string sql(m.sql);
+    size_t at = 0;
+    while (at < sql.size()) {
+      size_t end = sql.find('\n', at);
+      if (end == std::string::npos) end = sql.size();
+      std::string line = sql.substr(at, end - at);
+      at = end + 1;
+      if (!std::regex_search(line, meant)) continue;
+      EXPECT_EQ(line.rfind("-- postgresql: ", 0), 0u) << m.name << ": " << line;
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+      EXPECT_EQ(line.back(), ';') << m.name
+                                  << ": a statement for PostgreSQL alone ends on its line: "
+                                  << line;
+    }
+  }
 }
 
 }  // namespace

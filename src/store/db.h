@@ -63,6 +63,10 @@ inline DbValue db_opt(const std::optional<double>& v) {
   return v ? DbValue(*v) : DbValue(std::monostate{});
 }
 
+// Begins a migration's line that only PostgreSQL runs (Connection::schema_sql); SQLite reads it
+// as a comment.
+inline constexpr std::string_view kPostgresqlOnlyLine = "-- postgresql: ";
+
 // What a column of a row holds, for code that copies rows it knows nothing about.
 enum class ColumnKind { kNull, kInteger, kReal, kText, kBlob };
 
@@ -116,7 +120,7 @@ class Connection {
   // The dialect hook for schema scripts (migrations): the portable schema's DDL in this
   // backend's words. SQLite takes it as written; PostgreSQL makes INTEGER a BIGINT (SQLite's
   // integers hold 64 bits), BLOB a BYTEA and REAL a DOUBLE PRECISION, and runs the lines written
-  // for it alone, comments to SQLite: "-- postgresql: " followed by a statement.
+  // for it alone, comments to SQLite: kPostgresqlOnlyLine followed by a whole statement.
   virtual std::string schema_sql(std::string_view portable) const { return std::string(portable); }
 
   // Convenience: the first column of the first row as an integer, or nothing when no row.

@@ -160,6 +160,46 @@ TEST_F(DataConversations, SinceMeansAMessageAtOrAfterIt) {
   EXPECT_EQ(list("?since=2026-02-01T01:00:00%2B01:00")["data"].size(), 2u);
 }
 
+// A value outside what its column holds is refused by the command, naming the option, and
+// changes nothing: on PostgreSQL no CHECK constraint stands behind these columns
+// (docs/decisions/postgresql.md, migration 0054).
+TEST_F(DataConversations, ConversationCommandsRefuseValuesTheirColumnsDoNotHoldAndChangeNothing) {
+  auto mentions = [](const Json& out, const std::string& what) {
+    return out["stderr"].get<std::string>().find(what) != std::string::npos;
+  };
+  EXPECT_TRUE(mentions(
+      server_->admin({"conversation", "create", "--agent", agent_, "--channel", "sms"}, true),
+      "'channel'"));
+  EXPECT_TRUE(mentions(server_->admin({"conversation", "create", "--agent", agent_, "--messages",
+                                       R"([{"role":"system","content":"You are a bot."}])"},
+                                      true),
+                       "'role'"));
+  EXPECT_EQ(list()["data"].size(), 0u);
+
+  std::string id =
+      server_->admin({"conversation", "create", "--agent", agent_, "--channel", "widget",
+                      "--messages", R"([{"role":"user","content":"Hello"}])"})["id"];
+  EXPECT_TRUE(
+      mentions(server_->admin(
+                   {"conversation", "add-message", id, "--role", "system", "--content", "x"}, true),
+               "'role'"));
+  for (const char* score : {"0", "6"}) {
+    EXPECT_TRUE(mentions(server_->admin({"conversation", "set-csat", id, "--score", score}, true),
+                         "'score'"))
+        << score;
+  }
+  EXPECT_TRUE(
+      mentions(server_->admin({"conversation", "set-live-chat", id, "--status", "paused"}, true),
+               "'status'"));
+
+  auto c = server_->get("/api/v1/conversations/" + id, key_).json()["data"];
+  EXPECT_EQ(c["channel"], "widget");
+  EXPECT_EQ(c["messages"].size(), 1u);
+  EXPECT_TRUE(c["csat"].is_null());
+  EXPECT_TRUE(c["liveChat"].is_null());
+  EXPECT_EQ(list()["data"].size(), 1u);
+}
+
 TEST_F(DataConversations, DeletedConversationIsGoneAndItsLeadsRemain) {
   auto id = server_->admin({"conversation", "create", "--agent", agent_})["id"].get<std::string>();
   server_->admin({"lead", "create", "--agent", agent_, "--source", "chat", "--email",

@@ -501,8 +501,7 @@ Result<bool> PgConnection::lock_row(std::string_view table, std::string_view id)
 }
 
 std::string PgConnection::schema_sql(std::string_view portable) const {
-  // Lines for PostgreSQL alone are comments to SQLite: "-- postgresql: " and the statement.
-  static constexpr std::string_view kOnlyHere = "-- postgresql: ";
+  // Lines for PostgreSQL alone are comments to SQLite: the marker, then the statement.
   std::string text;
   text.reserve(portable.size());
   size_t at = 0;
@@ -510,7 +509,8 @@ std::string PgConnection::schema_sql(std::string_view portable) const {
     size_t end = portable.find('\n', at);
     end = end == std::string_view::npos ? portable.size() : end + 1;
     std::string_view line = portable.substr(at, end - at);
-    text.append(line.starts_with(kOnlyHere) ? line.substr(kOnlyHere.size()) : line);
+    text.append(line.starts_with(kPostgresqlOnlyLine) ? line.substr(kPostgresqlOnlyLine.size())
+                                                      : line);
     at = end;
   }
   std::string out = replace_word(std::move(text), "INTEGER", "BIGINT");

@@ -13,10 +13,6 @@
 namespace parley {
 namespace {
 
-MessageRecord message(std::string id, std::string conversation, int64_t at) {
-  return {std::move(id), std::move(conversation), 0, "user", "hello", std::nullopt, "[]", at};
-}
-
 TEST_P(StoreContract, AConversationIsFoundByIdWithinItsAccountAndBySession) {
   write([&](Connection& c) {
     return ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_));
@@ -35,8 +31,8 @@ TEST_P(StoreContract, AConversationIsFoundByIdWithinItsAccountAndBySession) {
 }
 
 TEST_P(StoreContract, AConversationInsertedWithItsFirstMessagesIsStoredAsAppendsWouldStoreIt) {
-  std::array<MessageRecord, 2> first{message("msg_q", "", now_ + 5),
-                                     message("msg_a", "", now_ + 9)};
+  std::array<MessageRecord, 2> first{contract_message("msg_q", "", now_ + 5),
+                                     contract_message("msg_a", "", now_ + 9)};
   first[1].role = "assistant";
   write([&](Connection& c) {
     return ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_),
@@ -62,7 +58,7 @@ TEST_P(StoreContract, AConversationInsertedWithItsFirstMessagesIsStoredAsAppends
   // The next append follows them.
   write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(
-        auto m, ConversationRepo::append_message(c, message("msg_3", "cnv_1", now_ + 20)));
+        auto m, ConversationRepo::append_message(c, contract_message("msg_3", "cnv_1", now_ + 20)));
     EXPECT_EQ(m.seq, 3);
     return {};
   });
@@ -196,9 +192,9 @@ TEST_P(StoreContract, MessagesAreNumberedFromOneAndReadInOrder) {
   write([&](Connection& c) -> Result<void> {
     PARLEY_TRY(ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_)));
     for (int i = 0; i < 5; ++i) {
-      PARLEY_ASSIGN_OR_RETURN(auto m,
-                              ConversationRepo::append_message(
-                                  c, message("msg_" + std::to_string(i), "cnv_1", now_ + 10 * i)));
+      PARLEY_ASSIGN_OR_RETURN(
+          auto m, ConversationRepo::append_message(
+                      c, contract_message("msg_" + std::to_string(i), "cnv_1", now_ + 10 * i)));
       EXPECT_EQ(m.seq, i + 1);
     }
     return {};
@@ -222,7 +218,7 @@ TEST_P(StoreContract, MessagesAreNumberedFromOneAndReadInOrder) {
 
 TEST_P(StoreContract, AppendingToAMissingConversationIsNotFound) {
   auto r = db().write([&](Connection& c) -> Result<void> {
-    PARLEY_TRY(ConversationRepo::append_message(c, message("msg_x", "cnv_missing", now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, contract_message("msg_x", "cnv_missing", now_)));
     return {};
   });
   ASSERT_FALSE(r.ok());
@@ -235,7 +231,7 @@ TEST_P(StoreContract, AnUpdateFromAStaleRecordKeepsTheMessageCountAndTheLastActi
   });
   ConversationRecord stale = **ConversationRepo::find(reader(), account_, "cnv_1");
   write([&](Connection& c) -> Result<void> {
-    PARLEY_TRY(ConversationRepo::append_message(c, message("msg_1", "cnv_1", now_ + 500)));
+    PARLEY_TRY(ConversationRepo::append_message(c, contract_message("msg_1", "cnv_1", now_ + 500)));
     return {};
   });
   stale.csat_score = 5;
@@ -251,8 +247,8 @@ TEST_P(StoreContract, AnUpdateFromAStaleRecordKeepsTheMessageCountAndTheLastActi
 TEST_P(StoreContract, RemovingAConversationTakesItsCountsOffTheAgent) {
   write([&](Connection& c) -> Result<void> {
     PARLEY_TRY(ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_)));
-    PARLEY_TRY(ConversationRepo::append_message(c, message("msg_1", "cnv_1", now_)));
-    PARLEY_TRY(ConversationRepo::append_message(c, message("msg_2", "cnv_1", now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, contract_message("msg_1", "cnv_1", now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, contract_message("msg_2", "cnv_1", now_)));
     return {};
   });
   bool removed = false;
@@ -302,7 +298,8 @@ TEST_P(StoreContract, ConcurrentAppendsToOneConversationTakeEverySeqOnce) {
     for (int i = 0; i < kEach; ++i) {
       auto r = db.write([&](Connection& c) -> Result<void> {
         PARLEY_TRY(ConversationRepo::append_message(
-            c, message("msg_" + std::to_string(t) + "_" + std::to_string(i), "cnv_1", now_)));
+            c,
+            contract_message("msg_" + std::to_string(t) + "_" + std::to_string(i), "cnv_1", now_)));
         return {};
       });
       if (!r.ok()) ++failures;

@@ -10,22 +10,12 @@
 namespace parley {
 namespace {
 
-MessageRecord question(std::string id, std::string conversation, int64_t at) {
-  MessageRecord m;
-  m.id = std::move(id);
-  m.conversation_id = std::move(conversation);
-  m.role = "user";
-  m.content = "Where is my parcel?";
-  m.created_at = at;
-  return m;
-}
-
 TEST_P(StoreContract, AMigrationsLineForPostgresqlAloneRunsThereAndIsACommentToSqlite) {
   write([&](Connection& c) -> Result<void> {
-    return c.execute_script(
-        c.schema_sql("CREATE TABLE everywhere (x INTEGER);\n"
-                     "-- postgresql: CREATE TABLE only_postgresql (x INTEGER);\n"
-                     "--  postgresql: CREATE TABLE not_marked (x INTEGER);\n"));
+    return c.execute_script(c.schema_sql("CREATE TABLE everywhere (x INTEGER);\n" +
+                                         std::string(kPostgresqlOnlyLine) +
+                                         "CREATE TABLE only_postgresql (x INTEGER);\n"
+                                         "--  postgresql: CREATE TABLE not_marked (x INTEGER);\n"));
   });
   auto tables = [&](const std::string& name) {
     const std::string sql =
@@ -58,8 +48,8 @@ TEST_P(StoreContract, RemovingAConversationTakesItsGapsWithItsMessages) {
   write([&](Connection& c) -> Result<void> {
     PARLEY_TRY(ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_)));
     PARLEY_TRY(ConversationRepo::insert(c, contract_conversation("cnv_2", agent_, account_, now_)));
-    PARLEY_TRY(ConversationRepo::append_message(c, question("msg_1", "cnv_1", now_)));
-    PARLEY_TRY(ConversationRepo::append_message(c, question("msg_2", "cnv_2", now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, contract_message("msg_1", "cnv_1", now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, contract_message("msg_2", "cnv_2", now_)));
     PARLEY_TRY(GapRepo::insert_group(c, {"gpg_1", agent_, account_, "parcel", now_, now_, {}, {}}));
     for (const char* n : {"1", "2"}) {
       GapRecord gap{std::string("msg_") + n,
@@ -100,7 +90,7 @@ TEST(Migrations, EveryLineForPostgresqlAloneIsWrittenAsItsMarkerSays) {
       std::string line = sql.substr(at, end - at);
       at = end + 1;
       if (!std::regex_search(line, meant)) continue;
-      EXPECT_EQ(line.rfind("-- postgresql: ", 0), 0u) << m.name << ": " << line;
+      EXPECT_TRUE(line.starts_with(kPostgresqlOnlyLine)) << m.name << ": " << line;
       while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
       EXPECT_EQ(line.back(), ';') << m.name
                                   << ": a statement for PostgreSQL alone ends on its line: "

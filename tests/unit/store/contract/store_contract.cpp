@@ -167,4 +167,8 @@ ConversationRecord contract_conversation(std::string id, std::string agent, std:
   return c;
 }
 
+MessageRecord contract_message(std::string id, std::string conversation, int64_t at) {
+  return {std::move(id), std::move(conversation), 0, "user", "hello", std::nullopt, "[]", at};
+}
+
 }  // namespace parley

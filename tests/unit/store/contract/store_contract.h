@@ -43,6 +43,8 @@ inline void PrintTo(const StoreBackend& backend, std::ostream* out) { *out << ba
 // A conversation row of `agent` on the API channel, begun at `at`, its session "s_<id>".
 ConversationRecord contract_conversation(std::string id, std::string agent, std::string account,
                                          int64_t at);
+// A visitor's message "hello" in `conversation`, written at `at`.
+MessageRecord contract_message(std::string id, std::string conversation, int64_t at);
 
 class StoreContract : public ::testing::TestWithParam<StoreBackend> {
  protected:

@@ -125,8 +125,11 @@ class VersionedCache final : private MemoryBudget::Member {
     account(agent_id, e, bytes, false);
   }
 
-  // Something left the agent's knowledge at `version`: apply(Value&) removes it at once, even from
-  // a stale value, and returns false when the value should be reloaded on its next query.
+  // Something left the agent's knowledge at `version`: apply(Value&) removes it at once from a
+  // value older than `version`, even a stale one, and returns false when the value should be
+  // reloaded on its next query. A value of `version` or later was loaded (or moved on) after the
+  // removal was committed, so it holds what the database held then: what the removal names is in
+  // it only if it came back since (a source retrained under its id), and stays.
   template <typename Apply>
   void remove(std::string_view agent_id, int64_t version, Apply apply) {
     auto e = entry(agent_id, false);
@@ -134,6 +137,7 @@ class VersionedCache final : private MemoryBudget::Member {
     size_t bytes = 0;
     {
       std::unique_lock lock(e->mu);
+      if (e->version >= version) return;
       bool keep = apply(e->value);
       if (e->version == version - 1) e->version = version;
       if (!keep) e->version = -1;

@@ -54,6 +54,58 @@ TEST_F(KnowledgeIndexTest, LoadsFollowsAndRebuilds) {
   EXPECT_GT(index.memory_bytes(), 0u);
 }
 
+// A source retrained under its id (a Q&A pair's new answer, a page read again) is announced as
+// removed after its commit; by then the trainer may have trained it again and a query loaded the
+// index with it. That late removal is of an older version than the index and takes nothing out.
+TEST_F(KnowledgeIndexTest, ALateRemovalLeavesTheSourceRetrainedSince) {
+  KnowledgeIndex index(*db_);
+  Services s = services();
+  NewSource pair;
+  pair.type = "qa";
+  pair.question = "When does the desk open on Sundays?";
+  pair.answer = "At 10:30.";
+  ASSERT_TRUE(add_source(s, account_, agent_, pair, nullptr).ok());
+  auto first = claim_next_source(s, 60000);
+  ASSERT_TRUE(first.ok() && first->has_value());
+  ASSERT_TRUE(finish_training(s, **first, std::nullopt).ok());
+  ASSERT_EQ(index.match_qa(agent_, KnowledgeSettings{}, *pair.question, 5).size(), 1u);
+
+  // A new answer: the pair goes back to training, and its old answer leaves at `removed`.
+  pair.answer = "At 11:15.";
+  int64_t removed = 0;
+  ASSERT_TRUE(db_->write([&](Connection& c) -> Result<void> {
+                   PARLEY_TRY(add_source_in(c, s, account_, agent_, pair, removed));
+                   return {};
+                 })
+                  .ok());
+  ASSERT_GT(removed, 0);
+  // Trained again, and asked, before the removal is announced.
+  auto again = claim_next_source(s, 60000);
+  ASSERT_TRUE(again.ok() && again->has_value());
+  auto finished = finish_training(s, **again, std::nullopt);
+  ASSERT_TRUE(finished.ok() && finished->applied);
+  ASSERT_GT(finished->version, removed);
+  index.source_trained(finished->source, finished->version);
+  auto before = index.match_qa(agent_, KnowledgeSettings{}, *pair.question, 5);
+  ASSERT_EQ(before.size(), 1u);
+  EXPECT_EQ(before[0].answer, "At 11:15.");
+
+  index.source_removed(agent_, finished->source.id, removed);
+  auto after = index.match_qa(agent_, KnowledgeSettings{}, *pair.question, 5);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0].answer, "At 11:15.");
+
+  // Announced in time, a removal still takes the old answer out of the index at once.
+  pair.answer = "At noon.";
+  ASSERT_TRUE(db_->write([&](Connection& c) -> Result<void> {
+                   PARLEY_TRY(add_source_in(c, s, account_, agent_, pair, removed));
+                   return {};
+                 })
+                  .ok());
+  index.source_removed(agent_, finished->source.id, removed);
+  EXPECT_TRUE(index.match_qa(agent_, KnowledgeSettings{}, *pair.question, 5).empty());
+}
+
 TEST_F(KnowledgeIndexTest, UnknownAgentHasNothing) {
   KnowledgeIndex index(*db_);
   EXPECT_TRUE(index.search("agt_missing", KnowledgeSettings{}, "anything", 5).empty());

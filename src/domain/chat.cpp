@@ -436,9 +436,14 @@ Result<WriteFn> ChatTurn::commit_work() {
     // Every turn takes the agent's row first, which every turn updates anyway (its counters):
     // turns of one agent then take the rows they share in one order, and concurrent writers
     // (PostgreSQL nodes) queue instead of deadlocking on a conversation and the agent. The lock
-    // goes with the conversation's lookup below, in one round trip.
+    // is the counters' update, by what the turn is expected to count: a conversation unless it
+    // names one (one found by its session is set right at the end), and its messages. It goes
+    // with the conversation's lookup below, in one round trip.
     bool agent_exists = false;
-    PARLEY_TRY(AgentRepo::lock_later(c, agent_id, agent_exists));
+    std::array<int64_t, 4> expected{};  // by AgentCounter
+    expected[static_cast<size_t>(AgentCounter::kConversations)] = existing_ ? 0 : 1;
+    expected[static_cast<size_t>(AgentCounter::kMessages)] = paused_ ? 1 : 2;
+    PARLEY_TRY(AgentRepo::lock_counting_later(c, agent_id, expected, agent_exists));
     ChatReply& out = reply_;
     // The gap groups a fallback's question is filed among come back with the lookup, too (read
     // but unused when the conversation turns out to be taken over).

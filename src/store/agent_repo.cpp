@@ -39,6 +39,25 @@ AgentRecord read_agent(const Row& r) {
 
 constexpr std::string_view kCountsKey = "agent-counts:";
 
+// Moves the agent's counters by `deltas` (by AgentCounter) in one statement. Nothing waits for
+// the counts: they reach the unit of work's changes when the answer comes back (with COMMIT at
+// the end of a chat turn), before the commit is published; so does `found`, when given.
+Result<void> move_counters(Connection& c, const std::string& agent_id,
+                           const std::array<int64_t, 4>& deltas, bool* found) {
+  return query_later(
+      c,
+      "UPDATE agents SET conversations_count = conversations_count + $2,"
+      " messages_count = messages_count + $3, leads_count = leads_count + $4,"
+      " sources_count = sources_count + $5, counts_seq = counts_seq + 1 WHERE id = $1"
+      " RETURNING conversations_count, messages_count, leads_count, sources_count, counts_seq",
+      {agent_id, deltas[0], deltas[1], deltas[2], deltas[3]},
+      [conn = &c, id = agent_id, found](const Row& r) {
+        if (found != nullptr) *found = true;
+        record_change(*conn, Entity::kAgent, id,
+                      AgentCounts{r.int64(0), r.int64(1), r.int64(2), r.int64(3), r.int64(4)});
+      });
+}
+
 // An agent's counter deltas in one unit of work, written by one statement at its end.
 class CounterDeltas final : public Deferred {
  public:
@@ -47,19 +66,7 @@ class CounterDeltas final : public Deferred {
 
   Result<void> run(Connection& c) override {
     if (deltas_ == std::array<int64_t, 4>{}) return {};
-    // Nothing waits for the counts: they reach the unit of work's changes when the answer comes
-    // back (with COMMIT at the end of a chat turn), before the commit is published.
-    PARLEY_TRY(query_later(
-        c,
-        "UPDATE agents SET conversations_count = conversations_count + $2,"
-        " messages_count = messages_count + $3, leads_count = leads_count + $4,"
-        " sources_count = sources_count + $5, counts_seq = counts_seq + 1 WHERE id = $1"
-        " RETURNING conversations_count, messages_count, leads_count, sources_count, counts_seq",
-        {agent_id_, deltas_[0], deltas_[1], deltas_[2], deltas_[3]},
-        [conn = &c, id = agent_id_](const Row& r) {
-          record_change(*conn, Entity::kAgent, id,
-                        AgentCounts{r.int64(0), r.int64(1), r.int64(2), r.int64(3), r.int64(4)});
-        }));
+    PARLEY_TRY(move_counters(c, agent_id_, deltas_, nullptr));
     deltas_ = {};
     return {};
   }
@@ -159,6 +166,19 @@ Result<void> AgentRepo::add_to_counter(Connection& c, std::string_view id, Agent
   auto deltas = std::make_unique<CounterDeltas>(std::string(id));
   deltas->add(counter, delta);
   return defer(c, std::move(key), std::move(deltas));
+}
+
+Result<void> AgentRepo::lock_counting_later(Connection& c, std::string_view id,
+                                            const std::array<int64_t, 4>& expected, bool& found) {
+  found = false;
+  // The statement's row lock (FOR NO KEY UPDATE) is lock_later's for every writer of the agent's
+  // row; unlike FOR UPDATE, it lets other transactions insert rows that refer to the agent.
+  PARLEY_TRY(move_counters(c, std::string(id), expected, &found));
+  // The counts added from here on, less those already written.
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (expected[i] != 0) PARLEY_TRY(add_to_counter(c, id, AgentCounter(i), -expected[i]));
+  }
+  return {};
 }
 
 Result<std::optional<AgentRecord>> find_agent_with_counts_seq(Connection& c, std::string_view id,

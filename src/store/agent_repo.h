@@ -3,6 +3,7 @@
 // agent never scans its conversations).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -62,6 +63,11 @@ class AgentRepo {
       Connection& c, std::string_view key_id, int64_t limit);
   static Result<void> add_to_counter(Connection& c, std::string_view id, AgentCounter counter,
                                      int64_t delta);
+  // lock_later() by moving the agent's counters by `expected` (by AgentCounter) at once: one
+  // statement takes the row and counts what the unit of work is expected to add. What it then
+  // counts (add_to_counter) is written at its end only where it differs from `expected`.
+  static Result<void> lock_counting_later(Connection& c, std::string_view id,
+                                          const std::array<int64_t, 4>& expected, bool& found);
 };
 
 }  // namespace parley

@@ -200,6 +200,46 @@ TEST_F(ChatRoundTripsTest, ATurnThatStartsAConversationTakesTwoRoundTripsAndNoUp
   EXPECT_EQ(activity->value_or(-1), (*messages)[1].created_at);
 }
 
+// The agent's lock is the update of its counters, by what the turn is expected to count; a turn
+// that counts otherwise (its session's conversation started by another request meanwhile, or
+// taken over while its engine wrote) sets them right at its end.
+TEST_F(ChatRoundTripsTest, ATurnCountsOnItsAgentInTheStatementThatLocksIt) {
+  turn({.message = "warming the connection up"});
+  auto counters = [&] {
+    auto& c = store_->db().read()->get();
+    auto conversations =
+        c.query_int("SELECT conversations_count FROM agents WHERE id = $1", {agent_});
+    auto messages = c.query_int("SELECT messages_count FROM agents WHERE id = $1", {agent_});
+    EXPECT_TRUE(conversations.ok() && messages.ok());
+    return std::pair<int64_t, int64_t>{conversations.ok() ? conversations->value_or(-1) : -1,
+                                       messages.ok() ? messages->value_or(-1) : -1};
+  };
+  auto updates = [](const PgConnection::TransactionCost& cost) {
+    return std::count_if(cost.sql.begin(), cost.sql.end(), [](const std::string& sql) {
+      return sql.find("UPDATE agents") != std::string::npos;
+    });
+  };
+  auto started = turn({.message = "When are you open?"});
+  EXPECT_FALSE(runs(started, "FOR UPDATE")) << round_trip_listing(started);
+  EXPECT_EQ(updates(started), 1) << round_trip_listing(started);
+  EXPECT_EQ(counters(), (std::pair<int64_t, int64_t>{2, 4}));
+
+  // Both prepared before either is stored: the second finds the first's conversation in its write.
+  auto first = prepared({.message = "Hello", .session_id = "visitor-1"});
+  auto second = prepared({.message = "Anyone there?", .session_id = "visitor-1"});
+  ASSERT_TRUE(first.ok() && second.ok());
+  ASSERT_TRUE(first->commit().ok());
+  auto joined = second->commit();
+  ASSERT_TRUE(joined.ok());
+  EXPECT_EQ(updates(last_write_cost_shown()), 2);
+  EXPECT_EQ(counters(), (std::pair<int64_t, int64_t>{3, 8}));
+
+  ChatReply taken;
+  ASSERT_TRUE(taken_over_while_writing(taken).ok());  // its question stored, no reply
+  EXPECT_EQ(counters(), (std::pair<int64_t, int64_t>{4, 11}));
+  EXPECT_EQ(conversations_stored(), 4);
+}
+
 // Without a lookup of its session, a turn still finds its agent gone when it was deleted while
 // the engine wrote (the lock's answer, waited for alone or with the gap groups').
 TEST_F(ChatRoundTripsTest, ATurnWhoseAgentWasDeletedWhileItsEngineWroteStoresNothing) {

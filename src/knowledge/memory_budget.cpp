@@ -30,7 +30,7 @@ void MemoryBudget::moved(size_t added, size_t removed) {
   }
 }
 
-void MemoryBudget::enforce(const void* serving) {
+void MemoryBudget::enforce(std::string_view serving) {
   if (limit_ == 0 || total() <= limit_) return;
   bool release = false;
   std::vector<std::shared_ptr<void>> dropped;  // freed last, after the locks
@@ -46,7 +46,7 @@ void MemoryBudget::enforce(const void* serving) {
           victim = m;
         }
       }
-      if (victim == nullptr) break;  // only the value being served is left
+      if (victim == nullptr) break;  // only the values being served are left
       size_t freed = victim->drop_oldest(serving, dropped);
       if (freed == 0) continue;  // its values changed meanwhile: look again
       dropped_unreleased_ += freed;

@@ -2,9 +2,9 @@
 // indexes, the embedding vectors), kept within one limit across every tenant. The caches share
 // one clock of use, so that past the limit the least recently used value of any of them leaves
 // memory first, whichever cache holds it. Dropped memory is given back to the system
-// (malloc_trim) once enough of it was dropped. Only the value being served is kept whatever its
-// age, so an agent whose index and vectors together exceed the budget loads one of them again at
-// every question.
+// (malloc_trim) once enough of it was dropped. The values of the agent being served (its index
+// and its vectors) are kept whatever their age, so that an agent whose values together exceed
+// the budget is served with all of them, alone, rather than loading one again at every question.
 // Thread-safe. Lock order: a member's own lock is never held while the budget's is taken;
 // enforce() takes the budget's, then each member's in turn. Dropped values are freed after both.
 #pragma once
@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace parley {
@@ -26,11 +27,11 @@ class MemoryBudget {
    public:
     virtual ~Member() = default;
     // When this member's least recently used value that would free memory was last used (the
-    // budget's tick), `serving` left out; nothing when it has none.
-    virtual std::optional<uint64_t> oldest(const void* serving) const = 0;
+    // budget's tick), the agent `serving`'s left out; nothing when it has none.
+    virtual std::optional<uint64_t> oldest(std::string_view serving) const = 0;
     // Drops that value (as it is now) and returns the bytes it freed, 0 when none is left; what
     // it held goes to `dropped`, freed once no lock is held.
-    virtual size_t drop_oldest(const void* serving,
+    virtual size_t drop_oldest(std::string_view serving,
                                std::vector<std::shared_ptr<void>>& dropped) = 0;
   };
 
@@ -52,9 +53,10 @@ class MemoryBudget {
   void moved(size_t added, size_t removed);
 
   // Past the limit: drops the least recently used values across the members until the total is
-  // within it, never `serving` (the value being used now, so that one value larger than the
-  // limit is still served, alone). Called without any member's lock.
-  void enforce(const void* serving);
+  // within it, never those of the agent `serving` (the one being served now, so that an agent
+  // whose values are larger than the limit is still served, alone). Called without any member's
+  // lock.
+  void enforce(std::string_view serving);
 
  private:
   const size_t limit_;

@@ -8,8 +8,8 @@
 // With a budget (knowledge/memory_budget.h), the values' bytes (as `measure` counts them) count
 // against it, with those of the other caches sharing it: when a load or a change takes the total
 // past it, the least recently used values of any of them are dropped (their next query loads them
-// again); the value being served is never dropped, so one value larger than the budget is still
-// served, alone.
+// again); the values of the agent being served, in any of them, are never dropped, so an agent
+// whose values are larger than the budget is still served, alone, with all of them.
 // Thread-safe: queries of one agent share its lock; applying a change or a reload takes it alone.
 // Lock order: an agent's lock, then the cache's; never the other way round. Neither is held while
 // the budget's is taken (knowledge/memory_budget.h).
@@ -264,15 +264,15 @@ class VersionedCache final : private MemoryBudget::Member {
       budget_->moved(bytes, e->bytes);
       e->bytes = bytes;
     }
-    budget_->enforce(e.get());
+    budget_->enforce(agent_id);
   }
 
-  // The least recently used entry that would free memory, `serving` left out.
-  auto oldest_entry(const void* serving) const {
+  // The least recently used entry that would free memory, the agent `serving`'s left out.
+  auto oldest_entry(std::string_view serving) const {
     auto victim = entries_.end();
     uint64_t oldest = UINT64_MAX;
     for (auto i = entries_.begin(); i != entries_.end(); ++i) {
-      if (i->second.get() == serving || i->second->bytes == 0) continue;  // frees nothing
+      if (i->first == serving || i->second->bytes == 0) continue;  // frees nothing
       uint64_t used = i->second->used.load(std::memory_order_relaxed);
       if (used < oldest) {
         oldest = used;
@@ -282,14 +282,15 @@ class VersionedCache final : private MemoryBudget::Member {
     return victim;
   }
 
-  std::optional<uint64_t> oldest(const void* serving) const override {
+  std::optional<uint64_t> oldest(std::string_view serving) const override {
     std::lock_guard lock(mu_);
     auto victim = oldest_entry(serving);
     if (victim == entries_.end()) return std::nullopt;
     return victim->second->used.load(std::memory_order_relaxed);
   }
 
-  size_t drop_oldest(const void* serving, std::vector<std::shared_ptr<void>>& dropped) override {
+  size_t drop_oldest(std::string_view serving,
+                     std::vector<std::shared_ptr<void>>& dropped) override {
     std::lock_guard lock(mu_);
     auto victim = oldest_entry(serving);
     if (victim == entries_.end()) return 0;

@@ -191,23 +191,38 @@ TEST_F(VectorIndexTest, VectorsAndIndexesShareOneBudget) {
   VectorIndex vectors(*db_, &budget);
   EXPECT_FALSE(bm25.search(agent_, KnowledgeSettings{}, "apples", 1).empty());
   EXPECT_EQ(budget.total(), index_bytes);
-  // The vectors come in and the index, used before them, leaves.
+  // The vectors come in, and the index, the same agent's, stays: an agent is served with all of
+  // its values, past the budget if need be, alone.
   EXPECT_EQ(texts(vectors.search(agent_, kModel, wide, 1)),
             (std::vector<std::string>{"Apples grow on trees, and pears on trees too."}));
-  EXPECT_EQ(budget.total(), vector_bytes);
-  EXPECT_EQ(bm25.figures().cache.evictions, 1u);
-  EXPECT_EQ(vectors.figures().bytes, vector_bytes);
-  EXPECT_EQ(vectors.figures().values, 1u);
-  // And the other way round: asked again, the index loads (from its stored form) and the
-  // vectors leave.
+  EXPECT_EQ(budget.total(), index_bytes + vector_bytes);
+  EXPECT_EQ(bm25.figures().cache.evictions, 0u);
+  // Asked again, neither loads.
   EXPECT_FALSE(bm25.search(agent_, KnowledgeSettings{}, "apples", 1).empty());
-  EXPECT_EQ(bm25.figures().from_forms, 2u);
-  EXPECT_EQ(bm25.figures().from_sources, 0u);
+  EXPECT_EQ(vectors.search(agent_, kModel, wide, 1).size(), 1u);
+  EXPECT_EQ(bm25.figures().cache.loads, 1u);
+  EXPECT_EQ(vectors.figures().loads, 1u);
+
+  // Another agent's index comes in: the first agent's values, used before it, leave.
+  Services s = services();
+  auto two = create_agent(s, account_, "Two", false, "");
+  ASSERT_TRUE(two.ok());
+  NewSource plums;
+  plums.type = "text";
+  plums.content = "Plums are purple.";
+  ASSERT_TRUE(add_source(s, account_, two->id, plums, nullptr).ok());
+  auto claimed = claim_next_source(s, 60000);
+  ASSERT_TRUE(claimed.ok() && claimed->has_value());
+  ASSERT_TRUE(finish_training(s, **claimed, std::nullopt).ok());
+  EXPECT_FALSE(bm25.search(two->id, KnowledgeSettings{}, "plums", 1).empty());
+  EXPECT_EQ(bm25.figures().cache.evictions, 1u);
   EXPECT_EQ(vectors.figures().evictions, 1u);
   EXPECT_EQ(vectors.figures().values, 0u);
-  EXPECT_EQ(budget.total(), index_bytes);
   EXPECT_LE(budget.total(), budget.limit());
-  // Reloaded on their next use, as stored.
+  // Reloaded on their next use: the index from its stored form, the vectors as stored.
+  EXPECT_FALSE(bm25.search(agent_, KnowledgeSettings{}, "apples", 1).empty());
+  EXPECT_EQ(bm25.figures().from_forms, 2u);
+  EXPECT_EQ(bm25.figures().from_sources, 1u);  // the other agent's, never stored before
   EXPECT_EQ(vectors.rows(agent_, kModel), 1u);
   EXPECT_EQ(vectors.figures().loads, 2u);
 }

@@ -198,6 +198,30 @@ TEST_F(VersionedCacheTest, CachesSharingABudgetDropTheLeastRecentlyUsedOfAny) {
   EXPECT_EQ(budget.total(), 200u);
 }
 
+// An agent whose index and vectors exceed the budget together keeps both while it is served:
+// neither pushes the other out (which made each question load one of them again).
+TEST_F(VersionedCacheTest, AnAgentLargerThanTheBudgetKeepsAllItsValues) {
+  const std::string a1 = agent_, a2 = new_agent("Two");
+  MemoryBudget budget(250);
+  auto bm25 = text_cache(*db_, budget);
+  auto vectors = text_cache(*db_, budget);
+  EXPECT_TRUE(use(*bm25, a2, 100));
+  EXPECT_TRUE(use(*bm25, a1, 200));
+  EXPECT_TRUE(use(*vectors, a1, 200));  // a2's index leaves; a1's, older, stays
+  EXPECT_EQ(budget.total(), 400u);
+  for (int question = 0; question < 3; ++question) {
+    EXPECT_FALSE(use(*bm25, a1, 200));
+    EXPECT_FALSE(use(*vectors, a1, 200));
+  }
+  EXPECT_EQ(bm25->figures().evictions, 1u);
+  EXPECT_EQ(vectors->figures().evictions, 0u);
+  // Another agent served: the first's values are the oldest and leave.
+  EXPECT_TRUE(use(*bm25, a2, 100));
+  EXPECT_EQ(budget.total(), 100u);
+  EXPECT_EQ(bm25->figures().evictions, 2u);
+  EXPECT_EQ(vectors->figures().evictions, 1u);
+}
+
 TEST_F(VersionedCacheTest, OneClockOfUseDecidesAcrossTheCaches) {
   const std::string a1 = agent_, a2 = new_agent("Two");
   MemoryBudget budget(250);

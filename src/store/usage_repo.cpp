@@ -67,6 +67,7 @@ Result<std::optional<int64_t>> UsageRepo::add_one_within(Connection& c, const Li
       "INSERT INTO usage_counters (scope_id, period, count) SELECT $1, $2, 1"
       " WHERE CAST($3 AS BIGINT) > 0";
   for (const Limit& u : under) {
+    if (u.limit == kNoCap) continue;  // always below it: not read
     const size_t n = params.size();
     params.insert(params.end(), {u.scope_id, u.period, u.limit});
     sql += " AND COALESCE((SELECT count FROM usage_counters WHERE scope_id = $" +

@@ -3,6 +3,7 @@
 #include "core/time_zone.h"
 #include "domain/agents.h"
 #include "store/account_repo.h"
+#include "store/conversation_repo.h"
 
 namespace parley {
 
@@ -81,8 +82,13 @@ Result<int64_t> end_idle_conversations(Services& s, int64_t batch) {
     PARLEY_ASSIGN_OR_RETURN(idle, FigureRepo::idle(c, now - kConversationIdleMs, batch));
   }
   for (const auto& id : idle) {
-    // A message that arrives meanwhile moves the last activity: refresh then finds it open.
-    PARLEY_TRY(s.db.write([&](Connection& c) { return FigureRepo::refresh(c, id, now); }));
+    // A message that arrives meanwhile moves the last activity: refresh then finds it open. The
+    // conversation's row is held first (FigureRepo); one deleted meanwhile has nothing to end.
+    PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+      PARLEY_ASSIGN_OR_RETURN(bool exists, ConversationRepo::lock(c, id));
+      if (!exists) return {};
+      return FigureRepo::refresh(c, id, now);
+    }));
   }
   return static_cast<int64_t>(idle.size());
 }

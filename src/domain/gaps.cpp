@@ -349,6 +349,9 @@ Result<MessageRecord> rate_reply(Services& s, const ConversationRecord& conv,
     return ApiError::invalid("'rating' must be \"up\", \"down\" or null.");
   MessageRecord out;
   PARLEY_TRY(s.db.write([&](Connection& c) -> Result<void> {
+    // Its figures are counted again below: the conversation's row is held first (FigureRepo).
+    PARLEY_ASSIGN_OR_RETURN(bool exists, ConversationRepo::lock(c, conv.id));
+    if (!exists) return ApiError::not_found("No conversation '" + conv.id + "'.");
     PARLEY_ASSIGN_OR_RETURN(auto message, ConversationRepo::find_message(c, conv.id, message_id));
     if (!message)
       return ApiError::not_found("No message '" + std::string(message_id) +

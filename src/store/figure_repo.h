@@ -73,7 +73,9 @@ struct ConversationFacts {
 class FigureRepo {
  public:
   // Recounts the conversation and moves its day's roll-ups by the difference (nothing when it is
-  // gone). `now` tells whether it has ended by inactivity: only the sweeper passes one.
+  // gone). `now` tells whether it has ended by inactivity: only the sweeper passes one. The unit
+  // of work holds the conversation's row (inserted it, updated it, or locked it): on PostgreSQL
+  // nothing else keeps its figures' row from outliving a deletion that runs meanwhile (0055).
   static Result<void> refresh(Connection& c, std::string_view conversation_id,
                               std::optional<int64_t> now = std::nullopt);
   // The conversation `id` was inserted by the running unit of work, with its first messages, and
@@ -81,7 +83,8 @@ class FigureRepo {
   // work, without reading them back (a new conversation's first turn). A refresh() of it later
   // in the same unit of work (its topics moved, a hand-off) makes that a recount.
   static Result<void> count_new(Connection& c, std::string_view id, ConversationFacts facts);
-  // The same, for the conversation of a message whose rating changed (messages.rating).
+  // The same, for the conversation of a message whose rating changed (messages.rating); its row
+  // held as refresh() says.
   static Result<void> refresh_for_message(Connection& c, std::string_view message_id);
   // Conversations not yet ended whose last activity is at or before `idle_before`, oldest first.
   static Result<std::vector<std::string>> idle(Connection& c, int64_t idle_before, int64_t limit);

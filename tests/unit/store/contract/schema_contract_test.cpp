@@ -1,5 +1,5 @@
 // The schema's dialect on each backend: a migration's lines for PostgreSQL alone, and what the
-// schema still holds where PostgreSQL dropped a check (migration 0054).
+// schema still holds where PostgreSQL dropped a check (migrations 0054 and 0055).
 #include <regex>
 
 #include "store/conversation_repo.h"
@@ -29,7 +29,8 @@ TEST_P(StoreContract, AMigrationsLineForPostgresqlAloneRunsThereAndIsACommentToS
   EXPECT_EQ(tables("not_marked"), 0);
 }
 
-// Migration 0054's drops name their constraints with IF EXISTS, which would pass over a wrong name.
+// Migration 0054's drops name their constraints with IF EXISTS, which would pass over a wrong name;
+// 0055 drops the foreign keys of a conversation's messages and figures.
 TEST_P(StoreContract, TheTurnsTablesHoldNoCheckOnPostgresql) {
   const bool postgres = GetParam().name == "Postgres";
   const std::string sql =
@@ -37,7 +38,8 @@ TEST_P(StoreContract, TheTurnsTablesHoldNoCheckOnPostgresql) {
           ? "SELECT count(*) FROM pg_constraint WHERE contype IN ('c', 'f') AND conname IN"
             " ('conversations_channel_check', 'conversations_live_chat_status_check',"
             " 'conversations_csat_score_check', 'messages_role_check', 'gaps_reason_check',"
-            " 'gaps_conversation_id_fkey', 'figure_day_names_kind_check')"
+            " 'gaps_conversation_id_fkey', 'figure_day_names_kind_check',"
+            " 'messages_conversation_id_fkey', 'conversation_figures_conversation_id_fkey')"
           : "SELECT count(*) FROM sqlite_master WHERE name IN ('conversations', 'messages', 'gaps',"
             " 'figure_day_names') AND sql LIKE '%CHECK%'";
   // SQLite keeps them: each of the four tables still has its CHECK.
@@ -75,6 +77,24 @@ TEST_P(StoreContract, RemovingAConversationTakesItsGapsWithItsMessages) {
   auto kept = GapRepo::find_gap(reader(), "msg_2");
   ASSERT_TRUE(kept.ok() && kept->has_value());
   EXPECT_EQ((*kept)->conversation_id, "cnv_2");
+  // Its messages and its figures went with it (on PostgreSQL by 0055's trigger), the other's stay.
+  auto rows = [&](const std::string& table, const std::string& conversation) {
+    return reader()
+        .query_int("SELECT count(*) FROM " + table + " WHERE conversation_id = $1", {conversation})
+        ->value_or(-1);
+  };
+  EXPECT_EQ(rows("messages", "cnv_1"), 0);
+  EXPECT_EQ(rows("conversation_figures", "cnv_1"), 0);
+  EXPECT_EQ(rows("messages", "cnv_2"), 1);
+  EXPECT_EQ(rows("conversation_figures", "cnv_2"), 1);
+  // So do an agent's, with the agent (its conversations by their foreign key).
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(c.execute("DELETE FROM agents WHERE id = $1", {agent_}));
+    return {};
+  });
+  EXPECT_EQ(rows("messages", "cnv_2"), 0);
+  EXPECT_EQ(rows("conversation_figures", "cnv_2"), 0);
+  EXPECT_FALSE(GapRepo::find_gap(reader(), "msg_2")->has_value());
 }
 
 // A line meant for PostgreSQL alone but not written as its marker says would be a comment on both

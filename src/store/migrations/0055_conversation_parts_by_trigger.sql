@@ -1,0 +1,16 @@
+-- A conversation's messages and its figures go with it when it is deleted. On PostgreSQL a
+-- foreign key does that with a trigger on the conversation's deletion, and with a check on every
+-- row inserted that refers to it: a lookup and a lock of the conversation's row, three of them in
+-- every chat turn that starts a conversation (its two messages, its figures), some 25 µs of the
+-- database's CPU a turn (bench/results/postgresql.md). Here a trigger of its own deletes them, as
+-- the foreign keys' cascade did, and nothing is checked on insert. Parley inserts a message only
+-- in the transaction that inserts its conversation, or after an update of the conversation's row
+-- that returned it (ConversationRepo::append_message, append_exchange): that row stays locked to
+-- the commit, so a deletion waits for it and then finds the messages. A conversation's figures are
+-- written after they were counted from its row, in the same transaction (store/figure_repo.cpp).
+-- A message's gaps still go with it by their foreign key. SQLite checks a foreign key within the
+-- statement, at the cost of an index probe: its keys stay.
+-- postgresql: ALTER TABLE messages DROP CONSTRAINT messages_conversation_id_fkey;
+-- postgresql: ALTER TABLE conversation_figures DROP CONSTRAINT conversation_figures_conversation_id_fkey;
+-- postgresql: CREATE FUNCTION conversation_parts_removed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN DELETE FROM messages WHERE conversation_id = OLD.id; DELETE FROM conversation_figures WHERE conversation_id = OLD.id; RETURN NULL; END $$;
+-- postgresql: CREATE TRIGGER conversations_parts_removed AFTER DELETE ON conversations FOR EACH ROW EXECUTE FUNCTION conversation_parts_removed();

@@ -171,8 +171,8 @@ Result<void> AgentRepo::add_to_counter(Connection& c, std::string_view id, Agent
 Result<void> AgentRepo::lock_counting_later(Connection& c, std::string_view id,
                                             const std::array<int64_t, 4>& expected, bool& found) {
   found = false;
-  // The statement's row lock (FOR NO KEY UPDATE) is lock_later's for every writer of the agent's
-  // row; unlike FOR UPDATE, it lets other transactions insert rows that refer to the agent.
+  // The update takes the row's FOR NO KEY UPDATE lock, the one lock() and lock_later() take
+  // (Connection::lock_row): later locks of the row in the unit of work wait for nothing.
   PARLEY_TRY(move_counters(c, std::string(id), expected, &found));
   // The counts added from here on, less those already written.
   for (size_t i = 0; i < expected.size(); ++i) {

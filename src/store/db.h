@@ -10,19 +10,19 @@
 // What a write transaction guarantees, whatever the backend:
 // - Atomic and durable: write() returns ok only once every change of the unit of work is
 //   committed (durably with Durability::kFull); an error means none of them is.
-// - Serializable: the outcome is as if the write transactions of every process sharing the
-//   database ran one after another. SQLite gives this with one writer at a time (BEGIN
-//   IMMEDIATE holds the database for the whole transaction). A backend that runs writers side by
-//   side (PostgreSQL at SERIALIZABLE) may instead abort a transaction that lost a race; write()
-//   then rolls it back and runs the unit of work again, up to kWriteAttempts times in all
-//   (run_write_attempts, store/write_retry.h), and answers 503 unavailable after that.
+// - Isolated where it matters: SQLite runs write transactions one after another (BEGIN
+//   IMMEDIATE holds the database for the whole transaction). PostgreSQL runs them side by side at
+//   READ COMMITTED, and what must not race is kept exact as the paragraph below says. A
+//   transaction that loses a race all the same (a deadlock, a serialization failure, a duplicate
+//   key) is rolled back and the unit of work runs again, up to kWriteAttempts times in all
+//   (run_write_attempts, store/write_retry.h); write() answers 503 unavailable after that.
 // - So a unit of work may run more than once: it starts from what it reads on its connection,
 //   assigns (never appends to) what it hands back, and does nothing outside the connection that
 //   cannot be repeated (mail and HTTP calls go before or after write(), not inside).
 // Repositories do not lean on that isolation for sequences, counters and caps: each is one
 // atomic statement (UPDATE ... SET n = n + 1 ... RETURNING; INSERT ... WHERE count < cap), a
 // constraint (UNIQUE (conversation_id, seq)), or runs after Connection::lock_row on the row that
-// owns it. They stay exact under READ COMMITTED too, and contended rows queue on a row lock
+// owns it. So they stay exact under READ COMMITTED, and contended rows queue on a row lock
 // instead of aborting and retrying.
 //
 // Reads through read() outside a transaction see the latest commit; two reads may see different
@@ -114,7 +114,13 @@ class Connection {
   // until the transaction ends, so that a read-modify-write of it, or a count of the rows it owns
   // followed by an insert, is not raced. False when there is no such row. `table` comes from
   // code, never from input. SQLite only checks the row exists (its single writer already holds
-  // the whole database); PostgreSQL: SELECT ... FOR UPDATE.
+  // the whole database); PostgreSQL: SELECT ... FOR NO KEY UPDATE, the lock an update of the row
+  // takes. It queues every other writer of the row (its lock, an update) but not a transaction
+  // that inserts a row referring to it (a foreign key's check takes FOR KEY SHARE). FOR UPDATE
+  // would conflict with that check: a writer that inserted such a row and then asked for the lock
+  // would deadlock with one that held the row by an update and then asked for the lock (a chat
+  // turn counts on its agent first, and may upsert a contact under the agent's lock later).
+  // Parley never deletes or re-keys a row it locks.
   virtual Result<bool> lock_row(std::string_view table, std::string_view id) = 0;
 
   // The dialect hook for schema scripts (migrations): the portable schema's DDL in this

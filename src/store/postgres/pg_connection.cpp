@@ -494,7 +494,7 @@ Result<void> PgConnection::execute_script(std::string_view sql) {
 }
 
 Result<bool> PgConnection::lock_row(std::string_view table, std::string_view id) {
-  std::string sql = "SELECT 1 FROM " + std::string(table) + " WHERE id = $1 FOR UPDATE";
+  std::string sql = "SELECT 1 FROM " + std::string(table) + " WHERE id = $1 FOR NO KEY UPDATE";
   bool found = false;
   PARLEY_TRY(query(sql, {id}, [&](const Row&) { found = true; }));
   return found;

@@ -95,15 +95,18 @@ TEST_F(KnowledgeIndexTest, ALateRemovalLeavesTheSourceRetrainedSince) {
   ASSERT_EQ(after.size(), 1u);
   EXPECT_EQ(after[0].answer, "At 11:15.");
 
-  // Announced in time, a removal still takes the old answer out of the index at once.
+  // Announced in time, a removal still takes the old answer out of the index at once: the next
+  // query finds the index at the new version, without loading it again.
   pair.answer = "At noon.";
   ASSERT_TRUE(db_->write([&](Connection& c) -> Result<void> {
                    PARLEY_TRY(add_source_in(c, s, account_, agent_, pair, removed));
                    return {};
                  })
                   .ok());
+  const uint64_t loads = index.figures().cache.loads;
   index.source_removed(agent_, finished->source.id, removed);
   EXPECT_TRUE(index.match_qa(agent_, KnowledgeSettings{}, *pair.question, 5).empty());
+  EXPECT_EQ(index.figures().cache.loads, loads);
 }
 
 TEST_F(KnowledgeIndexTest, UnknownAgentHasNothing) {

@@ -206,8 +206,8 @@ TEST_F(VersionedCacheTest, AnAgentLargerThanTheBudgetKeepsAllItsValues) {
   auto bm25 = text_cache(*db_, budget);
   auto vectors = text_cache(*db_, budget);
   EXPECT_TRUE(use(*bm25, a2, 100));
-  EXPECT_TRUE(use(*bm25, a1, 200));
-  EXPECT_TRUE(use(*vectors, a1, 200));  // a2's index leaves; a1's, older, stays
+  EXPECT_TRUE(use(*bm25, a1, 200));     // a2's index leaves
+  EXPECT_TRUE(use(*vectors, a1, 200));  // a1's index, older, stays
   EXPECT_EQ(budget.total(), 400u);
   for (int question = 0; question < 3; ++question) {
     EXPECT_FALSE(use(*bm25, a1, 200));

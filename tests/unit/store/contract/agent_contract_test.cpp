@@ -1,7 +1,12 @@
 // Accounts and agents: insert, find within the account, list, update, counters moved by many
 // writers at once, and a read-modify-write of the row under AgentRepo::lock.
+#include <chrono>
+#include <future>
+#include <thread>
+
 #include "store/account_repo.h"
 #include "store/agent_repo.h"
+#include "store/gap_repo.h"
 #include "store/member_repo.h"
 #include "store_contract.h"
 
@@ -71,6 +76,35 @@ TEST_P(StoreContract, ConcurrentReadModifyWritesUnderTheLockLoseNoChange) {
     }
   });
   EXPECT_EQ((**AgentRepo::find_any(reader(), agent_)).characters, kThreads * kEach);
+}
+
+// The row's lock queues its writers, not a transaction that inserts a row referring to it: a
+// writer that did so and then asks for the lock cannot deadlock with the holder (PostgreSQL; SQLite
+// has one writer at a time).
+TEST_P(StoreContract, ALockedRowStillTakesRowsThatReferToIt) {
+  if (GetParam().name != "Postgres") GTEST_SKIP() << "one writer at a time";
+  std::promise<void> locked, inserted;
+  std::future<void> inserted_done = inserted.get_future();
+  bool in_time = false;
+  std::thread holder([&] {
+    auto r = db().write([&](Connection& c) -> Result<void> {
+      PARLEY_ASSIGN_OR_RETURN(bool found, AgentRepo::lock(c, agent_));
+      EXPECT_TRUE(found);
+      locked.set_value();
+      in_time = inserted_done.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+      return {};
+    });
+    EXPECT_TRUE(r.ok());
+  });
+  locked.get_future().wait();
+  // A row of the agent's inserted meanwhile: its foreign key's check reads the locked row.
+  auto r = other().write([&](Connection& c) -> Result<void> {
+    return GapRepo::insert_group(c, {"gpg_1", agent_, account_, "parcel", now_, now_, {}, {}});
+  });
+  inserted.set_value();
+  holder.join();
+  EXPECT_TRUE(r.ok());
+  EXPECT_TRUE(in_time) << "the insert waited for the lock's transaction to end";
 }
 
 TEST_P(StoreContract, ConcurrentOwnerRemovalsUnderTheAccountLockKeepTheLastOwner) {

@@ -62,7 +62,9 @@ Result<void> move_counters(Connection& c, const std::string& agent_id,
 class CounterDeltas final : public Deferred {
  public:
   explicit CounterDeltas(std::string agent_id) : agent_id_(std::move(agent_id)) {}
-  void add(AgentCounter counter, int64_t delta) { deltas_[static_cast<size_t>(counter)] += delta; }
+  void add(const std::array<int64_t, 4>& deltas) {
+    for (size_t i = 0; i < deltas.size(); ++i) deltas_[i] += deltas[i];
+  }
 
   Result<void> run(Connection& c) override {
     if (deltas_ == std::array<int64_t, 4>{}) return {};
@@ -75,6 +77,19 @@ class CounterDeltas final : public Deferred {
   std::string agent_id_;
   std::array<int64_t, 4> deltas_{};  // by AgentCounter
 };
+
+// Adds `deltas` (by AgentCounter) to what the unit of work writes at its end (at once outside one).
+Result<void> add_counters(Connection& c, std::string_view id,
+                          const std::array<int64_t, 4>& deltas) {
+  std::string key = std::string(kCountsKey).append(id);
+  if (auto* pending = static_cast<CounterDeltas*>(find_deferred(c, key))) {
+    pending->add(deltas);
+    return {};
+  }
+  auto pending = std::make_unique<CounterDeltas>(std::string(id));
+  pending->add(deltas);
+  return defer(c, std::move(key), std::move(pending));
+}
 
 // Writes the counters deferred on this connection before a read of agents sees them.
 Result<void> flush_counters(Connection& c) { return run_deferred_now(c, kCountsKey); }
@@ -158,14 +173,9 @@ AgentRepo::identity_secrets_sealed_by_others(Connection& c, std::string_view key
 
 Result<void> AgentRepo::add_to_counter(Connection& c, std::string_view id, AgentCounter counter,
                                        int64_t delta) {
-  std::string key = std::string(kCountsKey).append(id);
-  if (auto* pending = static_cast<CounterDeltas*>(find_deferred(c, key))) {
-    pending->add(counter, delta);
-    return {};
-  }
-  auto deltas = std::make_unique<CounterDeltas>(std::string(id));
-  deltas->add(counter, delta);
-  return defer(c, std::move(key), std::move(deltas));
+  std::array<int64_t, 4> deltas{};
+  deltas[static_cast<size_t>(counter)] = delta;
+  return add_counters(c, id, deltas);
 }
 
 Result<void> AgentRepo::lock_counting_later(Connection& c, std::string_view id,
@@ -175,10 +185,9 @@ Result<void> AgentRepo::lock_counting_later(Connection& c, std::string_view id,
   // (Connection::lock_row): later locks of the row in the unit of work wait for nothing.
   PARLEY_TRY(move_counters(c, std::string(id), expected, &found));
   // The counts added from here on, less those already written.
-  for (size_t i = 0; i < expected.size(); ++i) {
-    if (expected[i] != 0) PARLEY_TRY(add_to_counter(c, id, AgentCounter(i), -expected[i]));
-  }
-  return {};
+  std::array<int64_t, 4> written{};
+  for (size_t i = 0; i < expected.size(); ++i) written[i] = -expected[i];
+  return add_counters(c, id, written);
 }
 
 Result<std::optional<AgentRecord>> find_agent_with_counts_seq(Connection& c, std::string_view id,

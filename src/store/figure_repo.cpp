@@ -262,6 +262,23 @@ Result<void> move_day(Connection& c, std::string_view agent_id, int64_t day, con
                        params);
 }
 
+#define INSERT_FIGURES                                                                        \
+  "INSERT INTO conversation_figures (conversation_id, agent_id, day, channel, topics,"        \
+  " last_activity_at, idle_ended, visitor_messages, agent_replies, answered, low_confidence," \
+  " fallbacks, handoff, live_chat, ended, resolved, csat, thumbs_up, thumbs_down) VALUES"     \
+  " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
+constexpr std::string_view kInsertFigures = INSERT_FIGURES;
+constexpr std::string_view kUpsertFigures = INSERT_FIGURES
+    " ON CONFLICT (conversation_id) DO UPDATE SET channel = excluded.channel,"
+    " topics = excluded.topics, last_activity_at = excluded.last_activity_at,"
+    " idle_ended = excluded.idle_ended, visitor_messages = excluded.visitor_messages,"
+    " agent_replies = excluded.agent_replies, answered = excluded.answered,"
+    " low_confidence = excluded.low_confidence, fallbacks = excluded.fallbacks,"
+    " handoff = excluded.handoff, live_chat = excluded.live_chat, ended = excluded.ended,"
+    " resolved = excluded.resolved, csat = excluded.csat, thumbs_up = excluded.thumbs_up,"
+    " thumbs_down = excluded.thumbs_down";
+#undef INSERT_FIGURES
+
 // Stores the conversation's contribution: inserted for a conversation this unit of work inserted
 // (no row can be there yet), else upserted.
 Result<void> save(Connection& c, std::string_view conversation_id, const Contribution& k,
@@ -269,24 +286,8 @@ Result<void> save(Connection& c, std::string_view conversation_id, const Contrib
   const Figures& f = k.f;
   std::optional<int64_t> csat;
   if (f.csat_count) csat = f.csat_sum;
-  std::string sql =
-      "INSERT INTO conversation_figures (conversation_id, agent_id, day, channel, topics,"
-      " last_activity_at, idle_ended, visitor_messages, agent_replies, answered, low_confidence,"
-      " fallbacks, handoff, live_chat, ended, resolved, csat, thumbs_up, thumbs_down) VALUES"
-      " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)";
-  if (!inserted_here) {
-    sql +=
-        " ON CONFLICT (conversation_id) DO UPDATE SET channel = excluded.channel,"
-        " topics = excluded.topics, last_activity_at = excluded.last_activity_at,"
-        " idle_ended = excluded.idle_ended, visitor_messages = excluded.visitor_messages,"
-        " agent_replies = excluded.agent_replies, answered = excluded.answered,"
-        " low_confidence = excluded.low_confidence, fallbacks = excluded.fallbacks,"
-        " handoff = excluded.handoff, live_chat = excluded.live_chat, ended = excluded.ended,"
-        " resolved = excluded.resolved, csat = excluded.csat, thumbs_up = excluded.thumbs_up,"
-        " thumbs_down = excluded.thumbs_down";
-  }
   PARLEY_TRY(execute_later(
-      c, sql,
+      c, inserted_here ? kInsertFigures : kUpsertFigures,
       {conversation_id, std::string_view(k.agent_id), k.day, std::string_view(k.channel),
        topic_json(k.topics), k.last_activity_at, int64_t{k.idle_ended ? 1 : 0}, f.visitor_messages,
        f.agent_replies, f.answered, f.low_confidence, f.fallbacks, f.handoffs, f.live_chats,

@@ -52,9 +52,7 @@ Result<void> lock_row_later(Connection& c, std::string_view table, std::string_v
     return {};
   }
   found = false;
-  // As PgConnection::lock_row; `table` comes from code.
-  return pg->send("SELECT 1 FROM " + std::string(table) + " WHERE id = $1 FOR NO KEY UPDATE", {id},
-                  [&found](const Row&) { found = true; });
+  return pg->send(PgConnection::lock_row_sql(table), {id}, [&found](const Row&) { found = true; });
 }
 
 }  // namespace parley

@@ -493,10 +493,13 @@ Result<void> PgConnection::execute_script(std::string_view sql) {
   return {};
 }
 
+std::string PgConnection::lock_row_sql(std::string_view table) {
+  return "SELECT 1 FROM " + std::string(table) + " WHERE id = $1 FOR NO KEY UPDATE";
+}
+
 Result<bool> PgConnection::lock_row(std::string_view table, std::string_view id) {
-  std::string sql = "SELECT 1 FROM " + std::string(table) + " WHERE id = $1 FOR NO KEY UPDATE";
   bool found = false;
-  PARLEY_TRY(query(sql, {id}, [&](const Row&) { found = true; }));
+  PARLEY_TRY(query(lock_row_sql(table), {id}, [&](const Row&) { found = true; }));
   return found;
 }
 

@@ -34,6 +34,8 @@ class PgConnection final : public Connection {
   Result<int64_t> execute(std::string_view sql, Params params) override;
   Result<void> execute_script(std::string_view sql) override;
   Result<bool> lock_row(std::string_view table, std::string_view id) override;
+  // lock_row's statement on `table` (from code), its one parameter the row's id.
+  static std::string lock_row_sql(std::string_view table);
   std::string schema_sql(std::string_view portable) const override;
 
   // A transaction. BEGIN is not sent on its own: it goes with the transaction's first statement

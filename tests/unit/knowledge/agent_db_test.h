@@ -12,6 +12,7 @@
 #include "core/random.h"
 #include "domain/accounts.h"
 #include "domain/agents.h"
+#include "domain/sources.h"
 #include "store/db.h"
 #include "store/services.h"
 
@@ -38,6 +39,22 @@ class AgentDbTest : public ::testing::Test {
     std::filesystem::remove_all(dir_);
   }
   Services services() { return Services{*db_, clock_, random_}; }
+  // Claims the next pending source and records it trained, as a worker does (no vectors).
+  TrainingFinished train_next() {
+    Services s = services();
+    auto claimed = claim_next_source(s, 60000);
+    EXPECT_TRUE(claimed.ok() && claimed->has_value());
+    if (!claimed.ok() || !claimed->has_value()) return {};
+    auto finished = finish_training(s, **claimed, std::nullopt);
+    EXPECT_TRUE(finished.ok() && finished->applied);
+    return finished.ok() ? *finished : TrainingFinished{};
+  }
+  // Adds `source` to `agent` (this fixture's when empty) and trains it.
+  TrainingFinished train(const NewSource& source, const std::string& agent = "") {
+    Services s = services();
+    EXPECT_TRUE(add_source(s, account_, agent.empty() ? agent_ : agent, source, nullptr).ok());
+    return train_next();
+  }
 
   std::filesystem::path dir_;
   ManualClock clock_{1'700'000'000'000};

@@ -16,18 +16,12 @@ class KnowledgeIndexTest : public test::AgentDbTest {
  protected:
   // Adds a text source and trains it the way a worker does, telling `index` when given.
   std::string add_trained(const std::string& content, KnowledgeIndex* index) {
-    Services s = services();
     NewSource n;
     n.type = "text";
     n.content = content;
-    auto added = add_source(s, account_, agent_, n, nullptr);
-    EXPECT_TRUE(added.ok());
-    auto claimed = claim_next_source(s, 60000);
-    EXPECT_TRUE(claimed.ok() && claimed->has_value());
-    auto finished = finish_training(s, **claimed, std::nullopt);
-    EXPECT_TRUE(finished.ok() && finished->applied);
-    if (index) index->source_trained(finished->source, finished->version);
-    return added->source.id;
+    auto finished = train(n);
+    if (index) index->source_trained(finished.source, finished.version);
+    return finished.source.id;
   }
 };
 
@@ -64,10 +58,7 @@ TEST_F(KnowledgeIndexTest, ALateRemovalLeavesTheSourceRetrainedSince) {
   pair.type = "qa";
   pair.question = "When does the desk open on Sundays?";
   pair.answer = "At 10:30.";
-  ASSERT_TRUE(add_source(s, account_, agent_, pair, nullptr).ok());
-  auto first = claim_next_source(s, 60000);
-  ASSERT_TRUE(first.ok() && first->has_value());
-  ASSERT_TRUE(finish_training(s, **first, std::nullopt).ok());
+  ASSERT_TRUE(train(pair).applied);
   ASSERT_EQ(index.match_qa(agent_, KnowledgeSettings{}, *pair.question, 5).size(), 1u);
 
   // A new answer: the pair goes back to training, and its old answer leaves at `removed`.
@@ -80,17 +71,15 @@ TEST_F(KnowledgeIndexTest, ALateRemovalLeavesTheSourceRetrainedSince) {
                   .ok());
   ASSERT_GT(removed, 0);
   // Trained again, and asked, before the removal is announced.
-  auto again = claim_next_source(s, 60000);
-  ASSERT_TRUE(again.ok() && again->has_value());
-  auto finished = finish_training(s, **again, std::nullopt);
-  ASSERT_TRUE(finished.ok() && finished->applied);
-  ASSERT_GT(finished->version, removed);
-  index.source_trained(finished->source, finished->version);
+  auto finished = train_next();
+  ASSERT_TRUE(finished.applied);
+  ASSERT_GT(finished.version, removed);
+  index.source_trained(finished.source, finished.version);
   auto before = index.match_qa(agent_, KnowledgeSettings{}, *pair.question, 5);
   ASSERT_EQ(before.size(), 1u);
   EXPECT_EQ(before[0].answer, "At 11:15.");
 
-  index.source_removed(agent_, finished->source.id, removed);
+  index.source_removed(agent_, finished.source.id, removed);
   auto after = index.match_qa(agent_, KnowledgeSettings{}, *pair.question, 5);
   ASSERT_EQ(after.size(), 1u);
   EXPECT_EQ(after[0].answer, "At 11:15.");
@@ -104,7 +93,7 @@ TEST_F(KnowledgeIndexTest, ALateRemovalLeavesTheSourceRetrainedSince) {
                  })
                   .ok());
   const uint64_t loads = index.figures().cache.loads;
-  index.source_removed(agent_, finished->source.id, removed);
+  index.source_removed(agent_, finished.source.id, removed);
   EXPECT_TRUE(index.match_qa(agent_, KnowledgeSettings{}, *pair.question, 5).empty());
   EXPECT_EQ(index.figures().cache.loads, loads);
 }

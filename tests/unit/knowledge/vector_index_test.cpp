@@ -151,17 +151,13 @@ TEST_F(VectorIndexTest, ASourceWithoutVectorsMovesTheVersionWithoutAReload) {
                  })
                   .ok());
   // ...then a Q&A pair is trained here: the version moves on, the set stays as it was.
-  Services s = services();
   NewSource qa;
   qa.type = "qa";
   qa.question = "Do apples grow on trees?";
   qa.answer = "Yes.";
-  ASSERT_TRUE(add_source(s, account_, agent_, qa, nullptr).ok());
-  auto claimed = claim_next_source(s, 60000);
-  ASSERT_TRUE(claimed.ok() && claimed->has_value());
-  auto finished = finish_training(s, **claimed, std::nullopt);
-  ASSERT_TRUE(finished.ok() && finished->applied);
-  index.source_trained(agent_, "", {}, {}, finished->version);
+  auto finished = train(qa);
+  ASSERT_TRUE(finished.applied);
+  index.source_trained(agent_, "", {}, {}, finished.version);
   EXPECT_EQ(index.rows(agent_, kModel), 1u);  // not reloaded
   index.invalidate(agent_);
   EXPECT_EQ(index.rows(agent_, kModel), 0u);  // reloaded: the rows are gone
@@ -210,10 +206,7 @@ TEST_F(VectorIndexTest, VectorsAndIndexesShareOneBudget) {
   NewSource plums;
   plums.type = "text";
   plums.content = "Plums are purple.";
-  ASSERT_TRUE(add_source(s, account_, two->id, plums, nullptr).ok());
-  auto claimed = claim_next_source(s, 60000);
-  ASSERT_TRUE(claimed.ok() && claimed->has_value());
-  ASSERT_TRUE(finish_training(s, **claimed, std::nullopt).ok());
+  ASSERT_TRUE(train(plums, two->id).applied);
   EXPECT_FALSE(bm25.search(two->id, KnowledgeSettings{}, "plums", 1).empty());
   EXPECT_EQ(bm25.figures().cache.evictions, 1u);
   EXPECT_EQ(vectors.figures().evictions, 1u);

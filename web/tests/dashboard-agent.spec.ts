@@ -105,6 +105,61 @@ test("the settings form shows the API's validation message and saves a good valu
   expect(agent.data.settings).toMatchObject({ answerThreshold: 0.5, allowedDomains: ["shop.test", "help.shop.test"], liveChat: true });
 });
 
+test("every setting has a field: tools as JSON whose secrets stay hidden, lists one per line", async ({ page, request }) => {
+  await signIn(page, parley, `/agents/${parley.agentId}/settings`);
+  const servers = page.getByLabel("MCP servers (JSON)");
+  await servers.fill('[{"name": "shop", "url": "ftp://mcp.shop.example/mcp"}]');
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Setting 'mcpServers[0].url' must be an http or https URL.");
+  await expect(servers).toHaveAttribute("aria-invalid", "true");
+  await expect(servers).toBeFocused();
+
+  await servers.fill('[{"name": "shop", "url": "https://mcp.shop.example/mcp", "headerName": "Authorization", "headerValue": "Bearer s3cret-shop", "allowedTools": ["lookup_order"]}]');
+  await page.getByLabel("Web search (JSON)").fill('{"enabled": true, "url": "https://searx.example.org"}');
+  await page.getByLabel("Synonyms (JSON)").fill('[["bike", "bicycle"]]');
+  await page.getByLabel("Blocked countries").fill("de\nFR");
+  await page.getByLabel("Messages per visitor").fill("40");
+  await page.getByLabel("Save contact details written in a chat as a lead").check();
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Settings saved.")).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  // The form shows what was stored, the secret masked.
+  await expect(servers).not.toHaveValue(/s3cret/);
+  await expect(servers).toHaveValue(/"headerValue": "\*{8}"/);
+
+  // Changing only the tools sends the masked value back, which keeps the secret.
+  await servers.fill((await servers.inputValue()).replace('"lookup_order"', '"lookup_order",\n"track_parcel"'));
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Settings saved.")).toBeVisible();
+  const token = await page.evaluate(() => sessionStorage.getItem("parley:console-token"));
+  const agent = await (await request.get(`${parley.url}/console/v1/agents/${parley.agentId}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+  expect(agent.data.settings).toMatchObject({
+    mcpServers: [{ name: "shop", url: "https://mcp.shop.example/mcp", headerName: "Authorization", headerValue: "********", allowedTools: ["lookup_order", "track_parcel"] }],
+    webSearch: { enabled: true, url: "https://searx.example.org" },
+    synonyms: [["bike", "bicycle"]],
+    blockedCountries: ["de", "FR"],
+    messagesPerVisitor: 40,
+    saveContactDetails: true,
+  });
+
+  // A changed url must carry the secret again: the masked value is refused.
+  await servers.fill((await servers.inputValue()).replace("mcp.shop.example", "mcp.elsewhere.example"));
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("alert")).toContainText("mcpServers[0].headerValue");
+  await expect(servers).toHaveAttribute("aria-invalid", "true");
+
+  // Emptied fields remove their settings.
+  await page.reload();
+  await page.getByLabel("MCP servers (JSON)").fill("");
+  await page.getByLabel("Blocked countries").fill("");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Settings saved.")).toBeVisible();
+  const after = await (await request.get(`${parley.url}/console/v1/agents/${parley.agentId}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+  expect(after.data.settings.mcpServers).toBeUndefined();
+  expect(after.data.settings.blockedCountries).toBeUndefined();
+  expect(after.data.settings.webSearch).toEqual({ enabled: true, url: "https://searx.example.org" });
+});
+
 test("the live-chat inbox updates by itself; take over, reply, end", async ({ page }) => {
   const chat = parley.admin("conversation", "create", "--agent", parley.agentId, "--messages",
     JSON.stringify([{ role: "user", content: "I want to talk to a person" }]));

@@ -9,6 +9,24 @@ import type { Agent } from "../types";
 import { IdentitySecretSection } from "./identity";
 import { LlmTestButton } from "./llm_test";
 
+// Settings with a structure of their own, edited as JSON in the fieldset `group` (the API validates
+// them and names the item at fault). Secrets inside them (header values, API keys) read
+// ********; sent back unchanged, they keep the stored value.
+const JSON_SETTINGS = [
+  { key: "synonyms", group: "Knowledge", label: "Synonyms", hint: 'Groups of words the agent treats as one term: [["bike", "bicycle"], ["refund", "money back"]].' },
+  { key: "buttons", group: "Offers", label: "Buttons", hint: 'A list like [{"label": "Pricing", "url": "https://…", "keywords": ["price"]}].' },
+  { key: "products", group: "Offers", label: "Products", hint: 'A list like [{"name": "…", "url": "https://…", "keywords": […], "price": 10, "currency": "EUR"}].' },
+  { key: "leadForm", group: "Leads, forms and booking", label: "Lead form", hint: 'Asks for contact details: {"message": "…", "fields": […], "formId": "…", "keywords": […]}.' },
+  { key: "forms", group: "Leads, forms and booking", label: "Forms", hint: 'A list like [{"id": "…", "name": "…", "submitLabel": "Send", "keywords": […], "fields": […]}].' },
+  { key: "booking", group: "Leads, forms and booking", label: "Booking", hint: '{"provider": "…", "eventTitle": "…", "eventLength": 30, "timeZone": "…", "daysAhead": 14, "keywords": […], "availability": […]}.' },
+  { key: "apiActions", group: "Tools (openai engine)", label: "API actions", hint: 'Calls to your own API: [{"name", "description", "method", "url", "parameters", "headers"}]. Header values read ********.' },
+  { key: "clientActions", group: "Tools (openai engine)", label: "Client actions", hint: "Actions run in the widget's page; never offered to API chats." },
+  { key: "mcpServers", group: "Tools (openai engine)", label: "MCP servers", hint: 'Remote MCP servers: [{"name": "shop", "url": "https://…/mcp", "headerName": "Authorization", "headerValue": "…", "allowedTools": ["lookup_order"]}]. Header values read ********; give the value again when you change a server\'s url.' },
+  { key: "webSearch", group: "Tools (openai engine)", label: "Web search", hint: '{"enabled": true, "provider": "searxng", "url": "https://searx.example.org", "maxResults": 3, "fetchPages": true}; with "brave", an "apiKey" (reads ********).' },
+] as const;
+type JsonKey = (typeof JSON_SETTINGS)[number]["key"];
+const JSON_KEYS = new Set<string>(JSON_SETTINGS.map((j) => j.key));
+
 const LANGUAGES = "ar bg bn ca cs da de el en es eu fa fi fr ga he hi hr hu hy id it ja ko lt ms ne nl no pl pt ro ru sk sl sr sv ta th tr uk ur vi yi zh".split(" ");
 
 // The form's fields, as strings and booleans, from the agent's settings.
@@ -16,6 +34,7 @@ function formFrom(agent: Agent) {
   const s = agent.settings ?? {};
   const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
   const json = (v: unknown) => (v === undefined || v === null ? "" : JSON.stringify(v, null, 2));
+  const lines = (v: unknown) => (Array.isArray(v) ? v.join("\n") : "");
   return {
     name: agent.name,
     private: agent.private,
@@ -31,12 +50,15 @@ function formFrom(agent: Agent) {
     monthlyMessageCap: text(s.monthlyMessageCap),
     showSources: s.showSources === true,
     followUps: s.followUps === true,
-    buttons: json(s.buttons),
-    products: json(s.products),
-    allowedDomains: Array.isArray(s.allowedDomains) ? s.allowedDomains.join("\n") : "",
+    saveContactDetails: s.saveContactDetails === true,
+    topicAnalysis: s.topicAnalysis === true,
+    allowedDomains: lines(s.allowedDomains),
+    blockedCountries: lines(s.blockedCountries),
+    messagesPerVisitor: text(s.messagesPerVisitor),
     liveChat: s.liveChat === true,
     handoffEmail: text(s.handoffEmail),
     knowledgeRefresh: text(s.knowledgeRefresh) || "off",
+    ...(Object.fromEntries(JSON_SETTINGS.map(({ key }) => [key, json(s[key])])) as Record<JsonKey, string>),
   };
 }
 type Form = ReturnType<typeof formFrom>;
@@ -64,7 +86,10 @@ function settingsFrom(f: Form): Record<string, unknown> {
   if (f.llmModel.trim()) llm.model = f.llmModel.trim();
   if (f.llmApiKey) llm.apiKey = f.llmApiKey;
   if (f.llmEmbeddingModel.trim()) llm.embeddingModel = f.llmEmbeddingModel.trim();
-  const domains = f.allowedDomains.split("\n").map((d) => d.trim()).filter(Boolean);
+  const list = (v: string) => {
+    const items = v.split("\n").map((d) => d.trim()).filter(Boolean);
+    return items.length ? items : null;
+  };
   return {
     instructions: str(f.instructions),
     fallbackMessage: str(f.fallbackMessage),
@@ -75,17 +100,20 @@ function settingsFrom(f: Form): Record<string, unknown> {
     monthlyMessageCap: num(f.monthlyMessageCap),
     showSources: f.showSources,
     followUps: f.followUps,
-    buttons: json(f.buttons, "buttons", "Buttons"),
-    products: json(f.products, "products", "Products"),
-    allowedDomains: domains.length ? domains : null,
+    saveContactDetails: f.saveContactDetails,
+    topicAnalysis: f.topicAnalysis,
+    allowedDomains: list(f.allowedDomains),
+    blockedCountries: list(f.blockedCountries),
+    messagesPerVisitor: num(f.messagesPerVisitor),
     liveChat: f.liveChat,
     handoffEmail: str(f.handoffEmail),
     knowledgeRefresh: f.knowledgeRefresh,
+    ...Object.fromEntries(JSON_SETTINGS.map(({ key, label }) => [key, json(f[key], key, label)])),
   };
 }
 
 // Fields with a hint under them (see the form).
-const HINTED = new Set(["knowledgeRefresh", "instructions", "fallbackMessage", "language", "answerThreshold", "monthlyMessageCap", "llmApiKey", "buttons", "products", "allowedDomains", "handoffEmail"]);
+const HINTED = new Set(["knowledgeRefresh", "instructions", "fallbackMessage", "language", "answerThreshold", "monthlyMessageCap", "llmApiKey", "allowedDomains", "blockedCountries", "messagesPerVisitor", "handoffEmail", ...JSON_KEYS]);
 
 // Which form field shows a setting's error.
 const FIELD_OF: Record<string, string> = { llm: "llmBaseUrl" };
@@ -114,6 +142,14 @@ export function SettingsTab(props: { agent: Agent; onSaved(agent: Agent): void }
     "aria-describedby": [HINTED.has(key) && `set-${key}-hint`, error.field === key && "settings-error"].filter(Boolean).join(" ") || undefined,
   });
 
+  // The JSON settings of fieldset `group`.
+  const jsonFields = (group: string) =>
+    JSON_SETTINGS.filter((j) => j.group === group).map(({ key, label, hint }) => (
+      <Field id={"set-" + key} label={label + " (JSON)"} hint={hint}>
+        <textarea {...bind(key)} value={form[key]} rows={4} class="mono" spellcheck={false} />
+      </Field>
+    ));
+
   async function submit(e: Event) {
     e.preventDefault();
     setError({ message: "" });
@@ -139,7 +175,8 @@ export function SettingsTab(props: { agent: Agent; onSaved(agent: Agent): void }
       setSaved("Settings saved.");
     } catch (err) {
       const message = messageOf(err);
-      const setting = /'([A-Za-z]+)'/.exec(message)?.[1];
+      // The setting is the message's quoted name up to its first item ('mcpServers[0].url').
+      const setting = /'([A-Za-z]+)(?:[[.][^']*)?'/.exec(message)?.[1];
       const field = setting ? FIELD_OF[setting] ?? setting : undefined;
       setError({ message, field });
       if (field) formRef.current?.querySelector<HTMLElement>("#set-" + field)?.focus();
@@ -197,6 +234,10 @@ export function SettingsTab(props: { agent: Agent; onSaved(agent: Agent): void }
             <input type="checkbox" {...bind("followUps")} checked={form.followUps} onChange={set("followUps")} onInput={undefined} />
             <label for="set-followUps">Suggest follow-up questions</label>
           </div>
+          <div class="check">
+            <input type="checkbox" {...bind("topicAnalysis")} checked={form.topicAnalysis} onChange={set("topicAnalysis")} onInput={undefined} />
+            <label for="set-topicAnalysis">Give conversations topics and a sentiment</label>
+          </div>
         </fieldset>
 
         <fieldset>
@@ -208,6 +249,7 @@ export function SettingsTab(props: { agent: Agent; onSaved(agent: Agent): void }
               <option value="weekly">Weekly</option>
             </select>
           </Field>
+          {jsonFields("Knowledge")}
         </fieldset>
 
         <fieldset>
@@ -225,18 +267,33 @@ export function SettingsTab(props: { agent: Agent; onSaved(agent: Agent): void }
 
         <fieldset>
           <legend>Offers</legend>
-          <Field id="set-buttons" label="Buttons (JSON)" hint='A list like [{"label": "Pricing", "url": "https://…", "keywords": ["price"]}].'>
-            <textarea {...bind("buttons")} value={form.buttons} rows={4} class="mono" spellcheck={false} />
-          </Field>
-          <Field id="set-products" label="Products (JSON)" hint='A list like [{"name": "…", "url": "https://…", "keywords": […], "price": 10, "currency": "EUR"}].'>
-            <textarea {...bind("products")} value={form.products} rows={4} class="mono" spellcheck={false} />
-          </Field>
+          {jsonFields("Offers")}
+        </fieldset>
+
+        <fieldset>
+          <legend>Leads, forms and booking</legend>
+          <div class="check">
+            <input type="checkbox" {...bind("saveContactDetails")} checked={form.saveContactDetails} onChange={set("saveContactDetails")} onInput={undefined} />
+            <label for="set-saveContactDetails">Save contact details written in a chat as a lead</label>
+          </div>
+          {jsonFields("Leads, forms and booking")}
+        </fieldset>
+
+        <fieldset>
+          <legend>Tools (openai engine)</legend>
+          {jsonFields("Tools (openai engine)")}
         </fieldset>
 
         <fieldset>
           <legend>Website widget and live chat</legend>
           <Field id="set-allowedDomains" label="Allowed domains" hint="One per line; subdomains are included. Empty: any site may embed the widget.">
             <textarea {...bind("allowedDomains")} value={form.allowedDomains} rows={3} />
+          </Field>
+          <Field id="set-blockedCountries" label="Blocked countries" hint="ISO 3166 codes, one per line (DE, FR): the widget does not answer visitors from them.">
+            <textarea {...bind("blockedCountries")} value={form.blockedCountries} rows={2} />
+          </Field>
+          <Field id="set-messagesPerVisitor" label="Messages per visitor" hint="Widget messages one visitor may send in 24 hours; empty for no limit.">
+            <input {...bind("messagesPerVisitor")} value={form.messagesPerVisitor} inputMode="numeric" />
           </Field>
           <div class="check">
             <input type="checkbox" {...bind("liveChat")} checked={form.liveChat} onChange={set("liveChat")} onInput={undefined} />

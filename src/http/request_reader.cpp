@@ -3,6 +3,8 @@
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include <array>
+
 namespace parley {
 
 void Message::clear() {
@@ -20,6 +22,24 @@ std::string_view Message::header(std::string_view name) const {
       return {text.data() + f.value_at, f.value_size};
     }
   }
+  return {};
+}
+
+std::string Message::header_fault() const {
+  constexpr std::array<std::string_view, 4> kSingle = {"Host", "Authorization", "Content-Type",
+                                                       "Idempotency-Key"};
+  std::array<int, kSingle.size()> seen{};
+  for (const Field& f : fields) {
+    boost::beast::string_view name(text.data() + f.name_at, f.name_size);
+    for (size_t i = 0; i < kSingle.size(); ++i) {
+      if (!boost::beast::iequals(name,
+                                 boost::beast::string_view(kSingle[i].data(), kSingle[i].size())))
+        continue;
+      if (++seen[i] == 2)
+        return "The header '" + std::string(kSingle[i]) + "' is sent more than once.";
+    }
+  }
+  if (version >= 11 && seen[0] == 0) return "An HTTP/1.1 request must carry a Host header.";
   return {};
 }
 

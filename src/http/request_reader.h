@@ -30,6 +30,10 @@ struct Message {
   void clear();
   // The first header of that name (case-insensitive), or empty.
   std::string_view header(std::string_view name) const;
+  // Why the request's headers cannot be read one way only, or empty: an HTTP/1.1 request without
+  // Host (RFC 9112 3.2), or a header that holds one value sent twice (Host, Authorization,
+  // Content-Type, Idempotency-Key), which two readers of the request could each take differently.
+  std::string header_fault() const;
 };
 
 // Request::HeaderLookup over a Message.

@@ -56,6 +56,7 @@ Router::Match Router::match(std::string_view method, std::string_view path,
     if (m.allow.find(r.method) == std::string::npos) {
       if (!m.allow.empty()) m.allow += ", ";
       m.allow += r.method;
+      if (r.method == "GET") m.allow += ", HEAD";  // served as GET without the body
     }
     m.outcome = Outcome::kNoMethod;
   }

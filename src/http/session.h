@@ -298,6 +298,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Def
     // HEAD is GET without the body (RFC 9110 9.3.2); send() drops the body.
     std::string_view route_method = request_.method == "HEAD" ? "GET" : request_.method;
     route_ = shared_.metrics.unmatched();
+    if (std::string fault = message_.header_fault(); !fault.empty())
+      return reply_error(ApiError::invalid(fault));
     if (request_.path == "/metrics") return serve_metrics(route_method);
     request_.received_at = started_;
     auto m = shared_.router.match(route_method, request_.path, request_.params);
@@ -379,7 +381,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>>, public Def
   }
 
   void serve_metrics(std::string_view method) {
-    if (method != "GET") return reply_method_not_allowed("GET");
+    if (method != "GET") return reply_method_not_allowed("GET, HEAD");
     route_ = shared_.metrics_route;
     if (const std::string& token = shared_.options.metrics_token; !token.empty()) {
       std::string_view given = request_.header("Authorization");

@@ -68,10 +68,62 @@ TEST_F(Http, WrongMethodIsMethodNotAllowedWithAllow) {
   auto r = server_->request({"DELETE", "/api/v1/agents", "", {bearer(*key_)}});
   EXPECT_EQ(r.status, 405);
   EXPECT_EQ(r.error_code(), "method_not_allowed");
-  EXPECT_EQ(r.header("allow"), "GET");
+  EXPECT_EQ(r.header("allow"), "GET, HEAD");  // HEAD is served wherever GET is
+  EXPECT_EQ(r.error_message(), "Method DELETE is not allowed here; use GET, HEAD.");
   auto put = server_->request({"PUT", "/api/v1/agents/agt_x", "{}", {bearer(*key_)}});
   EXPECT_EQ(put.status, 405);
-  EXPECT_NE(put.header("allow").find("GET"), std::string::npos);
+  EXPECT_EQ(put.header("allow"), "GET, HEAD");
+  auto chat = server_->request({"GET", "/api/v1/agents/agt_x/chat", "", {bearer(*key_)}});
+  EXPECT_EQ(chat.status, 405);
+  EXPECT_EQ(chat.header("allow"), "POST");
+  auto metrics = server_->request({"POST", "/metrics", "", {}});
+  EXPECT_EQ(metrics.status, 405);
+  EXPECT_EQ(metrics.header("allow"), "GET, HEAD");
+}
+
+// RFC 9112 3.2: an HTTP/1.1 request without Host, or with two, is refused; so is a request that
+// names two keys, two content types or two idempotency keys, which readers could take differently.
+TEST_F(Http, AHeaderThatHoldsOneValueIsRefusedWhenMissingOrSentTwice) {
+  auto status_of = [&](const std::string& request) {
+    std::string answer = raw_exchange(server_->port(), request);
+    return answer.substr(0, 12) +
+           (answer.find("\"invalid_request\"") != std::string::npos ? " invalid_request" : "") +
+           (answer.find("\"unauthorized\"") != std::string::npos ? " unauthorized" : "");
+  };
+  const std::string auth = "Authorization: Bearer " + *key_ + "\r\n";
+  EXPECT_EQ(status_of("GET /api/v1/agents HTTP/1.1\r\n" + auth + "Connection: close\r\n\r\n"),
+            "HTTP/1.1 400 invalid_request");
+  EXPECT_EQ(status_of("GET /api/v1/agents HTTP/1.1\r\nHost: a\r\nHost: b\r\n" + auth +
+                      "Connection: close\r\n\r\n"),
+            "HTTP/1.1 400 invalid_request");
+  // The first key is good and the second unknown: neither is taken.
+  EXPECT_EQ(status_of("GET /api/v1/agents HTTP/1.1\r\nHost: a\r\n" + auth +
+                      "authorization: Bearer "
+                      "svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\r\nConnection: close\r\n\r\n"),
+            "HTTP/1.1 400 invalid_request");
+  EXPECT_EQ(
+      status_of(
+          "POST /api/v1/agents/agt_x/chat HTTP/1.1\r\nHost: a\r\n" + auth +
+          "Content-Type: application/json\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n"
+          "Connection: close\r\n\r\n{}"),
+      "HTTP/1.1 400 invalid_request");
+  EXPECT_EQ(
+      status_of("GET /healthz HTTP/1.1\r\nHost: a\r\nIdempotency-Key: 1\r\nIdempotency-Key: 2\r\n"
+                "Connection: close\r\n\r\n"),
+      "HTTP/1.1 400 invalid_request");
+  std::string answer =
+      raw_exchange(server_->port(), "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n");
+  EXPECT_NE(answer.find("An HTTP/1.1 request must carry a Host header."), std::string::npos)
+      << answer;
+  answer = raw_exchange(server_->port(), "GET /api/v1/agents HTTP/1.1\r\nHost: a\r\n" + auth +
+                                             auth + "Connection: close\r\n\r\n");
+  EXPECT_NE(answer.find("The header 'Authorization' is sent more than once."), std::string::npos)
+      << answer;
+  // HTTP/1.0 has no Host rule; one of each header is the ordinary request.
+  EXPECT_EQ(status_of("GET /healthz HTTP/1.0\r\n\r\n"), "HTTP/1.1 200");
+  EXPECT_EQ(
+      status_of("GET /api/v1/agents HTTP/1.1\r\nhost: a\r\n" + auth + "Connection: close\r\n\r\n"),
+      "HTTP/1.1 200");
 }
 
 TEST_F(Http, OptionsPreflightGetsNoCorsHeaders) {

@@ -77,7 +77,7 @@ TEST(Metrics, OnlyGetAndHead) {
   auto post = server.request({"POST", "/metrics", "{}", {}});
   EXPECT_EQ(post.status, 405);
   EXPECT_EQ(post.error_code(), "method_not_allowed");
-  EXPECT_EQ(post.header("allow"), "GET");
+  EXPECT_EQ(post.header("allow"), "GET, HEAD");
   auto head = server.request({"HEAD", "/metrics", "", {}});
   EXPECT_EQ(head.status, 200);
   EXPECT_TRUE(head.body.empty());

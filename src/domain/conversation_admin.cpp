@@ -204,7 +204,7 @@ Result<ConversationWithMessages> admin_set_handoff(Services& s, std::string_view
 Result<void> admin_delete_conversation(Services& s, std::string_view id) {
   return s.db.write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(auto conv, find_conversation(c, id));
-    PARLEY_ASSIGN_OR_RETURN(bool removed, ConversationRepo::remove(c, conv.account_id, id));
+    PARLEY_ASSIGN_OR_RETURN(auto removed, ConversationRepo::remove(c, conv.account_id, id));
     if (!removed) return ApiError::not_found("No conversation " + std::string(id) + ".");
     return {};
   });

@@ -1,6 +1,6 @@
 #include "store/conversation_purge.h"
 
-#include "store/agent_repo.h"
+#include "store/conversation_repo.h"
 #include "store/gap_repo.h"
 
 namespace parley {
@@ -25,16 +25,13 @@ Result<PurgeCounts> purge_events_of(Connection& c, std::string_view event_id) {
 
 Result<PurgeCounts> purge_conversation(Connection& c, std::string_view id) {
   PurgeCounts n;
-  std::string agent_id;
-  int64_t messages = 0;
-  bool found = false;
-  PARLEY_TRY(c.query("SELECT agent_id, message_count FROM conversations WHERE id = $1", {id},
+  std::string account_id, agent_id;
+  PARLEY_TRY(c.query("SELECT account_id, agent_id FROM conversations WHERE id = $1", {id},
                      [&](const Row& r) {
-                       agent_id = r.text(0);
-                       messages = r.int64(1);
-                       found = true;
+                       account_id = r.text(0);
+                       agent_id = r.text(1);
                      }));
-  if (!found) return n;
+  if (account_id.empty()) return n;
   PARLEY_ASSIGN_OR_RETURN(n, purge_events_of(c, id));
   // Hand-offs and live chats: "<conversation id>:<ms>", a range of the event_id index.
   std::string first = std::string(id) + ":";
@@ -42,16 +39,13 @@ Result<PurgeCounts> purge_conversation(Connection& c, std::string_view id) {
   PARLEY_ASSIGN_OR_RETURN(auto timed,
                           purge_events_where(c, "event_id >= $1 AND event_id < $2", {first, past}));
   n += timed;
-  PARLEY_ASSIGN_OR_RETURN(n.conversations,
-                          c.execute("DELETE FROM conversations WHERE id = $1", {id}));
-  n.messages = n.conversations > 0 ? messages : 0;
-  if (n.conversations > 0) {
-    PARLEY_TRY(AgentRepo::add_to_counter(c, agent_id, AgentCounter::kConversations, -1));
-    PARLEY_TRY(AgentRepo::add_to_counter(c, agent_id, AgentCounter::kMessages, -messages));
-    // Its gaps went with its messages; a group left without a question goes too (its analysed
-    // terms came from a question of this conversation).
-    PARLEY_TRY(GapRepo::remove_empty_groups(c, agent_id));
-  }
+  PARLEY_ASSIGN_OR_RETURN(auto messages, ConversationRepo::remove(c, account_id, id));
+  if (!messages) return n;
+  n.conversations = 1;
+  n.messages = *messages;
+  // Its gaps went with its messages; a group left without a question goes too (its analysed
+  // terms came from a question of this conversation).
+  PARLEY_TRY(GapRepo::remove_empty_groups(c, agent_id));
   return n;
 }
 

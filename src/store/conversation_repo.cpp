@@ -305,15 +305,23 @@ Result<std::vector<MessageRecord>> ConversationRepo::last_messages(Connection& c
   return out;
 }
 
-Result<bool> ConversationRepo::remove(Connection& c, std::string_view account_id,
-                                      std::string_view id) {
-  PARLEY_ASSIGN_OR_RETURN(auto conv, find(c, account_id, id));
-  if (!conv) return false;
-  PARLEY_TRY(c.execute("DELETE FROM conversations WHERE id = $1", {id}));
-  PARLEY_TRY(AgentRepo::add_to_counter(c, conv->agent_id, AgentCounter::kConversations, -1));
-  PARLEY_TRY(
-      AgentRepo::add_to_counter(c, conv->agent_id, AgentCounter::kMessages, -conv->message_count));
-  return true;
+Result<std::optional<int64_t>> ConversationRepo::remove(Connection& c, std::string_view account_id,
+                                                        std::string_view id) {
+  std::string agent_id;
+  PARLEY_TRY(c.query("SELECT agent_id FROM conversations WHERE id = $1 AND account_id = $2",
+                     {id, account_id}, [&](const Row& r) { agent_id = r.text(0); }));
+  if (agent_id.empty()) return std::optional<int64_t>();
+  // The agent's row first, as a chat turn takes it before the conversation's: a removal and a
+  // turn queue in one order. The counts taken off are the deleted row's, so a turn that committed
+  // while the removal waited is taken off with the rest (a count read before the DELETE missed it).
+  PARLEY_TRY(AgentRepo::lock(c, agent_id));
+  std::optional<int64_t> messages;
+  PARLEY_TRY(c.query("DELETE FROM conversations WHERE id = $1 RETURNING message_count", {id},
+                     [&](const Row& r) { messages = r.int64(0); }));
+  if (!messages) return messages;
+  PARLEY_TRY(AgentRepo::add_to_counter(c, agent_id, AgentCounter::kConversations, -1));
+  PARLEY_TRY(AgentRepo::add_to_counter(c, agent_id, AgentCounter::kMessages, -*messages));
+  return messages;
 }
 
 std::string_view ConversationRepo::columns() { return CONVERSATION_COLUMNS; }

@@ -121,8 +121,11 @@ class ConversationRepo {
   static Result<void> set_rating(Connection& c, std::string_view message_id,
                                  const std::optional<std::string>& rating,
                                  std::optional<int64_t> rated_at);
-  // Deletes the conversation and its messages; its leads keep existing with no conversation.
-  static Result<bool> remove(Connection& c, std::string_view account_id, std::string_view id);
+  // Deletes the conversation of the account and its messages, and takes them off its agent's
+  // counts; its leads keep existing with no conversation. The messages it held, or none when there
+  // was no such conversation.
+  static Result<std::optional<int64_t>> remove(Connection& c, std::string_view account_id,
+                                               std::string_view id);
   // The column list read_row expects, for queries kept in other files (list pages).
   static std::string_view columns();
   // How many columns that is: a query reading more after them starts at this index.

@@ -1,7 +1,10 @@
 // Conversations and messages: insert, find, update, remove, keyset pages, and message sequences
 // taken by concurrent appends.
 #include <array>
+#include <chrono>
+#include <future>
 #include <set>
+#include <thread>
 
 #include "store/agent_repo.h"
 #include "store/conversation_queries.h"
@@ -251,7 +254,7 @@ TEST_P(StoreContract, RemovingAConversationTakesItsCountsOffTheAgent) {
     PARLEY_TRY(ConversationRepo::append_message(c, contract_message("msg_2", "cnv_1", now_)));
     return {};
   });
-  bool removed = false;
+  std::optional<int64_t> removed;
   write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(removed, ConversationRepo::remove(c, account_, "cnv_1"));
     return {};
@@ -262,6 +265,43 @@ TEST_P(StoreContract, RemovingAConversationTakesItsCountsOffTheAgent) {
   auto agent = **AgentRepo::find_any(reader(), agent_);
   EXPECT_EQ(agent.conversations_count, 0);
   EXPECT_EQ(agent.messages_count, 0);
+}
+
+// A turn that appends while a removal waits for the conversation: the removal takes off the
+// counts of the row it deleted, that turn's message included (a count read before the DELETE
+// would leave it on the agent for ever). On SQLite the two run one after the other.
+TEST_P(StoreContract, ARemovalTakesOffTheMessagesOfATurnItWaitedFor) {
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(ConversationRepo::insert(c, contract_conversation("cnv_1", agent_, account_, now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, contract_message("msg_1", "cnv_1", now_)));
+    return {};
+  });
+  std::promise<void> appended;
+  std::thread turn([&] {
+    // As a chat turn: the agent's row, then the conversation's, held until the commit.
+    auto r = db().write([&](Connection& c) -> Result<void> {
+      PARLEY_ASSIGN_OR_RETURN(bool found, AgentRepo::lock(c, agent_));
+      EXPECT_TRUE(found);
+      PARLEY_TRY(ConversationRepo::append_message(c, contract_message("msg_2", "cnv_1", now_ + 1)));
+      appended.set_value();
+      std::this_thread::sleep_for(std::chrono::milliseconds(400));
+      return {};
+    });
+    EXPECT_TRUE(r.ok());
+  });
+  appended.get_future().wait();
+  std::optional<int64_t> removed;
+  auto r = other().write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(removed, ConversationRepo::remove(c, account_, "cnv_1"));
+    return {};
+  });
+  turn.join();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(removed, 2);
+  auto agent = **AgentRepo::find_any(reader(), agent_);
+  EXPECT_EQ(agent.conversations_count, 0);
+  EXPECT_EQ(agent.messages_count, 0);
+  EXPECT_TRUE(ConversationRepo::messages(reader(), "cnv_1")->empty());
 }
 
 TEST_P(StoreContract, ConversationPagesAreNewestFirstAndContinueAfterTheLastItem) {

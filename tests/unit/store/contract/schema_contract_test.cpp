@@ -67,7 +67,7 @@ TEST_P(StoreContract, RemovingAConversationTakesItsGapsWithItsMessages) {
     }
     return {};
   });
-  bool removed = false;
+  std::optional<int64_t> removed;
   write([&](Connection& c) -> Result<void> {
     PARLEY_ASSIGN_OR_RETURN(removed, ConversationRepo::remove(c, account_, "cnv_1"));
     return {};

@@ -45,8 +45,8 @@ Result<PurgeCounts> purge_expired_conversations(Services& s, const RetentionPass
       for (;;) {
         if (!pass.keep_going()) return total;
         // The cutoff is taken per batch: a conversation that became active again meanwhile is
-        // not old any more, and the statement that picks the batch runs in the same transaction
-        // that deletes it.
+        // not old any more. The batch is picked under the agent's lock, in the transaction that
+        // deletes it, so no turn of the agent can make a picked conversation active meanwhile.
         const int64_t before = s.clock.now_ms() - days * kDayMs;
         PurgeCounts batch;
         size_t picked = 0;

@@ -1,5 +1,6 @@
 #include "store/conversation_purge.h"
 
+#include "store/agent_repo.h"
 #include "store/conversation_repo.h"
 #include "store/gap_repo.h"
 
@@ -53,6 +54,7 @@ Result<std::vector<std::string>> conversations_inactive_since(Connection& c,
                                                               std::string_view agent_id,
                                                               int64_t before_ms, int64_t limit) {
   std::vector<std::string> ids;
+  PARLEY_TRY(AgentRepo::lock(c, agent_id));
   PARLEY_TRY(
       c.query("SELECT id FROM conversations WHERE agent_id = $1 AND last_activity_at < $2 "
               "ORDER BY last_activity_at, created_at, id LIMIT $3",

@@ -38,7 +38,10 @@ Result<PurgeCounts> purge_conversation(Connection& c, std::string_view id);
 Result<PurgeCounts> purge_events_of(Connection& c, std::string_view event_id);
 
 // The ids of the agent's conversations whose last activity is before `before_ms`, oldest first,
-// at most `limit` (the retention purge's next batch).
+// at most `limit` (the retention purge's next batch). The agent's row is locked first, as every
+// chat turn locks it before its conversation's: a turn that committed before is seen, and none can
+// start until the caller's transaction ends, so a conversation picked is still inactive when the
+// caller deletes it.
 Result<std::vector<std::string>> conversations_inactive_since(Connection& c,
                                                               std::string_view agent_id,
                                                               int64_t before_ms, int64_t limit);

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "store/agent_repo.h"
+#include "store/conversation_purge.h"
 #include "store/conversation_queries.h"
 #include "store/conversation_repo.h"
 #include "store/inbox_queries.h"
@@ -302,6 +303,45 @@ TEST_P(StoreContract, ARemovalTakesOffTheMessagesOfATurnItWaitedFor) {
   EXPECT_EQ(agent.conversations_count, 0);
   EXPECT_EQ(agent.messages_count, 0);
   EXPECT_TRUE(ConversationRepo::messages(reader(), "cnv_1")->empty());
+}
+
+// The retention purge's batch is picked under the agent's lock: a turn that makes an old
+// conversation active again while the purge waits keeps it (picked before, it was deleted with
+// that turn's message). On SQLite the two run one after the other.
+TEST_P(StoreContract, AConversationATurnRevivesWhileThePurgeWaitsIsKept) {
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(
+        ConversationRepo::insert(c, contract_conversation("cnv_old", agent_, account_, now_)));
+    PARLEY_TRY(ConversationRepo::append_message(c, contract_message("msg_1", "cnv_old", now_)));
+    return {};
+  });
+  const int64_t later = now_ + 100'000;
+  std::promise<void> appended;
+  std::thread turn([&] {
+    auto r = db().write([&](Connection& c) -> Result<void> {
+      PARLEY_ASSIGN_OR_RETURN(bool found, AgentRepo::lock(c, agent_));
+      EXPECT_TRUE(found);
+      PARLEY_TRY(ConversationRepo::append_message(c, contract_message("msg_2", "cnv_old", later)));
+      appended.set_value();
+      std::this_thread::sleep_for(std::chrono::milliseconds(400));
+      return {};
+    });
+    EXPECT_TRUE(r.ok());
+  });
+  appended.get_future().wait();
+  std::vector<std::string> picked;
+  auto r = other().write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(picked, conversations_inactive_since(c, agent_, now_ + 1, 10));
+    for (const auto& id : picked) PARLEY_TRY(purge_conversation(c, id));
+    return {};
+  });
+  turn.join();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(picked.empty());
+  auto kept = ConversationRepo::find(reader(), account_, "cnv_old");
+  ASSERT_TRUE(kept.ok() && kept->has_value());
+  EXPECT_EQ((*kept)->message_count, 2);
+  EXPECT_EQ((*kept)->last_activity_at, later);
 }
 
 TEST_P(StoreContract, ConversationPagesAreNewestFirstAndContinueAfterTheLastItem) {

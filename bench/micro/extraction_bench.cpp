@@ -9,6 +9,7 @@
 #include <string>
 
 #include "extract/extract.h"
+#include "extract/html_nesting.h"
 #include "test_documents.h"
 
 namespace parley {
@@ -75,6 +76,31 @@ void BM_GumboParseOnly(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * page.size()));
 }
 BENCHMARK(BM_GumboParseOnly)->Arg(80)->Unit(benchmark::kMillisecond);
+
+// The nesting cap's scan alone on the same page (every page pays it before gumbo).
+void BM_CapNestingScan(benchmark::State& state) {
+  std::string page = html_page(static_cast<int>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(html::cap_nesting(page).has_value());
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * page.size()));
+}
+BENCHMARK(BM_CapNestingScan)->Arg(80)->Unit(benchmark::kMillisecond);
+
+// A hostile page: N nested <div>s around one sentence. gumbo alone costs N² (20,000: 1.3 s;
+// 200,000: minutes); capped at 512, it is read flat past that depth.
+void BM_ExtractDeeplyNestedHtml(benchmark::State& state) {
+  const auto depth = static_cast<size_t>(state.range(0));
+  std::string page;
+  page.reserve(depth * 11 + 16);
+  for (size_t i = 0; i < depth; ++i) page += "<div>";
+  page += "deep text";
+  for (size_t i = 0; i < depth; ++i) page += "</div>";
+  for (auto _ : state) {
+    auto doc = extract_document({page, "text/html; charset=utf-8", ""});
+    if (!doc.ok() || doc->blocks.empty()) std::abort();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * page.size()));
+}
+BENCHMARK(BM_ExtractDeeplyNestedHtml)->Arg(20'000)->Arg(200'000)->Unit(benchmark::kMillisecond);
 
 // The same page in Windows-1252 with no declaration: ICU's detector and converter first.
 void BM_ExtractHtmlDetectedCharset(benchmark::State& state) {

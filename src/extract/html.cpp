@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "extract/html_blocks.h"
+#include "extract/html_nesting.h"
 #include "extract/html_nodes.h"
 
 namespace parley {
@@ -95,7 +96,10 @@ ExtractedDocument extract_html(std::string_view utf8) {
   ExtractedDocument doc;
   GumboOptions options = kGumboDefaultOptions;
   options.max_errors = 0;  // parse errors are not read; recording them costs time and memory
-  GumboOutput* output = gumbo_parse_with_options(&options, utf8.data(), utf8.size());
+  // A page nested past the cap is read with its deepest tags left out (their text stays).
+  const std::optional<std::string> capped = html::cap_nesting(utf8);
+  const std::string_view page = capped ? std::string_view(*capped) : utf8;
+  GumboOutput* output = gumbo_parse_with_options(&options, page.data(), page.size());
   if (output == nullptr) return doc;
   std::string title;
   read_page_facts(output->root, doc, title);

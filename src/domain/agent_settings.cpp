@@ -272,11 +272,15 @@ Result<void> keep_redacted_headers(const Result<rapidjson::Document>& current, r
     }
     for (auto h = headers->value.MemberBegin(); h != headers->value.MemberEnd(); ++h) {
       if (!is_redaction(h->value)) continue;
-      auto old = stored_headers ? stored_headers->FindMember(h->name) : rapidjson::Value::ConstMemberIterator();
-      if (!stored_headers || old == stored_headers->MemberEnd()) continue;
       std::string at = "apiActions[" + std::to_string(i) + "]";
       std::string secret =
           at + ".headers." + std::string(h->name.GetString(), h->name.GetStringLength());
+      auto old = stored_headers ? stored_headers->FindMember(h->name)
+                                : rapidjson::Value::ConstMemberIterator();
+      if (!stored_headers || old == stored_headers->MemberEnd()) {
+        // The marker would go out as the header's value: refused, as for an MCP server's.
+        return ApiError::invalid("'" + secret + "' has no stored value to keep: give the secret.");
+      }
       PARLEY_TRY(same_destination(*stored, action, "url", secret, at + ".url"));
       PARLEY_TRY(same_action_method(*stored, action, secret, at + ".method"));
       h->value.CopyFrom(old->value, alloc);

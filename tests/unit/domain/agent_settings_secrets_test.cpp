@@ -124,5 +124,29 @@ TEST(AgentSettingsSecrets, RedactedActionHeadersDoNotFollowTheActionToAnotherHos
   EXPECT_NE(same->find("Bearer s3cret"), std::string::npos);
 }
 
+// The marker stands for a stored value; where there is none (a new action, a new header, an action
+// of another name) it would go out as the header's value, so it is refused naming the header.
+TEST(AgentSettingsSecrets, TheMarkerWithNoStoredHeaderToKeepIsRefused) {
+  std::string stored = R"({"apiActions":[{"name":"orders","url":"https://api.shop.example/o/{id}",
+                                          "headers":{"Authorization":"Bearer s3cret"}}]})";
+  auto other_action =
+      merge_agent_settings(stored, R"({"apiActions":[{"name":"other","url":"https://evil.example/x",
+                                 "headers":{"Authorization":"********"}}]})");
+  ASSERT_FALSE(other_action.ok());
+  EXPECT_EQ(other_action.error().code, ErrorCode::kInvalidRequest);
+  EXPECT_EQ(other_action.error().message,
+            "'apiActions[0].headers.Authorization' has no stored value to keep: give the secret.");
+  auto new_header = merge_agent_settings(
+      stored, R"({"apiActions":[{"name":"orders","url":"https://api.shop.example/o/{id}",
+                                 "headers":{"Authorization":"********","X-Key":"********"}}]})");
+  ASSERT_FALSE(new_header.ok());
+  EXPECT_EQ(new_header.error().message,
+            "'apiActions[0].headers.X-Key' has no stored value to keep: give the secret.");
+  auto none_stored = merge_agent_settings(
+      "{}", R"({"apiActions":[{"name":"orders","url":"https://api.shop.example/o/{id}",
+                               "headers":{"Authorization":"********"}}]})");
+  EXPECT_FALSE(none_stored.ok());
+}
+
 }  // namespace
 }  // namespace parley

@@ -2,17 +2,18 @@
 // that start at the first counted attempt, per (email, client address) pair, per client address,
 // and per email across every address. The pair's limit is low (5): it stops guessing one
 // account from one place. The email's ceiling is much higher (100): it stops guessing spread
-// over many addresses without letting one stranger lock the owner out, since the owner's own
-// address keeps its pair allowance. Once a count reaches its limit, every attempt it covers is
-// refused until the window ends, the correct password included. The client address is the one a
-// trusted proxy names (http/client_address.h), grouped by IPv6 /64, so one proxy's address
-// never stands for every client behind it (docs/security.md).
-// A refused attempt adds nothing, and each table holds at most `max_subjects` windows (the oldest
-// evicted first), so a flood of distinct emails costs neither memory nor time per login.
-// On a database one node serves (SQLite), counts live in this process's memory (a restart forgets
-// them). On a database nodes share (PostgreSQL), they are counted there
-// (store/shared_window_repo.h) so the limits hold across every node: windows aligned to the window
-// length, subjects named by a SHA-256 of the email or address, never the email itself. Thread-safe.
+// over many addresses. It does not hold an address the email signed in from in the last 30 days
+// (a known pair): a stranger with a hundred addresses can lock the email out of new places, not
+// out of the member's own, which keep their pair allowance. Once a count reaches its limit, every
+// attempt it covers is refused until the window ends, the correct password included. The client
+// address is the one a trusted proxy names (http/client_address.h), grouped by IPv6 /64, so one
+// proxy's address never stands for every client behind it (docs/security.md). A refused attempt
+// adds nothing, and each table holds at most `max_subjects` windows (the oldest evicted first), so
+// a flood of distinct emails costs neither memory nor time per login. On a database one node serves
+// (SQLite), counts live in this process's memory (a restart forgets them). On a database nodes
+// share (PostgreSQL), they are counted there (store/shared_window_repo.h) so the limits hold across
+// every node: windows aligned to the window length, subjects named by a SHA-256 of the email or
+// address, never the email itself. Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,8 @@ struct LoginLimits {
   // Windows tracked at once in each table (pairs, addresses, emails).
   int64_t max_subjects = 100'000;
   int64_t failures_per_email_all_addresses = 100;  // the email's ceiling across every address
+  // How long an address the email signed in from is exempt from the email's ceiling.
+  int64_t known_pair_ms = 30LL * 24 * 60 * 60 * 1000;
 };
 
 class LoginThrottle {
@@ -49,7 +52,7 @@ class LoginThrottle {
   void succeeded(std::string_view email, std::string_view address);
 
   const LoginLimits& limits() const { return limits_; }
-  // Windows held (pairs + addresses + emails), for tests and metrics.
+  // Windows held (pairs + addresses + emails; not the known pairs), for tests and metrics.
   size_t tracked() const;
 
  private:
@@ -63,6 +66,7 @@ class LoginThrottle {
   LoginThrottleWindows by_pair_;
   LoginThrottleWindows by_address_;
   LoginThrottleWindows by_email_;
+  LoginThrottleWindows known_;  // pairs that signed in within known_pair_ms
 };
 
 }  // namespace parley

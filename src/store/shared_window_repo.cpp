@@ -61,8 +61,20 @@ Result<int64_t> SharedWindowRepo::count(Database& db, std::string_view name, int
   return n;
 }
 
+Result<int64_t> SharedWindowRepo::peek(Connection& c, std::string_view name,
+                                       int64_t window_start_ms) {
+  PARLEY_ASSIGN_OR_RETURN(
+      auto n, c.query_int("SELECT count FROM shared_windows WHERE name = $1 AND window_start >= $2",
+                          {name, window_start_ms}));
+  return n.value_or(0);
+}
+
 Result<int64_t> SharedWindowRepo::purge(Connection& c, int64_t before_ms) {
-  return c.execute("DELETE FROM shared_windows WHERE window_start < $1", {before_ms});
+  constexpr int64_t kLastingMs = 31LL * 86'400'000;
+  return c.execute(
+      "DELETE FROM shared_windows WHERE window_start < $1 AND (name NOT LIKE $2 OR window_start < "
+      "$3)",
+      {before_ms, std::string(kLastingPrefix) + "%", before_ms - kLastingMs});
 }
 
 }  // namespace parley

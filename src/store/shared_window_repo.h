@@ -30,8 +30,13 @@ class SharedWindowRepo {
   // Counts one event as its own volatile write (Database::write_volatile) and returns the
   // window's count including it: what the widget's limits call per event.
   static Result<int64_t> count(Database& db, std::string_view name, int64_t window_start_ms);
-  // Removes counters whose window started before `before_ms`; returns how many.
+  // The count of counter `name` in the window starting at `window_start_ms` or later (0 when none),
+  // adding nothing.
+  static Result<int64_t> peek(Connection& c, std::string_view name, int64_t window_start_ms);
+  // Removes counters whose window started before `before_ms`, and those named with
+  // kLastingPrefix (windows of up to 30 days) 31 days before it; returns how many.
   static Result<int64_t> purge(Connection& c, int64_t before_ms);
+  static constexpr std::string_view kLastingPrefix = "lasting:";
 };
 
 }  // namespace parley

@@ -24,7 +24,8 @@ void RateWindowWriter::tick() {
 }
 
 void RateWindowWriter::purge_shared_windows() {
-  // The longest shared window is a day: what started two days ago has ended on every node.
+  // The longest shared window is a day (a lasting one's, 30 days; SharedWindowRepo::purge): what
+  // started two days ago has ended on every node.
   using namespace std::chrono;
   int64_t before = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count() - 2 * 86'400'000LL;
   (void)db_.write_volatile([before](Connection& c) -> Result<void> {

@@ -114,6 +114,35 @@ TEST(ConsoleLoginLimits, GuessingOneAccountIsStoppedWhileItsOwnerSignsInFromElse
   EXPECT_EQ(login_from(server, "198.51.100.2", m["email"], kPassword).status, 200);
 }
 
+// Guessing spread over many addresses reaches the email's ceiling: new places are refused, the
+// right password included, but not an address the member signed in from (on PostgreSQL, counted
+// in the shared database).
+TEST(ConsoleLoginLimits, AGuesserOnManyAddressesDoesNotLockTheMemberOutOfTheirOwn) {
+  Env env = login_limits();
+  env["PARLEY_CLIENT_ADDRESS_HEADER"] = "X-Forwarded-For";
+  env["PARLEY_CONSOLE_LOGIN_FAILURES_PER_EMAIL_ALL_ADDRESSES"] = "6";
+  Server server(env);
+  std::string account = server.create_account();
+  auto m = create_member(server, account, "owner", kPassword);
+  ASSERT_EQ(login_from(server, "198.51.100.2", m["email"], kPassword).status, 200);
+  for (int a = 1; a <= 3; ++a) {
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_EQ(login_from(server, "203.0.113." + std::to_string(a), m["email"], "guess").status,
+                401);
+    }
+  }
+  auto elsewhere = login_from(server, "203.0.113.50", m["email"], kPassword);
+  EXPECT_EQ(elsewhere.status, 429);
+  EXPECT_EQ(elsewhere.error_code(), "rate_limited");
+  EXPECT_EQ(login_from(server, "198.51.100.9", m["email"], kPassword).status, 429);
+  auto own = login_from(server, "198.51.100.2", m["email"], kPassword);
+  EXPECT_EQ(own.status, 200) << own.body;
+  // Its own pair allowance still holds there.
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(login_from(server, "198.51.100.2", m["email"], "typo").status, 401);
+  EXPECT_EQ(login_from(server, "198.51.100.2", m["email"], kPassword).status, 429);
+}
+
 TEST(ConsoleLoginLimits, AHeaderFromAnUntrustedPeerIsIgnored) {
   Env env = login_limits();
   env["PARLEY_CLIENT_ADDRESS_HEADER"] = "X-Forwarded-For";

@@ -34,6 +34,26 @@ TEST(LoginThrottle, TheEmailsCeilingStopsGuessingSpreadOverManyAddresses) {
   EXPECT_EQ(t.begin("a@x.example", "10.0.0.5"), 60);
 }
 
+TEST(LoginThrottle, TheEmailsCeilingDoesNotHoldAnAddressItSignedInFromWithinThirtyDays) {
+  ManualClock clock(kStart);
+  LoginLimits limits{3, 100, 60'000};
+  limits.failures_per_email_all_addresses = 4;
+  LoginThrottle t(clock, limits);
+  EXPECT_EQ(t.begin("a@x.example", "198.51.100.2"), 0);
+  t.succeeded("a@x.example", "198.51.100.2");
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(t.begin("a@x.example", "10.0.0." + std::to_string(i)), 0);
+  EXPECT_EQ(t.begin("a@x.example", "10.0.0.99"), 60);
+  EXPECT_EQ(t.begin("a@x.example", "198.51.100.2"), 0);
+  EXPECT_EQ(t.begin("b@x.example", "198.51.100.2"), 0);  // the pair is known, not the address
+  EXPECT_EQ(t.begin("b@x.example", "198.51.100.2"), 0);
+  // Thirty days after its last sign-in the pair is a stranger again.
+  clock.advance_ms(limits.known_pair_ms - 1);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(t.begin("a@x.example", "10.0.1." + std::to_string(i)), 0);
+  EXPECT_EQ(t.begin("a@x.example", "198.51.100.2"), 0);
+  clock.advance_ms(1);
+  EXPECT_EQ(t.begin("a@x.example", "198.51.100.2"), 60);
+}
+
 TEST(LoginThrottle, FiftyOneFailuresFromOneAddressDoNotLockAnotherAddressOut) {
   ManualClock clock(kStart);
   LoginThrottle t(clock, LoginLimits{});

@@ -42,6 +42,39 @@ TEST_P(StoreContract, SharedWindowTakesABlockUpToTheCapAndNothingPastIt) {
   EXPECT_EQ(stored_count(reader(), "rate:k"), 1);
 }
 
+// peek reads a window's count without adding to it; the purge keeps a lasting counter (a console
+// member's known sign-in address, 30 days) for 31 days past the others' cut-off.
+TEST_P(StoreContract, SharedWindowPeekAddsNothingAndThePurgeKeepsLastingCounters) {
+  const std::string lasting = std::string(SharedWindowRepo::kLastingPrefix) + "login-known:x";
+  constexpr int64_t kDay = 86'400'000;
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_TRY(SharedWindowRepo::take(c, "rate:old", kWindow - 3 * kDay, 1, 10));
+    PARLEY_TRY(SharedWindowRepo::take(c, lasting, kWindow - 20 * kDay, 1, 1));
+    PARLEY_TRY(SharedWindowRepo::take(c, lasting + "-older", kWindow - 40 * kDay, 1, 1));
+    return {};
+  });
+  int64_t peeked = -1, missing = -1, too_old = -1;
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(peeked, SharedWindowRepo::peek(c, lasting, kWindow - 30 * kDay));
+    PARLEY_ASSIGN_OR_RETURN(too_old, SharedWindowRepo::peek(c, lasting, kWindow - 10 * kDay));
+    PARLEY_ASSIGN_OR_RETURN(missing, SharedWindowRepo::peek(c, "rate:none", kWindow));
+    return {};
+  });
+  EXPECT_EQ(peeked, 1);
+  EXPECT_EQ(too_old, 0);
+  EXPECT_EQ(missing, 0);
+  EXPECT_EQ(stored_count(reader(), "rate:none"), -1);  // nothing was added
+  int64_t purged = 0;
+  write([&](Connection& c) -> Result<void> {
+    PARLEY_ASSIGN_OR_RETURN(purged, SharedWindowRepo::purge(c, kWindow - 2 * kDay));
+    return {};
+  });
+  EXPECT_EQ(purged, 2);
+  EXPECT_EQ(stored_count(reader(), "rate:old"), -1);
+  EXPECT_EQ(stored_count(reader(), lasting), 1);
+  EXPECT_EQ(stored_count(reader(), lasting + "-older"), -1);
+}
+
 TEST_P(StoreContract, SharedRateCounterNearTheLimitCountsEveryRequestExactly) {
   // Below kNearLimit every request is its own statement: exactly the limit gets through.
   const int64_t limit = SharedRateCounter::kNearLimit - 1;

@@ -6,6 +6,7 @@
 
 #include "core/json.h"
 #include "domain/contacts.h"
+#include "domain/setting_shapes.h"
 #include "domain/tool_settings.h"
 #include "domain/widget_rules.h"
 #include "model/agent_settings.h"
@@ -365,6 +366,7 @@ Result<std::string> merge_agent_settings(std::string_view current_json, std::str
     }
     PARLEY_TRY(check_knowledge_setting(name, it->value));
     PARLEY_TRY(check_value_setting(name, it->value));
+    PARLEY_TRY(check_setting_shape(name, it->value));
     PARLEY_TRY(check_tool_setting(name, it->value));
     rapidjson::Value key(name.c_str(), merged.GetAllocator());
     rapidjson::Value value(it->value, merged.GetAllocator());

@@ -4,6 +4,7 @@
 #include "widget/widget_routes.h"
 #include "core/time_format.h"
 #include "domain/chat.h"
+#include "domain/contacts.h"
 #include "domain/conversations.h"
 #include "domain/gaps.h"
 #include "domain/leads.h"
@@ -195,6 +196,14 @@ Result<Response> submit_form(WidgetCall& call) {
   return created(saved.id, saved.created_at, "form_submission");
 }
 
+// The optional `email` of a booking or a return request: an address, as a contact's is.
+Result<std::optional<std::string>> optional_email(FieldReader& f) {
+  PARLEY_ASSIGN_OR_RETURN(auto email, f.optional_string("email", 254));
+  if (email && !is_valid_email(*email))
+    return ApiError::invalid("'email' must be a valid email address.");
+  return email;
+}
+
 // The agent's booking setting names the provider and the event: {provider, eventTitle,
 // eventLength}; the visitor picks a slot.
 Result<Response> pick_slot(WidgetCall& call) {
@@ -207,7 +216,7 @@ Result<Response> pick_slot(WidgetCall& call) {
   if (!start_ms) return ApiError::invalid("'startAt' must be an ISO 8601 time.");
   in.start_at = *start_ms;
   PARLEY_ASSIGN_OR_RETURN(in.name, f.optional_string("name", 100));
-  PARLEY_ASSIGN_OR_RETURN(in.email, f.optional_string("email", 254));
+  PARLEY_ASSIGN_OR_RETURN(in.email, optional_email(f));
   PARLEY_ASSIGN_OR_RETURN(auto zone, f.optional_string("timeZone"));
   if (zone && !is_known_time_zone(*zone))
     return ApiError::invalid("'timeZone' must be an IANA time zone such as 'Europe/Paris'.");
@@ -229,7 +238,7 @@ Result<Response> request_return(WidgetCall& call) {
   in.agent_id = call.agent.id;
   in.conversation_id = call.conversation->id;
   PARLEY_ASSIGN_OR_RETURN(in.order_id, f.required_string("orderId", 100));
-  PARLEY_ASSIGN_OR_RETURN(in.email, f.optional_string("email", 254));
+  PARLEY_ASSIGN_OR_RETURN(in.email, optional_email(f));
   PARLEY_ASSIGN_OR_RETURN(in.name, f.optional_string("name", 100));
   PARLEY_ASSIGN_OR_RETURN(in.reason, f.optional_string("reason", 1000));
   PARLEY_TRY(check_record(call, "", ""));

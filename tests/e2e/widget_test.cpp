@@ -283,6 +283,16 @@ TEST_F(WidgetApi, VisitorActionsAreValidatedAndKeptToTheVisitor) {
   auto bad_email = action(conv, "contact", {{"visitorId", "v-1"}, {"email", "not-an-email"}});
   EXPECT_EQ(bad_email.status, 400);
   EXPECT_NE(bad_email.error_message().find("email"), std::string::npos);
+  for (const char* kind : {"booking", "return"}) {
+    auto bad = action(conv, kind,
+                      {{"visitorId", "v-1"},
+                       {"startAt", "2026-12-01T10:00:00.000Z"},
+                       {"orderId", "1001"},
+                       {"email", "bad"}});
+    EXPECT_EQ(bad.status, 400) << kind;
+    EXPECT_EQ(bad.error_code(), "invalid_request") << kind;
+    EXPECT_EQ(bad.error_message(), "'email' must be a valid email address.") << kind;
+  }
   auto bad_time = action(conv, "booking", {{"visitorId", "v-1"}, {"startAt", "tomorrow"}});
   EXPECT_EQ(bad_time.status, 400);
   auto no_form = action(conv, "form", {{"visitorId", "v-1"}});

@@ -1,6 +1,7 @@
 #include "console/login_throttle.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "core/crypto.h"
@@ -55,16 +56,13 @@ Result<int64_t> LoginThrottle::begin_shared(std::string_view email, std::string_
                             SharedWindowRepo::take(c, by_address, window, 1, limits_.failures_per_address));
     // A refused attempt adds nothing: the counts taken go back.
     if (a.taken == 0) return SharedWindowRepo::give_back(c, by_pair, window, 1);
-    // A known pair is not held by the email's ceiling.
+    // A known pair is not held by the email's ceiling; its attempt still counts toward it (and is
+    // given back on success), as in memory.
     PARLEY_ASSIGN_OR_RETURN(int64_t known,
                             SharedWindowRepo::peek(c, known_name, now - limits_.known_pair_ms));
-    if (known > 0) {
-      allowed = true;
-      return {};
-    }
-    PARLEY_ASSIGN_OR_RETURN(
-        WindowTake e,
-        SharedWindowRepo::take(c, by_email, window, 1, limits_.failures_per_email_all_addresses));
+    const int64_t ceiling =
+        known > 0 ? std::numeric_limits<int64_t>::max() : limits_.failures_per_email_all_addresses;
+    PARLEY_ASSIGN_OR_RETURN(WindowTake e, SharedWindowRepo::take(c, by_email, window, 1, ceiling));
     if (e.taken == 0) {
       PARLEY_TRY(SharedWindowRepo::give_back(c, by_pair, window, 1));
       return SharedWindowRepo::give_back(c, by_address, window, 1);

@@ -45,8 +45,8 @@ Result<PurgeCounts> purge_expired_conversations(Services& s, const RetentionPass
       for (;;) {
         if (!pass.keep_going()) return total;
         // The cutoff is taken per batch: a conversation that became active again meanwhile is
-        // not old any more. The batch is picked under the agent's lock, in the transaction that
-        // deletes it, so no turn of the agent can make a picked conversation active meanwhile.
+        // not old any more, and each DELETE checks the cutoff again on the row as a turn that
+        // committed meanwhile left it.
         const int64_t before = s.clock.now_ms() - days * kDayMs;
         PurgeCounts batch;
         size_t picked = 0;
@@ -56,7 +56,7 @@ Result<PurgeCounts> purge_expired_conversations(Services& s, const RetentionPass
                                   conversations_inactive_since(c, agent.id, before, pass.batch));
           picked = ids.size();
           for (const auto& id : ids) {
-            PARLEY_ASSIGN_OR_RETURN(auto one, purge_conversation(c, id));
+            PARLEY_ASSIGN_OR_RETURN(auto one, purge_conversation(c, id, before));
             batch += one;
           }
           return {};

@@ -75,8 +75,8 @@ bool is_clock_time(const rapidjson::Value& v) {
 Result<void> check_booking(const rapidjson::Value& v) {
   PARLEY_TRY(check_optional_string(v, "provider", "booking"));
   PARLEY_TRY(check_optional_string(v, "eventTitle", "booking"));
-  PARLEY_TRY(check_whole_number(v, "eventLength", "booking", 1, 1440));
-  PARLEY_TRY(check_whole_number(v, "daysAhead", "booking", 1, 365));
+  PARLEY_TRY(check_whole_number(v, "eventLength", "booking", 5, 1440));
+  PARLEY_TRY(check_whole_number(v, "daysAhead", "booking", 1, 31));
   if (const rapidjson::Value* zone = find(v, "timeZone");
       zone != nullptr && (!zone->IsString() || !is_time_zone(text_of(*zone))))
     return refused("booking.timeZone", "an IANA time zone such as Europe/Paris");

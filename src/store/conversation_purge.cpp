@@ -1,6 +1,5 @@
 #include "store/conversation_purge.h"
 
-#include "store/agent_repo.h"
 #include "store/conversation_repo.h"
 #include "store/gap_repo.h"
 
@@ -24,7 +23,8 @@ Result<PurgeCounts> purge_events_of(Connection& c, std::string_view event_id) {
   return purge_events_where(c, "event_id = $1", {event_id});
 }
 
-Result<PurgeCounts> purge_conversation(Connection& c, std::string_view id) {
+Result<PurgeCounts> purge_conversation(Connection& c, std::string_view id,
+                                       std::optional<int64_t> inactive_before) {
   PurgeCounts n;
   std::string account_id, agent_id;
   PARLEY_TRY(c.query("SELECT account_id, agent_id FROM conversations WHERE id = $1", {id},
@@ -33,17 +33,19 @@ Result<PurgeCounts> purge_conversation(Connection& c, std::string_view id) {
                        agent_id = r.text(1);
                      }));
   if (account_id.empty()) return n;
-  PARLEY_ASSIGN_OR_RETURN(n, purge_events_of(c, id));
+  PARLEY_ASSIGN_OR_RETURN(auto messages,
+                          ConversationRepo::remove(c, account_id, id, inactive_before));
+  if (!messages) return n;  // gone meanwhile, or active again
+  n.conversations = 1;
+  n.messages = *messages;
+  PARLEY_ASSIGN_OR_RETURN(auto events, purge_events_of(c, id));
+  n += events;
   // Hand-offs and live chats: "<conversation id>:<ms>", a range of the event_id index.
   std::string first = std::string(id) + ":";
   std::string past = std::string(id) + ";";
   PARLEY_ASSIGN_OR_RETURN(auto timed,
                           purge_events_where(c, "event_id >= $1 AND event_id < $2", {first, past}));
   n += timed;
-  PARLEY_ASSIGN_OR_RETURN(auto messages, ConversationRepo::remove(c, account_id, id));
-  if (!messages) return n;
-  n.conversations = 1;
-  n.messages = *messages;
   // Its gaps went with its messages; a group left without a question goes too (its analysed
   // terms came from a question of this conversation).
   PARLEY_TRY(GapRepo::remove_empty_groups(c, agent_id));
@@ -54,7 +56,6 @@ Result<std::vector<std::string>> conversations_inactive_since(Connection& c,
                                                               std::string_view agent_id,
                                                               int64_t before_ms, int64_t limit) {
   std::vector<std::string> ids;
-  PARLEY_TRY(AgentRepo::lock(c, agent_id));
   PARLEY_TRY(
       c.query("SELECT id FROM conversations WHERE agent_id = $1 AND last_activity_at < $2 "
               "ORDER BY last_activity_at, created_at, id LIMIT $3",

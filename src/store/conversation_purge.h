@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,16 +33,17 @@ struct PurgeCounts {
 };
 
 // Deletes the conversation (any account's) and what hangs off it; zero counts when it is gone.
-Result<PurgeCounts> purge_conversation(Connection& c, std::string_view id);
+// With `inactive_before`, only while its last activity is before then (checked by the DELETE
+// itself, on the row as a concurrent turn left it).
+Result<PurgeCounts> purge_conversation(Connection& c, std::string_view id,
+                                       std::optional<int64_t> inactive_before = {});
 
 // Deletes the outbox events whose id is `event_id` and their deliveries: {events, deliveries}.
 Result<PurgeCounts> purge_events_of(Connection& c, std::string_view event_id);
 
 // The ids of the agent's conversations whose last activity is before `before_ms`, oldest first,
-// at most `limit` (the retention purge's next batch). The agent's row is locked first, as every
-// chat turn locks it before its conversation's: a turn that committed before is seen, and none can
-// start until the caller's transaction ends, so a conversation picked is still inactive when the
-// caller deletes it.
+// at most `limit` (the retention purge's next batch; purge_conversation with the same
+// `inactive_before` deletes each only if no turn made it active since).
 Result<std::vector<std::string>> conversations_inactive_since(Connection& c,
                                                               std::string_view agent_id,
                                                               int64_t before_ms, int64_t limit);

@@ -306,22 +306,25 @@ Result<std::vector<MessageRecord>> ConversationRepo::last_messages(Connection& c
 }
 
 Result<std::optional<int64_t>> ConversationRepo::remove(Connection& c, std::string_view account_id,
-                                                        std::string_view id) {
-  std::string agent_id;
-  PARLEY_TRY(c.query("SELECT agent_id FROM conversations WHERE id = $1 AND account_id = $2",
-                     {id, account_id}, [&](const Row& r) { agent_id = r.text(0); }));
-  if (agent_id.empty()) return std::optional<int64_t>();
-  // The agent's row first, as a chat turn takes it before the conversation's: a removal and a
-  // turn queue in one order. The counts taken off are the deleted row's, so a turn that committed
-  // while the removal waited is taken off with the rest (a count read before the DELETE missed it).
-  PARLEY_TRY(AgentRepo::lock(c, agent_id));
-  std::optional<int64_t> messages;
-  PARLEY_TRY(c.query("DELETE FROM conversations WHERE id = $1 RETURNING message_count", {id},
-                     [&](const Row& r) { messages = r.int64(0); }));
-  if (!messages) return messages;
-  PARLEY_TRY(AgentRepo::add_to_counter(c, agent_id, AgentCounter::kConversations, -1));
-  PARLEY_TRY(AgentRepo::add_to_counter(c, agent_id, AgentCounter::kMessages, -*messages));
-  return messages;
+                                                        std::string_view id,
+                                                        std::optional<int64_t> inactive_before) {
+  // The counts taken off are the deleted row's: a turn that committed while the DELETE waited for
+  // the row is taken off with the rest (a count read before the DELETE missed it). On
+  // PostgreSQL, the DELETE checks its condition again on the row as that turn left it, so a
+  // conversation the turn made active is not deleted as inactive.
+  std::optional<std::pair<std::string, int64_t>> gone;
+  std::string sql = "DELETE FROM conversations WHERE id = $1 AND account_id = $2";
+  std::vector<DbValue> params{id, account_id};
+  if (inactive_before) {
+    sql += " AND last_activity_at < $3";
+    params.emplace_back(*inactive_before);
+  }
+  sql += " RETURNING agent_id, message_count";
+  PARLEY_TRY(c.query(sql, params, [&](const Row& r) { gone.emplace(r.text(0), r.int64(1)); }));
+  if (!gone) return std::optional<int64_t>();
+  PARLEY_TRY(AgentRepo::add_to_counter(c, gone->first, AgentCounter::kConversations, -1));
+  PARLEY_TRY(AgentRepo::add_to_counter(c, gone->first, AgentCounter::kMessages, -gone->second));
+  return std::optional<int64_t>(gone->second);
 }
 
 std::string_view ConversationRepo::columns() { return CONVERSATION_COLUMNS; }

@@ -122,10 +122,11 @@ class ConversationRepo {
                                  const std::optional<std::string>& rating,
                                  std::optional<int64_t> rated_at);
   // Deletes the conversation of the account and its messages, and takes them off its agent's
-  // counts; its leads keep existing with no conversation. The messages it held, or none when there
-  // was no such conversation.
+  // counts; its leads keep existing with no conversation. With `inactive_before`, only while its
+  // last activity is before then. The messages it held, or none when nothing was deleted.
   static Result<std::optional<int64_t>> remove(Connection& c, std::string_view account_id,
-                                               std::string_view id);
+                                               std::string_view id,
+                                               std::optional<int64_t> inactive_before = {});
   // The column list read_row expects, for queries kept in other files (list pages).
   static std::string_view columns();
   // How many columns that is: a query reading more after them starts at this index.

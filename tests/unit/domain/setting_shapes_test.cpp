@@ -40,7 +40,11 @@ TEST(SettingShapes, WellFormedItemsPass) {
 
 TEST(SettingShapes, EachWrongItemIsRefusedNamingIt) {
   EXPECT_EQ(refusal(R"({"booking":{"eventLength":-5}})"),
-            "Setting 'booking.eventLength' must be a whole number from 1 to 1440.");
+            "Setting 'booking.eventLength' must be a whole number from 5 to 1440.");
+  EXPECT_EQ(refusal(R"({"booking":{"eventLength":4}})"),
+            "Setting 'booking.eventLength' must be a whole number from 5 to 1440.");
+  EXPECT_EQ(refusal(R"({"booking":{"daysAhead":32}})"),
+            "Setting 'booking.daysAhead' must be a whole number from 1 to 31.");
   EXPECT_EQ(refusal(R"({"booking":{"timeZone":"Mars/Base"}})"),
             "Setting 'booking.timeZone' must be an IANA time zone such as Europe/Paris.");
   EXPECT_EQ(refusal(R"({"booking":{"availability":"x"}})"),

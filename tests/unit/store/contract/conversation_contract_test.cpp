@@ -305,9 +305,10 @@ TEST_P(StoreContract, ARemovalTakesOffTheMessagesOfATurnItWaitedFor) {
   EXPECT_TRUE(ConversationRepo::messages(reader(), "cnv_1")->empty());
 }
 
-// The retention purge's batch is picked under the agent's lock: a turn that makes an old
-// conversation active again while the purge waits keeps it (picked before, it was deleted with
-// that turn's message). On SQLite the two run one after the other.
+// A turn that makes an old conversation active again while the retention purge waits for its row
+// keeps it: the DELETE checks the cutoff again on the row as the turn left it (picked before the
+// turn committed, it was deleted with the turn's message). On SQLite the two run one after the
+// other.
 TEST_P(StoreContract, AConversationATurnRevivesWhileThePurgeWaitsIsKept) {
   write([&](Connection& c) -> Result<void> {
     PARLEY_TRY(
@@ -329,19 +330,25 @@ TEST_P(StoreContract, AConversationATurnRevivesWhileThePurgeWaitsIsKept) {
     EXPECT_TRUE(r.ok());
   });
   appended.get_future().wait();
-  std::vector<std::string> picked;
+  PurgeCounts purged;
   auto r = other().write([&](Connection& c) -> Result<void> {
-    PARLEY_ASSIGN_OR_RETURN(picked, conversations_inactive_since(c, agent_, now_ + 1, 10));
-    for (const auto& id : picked) PARLEY_TRY(purge_conversation(c, id));
+    PARLEY_ASSIGN_OR_RETURN(auto picked, conversations_inactive_since(c, agent_, now_ + 1, 10));
+    for (const auto& id : picked) {
+      PARLEY_ASSIGN_OR_RETURN(auto one, purge_conversation(c, id, now_ + 1));
+      purged += one;
+    }
     return {};
   });
   turn.join();
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_TRUE(picked.empty());
+  EXPECT_EQ(purged.conversations, 0);
   auto kept = ConversationRepo::find(reader(), account_, "cnv_old");
   ASSERT_TRUE(kept.ok() && kept->has_value());
   EXPECT_EQ((*kept)->message_count, 2);
   EXPECT_EQ((*kept)->last_activity_at, later);
+  auto agent = **AgentRepo::find_any(reader(), agent_);
+  EXPECT_EQ(agent.conversations_count, 1);
+  EXPECT_EQ(agent.messages_count, 2);
 }
 
 TEST_P(StoreContract, ConversationPagesAreNewestFirstAndContinueAfterTheLastItem) {

@@ -18,7 +18,7 @@ const JSON_SETTINGS = [
   { key: "products", group: "Offers", label: "Products", hint: 'A list like [{"name": "…", "url": "https://…", "keywords": […], "price": 10, "currency": "EUR"}].' },
   { key: "leadForm", group: "Leads, forms and booking", label: "Lead form", hint: 'Asks for contact details: {"message": "…", "fields": […], "formId": "…", "keywords": […]}.' },
   { key: "forms", group: "Leads, forms and booking", label: "Forms", hint: 'A list like [{"id": "…", "name": "…", "submitLabel": "Send", "keywords": […], "fields": […]}].' },
-  { key: "booking", group: "Leads, forms and booking", label: "Booking", hint: '{"provider": "…", "eventTitle": "…", "eventLength": 30, "timeZone": "…", "daysAhead": 14, "keywords": […], "availability": […]}.' },
+  { key: "booking", group: "Leads, forms and booking", label: "Booking", hint: '{"provider": "…", "eventTitle": "…", "eventLength": 30, "timeZone": "…", "daysAhead": 14, "keywords": […], "availability": {"mon": [["09:00", "17:00"]], …}}.' },
   { key: "apiActions", group: "Tools (openai engine)", label: "API actions", hint: 'Calls to your own API: [{"name", "description", "method", "url", "parameters", "headers"}]. Header values read ********.' },
   { key: "clientActions", group: "Tools (openai engine)", label: "Client actions", hint: "Actions run in the widget's page; never offered to API chats." },
   { key: "mcpServers", group: "Tools (openai engine)", label: "MCP servers", hint: 'Remote MCP servers: [{"name": "shop", "url": "https://…/mcp", "headerName": "Authorization", "headerValue": "…", "allowedTools": ["lookup_order"]}]. Header values read ********; give the value again when you change a server\'s url.' },

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "extract/extract.h"
-#include "extract/html_nesting.h"
+#include "extract/html_parse.h"
 #include "test_documents.h"
 
 namespace parley {
@@ -77,16 +77,9 @@ void BM_GumboParseOnly(benchmark::State& state) {
 }
 BENCHMARK(BM_GumboParseOnly)->Arg(80)->Unit(benchmark::kMillisecond);
 
-// The nesting cap's scan alone on the same page (every page pays it before gumbo).
-void BM_CapNestingScan(benchmark::State& state) {
-  std::string page = html_page(static_cast<int>(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(html::cap_nesting(page).has_value());
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * page.size()));
-}
-BENCHMARK(BM_CapNestingScan)->Arg(80)->Unit(benchmark::kMillisecond);
-
-// A hostile page: N nested <div>s around one sentence. gumbo alone costs N² (20,000: 1.3 s;
-// 200,000: minutes); capped at 512, it is read flat past that depth.
+// A hostile page: N nested <div>s around one sentence. gumbo's parse costs N² (20,000: 1.3 s;
+// 200,000: about three minutes); past its budget (0.5 s + 0.25 s per MiB of CPU) the parse is
+// abandoned and the page read as text.
 void BM_ExtractDeeplyNestedHtml(benchmark::State& state) {
   const auto depth = static_cast<size_t>(state.range(0));
   std::string page;
@@ -101,6 +94,15 @@ void BM_ExtractDeeplyNestedHtml(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * page.size()));
 }
 BENCHMARK(BM_ExtractDeeplyNestedHtml)->Arg(20'000)->Arg(200'000)->Unit(benchmark::kMillisecond);
+
+// The same parse through html::parse_within: its allocator links every block and reads the CPU
+// clock every 64 allocations.
+void BM_GumboParseWithinBudget(benchmark::State& state) {
+  std::string page = html_page(static_cast<int>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(html::parse_within(page)->root());
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * page.size()));
+}
+BENCHMARK(BM_GumboParseWithinBudget)->Arg(80)->Unit(benchmark::kMillisecond);
 
 // The same page in Windows-1252 with no declaration: ICU's detector and converter first.
 void BM_ExtractHtmlDetectedCharset(benchmark::State& state) {

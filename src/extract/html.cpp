@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "extract/html_blocks.h"
-#include "extract/html_nesting.h"
 #include "extract/html_nodes.h"
+#include "extract/html_parse.h"
 
 namespace parley {
 
@@ -90,24 +90,36 @@ const GumboNode* find_body(const GumboNode* root) {
   return root;
 }
 
+// A page whose parse ran out of budget: its text without markup, a paragraph per line.
+ExtractedDocument text_only(std::string_view page) {
+  ExtractedDocument doc;
+  std::string text = text_without_markup(page);
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = std::min(text.find('\n', at), text.size());
+    std::string line;
+    bool at_space = true;
+    append_collapsed(line, std::string_view(text).substr(at, end - at), at_space);
+    std::string_view trimmed = trim_space(line);
+    if (!trimmed.empty()) doc.blocks.push_back({BlockKind::kParagraph, 0, std::string(trimmed)});
+    at = end + 1;
+  }
+  return doc;
+}
+
 }  // namespace
 
-ExtractedDocument extract_html(std::string_view utf8) {
+ExtractedDocument extract_html(std::string_view utf8, const html::ParseBudget& budget) {
   ExtractedDocument doc;
-  GumboOptions options = kGumboDefaultOptions;
-  options.max_errors = 0;  // parse errors are not read; recording them costs time and memory
-  // A page nested past the cap is read with its deepest tags left out (their text stays).
-  const std::optional<std::string> capped = html::cap_nesting(utf8);
-  const std::string_view page = capped ? std::string_view(*capped) : utf8;
-  GumboOutput* output = gumbo_parse_with_options(&options, page.data(), page.size());
-  if (output == nullptr) return doc;
+  auto parsed = html::parse_within(utf8, budget);
+  if (parsed->root() == nullptr) return text_only(utf8);
   std::string title;
-  read_page_facts(output->root, doc, title);
-  const GumboNode* body = find_body(output->root);
+  read_page_facts(parsed->root(), doc, title);
+  const GumboNode* body = find_body(parsed->root());
   const GumboNode* main = find_main(body);
   html::write_blocks(main != nullptr ? main : body, main != nullptr, doc.blocks);
   if (doc.blocks.empty() && main != nullptr) html::write_blocks(body, false, doc.blocks);
-  gumbo_destroy_output(&options, output);
+  parsed.reset();
   doc.title = std::string(trim_space(title));
   if (doc.title.empty()) {
     for (const TextBlock& block : doc.blocks) {

@@ -12,10 +12,13 @@
 #include <string_view>
 
 #include "extract/document.h"
+#include "extract/html_parse.h"
 
 namespace parley {
 
-// `utf8`: the page already decoded (extract/charset.h). Never fails: any bytes are a page.
-ExtractedDocument extract_html(std::string_view utf8);
+// `utf8`: the page already decoded (extract/charset.h). Never fails: any bytes are a page. A page
+// whose parse takes longer than `budget` (a hostile nesting, extract/html_parse.h) is read as its
+// text without markup, a paragraph per block element.
+ExtractedDocument extract_html(std::string_view utf8, const html::ParseBudget& budget = {});
 
 }  // namespace parley

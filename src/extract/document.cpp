@@ -18,6 +18,14 @@ bool joins_previous(BlockKind kind, BlockKind previous) {
 
 }  // namespace
 
+void RowLabels::append(std::string& line, std::string_view label, size_t value_size) {
+  values_ += value_size;
+  if (labels_ + label.size() + 2 > 2 * values_ + kSlack) return;
+  labels_ += label.size() + 2;
+  line.append(label);
+  line += ": ";
+}
+
 std::string_view trim_space(std::string_view s) {
   size_t b = 0, e = s.size();
   while (b < e && is_ascii_space(s[b])) ++b;

@@ -60,4 +60,20 @@ void repair_document_utf8(ExtractedDocument& doc);
 // `s` without leading and trailing ASCII white space.
 std::string_view trim_space(std::string_view s);
 
+// The column labels a table's values are read with ("Adult ticket: 45 EUR"), one per document. A
+// label is repeated on every row, so a long header over many short rows would multiply the text
+// (a 100,000-character header over 40,000 rows of one letter: 4 GB of text from a 180 KB file):
+// labels may add at most twice the text of the values labelled, plus kSlack, to a document; past
+// that, values are read without their labels.
+class RowLabels {
+ public:
+  static constexpr size_t kSlack = 10'000;
+  // Appends "label: " to `line` for a value of `value_size` bytes, while the allowance lasts.
+  void append(std::string& line, std::string_view label, size_t value_size);
+
+ private:
+  size_t values_ = 0;
+  size_t labels_ = 0;
+};
+
 }  // namespace parley

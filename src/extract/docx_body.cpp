@@ -125,7 +125,8 @@ class BodyReader {
       for (size_t i = 0; i < cells.size(); ++i) {
         if (cells[i].empty()) continue;
         if (!line.empty()) line += headers.empty() ? " | " : "; ";
-        if (i < headers.size() && !headers[i].empty()) line += headers[i] + ": ";
+        if (i < headers.size() && !headers[i].empty())
+          labels_.append(line, headers[i], cells[i].size());
         line += cells[i];
       }
       add(BlockKind::kTableRow, 0, std::move(line));
@@ -134,6 +135,7 @@ class BodyReader {
 
   const std::unordered_map<std::string, DocxStyle>& styles_;
   std::vector<TextBlock>& blocks_;
+  RowLabels labels_;
 };
 
 }  // namespace

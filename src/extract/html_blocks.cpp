@@ -192,7 +192,8 @@ class BlockWriter {
         for (size_t i = 0; i < cells.size(); ++i) {
           if (cells[i].empty()) continue;
           if (!line.empty()) line += "; ";
-          if (i < headers.size() && !headers[i].empty()) line += headers[i] + ": ";
+          if (i < headers.size() && !headers[i].empty())
+            labels_.append(line, headers[i], cells[i].size());
           line += cells[i];
         }
       } else if (first_th && cells.size() >= 2) {
@@ -216,6 +217,7 @@ class BlockWriter {
   }
 
   std::vector<TextBlock>& blocks_;
+  RowLabels labels_;
   std::string buf_;
   bool at_space_ = true;
   bool pre_ = false;

@@ -227,7 +227,8 @@ class MarkdownReader {
       for (size_t c = 0; c < cells.size(); ++c) {
         if (cells[c].empty()) continue;
         if (!line.empty()) line += "; ";
-        if (c < headers.size() && !headers[c].empty()) line += headers[c] + ": ";
+        if (c < headers.size() && !headers[c].empty())
+          labels_.append(line, headers[c], cells[c].size());
         line += cells[c];
       }
       add(BlockKind::kTableRow, 0, std::move(line));
@@ -250,6 +251,7 @@ class MarkdownReader {
   }
 
   ExtractedDocument& doc_;
+  RowLabels labels_;
   std::string para_;
   BlockKind kind_ = BlockKind::kParagraph;
   bool fence_open_ = false;

@@ -104,6 +104,7 @@ ExtractedDocument extract_csv(std::string_view utf8) {
     append_collapsed(header, h, at_space);
     headers.emplace_back(trim_space(header));
   }
+  RowLabels labels;
   for (size_t r = 1; r < records.size(); ++r) {
     std::string line;
     for (size_t c = 0; c < records[r].size(); ++c) {
@@ -115,11 +116,10 @@ ExtractedDocument extract_csv(std::string_view utf8) {
       if (trimmed.empty()) continue;
       if (!line.empty()) line += "; ";
       if (c < headers.size() && !headers[c].empty()) {
-        line += headers[c];
+        labels.append(line, headers[c], trimmed.size());
       } else {
-        line += "Column " + std::to_string(c + 1);
+        labels.append(line, "Column " + std::to_string(c + 1), trimmed.size());
       }
-      line += ": ";
       line.append(trimmed);
     }
     if (!line.empty()) doc.blocks.push_back({BlockKind::kTableRow, 0, std::move(line)});

@@ -1,5 +1,6 @@
 // The columns of a contact import: from a header and a mapping to the field each column fills.
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/json.h"
 #include "domain/contact_import.h"
@@ -98,6 +99,8 @@ Result<ColumnMapping> map_columns(const std::vector<std::string>& headers,
   m.targets.assign(headers.size(), ColumnTarget{});
   std::vector<bool> given(headers.size(), false);
   if (!mapping_json.empty()) {
+    std::unordered_map<std::string_view, std::vector<size_t>> columns_named;
+    for (size_t i = 0; i < headers.size(); ++i) columns_named[headers[i]].push_back(i);
     auto doc = parse_json_object(mapping_json);
     if (!doc.ok())
       return bad_mapping("must be a JSON object from a column's header to its target.");
@@ -108,32 +111,35 @@ Result<ColumnMapping> map_columns(const std::vector<std::string>& headers,
         target = parse_column_target({it->value.GetString(), it->value.GetStringLength()});
       if (!target)
         return bad_mapping("for " + quoted(header) + " must be " + std::string(kTargets) + ".");
-      bool found = false;
-      for (size_t i = 0; i < headers.size(); ++i) {
-        if (headers[i] != header) continue;
-        found = true;
-        m.targets[i] = *target;
-        given[i] = true;
+      auto named = columns_named.find(header);
+      if (named != columns_named.end()) {
+        for (size_t i : named->second) {
+          m.targets[i] = *target;
+          given[i] = true;
+        }
       }
-      if (!found)
+      if (named == columns_named.end())
         return bad_mapping("names the column " + quoted(header) +
                            ", which the file does not have.");
     }
   }
-  auto taken = [&](const ColumnTarget& t, size_t before_or_other) {
-    for (size_t j = 0; j < m.targets.size(); ++j)
-      if (j != before_or_other && m.targets[j].field != ImportField::kIgnore && m.targets[j] == t)
-        return true;
-    return false;
-  };
+  // How many columns go to each field (by its text): one pass, so a header of many thousand
+  // columns costs their number, not its square.
+  std::unordered_map<std::string, size_t> columns_of;
+  for (const ColumnTarget& t : m.targets)
+    if (t.field != ImportField::kIgnore) ++columns_of[t.text()];
   for (size_t i = 0; i < headers.size(); ++i) {
     if (given[i] || m.targets[i].field != ImportField::kIgnore) continue;
     ColumnTarget t = default_column_target(headers[i]);
-    if (t.field != ImportField::kIgnore && !taken(t, i)) m.targets[i] = std::move(t);
+    if (t.field == ImportField::kIgnore) continue;
+    size_t& n = columns_of[t.text()];
+    if (n > 0) continue;  // the field has a column already
+    ++n;
+    m.targets[i] = std::move(t);
   }
   for (size_t i = 0; i < headers.size(); ++i) {
     if (!given[i] || m.targets[i].field == ImportField::kIgnore) continue;
-    if (taken(m.targets[i], i)) {
+    if (columns_of[m.targets[i].text()] > 1) {
       return bad_mapping("sends two columns to " + m.targets[i].text() +
                          "; give each field one column.");
     }

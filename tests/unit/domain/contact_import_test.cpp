@@ -83,6 +83,25 @@ TEST(ContactImportMapping, AMappingOverridesTheHeadersItNames) {
   EXPECT_EQ(taken->targets[1].text(), "email");
 }
 
+// A header of 100,000 columns, with a mapping naming every one: each column is looked up once (the
+// lookups were by scanning every column, 12 s of CPU for 80,000).
+TEST(ContactImportMapping, AHeaderOfManyColumnsIsMappedColumnByColumn) {
+  std::vector<std::string> headers;
+  std::string mapping = "{";
+  for (int i = 0; i < 100'000; ++i) {
+    headers.push_back("c" + std::to_string(i));
+    mapping += (i ? ",\"" : "\"") + headers.back() + "\": \"ignore\"";
+  }
+  headers.push_back("Email");
+  headers.push_back("E-mail");
+  mapping += ", \"E-mail\": \"email\"}";
+  auto m = map_columns(headers, mapping);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->targets[100'000].text(), "ignore");  // its field went to the column mapped to it
+  EXPECT_EQ(m->targets[100'001].text(), "email");
+  EXPECT_EQ(m->targets[99'999].text(), "ignore");
+}
+
 TEST(ContactImportMapping, ABadMappingIsRefusedNamingMapping) {
   for (std::string_view bad :
        {R"(["email"])", R"({"Email": "mail"})", R"({"Email": 3})", R"({"Nope": "email"})",

@@ -1,5 +1,8 @@
 #include "extract/markdown.h"
 
+#include <algorithm>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace parley {
@@ -261,9 +264,52 @@ class MarkdownReader {
 
 }  // namespace
 
+namespace {
+// The next `c` at or after a position, remembering the last answer (no `c` lies between where that
+// search began and what it found): a paragraph of unmatched openers ("[[[[…", "<<<<…") costs one
+// scan of it, not one per opener.
+class NextOf {
+ public:
+  NextOf(std::string_view s, char c) : s_(s), c_(c) {}
+  size_t find(size_t from) {
+    if (from < searched_from_ || from > found_) {
+      searched_from_ = from;
+      found_ = s_.find(c_, from);
+    }
+    return found_;
+  }
+
+ private:
+  std::string_view s_;
+  char c_;
+  size_t searched_from_ = std::string_view::npos;
+  size_t found_ = 0;
+};
+}  // namespace
+
 std::string strip_inline_markdown(std::string_view s) {
   std::string out;
   out.reserve(s.size());
+  NextOf bracket(s, ']'), paren(s, ')'), angle(s, '>');
+  // Where each run of backticks starts, by its length, read once at the first backtick: a code
+  // span closes at the next run of its opening run's length (looked up, not searched for).
+  std::unordered_map<size_t, std::vector<size_t>> runs_of;
+  bool runs_read = false;
+  auto next_run = [&](size_t n, size_t from) {
+    if (!runs_read) {
+      runs_read = true;
+      for (size_t at = s.find('`'); at != std::string_view::npos; at = s.find('`', at)) {
+        size_t len = 0;
+        while (at + len < s.size() && s[at + len] == '`') ++len;
+        runs_of[len].push_back(at);
+        at += len;
+      }
+    }
+    auto runs = runs_of.find(n);
+    if (runs == runs_of.end()) return std::string_view::npos;
+    auto next = std::lower_bound(runs->second.begin(), runs->second.end(), from);
+    return next == runs->second.end() ? std::string_view::npos : *next;
+  };
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (c == '\\' && i + 1 < s.size() && is_punct(s[i + 1])) {
@@ -271,7 +317,7 @@ std::string strip_inline_markdown(std::string_view s) {
     } else if (c == '`') {
       size_t n = 0;
       while (i + n < s.size() && s[i + n] == '`') ++n;
-      size_t close = s.find(std::string(n, '`'), i + n);
+      size_t close = next_run(n, i + n);
       if (close == std::string_view::npos) {
         out.append(s.substr(i, n));
         i += n - 1;
@@ -282,7 +328,7 @@ std::string strip_inline_markdown(std::string_view s) {
     } else if (c == '!' && i + 1 < s.size() && s[i + 1] == '[') {
       continue;  // the image's alt text follows as a link's text
     } else if (c == '[') {
-      size_t close = s.find(']', i + 1);
+      size_t close = bracket.find(i + 1);
       if (close == std::string_view::npos) {
         out.push_back(c);
         continue;
@@ -290,11 +336,11 @@ std::string strip_inline_markdown(std::string_view s) {
       out += strip_inline_markdown(s.substr(i + 1, close - i - 1));
       i = close;
       if (i + 1 < s.size() && (s[i + 1] == '(' || s[i + 1] == '[')) {
-        size_t end = s.find(s[i + 1] == '(' ? ')' : ']', i + 1);
+        size_t end = (s[i + 1] == '(' ? paren : bracket).find(i + 1);
         if (end != std::string_view::npos) i = end;
       }
     } else if (c == '<') {
-      size_t close = s.find('>', i + 1);
+      size_t close = angle.find(i + 1);
       std::string_view inner =
           close == std::string_view::npos ? "" : s.substr(i + 1, close - i - 1);
       if (s.substr(i).starts_with("<!--")) {

@@ -40,8 +40,12 @@ bool latin(const std::u32string& word) {
 
 // The edits a word of this many characters may be away from the word meant: short words are too
 // easily another real word to be corrected at all.
+// Words longer than kLongestCorrected are not corrected either: they are codes, numbers or
+// run-together text rather than misspelt words, and the distance's table grows with the square of
+// the length (a question of 1,000-letter words against a vocabulary of such words cost seconds).
+constexpr size_t kLongestCorrected = 40;
 int allowed_distance(size_t length) {
-  if (length < 4) return 0;
+  if (length < 4 || length > kLongestCorrected) return 0;
   return length < 8 ? 1 : 2;
 }
 

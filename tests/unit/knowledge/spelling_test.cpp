@@ -80,6 +80,16 @@ TEST(TermVocabulary, LengthDecidesHowFarACorrectionMayGo) {
   EXPECT_EQ(v.correct("pssngr").term, kNoTerm);
 }
 
+// Words over 40 letters are codes or run-together text, not misspellings, and comparing two of
+// them costs the square of their length: neither a question's nor the knowledge's is corrected.
+TEST(TermVocabulary, AWordOverFortyLettersIsNeitherCorrectedNorACandidate) {
+  const std::string word41 = std::string(40, 'a') + "b", word40 = std::string(39, 'a') + "c";
+  auto v = learned({"Code " + word41 + " and " + word40 + "."});
+  EXPECT_EQ(v.correct(std::string(40, 'a') + "d").term, kNoTerm);  // one edit from word41
+  EXPECT_EQ(v.correct(word40 + "d").term, kNoTerm);                // 41 letters: not corrected
+  EXPECT_EQ(v.correct(std::string(38, 'a') + "c").term, v.find_surface(word40));
+}
+
 TEST(TermVocabulary, AShortKnowledgeWordIsNoCandidate) {
   // "cats" is one edit from "cat", but a three-letter word is too easily another word.
   auto v = learned({"A cat lives in the shop."});

@@ -63,10 +63,13 @@ Result<NewSource> read_file_source(const UploadedFile& file, const ExtractLimits
                           extract_document({file.bytes, file.content_type, filename}, within));
   std::string text = render_text(doc);
   // render_text adds the blank lines between blocks; when they take the text past what a source
-  // holds, fewer blocks are kept (fewer blocks also mean fewer blank lines, so once is enough).
-  if (size_t total = utf8_length(text); total > kMaxContentChars) {
-    size_t separators = total - block_chars(doc);
-    cut_to_limit(doc, kMaxContentChars > separators ? kMaxContentChars - separators : 0);
+  // holds, fewer blocks are kept: the blocks' share of what fits, separators in proportion, until
+  // it fits (a file of a million one-letter paragraphs has twice as many separators as letters).
+  for (size_t total = utf8_length(text); total > kMaxContentChars; total = utf8_length(text)) {
+    size_t blocks = block_chars(doc);
+    if (blocks == 0) break;
+    size_t keep = std::min(blocks - 1, blocks * kMaxContentChars / total);
+    cut_to_limit(doc, keep);
     text = render_text(doc);
   }
   if (is_blank(text)) return ApiError::invalid("No text found in the file.");

@@ -65,6 +65,18 @@ TEST(ReadFileSource, TheTextIsHeldToWhatASourceHoldsAtABlockBoundary) {
   EXPECT_TRUE(validate_new_source(*r).ok());
 }
 
+// Blank lines between blocks can outnumber the blocks' letters: two million one-letter paragraphs
+// still make a source of whole paragraphs (it was refused as having no text).
+TEST(ReadFileSource, ParagraphsWhoseBlankLinesOutweighThemStillFill) {
+  std::string text;
+  for (int i = 0; i < 2'000'000; ++i) text += "a\n\n";
+  auto r = read_file_source({text, "text/plain", "many.txt"});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_LE(r->content->size(), kMaxContentChars);
+  EXPECT_GT(r->content->size(), kMaxContentChars - 10'000);
+  EXPECT_EQ(r->content->back(), 'a');
+}
+
 TEST(ReadFileSource, RefusesWhatItCannotReadWithTheReason) {
   std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
   auto image = read_file_source({png, "image/png", "logo.png"});

@@ -1,19 +1,18 @@
 #include "extract/html_parse.h"
 
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <csetjmp>
 #include <cstdlib>
 #include <ctime>
 #include <memory>
+#include <mutex>
 
 namespace parley::html {
 
 namespace {
-
-int64_t thread_cpu_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
-}
 
 // Every block of one parse, linked so that an abandoned parse frees them all. The header's 16
 // bytes keep malloc's alignment for what follows.
@@ -26,36 +25,70 @@ struct alignas(16) Block {
 
 struct ParsedPage::Blocks {
   Block blocks{&blocks, &blocks};  // circular, this the sentinel
-  int64_t deadline_ns = 0;
-  unsigned calls = 0;
-  std::jmp_buf abandon;
+  sigjmp_buf abandon;
+  // Set by the allocator around malloc and free, which the budget's signal must not leave: it
+  // marks the budget spent instead, and the allocator leaves the parse when they return.
+  volatile sig_atomic_t in_heap = 0;
+  volatile sig_atomic_t spent = 0;
+  volatile sig_atomic_t done = 0;  // gumbo returned: the signal has nothing to leave
 };
 
 namespace {
 using Parse = ParsedPage::Blocks;
 
-// How often (in allocations) the CPU clock is read: a parse allocates at least once per tag.
-constexpr unsigned kCheckEvery = 64;
+// The parse running on this thread, for the budget's signal.
+thread_local Parse* t_parse = nullptr;
+
+// The signal a parse's CPU timer sends to its own thread when the budget is spent.
+int budget_signal() { return SIGRTMIN + 3; }
+
+// Leaves the parse from wherever gumbo is (it holds no lock and calls nothing but the allocator
+// and memory and string functions), unless the thread is in malloc or free.
+void on_budget_spent(int) {
+  Parse* parse = t_parse;
+  if (parse == nullptr || parse->done) return;  // the parse ended meanwhile
+  if (parse->in_heap) {
+    parse->spent = 1;
+    return;
+  }
+  siglongjmp(parse->abandon, 1);
+}
+
+void install_budget_handler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction action {};
+    action.sa_handler = on_budget_spent;
+    sigemptyset(&action.sa_mask);
+    sigaction(budget_signal(), &action, nullptr);
+  });
+}
 
 void* allocate(void* userdata, size_t size) {
   auto* parse = static_cast<Parse*>(userdata);
-  if (++parse->calls % kCheckEvery == 0 && thread_cpu_ns() > parse->deadline_ns)
-    std::longjmp(parse->abandon, 1);
+  parse->in_heap = 1;
   auto* block = static_cast<Block*>(std::malloc(sizeof(Block) + size));
-  if (block == nullptr) std::longjmp(parse->abandon, 1);  // gumbo cannot take a null
-  block->prev = &parse->blocks;
-  block->next = parse->blocks.next;
-  parse->blocks.next->prev = block;
-  parse->blocks.next = block;
+  if (block != nullptr) {
+    block->prev = &parse->blocks;
+    block->next = parse->blocks.next;
+    parse->blocks.next->prev = block;
+    parse->blocks.next = block;
+  }
+  parse->in_heap = 0;
+  if (parse->spent || block == nullptr) siglongjmp(parse->abandon, 1);  // gumbo cannot take a null
   return block + 1;
 }
 
-void deallocate(void*, void* ptr) {
+void deallocate(void* userdata, void* ptr) {
   if (ptr == nullptr) return;
+  auto* parse = static_cast<Parse*>(userdata);
+  parse->in_heap = 1;
   Block* block = static_cast<Block*>(ptr) - 1;
   block->prev->next = block->next;
   block->next->prev = block->prev;
   std::free(block);
+  parse->in_heap = 0;
+  if (parse->spent) siglongjmp(parse->abandon, 1);
 }
 
 void free_all(Parse& parse) {
@@ -68,11 +101,44 @@ void free_all(Parse& parse) {
 }
 
 // The parse proper. No object with a destructor lives in this frame, nor in gumbo's or the
-// allocator's frames a longjmp leaves, so leaving them by longjmp is defined.
+// allocator's frames a siglongjmp leaves, so leaving them that way is defined.
 GumboOutput* run(Parse* parse, const GumboOptions* options, const char* data, size_t size) {
-  if (setjmp(parse->abandon) != 0) return nullptr;
-  return gumbo_parse_with_options(options, data, size);
+  if (sigsetjmp(parse->abandon, 1) != 0) return nullptr;
+  GumboOutput* output = gumbo_parse_with_options(options, data, size);
+  parse->done = 1;
+  return output;
 }
+
+// A timer of this thread's CPU time that sends budget_signal() to this thread once `ns` are
+// spent; disarmed and deleted when it goes. Without one (timer_create refused), nothing bounds
+// the parse.
+class CpuTimer {
+ public:
+  explicit CpuTimer(int64_t ns) {
+    sigevent event{};
+    event.sigev_notify = SIGEV_THREAD_ID;
+    event.sigev_signo = budget_signal();
+    event._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer_) != 0) return;
+    armed_ = true;
+    itimerspec when{};
+    when.it_value.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
+    when.it_value.tv_nsec = static_cast<long>(ns % 1'000'000'000);
+    timer_settime(timer_, 0, &when, nullptr);
+  }
+  ~CpuTimer() {
+    if (!armed_) return;
+    itimerspec off{};
+    timer_settime(timer_, 0, &off, nullptr);
+    timer_delete(timer_);
+  }
+  CpuTimer(const CpuTimer&) = delete;
+  CpuTimer& operator=(const CpuTimer&) = delete;
+
+ private:
+  timer_t timer_{};
+  bool armed_ = false;
+};
 
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c | 0x20) : c; }
 
@@ -144,22 +210,28 @@ void append_entity(std::string_view page, size_t& at, std::string& out) {
 
 ParsedPage::ParsedPage() : blocks_(std::make_unique<Blocks>()), options_(kGumboDefaultOptions) {}
 
-ParsedPage::~ParsedPage() {
-  if (output_ != nullptr) gumbo_destroy_output(&options_, output_);
-  free_all(*blocks_);  // what gumbo did not free itself (nothing, after a whole parse)
-}
+// Every block is linked, so the tree goes by freeing them: gumbo_destroy_output frees it
+// recursively, one stack frame per level, which a page nested 400,000 deep (cheap to parse)
+// overflows.
+ParsedPage::~ParsedPage() { free_all(*blocks_); }
 
 std::unique_ptr<ParsedPage> parse_within(std::string_view page, const ParseBudget& budget) {
+  install_budget_handler();
   auto parsed = std::make_unique<ParsedPage>();
   Parse& parse = *parsed->blocks_;
-  const int64_t mib = static_cast<int64_t>(page.size() >> 20);
-  parse.deadline_ns = thread_cpu_ns() + (budget.base_ms + mib * budget.ms_per_mib) * 1'000'000;
   GumboOptions& options = parsed->options_;
   options.max_errors = 0;  // parse errors are not read; recording them costs time and memory
   options.allocator = allocate;
   options.deallocator = deallocate;
   options.userdata = &parse;
-  parsed->output_ = run(&parse, &options, page.data(), page.size());
+  const int64_t mib = static_cast<int64_t>(page.size() >> 20);
+  t_parse = &parse;
+  {
+    CpuTimer timer((budget.base_ms + mib * budget.ms_per_mib) * 1'000'000);
+    parsed->output_ = run(&parse, &options, page.data(), page.size());
+    parse.done = 1;  // abandoned too: a signal from here on returns
+  }
+  t_parse = nullptr;
   if (parsed->output_ == nullptr) free_all(parse);
   return parsed;
 }
@@ -168,6 +240,8 @@ std::string text_without_markup(std::string_view page) {
   std::string out;
   out.reserve(page.size() / 2);
   size_t at = 0;
+  bool no_tag_end = false;
+  bool unclosed[2] = {false, false};  // a <script>, a <style> without an end tag after it
   while (at < page.size()) {
     char c = page[at];
     if (c == '&') {
@@ -186,20 +260,27 @@ std::string text_without_markup(std::string_view page) {
     } else if (next == '!' || next == '?') {
       size_t end = page.find('>', at + 2);
       at = end == std::string_view::npos ? page.size() : end + 1;
-    } else if (((next | 0x20) >= 'a' && (next | 0x20) <= 'z') || next == '/') {
+    } else if (!no_tag_end && (((next | 0x20) >= 'a' && (next | 0x20) <= 'z') || next == '/')) {
       size_t name_at = at + (next == '/' ? 2 : 1);
       size_t end = page.find('>', name_at);
-      if (end == std::string_view::npos) break;
+      if (end == std::string_view::npos) {
+        no_tag_end = true;  // no '>' from here on: every later '<' is text
+        continue;
+      }
       if (breaks_line(page, name_at)) out.push_back('\n');
       at = end + 1;
-      // The content of script and style is not text (up to their end tag, when there is one).
-      for (std::string_view raw : {"script", "style"}) {
-        if (next != '/' && starts_with_name(page, name_at, raw)) {
-          size_t close = page.find("</", at);
-          while (close != std::string_view::npos && !starts_with_name(page, close + 2, raw))
-            close = page.find("</", close + 2);
-          if (close != std::string_view::npos) at = close;
-        }
+      // The content of script and style is not text, up to their end tag; once one has none,
+      // later ones are not looked for again (each search would run to the page's end).
+      for (size_t r = 0; r < 2; ++r) {
+        std::string_view raw = r == 0 ? "script" : "style";
+        if (next == '/' || unclosed[r] || !starts_with_name(page, name_at, raw)) continue;
+        size_t close = page.find("</", at);
+        while (close != std::string_view::npos && !starts_with_name(page, close + 2, raw))
+          close = page.find("</", close + 2);
+        if (close == std::string_view::npos)
+          unclosed[r] = true;
+        else
+          at = close;
       }
     } else {
       out.push_back(c);

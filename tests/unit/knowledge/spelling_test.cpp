@@ -88,6 +88,9 @@ TEST(TermVocabulary, AWordOverFortyLettersIsNeitherCorrectedNorACandidate) {
   EXPECT_EQ(v.correct(std::string(40, 'a') + "d").term, kNoTerm);  // one edit from word41
   EXPECT_EQ(v.correct(word40 + "d").term, kNoTerm);                // 41 letters: not corrected
   EXPECT_EQ(v.correct(std::string(38, 'a') + "c").term, v.find_surface(word40));
+  // A 40-letter question word one edit from a 41-letter knowledge word (and from nothing else).
+  auto only_long = learned({"Code " + std::string(40, 'x') + "y."});
+  EXPECT_EQ(only_long.correct(std::string(39, 'x') + "y").term, kNoTerm);
 }
 
 TEST(TermVocabulary, AShortKnowledgeWordIsNoCandidate) {

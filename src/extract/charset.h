@@ -39,6 +39,9 @@ std::optional<std::string> convert_to_utf8(std::string_view bytes, std::string_v
 // Whether `s` is valid UTF-8.
 bool is_valid_utf8(std::string_view s);
 
+// Appends the UTF-8 bytes of `code_point` (at most U+10FFFF, not a surrogate) to `out`.
+void append_utf8(std::string& out, char32_t code_point);
+
 // `s` with every invalid UTF-8 sequence replaced by U+FFFD.
 std::string repair_utf8(std::string_view s);
 

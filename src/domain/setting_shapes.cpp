@@ -6,6 +6,7 @@
 
 #include "core/time_zone.h"
 #include "domain/agent_settings.h"
+#include "model/agent_settings.h"
 
 namespace parley {
 
@@ -22,15 +23,8 @@ const rapidjson::Value* find(const rapidjson::Value& object, const char* member)
   return m == object.MemberEnd() || m->value.IsNull() ? nullptr : &m->value;
 }
 
-// 1 to 50 letters, digits, '_' or '-': a name the model calls an action or a parameter by.
 bool is_action_name(const rapidjson::Value& v) {
-  if (!v.IsString() || v.GetStringLength() == 0 || v.GetStringLength() > 50) return false;
-  for (char c : text_of(v)) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
+  return v.IsString() && valid_action_name(text_of(v));
 }
 
 // An HTTP header name (RFC 9110 token characters).

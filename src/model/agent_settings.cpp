@@ -173,13 +173,6 @@ KnowledgeSettings knowledge_of(const Value& doc) {
   return k;
 }
 
-bool valid_action_name(std::string_view name) {
-  if (name.empty() || name.size() > 50) return false;
-  for (char c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return false;
-  return true;
-}
-
 bool has_line_break(std::string_view s) {
   return s.find_first_of("\r\n") != std::string_view::npos;
 }
@@ -225,6 +218,13 @@ std::vector<ApiAction> api_actions_of(const Value& doc) {
   return out;
 }
 }  // namespace
+
+bool valid_action_name(std::string_view name) {
+  if (name.empty() || name.size() > 50) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return false;
+  return true;
+}
 
 const std::shared_ptr<const AgentSettings>& default_agent_settings() {
   static const auto* const kDefaults =

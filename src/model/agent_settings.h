@@ -185,4 +185,7 @@ AgentSettings parse_agent_settings(std::string_view settings_json);
 // The settings of an agent that has set none, shared (what a reply request starts with).
 const std::shared_ptr<const AgentSettings>& default_agent_settings();
 
+// An API action's or parameter's name: 1 to 50 letters, digits, '_' or '-'.
+bool valid_action_name(std::string_view name);
+
 }  // namespace parley

@@ -4,8 +4,12 @@
 
 #include "cli/commands.h"
 #include "core/log.h"
+#include "extract/isolated_reader.h"
 
 int main(int argc, char** argv) {
+  // This program as the reader of one untrusted document, in a child of a node.
+  if (parley::is_reader_call(argc, argv)) parley::run_reader(argc, argv);
+  parley::read_pdfs_in_child_processes();
   // OpenSSL's own clean-up at exit is left to the operating system: a thread still running while
   // the process exits (the outbound HTTP loop until its stop among the exit's destructors,
   // net/outbound.cpp; a resolver thread of curl's) may be inside OpenSSL, and that clean-up would

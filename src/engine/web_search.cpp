@@ -18,6 +18,9 @@ namespace parley {
 namespace {
 constexpr size_t kMaxSearchAnswerBytes = 1u << 20;
 constexpr size_t kMaxPageBytes = 2u << 20;
+// A page is read during a chat turn: a PDF's reader gets a second and a half of CPU at most.
+constexpr ExtractLimits kWebPageLimits{
+    .max_text_chars = kWebPageChars * 4, .reader_cpu_ms = 500, .reader_cpu_ms_per_mib = 500};
 
 bool is_page_address(std::string_view url) {
   return (url.rfind("https://", 0) == 0 || url.rfind("http://", 0) == 0) &&
@@ -71,8 +74,8 @@ struct Reading {
     for (size_t i = 0; i < pages.size(); ++i) {
       const SendOutcome& a = answers[i];
       if (!a.succeeded() || a.body.empty()) continue;
-      auto doc = extract_document({a.body, a.header("Content-Type").value_or(""), ""},
-                                  ExtractLimits{.max_text_chars = kWebPageChars * 4});
+      auto doc =
+          extract_document({a.body, a.header("Content-Type").value_or(""), ""}, kWebPageLimits);
       if (!doc.ok()) continue;
       std::string text = render_text(*doc);
       if (is_blank(text)) continue;

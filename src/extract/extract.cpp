@@ -3,8 +3,8 @@
 #include "extract/charset.h"
 #include "extract/docx.h"
 #include "extract/html.h"
+#include "extract/isolated_reader.h"
 #include "extract/markdown.h"
-#include "extract/pdf.h"
 #include "extract/plain_text.h"
 
 namespace parley {
@@ -34,7 +34,7 @@ Result<ExtractedDocument> read(const SniffedType& type, const ExtractInput& in,
                                const ExtractLimits& limits) {
   switch (type.type) {
     case MediaType::kPdf:
-      return extract_pdf(in.bytes, limits);
+      return read_pdf(in.bytes, limits);
     case MediaType::kDocx:
       return extract_docx(in.bytes, limits);
     case MediaType::kHtml:

@@ -124,6 +124,8 @@ struct HttpServer::Impl {
 
   void wait_drained() {
     if (shared->in_flight.load() == 0 || Clock::now() >= deadline) {
+      if (shared->in_flight.load() != 0 && shared->hooks.on_grace_spent)
+        shared->hooks.on_grace_spent();
       for (auto& w : workers) w->ioc.stop();
       return;
     }

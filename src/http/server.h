@@ -76,6 +76,9 @@ struct ServerHooks {
   // Runs once when shutdown begins, before in-flight requests are waited for: ends answers that
   // would otherwise stay open (live event streams). May be empty.
   std::function<void()> on_draining;
+  // Runs once when the grace period is spent with requests still in flight, before the I/O
+  // threads stop: ends work that would hold them longer (a document's reader). May be empty.
+  std::function<void()> on_grace_spent;
 };
 
 class HttpServer {

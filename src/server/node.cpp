@@ -10,6 +10,7 @@
 
 #include "api/key_cache.h"
 #include "console/console_services.h"
+#include "core/child_process.h"
 #include "core/cpu_count.h"
 #include "core/log.h"
 #include "core/random.h"
@@ -25,9 +26,9 @@
 #include "http/responses.h"
 #include "http/server.h"
 #include "knowledge/knowledge_index.h"
-#include "server/knowledge_metrics.h"
 #include "knowledge/vector_index.h"
 #include "net/outbound.h"
+#include "server/knowledge_metrics.h"
 #include "server/routes.h"
 #include "store/rate_window_repo.h"
 #include "views/change_feed.h"
@@ -265,6 +266,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     RetentionWorker retention_worker(Services{database, clock, random}, o.retention);
     // Open event streams end when shutdown begins instead of holding it for its grace period.
     hooks.on_draining = [&feed] { feed.request_stop(); };
+    // A request still reading a document when the grace period ends is answered 503 now.
+    hooks.on_grace_spent = [] { stop_child_processes(); };
     HttpServer server(so, router, std::move(hooks));
     // The streams end while the server that answers them exists, however this block is left.
     struct StopFeed {
@@ -296,6 +299,8 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     // Replies still waiting on providers (their clients were answered 504, or left) end now,
     // while the services they use are still here.
     cancel_transfers();
+    // Documents being read in child processes (extract/isolated_reader.h) end now too.
+    stop_child_processes();
     for (int i = 0; i < 500 && chat_slots.in_flight() > 0; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     // A reply's last steps (storing it) run on the reply pool after its engine slot is given

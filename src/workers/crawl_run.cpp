@@ -90,6 +90,7 @@ CrawlStep CrawlRun::step(const FrontierPage& page) {
   const int64_t depth = scope && row.depth < scope->max_depth ? row.depth + 1 : -1;
   ReadPage read = read_page_answer(answer.address, answer.response, depth,
                                    [this](const Url& u) { return may_follow(u); });
+  if (read.stopped) return CrawlStep::kStop;
   if (read.canonical) {
     bool stopped = false;
     auto target = record_alias(

@@ -114,6 +114,10 @@ ReadPage read_page_answer(const Url& address, const PageResponse& answer, int64_
   ExtractLimits limits;
   limits.max_text_chars = kMaxPageTextChars;
   auto extracted = extract_document(ExtractInput{answer.body, answer.content_type, name}, limits);
+  if (!extracted.ok() && extracted.error().code == ErrorCode::kUnavailable) {
+    out.stopped = true;
+    return out;
+  }
   if (!extracted.ok()) {
     r.kind = PageResult::Kind::kFailed;
     r.reason = extracted.error().message;

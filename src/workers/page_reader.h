@@ -24,6 +24,9 @@ inline constexpr size_t kMaxPageTextChars = 1'000'000;
 struct ReadPage {
   PageResult result;             // kind, reason, title, blocks, render, hash, validators, links
   std::optional<Url> canonical;  // rel=canonical, when it names another address the crawl allows
+  // The document could not be read now (its reader could not start, or the node is stopping):
+  // nothing is recorded, the page stays to be read.
+  bool stopped = false;
 };
 
 // `address`: where the answer came from; `follow`: whether a link may join the frontier (the

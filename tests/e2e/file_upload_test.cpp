@@ -153,6 +153,23 @@ TEST_F(FileUploads, FilesThatCannotBeReadAreRefusedWithTheirReasonAndStoreNothin
   EXPECT_TRUE(sources()["data"].empty());
 }
 
+TEST_F(FileUploads, APdfMadeToExhaustItsReaderIsRefusedWhileTheNodeAnswers) {
+  // A 3 KB file whose forms draw each other a million times: minutes of poppler's CPU and
+  // hundreds of MB when read in the node; its child reader is stopped at its CPU budget.
+  std::string forms = parley::testing::make_pdf_of_nested_forms(5, 16);
+  HttpResponse refused;
+  std::thread uploader([&] { refused = upload("forms.pdf", forms, "application/pdf"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto meanwhile = server_->get("/api/v1/agents/" + agent_, key_);
+  uploader.join();
+  EXPECT_EQ(meanwhile.status, 200) << meanwhile.body;
+  expect_refused(refused, "The PDF takes too long to read.");
+  EXPECT_TRUE(sources()["data"].empty());
+  // The node reads the next file as before.
+  auto next = upload("hours.pdf", make_pdf({{{"The ferry leaves at seven."}}}), "application/pdf");
+  EXPECT_EQ(next.status, 201) << next.body;
+}
+
 TEST_F(FileUploads, ABodyOverTheCapIs413AssoonAsItsHeadersArrive) {
   Server small({}, {"--upload-max-bytes", "2048"}, &suite_seed());
   Connection c(small.port());

@@ -38,6 +38,32 @@ std::string page_content(const PdfPage& page) {
   return s;
 }
 
+// The file of `objects` (numbered from 1; the first the catalog), with the document information
+// and the encryption dictionary when their numbers are not 0.
+std::string write_pdf(const std::vector<std::string>& objects, int info, int encrypt) {
+  std::string pdf = "%PDF-1.4\n%\xE2\xE3\xCF\xD3\n";
+  std::vector<size_t> offsets;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    offsets.push_back(pdf.size());
+    pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+  }
+  size_t xref = pdf.size();
+  pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+  for (size_t offset : offsets) {
+    char line[24];
+    std::snprintf(line, sizeof line, "%010zu 00000 n \n", offset);
+    pdf += line;
+  }
+  pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R";
+  if (info) pdf += " /Info " + std::to_string(info) + " 0 R";
+  if (encrypt) {
+    pdf += " /Encrypt " + std::to_string(encrypt) + " 0 R";
+    pdf += " /ID [<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>]";
+  }
+  pdf += " >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  return pdf;
+}
+
 }  // namespace
 
 std::string make_pdf(const std::vector<PdfPage>& pages, const PdfOptions& options) {
@@ -70,27 +96,34 @@ std::string make_pdf(const std::vector<PdfPage>& pages, const PdfOptions& option
     objects.push_back("<< /Filter /Standard /V 1 /R 2 /O <" + o + "> /U <" + u + "> /P -44 >>");
     encrypt = static_cast<int>(objects.size());
   }
-  std::string pdf = "%PDF-1.4\n%\xE2\xE3\xCF\xD3\n";
-  std::vector<size_t> offsets;
-  for (size_t i = 0; i < objects.size(); ++i) {
-    offsets.push_back(pdf.size());
-    pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+  return write_pdf(objects, info, encrypt);
+}
+
+std::string make_pdf_of_nested_forms(int depth, int fanout) {
+  std::string draw;
+  for (int i = 0; i < fanout; ++i) draw += "q /X Do Q ";
+  auto stream = [](const std::string& dictionary, const std::string& content) {
+    return "<< " + dictionary + " /Length " + std::to_string(content.size()) + " >>\nstream\n" +
+           content + "\nendstream";
+  };
+  // 1 catalog, 2 page tree, 3 font, 4 the page, 5 its content, then the forms from 6.
+  std::vector<std::string> objects = {
+      "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> "
+      "/XObject << /X 6 0 R >> >> /Contents 5 0 R >>",
+      stream("", "BT /F1 12 Tf 72 720 Td (Forms within forms) Tj ET " + draw)};
+  for (int level = 1; level <= depth; ++level) {
+    int self = 5 + level;
+    std::string resources = level == depth
+                                ? "/Font << /F1 3 0 R >>"
+                                : "/XObject << /X " + std::to_string(self + 1) + " 0 R >>";
+    std::string content = level == depth ? "BT /F1 12 Tf 10 10 Td (leaf) Tj ET" : draw;
+    objects.push_back(stream(
+        "/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << " + resources + " >>",
+        content));
   }
-  size_t xref = pdf.size();
-  pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
-  for (size_t offset : offsets) {
-    char line[24];
-    std::snprintf(line, sizeof line, "%010zu 00000 n \n", offset);
-    pdf += line;
-  }
-  pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R";
-  if (info) pdf += " /Info " + std::to_string(info) + " 0 R";
-  if (encrypt) {
-    pdf += " /Encrypt " + std::to_string(encrypt) + " 0 R";
-    pdf += " /ID [<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>]";
-  }
-  pdf += " >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
-  return pdf;
+  return write_pdf(objects, 0, 0);
 }
 
 std::string make_zip(const std::vector<std::pair<std::string, std::string>>& entries) {

@@ -24,6 +24,11 @@ struct PdfOptions {
 // A well-formed PDF 1.4 (xref table with exact offsets), Helvetica text, 612x792 pages.
 std::string make_pdf(const std::vector<PdfPage>& pages, const PdfOptions& options = {});
 
+// A one-page PDF whose page draws a form `fanout` times, that form the next one as often, and so
+// on `depth` forms down to a word of text: fanout^depth words from a file of a few kilobytes
+// (depth 5, fanout 16: minutes of poppler's CPU and hundreds of MB).
+std::string make_pdf_of_nested_forms(int depth, int fanout);
+
 // A zip archive (deflated entries) of (name, content) pairs, written through libzip.
 std::string make_zip(const std::vector<std::pair<std::string, std::string>>& entries);
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../extract/test_documents.h"
+#include "core/child_process.h"
 #include "core/crypto.h"
 #include "extract/document.h"
 
@@ -137,6 +139,21 @@ TEST(PageReader, AddressesThatAreNoPagesAreSkippedByTheirName) {
   EXPECT_FALSE(not_a_page(at("https://example.com/docs/")).has_value());
   EXPECT_FALSE(not_a_page(at("https://example.com/v1.2/intro")).has_value());
   EXPECT_FALSE(not_a_page(at("https://example.com/index.html")).has_value());
+}
+
+TEST(PageReaderDeathTest, APdfThatCannotBeReadNowIsLeftForLater) {
+  // In a process of its own: its PDF readers are stopped for good, as at a node's shutdown.
+  EXPECT_EXIT(
+      {
+        stop_child_processes();
+        PageResponse r;
+        r.status = 200;
+        r.content_type = "application/pdf";
+        r.body = testing::make_pdf({testing::PdfPage{{"Opening hours"}}});
+        ReadPage read = read_page_answer(at("https://example.com/hours.pdf"), r, 1, same_site);
+        std::_Exit(read.stopped ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

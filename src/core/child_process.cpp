@@ -73,6 +73,7 @@ Fd memory_file_of(std::string_view bytes) {
   while (done < bytes.size()) {
     ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
+    if (n == 0) errno = EIO;
     if (n <= 0) return Fd();
     done += static_cast<size_t>(n);
   }
@@ -246,7 +247,10 @@ ChildOutcome run_child(const ChildCall& call) {
     pollfd fds[2] = {{out_open ? out_read.get() : -1, POLLIN, 0},
                      {err_open ? err_read.get() : -1, POLLIN, 0}};
     int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left, 60'000)));
-    if (ready < 0 && errno != EINTR) break;
+    if (ready < 0 && errno != EINTR) {
+      killed_at_deadline = true;  // it can no longer be watched: ended now
+      break;
+    }
     if (ready <= 0) continue;
     if (fds[0].revents != 0) {
       ssize_t n = ::read(out_read.get(), buffer, sizeof buffer);

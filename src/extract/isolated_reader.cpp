@@ -228,15 +228,16 @@ int read_as_child(int argc, char** argv) {
     return kBadCall;
   // Ends with its parent; a parent already gone (the child now another's) ends it here.
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) return kBadCall;
-  // No core dump, not even to a core_pattern pipe (systemd-coredump), for a refused file; and
-  // the first process the kernel's out-of-memory killer takes.
-  ::prctl(PR_SET_DUMPABLE, 0);
-  rlimit no_core{0, 0};
-  ::setrlimit(RLIMIT_CORE, &no_core);
+  // The first process the kernel's out-of-memory killer takes; then no core dump, not even to a
+  // core_pattern pipe (systemd-coredump), for a refused file. In that order: a process that is
+  // not dumpable has its /proc/self files owned by root.
   if (int fd = ::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC); fd >= 0) {
     [[maybe_unused]] ssize_t n = ::write(fd, "1000", 4);
     ::close(fd);
   }
+  ::prctl(PR_SET_DUMPABLE, 0);
+  rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
   if (!limit_cpu(cpu_ms)) return kSetupFailed;
   std::string bytes;
   if (!read_all(STDIN_FILENO, bytes)) return kSetupFailed;
@@ -253,12 +254,14 @@ int read_as_child(int argc, char** argv) {
   }
 }
 
-// The environment a reader gets: none of the node's (its secrets), but a sanitizer build's options.
+// The environment a reader gets: none of the node's (its secrets), but where its libraries are
+// (an install outside the standard paths) and a sanitizer build's options.
 std::vector<std::string> reader_environment() {
   std::vector<std::string> out;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     std::string_view entry(*e);
-    for (std::string_view name : {"ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS="})
+    for (std::string_view name :
+         {"LD_LIBRARY_PATH=", "ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS="})
       if (entry.rfind(name, 0) == 0) out.emplace_back(entry);
   }
   return out;
@@ -329,9 +332,11 @@ Result<ExtractedDocument> read_pdf(std::string_view bytes, const ExtractLimits& 
       log_reader_end("pdf reader failed", outcome);
       return not_now;
     case End::kSignalled:
-      // poppler's allocator says so on standard error, then aborts.
+      // poppler's allocator says so on standard error, then aborts; so does the runtime when a
+      // std::bad_alloc meets a noexcept frame.
       if (outcome.status == SIGABRT &&
-          outcome.error_tail.find("Out of memory") != std::string::npos)
+          (outcome.error_tail.find("Out of memory") != std::string::npos ||
+           outcome.error_tail.find("std::bad_alloc") != std::string::npos))
         return too_big;
       // RLIMIT_CPU's SIGKILL after its budget; else the kernel's out-of-memory killer.
       if (outcome.status == SIGKILL) return outcome.cpu_ms >= cpu_ms ? too_long : too_big;

@@ -266,7 +266,7 @@ Result<int> run_node(Database& database, const NodeOptions& o) {
     RetentionWorker retention_worker(Services{database, clock, random}, o.retention);
     // Open event streams end when shutdown begins instead of holding it for its grace period.
     hooks.on_draining = [&feed] { feed.request_stop(); };
-    // A request still reading a document when the grace period ends is answered 503 now.
+    // A request still reading a document when the grace period ends does not hold the stop.
     hooks.on_grace_spent = [] { stop_child_processes(); };
     HttpServer server(so, router, std::move(hooks));
     // The streams end while the server that answers them exists, however this block is left.

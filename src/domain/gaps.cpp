@@ -1,9 +1,11 @@
 #include "domain/gaps.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <shared_mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/random.h"
 #include "domain/agents.h"
@@ -57,13 +59,19 @@ class WordMatcher {
  public:
   explicit WordMatcher(const KnowledgeSettings& settings)
       : analyzer_(Analyzer::for_language_or_english(settings.language)) {
-    for (const auto& group : settings.synonyms) {
+    uint32_t group = 0;
+    for (const auto& entry_group : settings.synonyms) {
       std::vector<std::string> words;
-      for (const auto& entry : group) {
+      for (const auto& entry : entry_group) {
         auto lemmas = analyzer_.lemmas(entry);
         if (lemmas.size() == 1) words.push_back(std::move(lemmas[0]));  // phrases are the index's
       }
-      if (words.size() > 1) groups_.push_back(std::move(words));
+      if (words.size() < 2) continue;
+      for (auto& w : words) {
+        auto& groups = groups_of_[std::move(w)];
+        if (groups.empty() || groups.back() != group) groups.push_back(group);
+      }
+      ++group;
     }
   }
 
@@ -104,17 +112,22 @@ class WordMatcher {
   }
 
  private:
-  bool in_one_group(std::string_view a, std::string_view b) const {
-    for (const auto& g : groups_) {
-      if (std::find(g.begin(), g.end(), a) != g.end() &&
-          std::find(g.begin(), g.end(), b) != g.end())
-        return true;
+  bool in_one_group(const std::string& a, const std::string& b) const {
+    auto in_a = groups_of_.find(a);
+    if (in_a == groups_of_.end()) return false;
+    auto in_b = groups_of_.find(b);
+    if (in_b == groups_of_.end()) return false;
+    const auto &x = in_a->second, &y = in_b->second;  // each ascending
+    for (size_t i = 0, j = 0; i < x.size() && j < y.size();) {
+      if (x[i] == y[j]) return true;
+      x[i] < y[j] ? ++i : ++j;
     }
     return false;
   }
 
   const Analyzer& analyzer_;
-  std::vector<std::vector<std::string>> groups_;
+  // The agent's synonym groups each word is in, by index, ascending.
+  std::unordered_map<std::string, std::vector<uint32_t>> groups_of_;
 };
 
 // Filed groups' keys by group id, with the language they were stemmed in (an agent's language may
@@ -159,9 +172,15 @@ bool same_meaning_with(const WordMatcher& matcher, const WordMatcher::Asked& ask
                        const WordMatcher::Key& b) {
   const auto& a = asked.key;
   if (a.words.empty() || b.words.empty()) return a.words.empty() && b.words.empty();
+  // The matches needed for the share: 2·matched / (|a| + |b|) ≥ kGapSameMeaning. A pair of keys
+  // that cannot reach it is left as soon as it is known (their sizes alone, or the words left).
+  const auto needed = static_cast<size_t>(
+      std::ceil(kGapSameMeaning * static_cast<double>(a.words.size() + b.words.size()) / 2.0));
+  if (std::min(a.words.size(), b.words.size()) < needed) return false;
   std::vector<bool> used(b.words.size(), false);
   size_t matched = 0;
-  for (size_t i = 0; i < a.words.size(); ++i) {
+  for (size_t i = 0; i < a.words.size() && matched < needed; ++i) {
+    if (matched + (a.words.size() - i) < needed) return false;
     for (size_t j = 0; j < b.words.size(); ++j) {
       if (used[j] || !matcher.same(asked, i, b, j)) continue;
       used[j] = true;
@@ -169,9 +188,7 @@ bool same_meaning_with(const WordMatcher& matcher, const WordMatcher::Asked& ask
       break;
     }
   }
-  return 2.0 * static_cast<double>(matched) /
-             static_cast<double>(a.words.size() + b.words.size()) >=
-         kGapSameMeaning;
+  return matched >= needed;
 }
 
 Result<KnowledgeSettings> knowledge_of(Connection& c, std::string_view agent_id) {
@@ -238,8 +255,11 @@ std::vector<std::string> gap_terms(const AnalyzedText& question,
   const auto& lemmas =
       question.content_lemmas().empty() ? question.lemmas() : question.content_lemmas();
   std::vector<std::string> out;
-  for (const auto& l : lemmas)
-    if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
+  std::unordered_set<std::string_view> seen;
+  for (const auto& l : lemmas) {
+    if (out.size() == kGapTermsKept) break;
+    if (seen.insert(l).second) out.push_back(l);
+  }
   return out;
 }
 

@@ -30,8 +30,12 @@ inline constexpr double kGapSameMeaning = 0.75;
 // A group's questions shown with it (its transcripts).
 inline constexpr size_t kGapQuestionsShown = 50;
 
+// The words of a question's key at most: a question's meaning is in its first words, and each
+// question is compared with up to kGapGroupsCompared groups inside its turn's write.
+inline constexpr size_t kGapTermsKept = 32;
+
 // The analysed key of a question: its content lemmas, each once, in order (every lemma when it
-// has no content word).
+// has no content word), the first kGapTermsKept of them.
 std::vector<std::string> gap_terms(std::string_view question, const KnowledgeSettings& settings);
 // The same from the question already analysed (a chat turn's message), when it was analysed in the
 // settings' language; otherwise from its text.

@@ -24,6 +24,26 @@ TEST(GapTerms, KeepContentLemmasOnceInOrder) {
   EXPECT_FALSE(gap_terms("How much?", {}).empty());
 }
 
+TEST(GapTerms, AKeyHoldsTheQuestionsFirstWordsOnly) {
+  // A message of thousands of distinct words is compared with hundreds of groups inside its turn's
+  // write: its key is its first kGapTermsKept words.
+  std::string question;
+  for (int i = 0; i < 2000; ++i) question += "w" + std::to_string(i) + "x ";
+  const auto terms = gap_terms(question, {});
+  ASSERT_EQ(terms.size(), kGapTermsKept);
+  EXPECT_EQ(terms.front(), "w0x");
+  EXPECT_EQ(terms.back(), "w" + std::to_string(kGapTermsKept - 1) + "x");
+}
+
+TEST(GapMeaning, AWordInSeveralOfTheAgentsGroupsMatchesEachGroupsWords) {
+  KnowledgeSettings k;
+  k.synonyms = {{"tee", "shirt"}, {"cap", "hat"}, {"tee", "top"}};
+  EXPECT_TRUE(same("tee sizes", "top sizes", k));
+  EXPECT_TRUE(same("shirt sizes", "tee sizes", k));
+  EXPECT_FALSE(same("shirt sizes", "top sizes", k));  // no group holds both
+  EXPECT_TRUE(same("cap sizes", "hat sizes", k));
+}
+
 TEST(GapMeaning, AParaphraseIsTheSameQuestion) {
   EXPECT_TRUE(same("How much is a day pass?", "day pass price"));
   EXPECT_TRUE(same("Can I return my jacket?", "returning a jacket"));

@@ -93,11 +93,18 @@ TermVocabulary::TermVocabulary(const Analyzer& analyzer, const std::vector<std::
   for (size_t g = 0; g < synonyms.size(); ++g) {
     uint32_t group = term_for_stem(group_name(g), true);
     for (const auto& member : synonyms[g]) {
-      Phrase phrase{{}, group};
-      analyzer.for_each_word(member, [&](const AnalyzedWord& w) { phrase.terms.push_back(term_for_stem(w.stem, true)); });
-      if (phrase.terms.empty()) continue;
-      phrases_by_first_[phrase.terms.front()].push_back(static_cast<uint32_t>(phrases_.size()));
-      phrases_.push_back(std::move(phrase));
+      if (phrase_nodes_.empty()) phrase_nodes_.emplace_back();
+      uint32_t node = 0;
+      analyzer.for_each_word(member, [&](const AnalyzedWord& w) {
+        uint32_t term = term_for_stem(w.stem, true);
+        auto [it, added] =
+            phrase_nodes_[node].next.try_emplace(term, static_cast<uint32_t>(phrase_nodes_.size()));
+        if (added) phrase_nodes_.emplace_back();
+        node = it->second;
+      });
+      if (node == 0) continue;  // no word
+      auto& groups = phrase_nodes_[node].groups;
+      if (std::find(groups.begin(), groups.end(), group) == groups.end()) groups.push_back(group);
     }
   }
 }
@@ -117,15 +124,20 @@ uint32_t TermVocabulary::find_surface(std::string_view surface) const {
 
 void TermVocabulary::find_groups(const std::vector<uint32_t>& terms,
                                  const std::function<void(size_t, size_t, uint32_t)>& found) const {
-  if (phrases_.empty()) return;
+  if (phrase_nodes_.empty()) return;
+  std::unordered_map<uint32_t, size_t> covered;  // group -> the end of its words found so far
   for (size_t i = 0; i < terms.size(); ++i) {
-    auto starting = phrases_by_first_.find(terms[i]);
-    if (starting == phrases_by_first_.end()) continue;
-    for (uint32_t index : starting->second) {
-      const Phrase& p = phrases_[index];
-      if (p.terms.size() > terms.size() - i) continue;
-      if (std::equal(p.terms.begin(), p.terms.end(), terms.begin() + static_cast<std::ptrdiff_t>(i)))
-        found(i, i + p.terms.size(), p.group);
+    uint32_t node = 0;
+    for (size_t j = i; j < terms.size(); ++j) {
+      auto next = phrase_nodes_[node].next.find(terms[j]);
+      if (next == phrase_nodes_[node].next.end()) break;
+      node = next->second;
+      for (uint32_t group : phrase_nodes_[node].groups) {
+        size_t& end = covered[group];
+        if (j + 1 <= end) continue;
+        found(std::max(i, end), j + 1, group);
+        end = j + 1;
+      }
     }
   }
 }
@@ -169,7 +181,7 @@ void TermVocabulary::tokens_of(std::string_view text, TermVocabulary* learner, s
     }
     tokens.push_back({term, stop});
   });
-  if (phrases_.empty()) return;
+  if (phrase_nodes_.empty()) return;
   std::vector<uint32_t> terms;
   terms.reserve(tokens.size());
   for (const auto& t : tokens) terms.push_back(t.term);
@@ -223,7 +235,9 @@ Correction TermVocabulary::correct(std::string_view surface, const std::function
 
 size_t TermVocabulary::memory_bytes() const {
   size_t bytes = stems_.memory_bytes() + surface_words_.memory_bytes() + surfaces_.capacity() * sizeof(Surface);
-  for (const auto& p : phrases_) bytes += sizeof(Phrase) + p.terms.capacity() * sizeof(uint32_t);
+  for (const auto& n : phrase_nodes_)
+    bytes += sizeof(PhraseNode) + n.next.size() * (2 * sizeof(uint32_t) + sizeof(void*)) +
+             n.groups.capacity() * sizeof(uint32_t);
   return bytes;
 }
 

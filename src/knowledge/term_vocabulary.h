@@ -108,19 +108,23 @@ class TermVocabulary {
   // analyze() when `learner` is null, learn() when it is this vocabulary.
   void tokens_of(std::string_view text, TermVocabulary* learner, std::vector<TermToken>& tokens,
                  std::vector<uint32_t>& groups) const;
+  // Calls `found(from, to, group)` for each phrase of a group matched at words [from, to) that
+  // reaches past the words its group already covers: a group overlapping itself (a phrase
+  // repeated in a run of one word) is found once per stretch, not once per word.
   void find_groups(const std::vector<uint32_t>& terms, const std::function<void(size_t, size_t, uint32_t)>& found) const;
 
   const Analyzer* analyzer_;
   StringTable stems_;          // term -> stem
   StringTable surface_words_;  // index in surfaces_ -> word as written (folded)
   std::vector<Surface> surfaces_;
-  // Synonym phrases as term sequences, each with its group's term.
-  struct Phrase {
-    std::vector<uint32_t> terms;
-    uint32_t group;
+  // Synonym phrases as a trie of term sequences: each node's children by term, and the group
+  // terms of the phrases that end at it, each once. Matching walks it from each word, so a text
+  // costs its words times the longest phrase, however many phrases share a beginning.
+  struct PhraseNode {
+    std::unordered_map<uint32_t, uint32_t> next;  // term -> node
+    std::vector<uint32_t> groups;
   };
-  std::vector<Phrase> phrases_;
-  std::unordered_map<uint32_t, std::vector<uint32_t>> phrases_by_first_;  // first term -> phrases
+  std::vector<PhraseNode> phrase_nodes_;  // [0] the root; empty: no phrases
 };
 
 // Damerau-Levenshtein distance (adjacent transpositions count one) of two words, counted in

@@ -34,7 +34,21 @@ double content_overlap(std::string_view a, std::string_view b, const Analyzer& a
 
 bool contains_phrase(const std::vector<std::string>& words, const std::vector<std::string>& phrase) {
   if (phrase.empty() || phrase.size() > words.size()) return false;
-  return std::search(words.begin(), words.end(), phrase.begin(), phrase.end()) != words.end();
+  if (phrase.size() == 1) return std::find(words.begin(), words.end(), phrase[0]) != words.end();
+  // Knuth-Morris-Pratt: each word compared a bounded number of times, so a message of one word
+  // repeated against a long phrase of that word costs its length, not its length times the
+  // phrase's (std::search).
+  std::vector<size_t> border(phrase.size(), 0);  // longest proper border of phrase[0..i]
+  for (size_t i = 1, k = 0; i < phrase.size(); ++i) {
+    while (k > 0 && phrase[i] != phrase[k]) k = border[k - 1];
+    if (phrase[i] == phrase[k]) ++k;
+    border[i] = k;
+  }
+  for (size_t i = 0, k = 0; i < words.size(); ++i) {
+    while (k > 0 && words[i] != phrase[k]) k = border[k - 1];
+    if (words[i] == phrase[k] && ++k == phrase.size()) return true;
+  }
+  return false;
 }
 
 }  // namespace parley

@@ -29,7 +29,7 @@ std::vector<std::string> content_words(std::string_view text, const Analyzer& an
 double content_overlap(std::string_view a, std::string_view b, const Analyzer& analyzer = Analyzer::english());
 
 // Whether `phrase` (lemmas) occurs in `words` as a run of consecutive lemmas. An empty phrase
-// occurs nowhere.
+// occurs nowhere. Linear in the two lengths.
 bool contains_phrase(const std::vector<std::string>& words, const std::vector<std::string>& phrase);
 
 }  // namespace parley

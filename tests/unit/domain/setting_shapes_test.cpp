@@ -55,6 +55,12 @@ TEST(SettingShapes, EachWrongItemIsRefusedNamingIt) {
   EXPECT_EQ(refusal(R"({"booking":{"availability":{"mon":[["12:00","09:00"]]}}})"),
             "Setting 'booking.availability.mon[0]' must be a window [\"HH:MM\", \"HH:MM\"] that "
             "ends after it starts.");
+  // Each window's slots are made on every booking question: a day holds at most 24.
+  std::string windows;
+  for (int i = 0; i < 25; ++i) windows += std::string(i ? "," : "") + R"(["09:00","10:00"])";
+  EXPECT_EQ(refusal(R"({"booking":{"availability":{"tue":[)" + windows + "]}}}"),
+            "Setting 'booking.availability.tue' must be an array of at most 24 [\"HH:MM\", "
+            "\"HH:MM\"] windows.");
   EXPECT_EQ(refusal(R"({"booking":{"provider":7}})"),
             "Setting 'booking.provider' must be a string.");
   EXPECT_EQ(refusal(R"({"apiActions":[{"name":"a"}]})"),

@@ -83,6 +83,18 @@ TEST(Normalizer, PhrasesAreRunsOfConsecutiveTerms) {
   EXPECT_FALSE(contains_phrase(words, tokenize("talk someone")));
   EXPECT_FALSE(contains_phrase(words, {}));
   EXPECT_FALSE(contains_phrase({}, tokenize("talk")));
+  // A phrase whose beginning repeats inside it (a border) is still found after a near miss.
+  using Words = std::vector<std::string>;
+  EXPECT_TRUE(contains_phrase(Words{"a", "a", "b", "a", "a", "a", "b"}, Words{"a", "a", "a", "b"}));
+  EXPECT_TRUE(contains_phrase(Words{"a", "b", "a", "b", "a", "c"}, Words{"a", "b", "a", "c"}));
+  EXPECT_FALSE(contains_phrase(Words{"a", "b", "a", "b", "a", "b"}, Words{"a", "b", "a", "c"}));
+  // A message of one word repeated against a long phrase of that word and another: linear, not
+  // the product of the two (3,000 × 1,600 comparisons before).
+  Words message(3000, "zz"), phrase(1600, "zz");
+  phrase.push_back("yy");
+  EXPECT_FALSE(contains_phrase(message, phrase));
+  message.push_back("yy");
+  EXPECT_TRUE(contains_phrase(message, phrase));
 }
 
 TEST(Normalizer, MatchingKeysIgnoreCaseWidthPunctuationAndInflection) {

@@ -13,6 +13,7 @@
 
 #include "knowledge/agent_index.h"
 #include "knowledge/index_form.h"
+#include "knowledge/term_vocabulary.h"
 #include "text/normalizer.h"
 
 namespace parley {
@@ -100,6 +101,28 @@ void BM_KnowledgeTokenizeNonAscii(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
 BENCHMARK(BM_KnowledgeTokenizeNonAscii)->Unit(benchmark::kMillisecond);
+
+// A question's unknown word against a knowledge of 250,000 product codes ("sku2024000123"): the
+// codes share their letters and length, so every one is an edit-distance candidate.
+void BM_SpellingCorrectionAmongManyCodes(benchmark::State& state) {
+  TermVocabulary vocabulary(Analyzer::english(), {});
+  std::vector<TermToken> tokens;
+  std::vector<uint32_t> groups;
+  std::string text;
+  for (int i = 0; i < 250'000; ++i) {
+    text += "Item sku" + std::to_string(2024000000 + i) + " ships in 4 days. ";
+    if (text.size() > 100'000) {
+      vocabulary.learn(text, tokens, groups);
+      text.clear();
+    }
+  }
+  vocabulary.learn(text, tokens, groups);
+  for (auto _ : state) {
+    auto c = vocabulary.correct("sku20xyz00000", [](uint32_t) { return true; });
+    benchmark::DoNotOptimize(c);
+  }
+}
+BENCHMARK(BM_SpellingCorrectionAmongManyCodes)->Unit(benchmark::kMillisecond);
 
 // One agent, 10,000 sources of 1,000 characters each.
 const AgentIndex& big_index() {

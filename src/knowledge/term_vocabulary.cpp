@@ -1,6 +1,7 @@
 #include "knowledge/term_vocabulary.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <functional>
 
@@ -58,20 +59,36 @@ template <typename Text>
 int osa_distance(const Text& a, const Text& b, int limit) {
   const size_t n = a.size(), m = b.size();
   if (static_cast<int>(n > m ? n - m : m - n) > limit) return limit + 1;
-  // Three rows of the optimal string alignment table.
-  std::vector<int> before(m + 1), prev(m + 1), cur(m + 1);
-  for (size_t j = 0; j <= m; ++j) prev[j] = static_cast<int>(j);
+  // Three rows of the optimal string alignment table: on the stack for words of up to 64
+  // characters (every word spelling correction compares), allocated for longer ones.
+  constexpr size_t kOnStack = 65;
+  std::array<int, kOnStack> rows_a, rows_b, rows_c;
+  std::vector<int> heap;
+  int *before = rows_a.data(), *prev = rows_b.data(), *cur = rows_c.data();
+  if (m + 1 > kOnStack) {
+    heap.resize(3 * (m + 1));
+    before = heap.data();
+    prev = before + (m + 1);
+    cur = prev + (m + 1);
+  }
+  // Only the band |i - j| <= limit can hold a distance within the limit; the cell each side of
+  // a row's band is limit + 1, so the next rows read no stale value.
+  const int over = limit + 1;
+  const size_t band = static_cast<size_t>(limit);
+  for (size_t j = 0; j <= m; ++j) prev[j] = j <= band ? static_cast<int>(j) : over;
   for (size_t i = 1; i <= n; ++i) {
-    cur[0] = static_cast<int>(i);
-    int row_min = cur[0];
-    for (size_t j = 1; j <= m; ++j) {
+    const size_t lo = i > band ? i - band : 1, hi = std::min(m, i + band);
+    cur[lo - 1] = lo == 1 ? static_cast<int>(i) : over;
+    int row_min = cur[lo - 1];
+    for (size_t j = lo; j <= hi; ++j) {
       int cost = a[i - 1] == b[j - 1] ? 0 : 1;
       int v = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) v = std::min(v, before[j - 2] + 1);
       cur[j] = v;
       row_min = std::min(row_min, v);
     }
-    if (row_min > limit) return limit + 1;
+    if (hi < m) cur[hi + 1] = over;
+    if (row_min > limit) return over;
     std::swap(before, prev);
     std::swap(prev, cur);
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 
 #include "knowledge/agent_index.h"
 #include "knowledge/term_vocabulary.h"
@@ -47,6 +48,42 @@ TEST(EditDistance, StopsAtTheLimit) {
   EXPECT_EQ(edit_distance("a", "abcdef", 2), 3);  // the lengths alone differ by more
   EXPECT_EQ(edit_distance("abcdefgh", "zyxwvuts", 2), 3);
   EXPECT_EQ(edit_distance("cash", "wash", 0), 1);
+}
+
+// The whole optimal string alignment table, without a limit: what the banded count must agree
+// with wherever the distance is within the limit.
+int full_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<int>> d(a.size() + 1, std::vector<int>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = static_cast<int>(i);
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = static_cast<int>(j);
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+TEST(EditDistance, TheBandedCountAgreesWithTheWholeTable) {
+  std::mt19937 random(7);
+  auto word = [&] {
+    std::string w(random() % 12, 'a');
+    for (char& c : w) c = static_cast<char>('a' + random() % 3);
+    return w;
+  };
+  for (int n = 0; n < 20'000; ++n) {
+    std::string a = word(), b = word();
+    int limit = static_cast<int>(random() % 4);
+    int full = full_distance(a, b);
+    ASSERT_EQ(edit_distance(a, b, limit), std::min(full, limit + 1))
+        << a << " " << b << " " << limit;
+  }
+  // Longer than the rows kept on the stack.
+  std::string long_a(100, 'x'), long_b = long_a;
+  long_b[50] = 'y';
+  EXPECT_EQ(edit_distance(long_a, long_b, 2), 1);
 }
 
 TEST(TermVocabulary, CorrectsAMisspeltWordToTheKnowledgesWord) {

@@ -164,8 +164,12 @@ class GroupKeys {
 };
 
 std::shared_ptr<const WordMatcher::Key> WordMatcher::group_key(const GapGroupRecord& g) const {
-  return GroupKeys::instance().get(g.id, analyzer_.language(),
-                                   [&] { return key(split_terms(g.terms)); });
+  return GroupKeys::instance().get(g.id, analyzer_.language(), [&] {
+    // A group filed before keys were cut keeps its longer key: compared as a new question's.
+    auto words = split_terms(g.terms);
+    if (words.size() > kGapTermsKept) words.resize(kGapTermsKept);
+    return key(std::move(words));
+  });
 }
 
 bool same_meaning_with(const WordMatcher& matcher, const WordMatcher::Asked& asked,

@@ -66,9 +66,6 @@ bool is_clock_time(const rapidjson::Value& v) {
   return m <= 59 && h * 60 + m <= 24 * 60;
 }
 
-// A day's availability windows at most: each one's slots are made on every booking question.
-constexpr rapidjson::SizeType kMaxWindowsADay = 24;
-
 Result<void> check_booking(const rapidjson::Value& v) {
   PARLEY_TRY(check_optional_string(v, "provider", "booking"));
   PARLEY_TRY(check_optional_string(v, "eventTitle", "booking"));
@@ -87,8 +84,8 @@ Result<void> check_booking(const rapidjson::Value& v) {
     std::string at = "booking.availability." + std::string(text_of(day->name));
     if (std::find(kDays.begin(), kDays.end(), text_of(day->name)) == kDays.end())
       return refused(at, "one of the days mon, tue, wed, thu, fri, sat and sun");
-    if (!day->value.IsArray() || day->value.Size() > kMaxWindowsADay)
-      return refused(at, "an array of at most " + std::to_string(kMaxWindowsADay) +
+    if (!day->value.IsArray() || day->value.Size() > kMaxBookingWindowsADay)
+      return refused(at, "an array of at most " + std::to_string(kMaxBookingWindowsADay) +
                              " [\"HH:MM\", \"HH:MM\"] windows");
     for (rapidjson::SizeType i = 0; i < day->value.Size(); ++i) {
       const auto& w = day->value[i];

@@ -116,8 +116,8 @@ TermVocabulary::TermVocabulary(const Analyzer& analyzer, const std::vector<std::
         uint32_t term = term_for_stem(w.stem, true);
         auto [it, added] =
             phrase_nodes_[node].next.try_emplace(term, static_cast<uint32_t>(phrase_nodes_.size()));
+        node = it->second;  // read before the nodes may move
         if (added) phrase_nodes_.emplace_back();
-        node = it->second;
       });
       if (node == 0) continue;  // no word
       auto& groups = phrase_nodes_[node].groups;
@@ -253,7 +253,8 @@ Correction TermVocabulary::correct(std::string_view surface, const std::function
 size_t TermVocabulary::memory_bytes() const {
   size_t bytes = stems_.memory_bytes() + surface_words_.memory_bytes() + surfaces_.capacity() * sizeof(Surface);
   for (const auto& n : phrase_nodes_)
-    bytes += sizeof(PhraseNode) + n.next.size() * (2 * sizeof(uint32_t) + sizeof(void*)) +
+    bytes += sizeof(PhraseNode) + n.next.bucket_count() * sizeof(void*) +
+             n.next.size() * (2 * sizeof(uint32_t) + 2 * sizeof(void*)) +
              n.groups.capacity() * sizeof(uint32_t);
   return bytes;
 }

@@ -59,8 +59,9 @@ class TermVocabulary {
   const Analyzer& analyzer() const { return *analyzer_; }
   size_t term_count() const { return stems_.size(); }
 
-  // The tokens of `text`, then into `groups` the group term of each synonym phrase found, once
-  // per occurrence. learn() also gives new words terms and counts every word's occurrence.
+  // The tokens of `text`, then into `groups` the group term of each synonym phrase found (as
+  // find_groups reports them). learn() also gives new words terms and counts every word's
+  // occurrence.
   void analyze(std::string_view text, std::vector<TermToken>& tokens, std::vector<uint32_t>& groups) const;
   void learn(std::string_view text, std::vector<TermToken>& tokens, std::vector<uint32_t>& groups);
 
@@ -108,9 +109,9 @@ class TermVocabulary {
   // analyze() when `learner` is null, learn() when it is this vocabulary.
   void tokens_of(std::string_view text, TermVocabulary* learner, std::vector<TermToken>& tokens,
                  std::vector<uint32_t>& groups) const;
-  // Calls `found(from, to, group)` for each phrase of a group matched at words [from, to) that
-  // reaches past the words its group already covers: a group overlapping itself (a phrase
-  // repeated in a run of one word) is found once per stretch, not once per word.
+  // Calls `found(from, to, group)` for each phrase of a group matched that reaches past the words
+  // its group already covers, [from, to) being the words it adds: each word is given a group
+  // once, and a phrase inside a longer one of its group found with it is not reported again.
   void find_groups(const std::vector<uint32_t>& terms, const std::function<void(size_t, size_t, uint32_t)>& found) const;
 
   const Analyzer* analyzer_;

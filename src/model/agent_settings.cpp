@@ -146,6 +146,7 @@ BookingSetting booking_of(const Value& v) {
     const Value* windows = availability ? member(*availability, kDayNames[day]) : nullptr;
     if (windows == nullptr || !windows->IsArray()) continue;
     for (const auto& w : windows->GetArray()) {
+      if (b.availability[day].size() == kMaxBookingWindowsADay) break;
       if (!w.IsArray() || w.Size() != 2) continue;
       int from = minutes_of(w[0]), to = minutes_of(w[1]);
       if (from >= 0 && to > from) b.availability[day].push_back({from, to});

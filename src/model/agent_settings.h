@@ -120,6 +120,10 @@ struct LeadFormSetting {
   std::optional<std::vector<std::string>> keywords;
 };
 
+// A day's availability windows at most: each window's slots are made on every booking question.
+// Setting more is refused; a stored setting's windows past it are not read.
+inline constexpr size_t kMaxBookingWindowsADay = 24;
+
 // A weekly availability window, minutes after midnight: from < to <= 24 * 60.
 struct TimeWindow {
   int from = 0;

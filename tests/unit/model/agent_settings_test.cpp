@@ -68,5 +68,15 @@ TEST(AgentSettings, KeywordsReplaceTheDefaultsOnlyWhenGiven) {
   EXPECT_TRUE(s.booking->availability[2].empty());
 }
 
+TEST(AgentSettings, AStoredDayOfMoreWindowsThanAllowedIsReadUpToTheCap) {
+  // Stored before the cap was checked: each window's slots are made on every booking question.
+  std::string windows;
+  for (int i = 0; i < 5000; ++i) windows += std::string(i ? "," : "") + R"(["09:00","10:00"])";
+  AgentSettings s =
+      parse_agent_settings(R"({"booking":{"availability":{"wed":[)" + windows + "]}}}");
+  ASSERT_TRUE(s.booking.has_value());
+  EXPECT_EQ(s.booking->availability[3].size(), kMaxBookingWindowsADay);
+}
+
 }  // namespace
 }  // namespace parley

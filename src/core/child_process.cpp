@@ -160,7 +160,6 @@ class Running {
     int status = 0;
     reap(status);
   }
-  pid_t pid() const { return pid_; }
   // Waits for its end; false when it cannot be waited for (something else reaped it).
   bool reap(int& status, rusage* usage = nullptr) {
     pid_t pid = std::exchange(pid_, 0);
